@@ -1,0 +1,48 @@
+// Package config reads Jangada's runtime configuration from the environment
+// (prefix JANGADA_), with the names and defaults fixed by CONTRACTS.md.
+package config
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kelseyhightower/envconfig"
+)
+
+// Config is the whole runtime configuration of every Jangada process.
+type Config struct {
+	HTTPAddr          string        `envconfig:"HTTP_ADDR" default:":8080"`
+	WSAddr            string        `envconfig:"WS_ADDR" default:":8081"`
+	DatabaseURL       string        `envconfig:"DATABASE_URL" default:"postgres://postgres@localhost:5432/jangada?sslmode=disable"`
+	TemporalAddress   string        `envconfig:"TEMPORAL_ADDRESS"`
+	TemporalNamespace string        `envconfig:"TEMPORAL_NAMESPACE" default:"default"`
+	TaskQueue         string        `envconfig:"TASK_QUEUE" default:"jangada"`
+	DevTemporalPort   int           `envconfig:"DEV_TEMPORAL_PORT" default:"7233"`
+	DevTemporalUIPort int           `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
+	DataDir           string        `envconfig:"DATA_DIR" default:"./.data"`
+	AdminToken        string        `envconfig:"ADMIN_TOKEN"`
+	PublicURL         string        `envconfig:"PUBLIC_URL" default:"http://localhost:8080"`
+	Processor         string        `envconfig:"PROCESSOR" default:"sandbox"`
+	SandboxSettle     time.Duration `envconfig:"SANDBOX_SETTLE_DELAY" default:"2s"`
+	SandboxAutoSettle bool          `envconfig:"SANDBOX_AUTO_SETTLE" default:"true"`
+	// RateLimitPerMinute is the default budget of a key and of an anonymous IP.
+	RateLimitPerMinute int `envconfig:"RATE_LIMIT_PER_MINUTE" default:"100"`
+	// WebhookAllowPrivate lets webhook deliveries reach loopback and private
+	// addresses; the dev command turns it on, production keeps it off.
+	WebhookAllowPrivate bool   `envconfig:"WEBHOOK_ALLOW_PRIVATE" default:"false"`
+	LogLevel            string `envconfig:"LOG_LEVEL" default:"info"`
+	// ShutdownTimeout bounds how long HTTP draining may take on SIGTERM.
+	ShutdownTimeout time.Duration `envconfig:"SHUTDOWN_TIMEOUT" default:"15s"`
+}
+
+// Load reads the configuration from the environment.
+func Load() (Config, error) {
+	var c Config
+	if err := envconfig.Process("jangada", &c); err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	if c.Processor != "sandbox" {
+		return c, fmt.Errorf("config: JANGADA_PROCESSOR=%q is not supported (only \"sandbox\")", c.Processor)
+	}
+	return c, nil
+}

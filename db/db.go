@@ -1,0 +1,122 @@
+// Package db is Jangada's PostgreSQL adapter: connection, embedded
+// migrations, the ledger posting function and the repositories of every
+// resource. It is the only package that writes SQL.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+	"github.com/pressly/goose/v3"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open connects to PostgreSQL and sizes the pool for a busy API process.
+func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
+	d, err := sqlx.Open("postgres", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("db: open: %w", err)
+	}
+	d.SetMaxOpenConns(40)
+	d.SetMaxIdleConns(40)
+	d.SetConnMaxIdleTime(5 * time.Minute)
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := d.PingContext(pctx); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("db: ping: %w", err)
+	}
+	return d, nil
+}
+
+// EnsureDatabase creates the database named in dsn when it does not exist,
+// connecting to the server's "postgres" database to do so.
+func EnsureDatabase(ctx context.Context, dsn string) error {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return fmt.Errorf("db: parse url: %w", err)
+	}
+	name := strings.TrimPrefix(u.Path, "/")
+	if name == "" {
+		return errors.New("db: the database URL names no database")
+	}
+	admin := *u
+	admin.Path = "/postgres"
+	d, err := sql.Open("postgres", admin.String())
+	if err != nil {
+		return fmt.Errorf("db: open: %w", err)
+	}
+	defer d.Close()
+	var exists bool
+	if err := d.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		return fmt.Errorf("db: look up database %q: %w", name, err)
+	}
+	if exists {
+		return nil
+	}
+	_, err = d.ExecContext(ctx, "CREATE DATABASE "+pq.QuoteIdentifier(name))
+	var pqErr *pq.Error
+	if errors.As(err, &pqErr) && pqErr.Code == "42P04" { // created concurrently by another process
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("db: create database %q: %w", name, err)
+	}
+	return nil
+}
+
+// Migrate applies the embedded migrations; concurrent callers are serialised
+// by an advisory lock so that api and worker may both start with it.
+func Migrate(ctx context.Context, d *sqlx.DB) error {
+	conn, err := d.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(874201)`); err != nil {
+		return fmt.Errorf("db: migration lock: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(874201)`)
+	goose.SetBaseFS(migrations)
+	goose.SetLogger(goose.NopLogger())
+	if err := goose.SetDialect("postgres"); err != nil {
+		return err
+	}
+	if err := goose.UpContext(ctx, d.DB, "migrations"); err != nil {
+		return fmt.Errorf("db: migrate: %w", err)
+	}
+	return nil
+}
+
+// InTx runs fn in one database transaction, committing when it returns nil.
+func InTx(ctx context.Context, d *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
+	tx, err := d.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func isUniqueViolation(err error) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && pqErr.Code == "23505"
+}
+
+func isCheckViolation(err error, constraint string) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && pqErr.Code == "23514" && pqErr.Constraint == constraint
+}

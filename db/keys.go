@@ -1,0 +1,71 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/jangada/jangada/domain"
+)
+
+type keyRow struct {
+	domain.APIKey
+	Perms pq.StringArray `db:"permissions"`
+	IPs   pq.StringArray `db:"ip_allowlist"`
+}
+
+func (r keyRow) key() domain.APIKey {
+	k := r.APIKey
+	k.Permissions, k.IPAllowlist = []string(r.Perms), []string(r.IPs)
+	if k.IPAllowlist == nil {
+		k.IPAllowlist = []string{}
+	}
+	return k
+}
+
+const keyColumns = `id, account_id, name, prefix, permissions, ip_allowlist, rate_limit_per_minute, revoked_at, created_at`
+
+// CreateKey stores a key by the hash of its secret.
+func CreateKey(ctx context.Context, d *sqlx.DB, k domain.APIKey, hash []byte) (domain.APIKey, error) {
+	var row keyRow
+	err := d.QueryRowxContext(ctx, `
+		INSERT INTO api_keys (id, account_id, name, prefix, hash, permissions, ip_allowlist, rate_limit_per_minute)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING `+keyColumns,
+		k.ID, k.AccountID, k.Name, k.Prefix, hash, pq.StringArray(k.Permissions), pq.StringArray(k.IPAllowlist),
+		k.RateLimitPerMinute).StructScan(&row)
+	if err != nil {
+		return domain.APIKey{}, fmt.Errorf("db: insert key: %w", err)
+	}
+	return row.key(), nil
+}
+
+// KeyByHash finds an unrevoked key by the hash of its secret.
+func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, error) {
+	var row keyRow
+	err := sqlx.GetContext(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.APIKey{}, domain.ErrUnauthorized
+	}
+	if err != nil {
+		return domain.APIKey{}, fmt.Errorf("db: key lookup: %w", err)
+	}
+	return row.key(), nil
+}
+
+// RevokeKey marks a key revoked; revoking twice is harmless.
+func RevokeKey(ctx context.Context, d *sqlx.DB, id string) (domain.APIKey, error) {
+	var row keyRow
+	err := d.QueryRowxContext(ctx, `
+		UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING `+keyColumns, id).StructScan(&row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.APIKey{}, domain.NotFound("key")
+	}
+	if err != nil {
+		return domain.APIKey{}, fmt.Errorf("db: revoke key: %w", err)
+	}
+	return row.key(), nil
+}

@@ -1,0 +1,88 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/domain"
+)
+
+const txColumns = `id, account_id, api_key_id, type, status, amount, fee_amount, net_amount, description,
+	external_reference, reference_id, end_to_end_id, copy_paste, subaccount_id, payer, recipient, details,
+	expires_at, completed_at, created_at, updated_at`
+
+// InsertTransaction stores t. It returns false, writing nothing, when a row
+// with the same id exists: the caller (a retried activity, or the charge
+// workflow's safety net) then knows another writer got there first.
+func InsertTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (bool, error) {
+	if !t.Details.Valid {
+		t.Details = domain.SomeJSON(domain.Details{})
+	}
+	res, err := tx.NamedExecContext(ctx, `
+		INSERT INTO transactions (`+txColumns+`)
+		VALUES (:id, :account_id, :api_key_id, :type, :status, :amount, :fee_amount, :net_amount, :description,
+			:external_reference, :reference_id, :end_to_end_id, :copy_paste, :subaccount_id, :payer, :recipient, :details,
+			:expires_at, :completed_at, :created_at, :created_at)
+		ON CONFLICT (id) DO NOTHING`, t)
+	if isUniqueViolation(err) {
+		return false, domain.Invalid("externalReference", "is already used by another %s of this account", t.Type)
+	}
+	if err != nil {
+		return false, fmt.Errorf("db: insert transaction: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// GetTransaction loads one of the account's transactions of the given types
+// by id or externalReference. Another account's id is simply not found.
+func GetTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, idOrRef string, types ...string) (domain.Transaction, error) {
+	var t domain.Transaction
+	err := sqlx.GetContext(ctx, q, &t, `
+		SELECT `+txColumns+` FROM transactions
+		WHERE account_id = $1 AND type = ANY($3) AND (id = $2 OR external_reference = $2)
+		ORDER BY (id = $2) DESC LIMIT 1`, accountID, idOrRef, stringArray(types))
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.NotFound("transaction")
+	}
+	if err != nil {
+		return t, fmt.Errorf("db: get transaction: %w", err)
+	}
+	return t, nil
+}
+
+// LockTransaction loads a transaction by id FOR UPDATE inside tx, so that a
+// state change and its ledger posting see and write one consistent row.
+func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transaction, error) {
+	var t domain.Transaction
+	err := tx.GetContext(ctx, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 FOR UPDATE`, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.NotFound("transaction")
+	}
+	if err != nil {
+		return t, fmt.Errorf("db: lock transaction: %w", err)
+	}
+	return t, nil
+}
+
+// UpdateTransaction writes the mutable columns of t (status and what a
+// transition fills in) and returns the stored row.
+func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (domain.Transaction, error) {
+	var out domain.Transaction
+	stmt, err := tx.PrepareNamedContext(ctx, `
+		UPDATE transactions SET status = :status, end_to_end_id = :end_to_end_id, payer = :payer,
+			recipient = :recipient, details = :details, completed_at = :completed_at, updated_at = now()
+		WHERE id = :id RETURNING `+txColumns)
+	if err != nil {
+		return out, err
+	}
+	defer stmt.Close()
+	if err := stmt.GetContext(ctx, &out, t); err != nil {
+		return out, fmt.Errorf("db: update transaction: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,197 @@
+package domain
+
+import (
+	"encoding/json"
+
+	"github.com/jangada/jangada/money"
+)
+
+// Transaction types.
+const (
+	TypePixIn       = "PIX_IN"
+	TypePixOut      = "PIX_OUT"
+	TypeSplitIn     = "SPLIT_IN"
+	TypeAdjustment  = "ADJUSTMENT"
+	TypeInternalOut = "INTERNAL_TRANSFER_OUT"
+	TypeInternalIn  = "INTERNAL_TRANSFER_IN"
+)
+
+// Transaction statuses.
+const (
+	StatusPending    = "PENDING"
+	StatusProcessing = "PROCESSING"
+	StatusCompleted  = "COMPLETED"
+	StatusFailed     = "FAILED"
+	StatusCanceled   = "CANCELED"
+	StatusReversed   = "REVERSED"
+)
+
+// Statuses lists the statuses a list filter accepts.
+var Statuses = []string{StatusPending, StatusProcessing, StatusCompleted, StatusFailed, StatusCanceled, StatusReversed}
+
+// Party is a payer or a recipient.
+type Party struct {
+	Name     string `json:"name,omitempty"`
+	Document string `json:"document,omitempty"`
+	Bank     string `json:"bank,omitempty"`
+	PixKey   string `json:"pixKey,omitempty"`
+}
+
+// Split is the share of a charge's net paid to a partner account.
+type Split struct {
+	// AccountID is the partner's account: internal, never serialised.
+	AccountID string        `json:"accountId"`
+	Email     string        `json:"email"`
+	Percent   money.Percent `json:"percent"`
+	Amount    money.Cents   `json:"amount"`
+}
+
+// Details are the type-specific extras of a transaction, stored as JSON.
+type Details struct {
+	Split           *Split `json:"split,omitempty"`
+	FromChargeID    string `json:"fromChargeId,omitempty"`
+	CoverFee        bool   `json:"coverFee,omitempty"`
+	FiscalInvoice   bool   `json:"emitFiscalInvoice,omitempty"`
+	RequestedAmount int64  `json:"requestedAmount,omitempty"`
+}
+
+// Transaction is one merchant-visible record (charge, transfer, adjustment…)
+// as stored. Its JSON form is never sent out: Public() is.
+type Transaction struct {
+	ID                string         `db:"id"`
+	AccountID         string         `db:"account_id"`
+	APIKeyID          *string        `db:"api_key_id"`
+	Type              string         `db:"type"`
+	Status            string         `db:"status"`
+	Amount            money.Cents    `db:"amount"`
+	FeeAmount         money.Cents    `db:"fee_amount"`
+	NetAmount         money.Cents    `db:"net_amount"`
+	Description       string         `db:"description"`
+	ExternalReference *string        `db:"external_reference"`
+	ReferenceID       *string        `db:"reference_id"`
+	EndToEndID        *string        `db:"end_to_end_id"`
+	CopyPaste         *string        `db:"copy_paste"`
+	SubaccountID      *string        `db:"subaccount_id"`
+	Payer             JSONB[Party]   `db:"payer"`
+	Recipient         JSONB[Party]   `db:"recipient"`
+	Details           JSONB[Details] `db:"details"`
+	ExpiresAt         *Time          `db:"expires_at"`
+	CompletedAt       *Time          `db:"completed_at"`
+	CreatedAt         Time           `db:"created_at"`
+	UpdatedAt         Time           `db:"updated_at"`
+}
+
+// PublicSplit is the split block merchants see.
+type PublicSplit struct {
+	SplitUser string        `json:"splitUser"`
+	SplitTax  money.Percent `json:"splitTax"`
+	Amount    money.Cents   `json:"amount"`
+}
+
+// PublicTransaction is the lean record: what API responses, webhooks and the
+// WebSocket gateway send. Internal fields (accountId, provider, metadata,
+// direction, updatedAt) have no place in it by construction.
+type PublicTransaction struct {
+	ID                string       `json:"id"`
+	Type              string       `json:"type"`
+	Status            string       `json:"status"`
+	Amount            money.Cents  `json:"amount"`
+	FeeAmount         money.Cents  `json:"feeAmount"`
+	NetAmount         money.Cents  `json:"netAmount"`
+	Currency          string       `json:"currency"`
+	Description       string       `json:"description"`
+	ExternalReference *string      `json:"externalReference,omitempty"`
+	ReferenceID       *string      `json:"referenceId,omitempty"`
+	EndToEndID        *string      `json:"endToEndId,omitempty"`
+	Payer             *Party       `json:"payer,omitempty"`
+	Recipient         *Party       `json:"recipient,omitempty"`
+	CopyPaste         *string      `json:"copyPaste,omitempty"`
+	QRCodeURL         *string      `json:"qrcodeUrl,omitempty"`
+	ExpiresAt         *Time        `json:"expiresAt,omitempty"`
+	SubaccountID      *string      `json:"subaccountId,omitempty"`
+	Split             *PublicSplit `json:"split,omitempty"`
+	CompletedAt       *Time        `json:"completedAt,omitempty"`
+	CreatedAt         Time         `json:"createdAt"`
+}
+
+// QRCodeURL is where a charge's QR image is served publicly.
+func QRCodeURL(publicURL, id string) string { return publicURL + "/qr/" + id + ".png" }
+
+// Public builds the lean record. QR fields appear only while a charge is
+// pending: a paid or expired QR must not be shown for payment again.
+func (t Transaction) Public(publicURL string) PublicTransaction {
+	p := PublicTransaction{
+		ID: t.ID, Type: t.Type, Status: t.Status, Amount: t.Amount, FeeAmount: t.FeeAmount,
+		NetAmount: t.NetAmount, Currency: "BRL", Description: t.Description,
+		ExternalReference: t.ExternalReference, ReferenceID: t.ReferenceID, EndToEndID: t.EndToEndID,
+		Payer: t.Payer.Ptr(), Recipient: t.Recipient.Ptr(), SubaccountID: t.SubaccountID,
+		CompletedAt: t.CompletedAt, CreatedAt: t.CreatedAt,
+	}
+	if t.Type == TypePixIn && (t.Status == StatusPending || t.Status == StatusCanceled) {
+		p.ExpiresAt = t.ExpiresAt
+	}
+	if t.Type == TypePixIn && t.Status == StatusPending && t.CopyPaste != nil {
+		p.CopyPaste = t.CopyPaste
+		u := QRCodeURL(publicURL, t.ID)
+		p.QRCodeURL = &u
+	}
+	if s := t.Details.V.Split; s != nil {
+		p.Split = &PublicSplit{SplitUser: s.Email, SplitTax: s.Percent, Amount: s.Amount}
+	}
+	return p
+}
+
+// Lean is the polling payload of the status routes.
+type Lean struct {
+	ID          string      `json:"id"`
+	Status      string      `json:"status"`
+	Amount      money.Cents `json:"amount"`
+	EndToEndID  *string     `json:"endToEndId,omitempty"`
+	ExpiresAt   *Time       `json:"expiresAt,omitempty"`
+	CompletedAt *Time       `json:"completedAt,omitempty"`
+}
+
+// Lean builds the status payload.
+func (t Transaction) Lean() Lean {
+	l := Lean{ID: t.ID, Status: t.Status, Amount: t.Amount, EndToEndID: t.EndToEndID, CompletedAt: t.CompletedAt}
+	if t.Status == StatusPending {
+		l.ExpiresAt = t.ExpiresAt
+	}
+	return l
+}
+
+// JSONB stores a value as a PostgreSQL jsonb column; Valid is false for SQL NULL.
+type JSONB[T any] struct {
+	V     T
+	Valid bool
+}
+
+// SomeJSON wraps a present value.
+func SomeJSON[T any](v T) JSONB[T] { return JSONB[T]{V: v, Valid: true} }
+
+// Ptr returns the value or nil when absent.
+func (j JSONB[T]) Ptr() *T {
+	if !j.Valid {
+		return nil
+	}
+	v := j.V
+	return &v
+}
+
+// MarshalJSON lets a transaction round-trip through workflow payloads.
+func (j JSONB[T]) MarshalJSON() ([]byte, error) {
+	if !j.Valid {
+		return []byte("null"), nil
+	}
+	return json.Marshal(j.V)
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (j *JSONB[T]) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*j = JSONB[T]{}
+		return nil
+	}
+	j.Valid = true
+	return json.Unmarshal(b, &j.V)
+}
