@@ -86,3 +86,15 @@ func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 	}
 	return out, nil
 }
+
+// PendingCopyPaste returns the BR Code of a charge that is still PENDING.
+func PendingCopyPaste(ctx context.Context, q sqlx.QueryerContext, id string) (string, error) {
+	var code string
+	err := sqlx.GetContext(ctx, q, &code, `
+		SELECT copy_paste FROM transactions WHERE id = $1 AND type = $2 AND status = $3 AND copy_paste IS NOT NULL`,
+		id, domain.TypePixIn, domain.StatusPending)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", domain.NotFound("charge")
+	}
+	return code, err
+}

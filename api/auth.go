@@ -1,0 +1,123 @@
+package api
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/netip"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+const (
+	keyIDKey   = "keyId"
+	keyCtxKey  = "apiKey"
+	acctCtxKey = "account"
+)
+
+// presentedKey reads the key from X-API-Key or Authorization: Bearer.
+func presentedKey(c *gin.Context) string {
+	if k := strings.TrimSpace(c.GetHeader("X-API-Key")); k != "" {
+		return k
+	}
+	if v, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer "); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// authenticate resolves the key, applies the rate limit (per key, or per IP
+// without a valid key), the key's IP allowlist, and loads the account.
+func (s *Server) authenticate(c *gin.Context) {
+	var key domain.APIKey
+	var err error
+	secret := presentedKey(c)
+	if secret != "" {
+		key, err = db.KeyByHash(c.Request.Context(), s.db, service.KeyHash(secret))
+	}
+	if secret == "" || err != nil {
+		if !s.limit(c, "ip:"+c.ClientIP(), s.cfg.RateLimitPerMinute) {
+			return
+		}
+		if err == nil || err == domain.ErrUnauthorized {
+			err = domain.ErrUnauthorized
+		}
+		fail(c, err)
+		return
+	}
+	c.Set(keyIDKey, key.ID)
+	if !s.limit(c, "key:"+key.ID, key.RateLimitPerMinute) {
+		return
+	}
+	if !IPAllowed(key.IPAllowlist, c.ClientIP()) {
+		fail(c, domain.Forbidden("requests from this address are not allowed for this key"))
+		return
+	}
+	acct, err := db.GetAccount(c.Request.Context(), s.db, key.AccountID)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Set(keyCtxKey, key)
+	c.Set(acctCtxKey, acct)
+	c.Next()
+}
+
+// IPAllowed reports whether ip is in one of the CIDRs (or equals one of the
+// plain addresses); an empty list allows every address.
+func IPAllowed(allowlist []string, ip string) bool {
+	if len(allowlist) == 0 {
+		return true
+	}
+	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
+	if err != nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, entry := range allowlist {
+		if p, err := netip.ParsePrefix(entry); err == nil && p.Contains(addr) {
+			return true
+		}
+		if a, err := netip.ParseAddr(entry); err == nil && a.Unmap() == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidCIDR accepts a CIDR or a single address.
+func ValidCIDR(s string) bool {
+	if _, _, err := net.ParseCIDR(s); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(s)
+	return err == nil
+}
+
+// require builds the permission check of one route from the route table.
+func require(perm string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if perm != "" && !keyOf(c).Allows(perm) {
+			fail(c, domain.Forbidden("this API key lacks the permission %s", perm))
+			return
+		}
+		c.Next()
+	}
+}
+
+func keyOf(c *gin.Context) domain.APIKey       { return c.MustGet(keyCtxKey).(domain.APIKey) }
+func accountOf(c *gin.Context) domain.Account { return c.MustGet(acctCtxKey).(domain.Account) }
+
+// adminOnly guards /admin/v1 with the admin token, compared in constant time.
+func (s *Server) adminOnly(c *gin.Context) {
+	got := c.GetHeader("X-Admin-Token")
+	if s.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.AdminToken)) != 1 {
+		fail(c, &domain.Error{Kind: domain.ErrUnauthorized, Message: "missing or invalid X-Admin-Token"})
+		return
+	}
+	c.Next()
+}

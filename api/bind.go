@@ -1,0 +1,98 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// maxBody bounds request bodies; no API body comes near it.
+const maxBody = 1 << 20
+
+// bind decodes the JSON object body into dst (a pointer to a struct with json
+// tags) field by field, so that every error names its field: "amount must be
+// a number with at most two decimal places". Unknown fields are ignored and
+// null counts as absent.
+func bind(c *gin.Context, dst any) error {
+	body, err := io.ReadAll(io.LimitReader(c.Request.Body, maxBody+1))
+	if err != nil {
+		return domain.Invalidf("could not read the request body")
+	}
+	if len(body) > maxBody {
+		return domain.Invalidf("request body is larger than 1 MiB")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	return bindObject(body, reflect.ValueOf(dst).Elem(), "")
+}
+
+func bindObject(raw []byte, v reflect.Value, prefix string) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		if prefix == "" {
+			return domain.Invalidf("request body must be a JSON object")
+		}
+		return domain.Invalid(strings.TrimSuffix(prefix, "."), "must be an object")
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		val, present := fields[name]
+		if !present || string(val) == "null" {
+			continue
+		}
+		fv := v.Field(i)
+		if fv.Kind() == reflect.Pointer && fv.Type().Elem().Kind() == reflect.Struct && !isUnmarshaler(fv.Type()) {
+			fv.Set(reflect.New(fv.Type().Elem()))
+			if err := bindObject(val, fv.Elem(), prefix+name+"."); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := json.Unmarshal(val, fv.Addr().Interface()); err != nil {
+			return fieldError(prefix+name, fv.Type(), err)
+		}
+	}
+	return nil
+}
+
+func isUnmarshaler(t reflect.Type) bool {
+	return t.Implements(reflect.TypeFor[json.Unmarshaler]())
+}
+
+// fieldError turns a decoding error into a message naming the field.
+func fieldError(field string, t reflect.Type, err error) error {
+	var me *money.Error
+	if errors.As(err, &me) {
+		return domain.Invalid(field, "%s", me.Error())
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return domain.Invalid(field, "must be a string")
+	case reflect.Bool:
+		return domain.Invalid(field, "must be true or false")
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return domain.Invalid(field, "must be an integer")
+	case reflect.Slice:
+		return domain.Invalid(field, "must be a list of %s", t.Elem().Kind())
+	}
+	return domain.Invalid(field, "has an invalid value")
+}
+
+// reflectValue is the addressable struct behind a pointer, for bindObject.
+func reflectValue(ptr any) reflect.Value { return reflect.ValueOf(ptr).Elem() }

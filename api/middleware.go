@@ -1,0 +1,77 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+const requestIDKey = "requestId"
+
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{8,64}$`)
+
+// withRequestID gives every request an id (the caller's X-Request-Id when it
+// is sane), echoed in the header and in the envelope.
+func withRequestID(c *gin.Context) {
+	id := c.GetHeader("X-Request-Id")
+	if !validRequestID.MatchString(id) {
+		b := make([]byte, 12)
+		rand.Read(b)
+		id = "req_" + hex.EncodeToString(b)
+	}
+	c.Set(requestIDKey, id)
+	c.Header("X-Request-Id", id)
+	c.Next()
+}
+
+func requestID(c *gin.Context) string { return c.GetString(requestIDKey) }
+
+// recoverer turns a panic into a logged 500 with the error envelope.
+func recoverer(c *gin.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			fail(c, fmt.Errorf("panic: %v", r))
+		}
+	}()
+	c.Next()
+}
+
+var requestDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	Name:    "jangada_http_request_duration_seconds",
+	Help:    "HTTP request duration by route template, method and status.",
+	Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+}, []string{"route", "method", "status"})
+
+func init() { prometheus.MustRegister(requestDuration) }
+
+// observe records metrics and one structured log line per request.
+func observe(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	d := time.Since(start)
+	status := c.Writer.Status()
+	requestDuration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
+	level := slog.LevelDebug
+	if status >= 500 {
+		level = slog.LevelWarn
+	}
+	slog.Log(c.Request.Context(), level, "http request", "requestId", requestID(c), "method", c.Request.Method,
+		"route", route, "status", status, "durationMs", float64(d.Microseconds())/1000, "keyId", c.GetString(keyIDKey))
+}
+
+// notFound answers unknown routes with the envelope.
+func notFound(c *gin.Context) {
+	c.AbortWithStatusJSON(http.StatusNotFound, envelope{Success: false, Message: "route not found", RequestID: requestID(c)})
+}

@@ -1,0 +1,29 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/qr"
+)
+
+// qrImage serves a pending charge's QR as PNG at its public qrcodeUrl. The
+// id is an unguessable UUID and the image carries only what the payer sees.
+func (s *Server) qrImage(c *gin.Context) {
+	id := strings.TrimSuffix(c.Param("file"), ".png")
+	code, err := db.PendingCopyPaste(c.Request.Context(), s.db, id)
+	if err != nil {
+		notFound(c)
+		return
+	}
+	png, err := qr.PNG(code)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	c.Header("Cache-Control", "no-store")
+	c.Data(http.StatusOK, "image/png", png)
+}

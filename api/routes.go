@@ -1,0 +1,44 @@
+package api
+
+import "github.com/gin-gonic/gin"
+
+// Route is one row of the route table: the single source of truth for what
+// each merchant route requires. Permission "" means authentication only.
+type Route struct {
+	Method     string
+	Path       string
+	Permission string
+	Sandbox    bool
+	Handler    func(*Server, *gin.Context)
+}
+
+// Routes is the merchant route table (paths relative to /v1).
+func Routes() []Route {
+	return []Route{
+		{Method: "POST", Path: "/payment-pix/create", Permission: "payment-pix/create", Handler: (*Server).createCharge},
+		{Method: "GET", Path: "/payment-pix/get/:id", Permission: "payment-pix/get", Handler: (*Server).getCharge},
+		// The spec leaves the status route's permission open: polling a
+		// charge is reading it, so it takes payment-pix/get.
+		{Method: "GET", Path: "/payment-pix/status/:id", Permission: "payment-pix/get", Handler: (*Server).chargeStatus},
+		{Method: "GET", Path: "/payment-pix/list", Permission: "payment-pix/list", Handler: (*Server).listCharges},
+		{Method: "GET", Path: "/account/balance", Permission: "account/balance", Handler: (*Server).balance},
+		{Method: "GET", Path: "/account/transactions", Permission: "account/transactions", Handler: (*Server).transactions},
+
+		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
+		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
+		{Method: "POST", Path: "/sandbox/payment-pix/:id/expire", Sandbox: true, Handler: (*Server).sandboxExpire},
+	}
+}
+
+// adminRoutes is the admin API table (paths relative to /admin/v1).
+func adminRoutes() []Route {
+	return []Route{
+		{Method: "POST", Path: "/accounts", Handler: (*Server).adminCreateAccount},
+		{Method: "GET", Path: "/accounts/:id", Handler: (*Server).adminGetAccount},
+		{Method: "PATCH", Path: "/accounts/:id", Handler: (*Server).adminPatchAccount},
+		{Method: "POST", Path: "/accounts/:id/keys", Handler: (*Server).adminCreateKey},
+		{Method: "DELETE", Path: "/keys/:id", Handler: (*Server).adminRevokeKey},
+		{Method: "POST", Path: "/accounts/:id/adjustments", Handler: (*Server).adminAdjust},
+		{Method: "GET", Path: "/ledger/verify", Handler: (*Server).adminVerifyLedger},
+	}
+}

@@ -1,0 +1,78 @@
+// Package api is Jangada's HTTP adapter: the merchant API under /v1, the
+// admin API under /admin/v1, the sandbox routes, health and metrics. Handlers
+// validate and map; the service package does the work.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/jmoiron/sqlx"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.temporal.io/sdk/client"
+
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/service"
+)
+
+// Deps are what the HTTP layer needs.
+type Deps struct {
+	Config   config.Config
+	DB       *sqlx.DB
+	Temporal client.Client
+	Charges  *service.Charges
+	// Sandbox is the simulator; nil when a real processor is configured.
+	Sandbox *processor.Sandbox
+	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).
+	KeyRevoked func(keyID string)
+	// WorkerReady reports whether a worker polls the task queue (for /readyz).
+	WorkerReady func(ctx context.Context) error
+	Logger      *slog.Logger
+}
+
+// Server is the HTTP API.
+type Server struct {
+	Deps
+	cfg     config.Config
+	db      *sqlx.DB
+	limiter *RateLimiter
+	engine  *gin.Engine
+}
+
+// New wires the routes.
+func New(d Deps) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	s := &Server{Deps: d, cfg: d.Config, db: d.DB, limiter: NewRateLimiter()}
+	e := gin.New()
+	e.SetTrustedProxies(nil) // ClientIP is the peer address: allowlists must not trust forged headers
+	e.HandleMethodNotAllowed = false
+	e.Use(withRequestID, recoverer, observe)
+	e.NoRoute(notFound)
+
+	e.GET("/livez", s.livez)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", gin.WrapH(promhttp.Handler()))
+	e.GET("/qr/:file", s.qrImage)
+
+	v1 := e.Group("/v1", s.authenticate)
+	for _, r := range Routes() {
+		if r.Sandbox && s.Sandbox == nil {
+			continue
+		}
+		h := r.Handler
+		v1.Handle(r.Method, r.Path, require(r.Permission), func(c *gin.Context) { h(s, c) })
+	}
+	admin := e.Group("/admin/v1", s.adminOnly)
+	for _, r := range adminRoutes() {
+		h := r.Handler
+		admin.Handle(r.Method, r.Path, func(c *gin.Context) { h(s, c) })
+	}
+	s.engine = e
+	return s
+}
+
+// Handler is the http.Handler to serve.
+func (s *Server) Handler() http.Handler { return s.engine }

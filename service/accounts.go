@@ -1,0 +1,58 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// NewAccount creates a merchant account with default features and fees.
+func NewAccount(ctx context.Context, d *sqlx.DB, name, email, document string) (domain.Account, error) {
+	return db.CreateAccount(ctx, d, domain.Account{
+		ID: "acc_" + compactID(), Name: name, Email: strings.TrimSpace(email), Document: document,
+		Status: domain.AccountActive, Features: domain.DefaultFeatures(), Fees: domain.DefaultFees(),
+		PixKey: uuid.NewString(),
+	})
+}
+
+// KeySpec describes a key to issue.
+type KeySpec struct {
+	Name               string
+	Permissions        []string
+	IPAllowlist        []string
+	RateLimitPerMinute int
+}
+
+// KeyHash is the stored form of a key secret.
+func KeyHash(secret string) []byte {
+	h := sha256.Sum256([]byte(secret))
+	return h[:]
+}
+
+// NewKey issues a key for the account and returns it with its secret, which
+// is never stored: only its SHA-256 (the secret has 160 random bits, so a
+// fast hash is safe and keeps authentication cheap).
+func NewKey(ctx context.Context, d *sqlx.DB, accountID string, spec KeySpec) (domain.APIKey, string, error) {
+	b := make([]byte, 20)
+	rand.Read(b)
+	secret := "jgd_live_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+	if spec.RateLimitPerMinute == 0 {
+		spec.RateLimitPerMinute = 100
+	}
+	k, err := db.CreateKey(ctx, d, domain.APIKey{
+		ID: "key_" + compactID(), AccountID: accountID, Name: spec.Name, Prefix: secret[:13],
+		Permissions: spec.Permissions, IPAllowlist: spec.IPAllowlist, RateLimitPerMinute: spec.RateLimitPerMinute,
+	}, KeyHash(secret))
+	return k, secret, err
+}
+
+// compactID is a time-ordered UUIDv7 without hyphens.
+func compactID() string { return strings.ReplaceAll(uuid.Must(uuid.NewV7()).String(), "-", "") }

@@ -1,0 +1,46 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// Adjust books an operator's ADJUSTMENT: available and withdrawable at once.
+// idemKey (optional) makes a repeated request post once; a negative amount
+// larger than the balance is refused with nothing posted.
+func Adjust(ctx context.Context, d *sqlx.DB, accountID string, amount money.Cents, description, idemKey string) (domain.Transaction, error) {
+	if idemKey == "" {
+		idemKey = uuid.NewString()
+	}
+	key := "adjustment:" + accountID + ":" + idemKey
+	t := domain.Transaction{
+		ID: uuid.NewSHA1(uuid.NameSpaceURL, []byte(key)).String(), AccountID: accountID, Type: domain.TypeAdjustment,
+		Status: domain.StatusCompleted, Amount: amount, NetAmount: amount, Description: description,
+		CompletedAt: domain.TimePtr(time.Now()), CreatedAt: domain.NewTime(time.Now()),
+	}
+	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+		posted, err := db.Post(ctx, tx, db.Posting{
+			Key: key, AccountID: accountID, TransactionID: t.ID, Kind: domain.TypeAdjustment, Description: description,
+			Entries: []db.Entry{
+				{Account: domain.AvailableLedger(accountID), Amount: amount},
+				{Account: domain.LedgerAdjustments, Amount: -amount},
+			},
+		})
+		if err != nil || !posted {
+			return err
+		}
+		_, err = db.InsertTransaction(ctx, tx, t)
+		return err
+	})
+	if err != nil {
+		return t, err
+	}
+	return db.GetTransaction(ctx, d, accountID, t.ID, domain.TypeAdjustment)
+}
