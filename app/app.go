@@ -1,0 +1,191 @@
+// Package app wires Jangada's parts into running processes: the API (HTTP
+// and WebSocket listeners), the Temporal worker, or both in one process. The
+// commands, the integration tests and the load tool all build it the same way.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/api"
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/worker"
+	"github.com/jangada/jangada/ws"
+)
+
+// Options selects what the process runs.
+type Options struct {
+	API    bool
+	Worker bool
+	// Temporal, when set, is used instead of dialling cfg.TemporalAddress.
+	Temporal client.Client
+}
+
+// App is a running (or ready to run) Jangada process.
+type App struct {
+	Cfg      config.Config
+	DB       *sqlx.DB
+	Temporal client.Client
+	Hub      *ws.Hub
+	API      *api.Server
+	Charges  *service.Charges
+
+	opts      Options
+	ownClient bool
+	worker    sdkworker.Worker
+	servers   []*http.Server
+	// HTTPAddr and WSAddr are the bound addresses once started.
+	HTTPAddr, WSAddr string
+}
+
+// New connects to PostgreSQL (creating and migrating the database) and to
+// Temporal, and builds the requested parts.
+func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
+	if err := db.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		return nil, err
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx, d); err != nil {
+		d.Close()
+		return nil, err
+	}
+	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal}
+	if a.Temporal == nil {
+		a.Temporal, err = client.DialContext(ctx, client.Options{
+			HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter(),
+		})
+		if err != nil {
+			d.Close()
+			return nil, fmt.Errorf("temporal: %w", err)
+		}
+		a.ownClient = true
+	}
+	if err := worker.EnsureSearchAttributes(ctx, a.Temporal, cfg.TemporalNamespace); err != nil {
+		slog.Warn("custom search attributes not registered", "error", err)
+	}
+	sandbox := processor.NewSandbox()
+	a.Hub = ws.New(a.authenticateWS, a.ownsPayment)
+	a.Charges = &service.Charges{
+		DB: d, Temporal: a.Temporal, Processor: sandbox, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
+		Published: a.publish,
+	}
+	if opts.Worker {
+		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
+			Charges: &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
+		})
+	}
+	if opts.API {
+		a.API = api.New(api.Deps{
+			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sandbox,
+			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
+		})
+	}
+	return a, nil
+}
+
+// publish hands a committed event to this process's WebSocket hub.
+func (a *App) publish(ev domain.Event) { a.Hub.Publish(ev) }
+
+func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.APIKey, error) {
+	k, err := db.KeyByHash(ctx, a.DB, service.KeyHash(secret))
+	if err != nil {
+		return k, err
+	}
+	if !api.IPAllowed(k.IPAllowlist, ip) {
+		return k, domain.Forbidden("address not allowed for this key")
+	}
+	return k, nil
+}
+
+func (a *App) ownsPayment(ctx context.Context, accountID, paymentID string) bool {
+	_, err := db.GetTransaction(ctx, a.DB, accountID, paymentID, domain.TypePixIn, domain.TypePixOut)
+	return err == nil
+}
+
+// workerReady checks that some worker polls the task queue.
+func (a *App) workerReady(ctx context.Context) error {
+	resp, err := a.Temporal.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
+		Namespace: a.Cfg.TemporalNamespace, TaskQueue: &taskqueue.TaskQueue{Name: a.Cfg.TaskQueue, Kind: enums.TASK_QUEUE_KIND_NORMAL},
+		TaskQueueType: enums.TASK_QUEUE_TYPE_WORKFLOW,
+	})
+	if err != nil {
+		return err
+	}
+	if len(resp.GetPollers()) == 0 {
+		return errors.New("no worker polls task queue " + a.Cfg.TaskQueue)
+	}
+	return nil
+}
+
+// Start runs the worker and the listeners; it returns once they accept work.
+func (a *App) Start() error {
+	if a.worker != nil {
+		if err := a.worker.Start(); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+	}
+	if a.API == nil {
+		return nil
+	}
+	var err error
+	if a.HTTPAddr, err = a.listen(a.Cfg.HTTPAddr, a.API.Handler()); err != nil {
+		return err
+	}
+	if a.WSAddr, err = a.listen(a.Cfg.WSAddr, a.Hub); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (a *App) listen(addr string, h http.Handler) (string, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	a.servers = append(a.servers, srv)
+	go func() {
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("listener stopped", "addr", addr, "error", err)
+		}
+	}()
+	return l.Addr().String(), nil
+}
+
+// Shutdown drains HTTP, closes WebSockets, stops the worker (letting running
+// activities finish), then closes the clients.
+func (a *App) Shutdown(ctx context.Context) {
+	for _, s := range a.servers {
+		if err := s.Shutdown(ctx); err != nil {
+			s.Close()
+		}
+	}
+	a.Hub.Close()
+	if a.worker != nil {
+		a.worker.Stop()
+	}
+	if a.ownClient {
+		a.Temporal.Close()
+	}
+	a.DB.Close()
+}

@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jangada/jangada/api"
+)
+
+// TestEveryRouteRequiresKeyAndPermission walks the route table: every route
+// answers 401 without a key and 403 to a key lacking its permission.
+func TestEveryRouteRequiresKeyAndPermission(t *testing.T) {
+	e := newEnv(t)
+	unrelated := e.merchant("webhooks/list")
+	for _, r := range api.Routes() {
+		path := "/v1" + strings.NewReplacer(":id", "00000000-0000-0000-0000-000000000000").Replace(r.Path)
+		if got := e.request(r.Method, path, nil, "{}"); got.Status != 401 || got.Success {
+			t.Errorf("%s %s without key: %d", r.Method, r.Path, got.Status)
+		}
+		if got := e.call("jgd_live_notakey", r.Method, path, "{}"); got.Status != 401 {
+			t.Errorf("%s %s with a bad key: %d", r.Method, r.Path, got.Status)
+		}
+		if r.Permission == "" {
+			continue
+		}
+		if got := e.call(unrelated.Key, r.Method, path, "{}"); got.Status != 403 || !strings.Contains(got.Message, r.Permission) {
+			t.Errorf("%s %s without %s: %d %s", r.Method, r.Path, r.Permission, got.Status, got.Message)
+		}
+		group, _, _ := strings.Cut(r.Permission, "/")
+		for _, perm := range []string{r.Permission, group + "/*", "*"} {
+			k := e.merchant(perm)
+			if got := e.call(k.Key, r.Method, path, "{}"); got.Status == 401 || got.Status == 403 {
+				t.Errorf("%s %s with %s: %d %s", r.Method, r.Path, perm, got.Status, got.Message)
+			}
+		}
+	}
+}
+
+func TestBearerAuthAndRevocation(t *testing.T) {
+	e := newEnv(t)
+	m := e.merchant("account/*")
+	if r := e.request("GET", "/v1/account/balance", map[string]string{"Authorization": "Bearer " + m.Key}, nil); r.Status != 200 {
+		t.Fatalf("bearer: %d %s", r.Status, r.Message)
+	}
+	if r := e.admin("DELETE", "/keys/"+m.KeyID, nil); r.Status != 200 {
+		t.Fatalf("revoke: %d", r.Status)
+	}
+	if r := e.call(m.Key, "GET", "/v1/account/balance", nil); r.Status != 401 {
+		t.Fatalf("revoked key: %d", r.Status)
+	}
+}
+
+func TestIPAllowlist(t *testing.T) {
+	e := newEnv(t)
+	acct := e.merchant()
+	make := func(cidrs []string) string {
+		r := e.admin("POST", "/accounts/"+acct.ID+"/keys", map[string]any{"name": "ip", "permissions": []string{"*"}, "ipAllowlist": cidrs})
+		if r.Status != 200 {
+			t.Fatalf("key: %d %s", r.Status, r.Message)
+		}
+		return r.m(t)["key"].(string)
+	}
+	if r := e.call(make([]string{"10.0.0.0/8"}), "GET", "/v1/account/balance", nil); r.Status != 403 {
+		t.Fatalf("outside allowlist: %d", r.Status)
+	}
+	if r := e.call(make([]string{"10.0.0.0/8", "127.0.0.1/32"}), "GET", "/v1/account/balance", nil); r.Status != 200 {
+		t.Fatalf("inside allowlist: %d", r.Status)
+	}
+	if r := e.admin("POST", "/accounts/"+acct.ID+"/keys", map[string]any{"name": "ip", "permissions": []string{"*"}, "ipAllowlist": []string{"nope"}}); r.Status != 400 {
+		t.Fatalf("bad CIDR: %d", r.Status)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	e := newEnv(t)
+	acct := e.merchant()
+	r := e.admin("POST", "/accounts/"+acct.ID+"/keys", map[string]any{"name": "slow", "permissions": []string{"*"}, "rateLimitPerMinute": 5})
+	key := r.m(t)["key"].(string)
+	for i := range 5 {
+		got := e.call(key, "GET", "/v1/account/balance", nil)
+		if got.Status != 200 || got.Header.Get("RateLimit-Remaining") != string(rune('4'-i)) {
+			t.Fatalf("request %d: %d remaining %q", i, got.Status, got.Header.Get("RateLimit-Remaining"))
+		}
+	}
+	got := e.call(key, "GET", "/v1/account/balance", nil)
+	if got.Status != 429 || got.Success || got.Header.Get("Retry-After") == "" || got.Header.Get("RateLimit-Limit") != "5" {
+		t.Fatalf("over the limit: %d %v", got.Status, got.Header)
+	}
+	// Other keys are not affected; anonymous callers are limited per IP (100/min).
+	if got := e.call(acct.Key, "GET", "/v1/account/balance", nil); got.Status != 200 {
+		t.Fatalf("other key: %d", got.Status)
+	}
+	var last resp
+	for range 101 {
+		last = e.request("GET", "/v1/account/balance", nil, nil)
+	}
+	if last.Status != 429 {
+		t.Fatalf("anonymous flood: %d", last.Status)
+	}
+}
+
+func TestAdminAPI(t *testing.T) {
+	e := newEnv(t)
+	if r := e.request("POST", "/admin/v1/accounts", nil, map[string]any{}); r.Status != 401 {
+		t.Fatalf("admin without token: %d", r.Status)
+	}
+	if r := e.request("POST", "/admin/v1/accounts", map[string]string{"X-Admin-Token": "wrong"}, map[string]any{}); r.Status != 401 {
+		t.Fatalf("admin with wrong token: %d", r.Status)
+	}
+	m := e.merchant()
+	for _, bad := range []map[string]any{
+		{"name": "X", "email": "x@example.com", "document": "123"},
+		{"name": "X", "email": "not-an-email", "document": "52998224725"},
+		{"name": "X", "email": m.Email, "document": "52998224725"},
+		{"email": "y@example.com", "document": "52998224725"},
+	} {
+		if r := e.admin("POST", "/accounts", bad); r.Status != 400 {
+			t.Errorf("create account %v: %d", bad, r.Status)
+		}
+	}
+	if r := e.admin("POST", "/accounts", map[string]any{"name": "Alfa", "email": "alfa@example.com", "document": "12.ABC.345/01DE-35"}); r.Status != 200 {
+		t.Errorf("alphanumeric CNPJ: %d %s", r.Status, r.Message)
+	}
+	got := e.admin("PATCH", "/accounts/"+m.ID, map[string]any{"verified": true, "features": map[string]any{"fiscalInvoice": true}, "securityReviewThreshold": 5000})
+	a := got.m(t)
+	f := a["features"].(map[string]any)
+	if got.Status != 200 || a["verified"] != true || f["fiscalInvoice"] != true || f["autoContest"] != true || a["securityReviewThreshold"] != 5000.0 {
+		t.Fatalf("patch: %d %v", got.Status, a)
+	}
+	if r := e.admin("GET", "/accounts/acc_missing", nil); r.Status != 404 {
+		t.Fatalf("missing account: %d", r.Status)
+	}
+	if r := e.admin("POST", "/accounts/"+m.ID+"/keys", map[string]any{"name": "k", "permissions": []string{"Bad Perm"}}); r.Status != 400 {
+		t.Fatalf("bad permission: %d", r.Status)
+	}
+
+	// Adjustments: available and withdrawable at once; an overdraft is refused.
+	if r := e.admin("POST", "/accounts/"+m.ID+"/adjustments", map[string]any{"amount": 50.5, "description": "Crédito"}); r.Status != 200 {
+		t.Fatalf("adjust: %d %s", r.Status, r.Message)
+	}
+	if b := e.balance(m); b["available"] != 50.5 || b["withdrawable"] != 50.5 {
+		t.Fatalf("after adjustment: %v", b)
+	}
+	if r := e.admin("POST", "/accounts/"+m.ID+"/adjustments", map[string]any{"amount": -60, "description": "Débito"}); r.Status != 400 {
+		t.Fatalf("overdraft adjustment: %d", r.Status)
+	}
+	idem := map[string]string{"X-Admin-Token": adminToken, "Idempotency-Key": "adj-1"}
+	for range 2 {
+		if r := e.request("POST", "/admin/v1/accounts/"+m.ID+"/adjustments", idem, map[string]any{"amount": -0.5, "description": "Débito"}); r.Status != 200 {
+			t.Fatalf("idempotent adjustment: %d %s", r.Status, r.Message)
+		}
+	}
+	if b := e.balance(m); b["available"] != 50.0 {
+		t.Fatalf("after idempotent adjustment: %v", b)
+	}
+	tx := e.call(m.Key, "GET", "/v1/account/transactions", nil).m(t)
+	if tx["total"] != 2.0 {
+		t.Fatalf("statement: %v", tx)
+	}
+	e.verifyLedger()
+}
+
+func TestHealth(t *testing.T) {
+	e := newEnv(t)
+	for _, p := range []string{"/livez", "/readyz", "/metrics"} {
+		if r := e.request("GET", p, nil, nil); r.Status != 200 {
+			t.Errorf("%s: %d", p, r.Status)
+		}
+	}
+	if r := e.request("GET", "/v1/nothing-here", nil, nil); r.Status != 401 && r.Status != 404 {
+		t.Errorf("unknown route: %d", r.Status)
+	}
+}
