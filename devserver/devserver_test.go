@@ -64,7 +64,7 @@ func dial(t *testing.T, s *Server) client.Client {
 	c, err := client.Dial(client.Options{
 		HostPort:  s.FrontendAddress(),
 		Namespace: testNamespace,
-		Logger:    sdklog.NewStructuredLogger(quietLogger(testLogger())),
+		Logger:    sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	})
 	if err != nil {
 		t.Fatalf("dial: %v", err)

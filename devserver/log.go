@@ -11,18 +11,18 @@ import (
 // minLevelHandler drops records below min regardless of what the wrapped
 // handler would accept. The server also hands its slog.Logger to libraries
 // directly (via log.SLogWrapper), so filtering must live in the handler, not
-// only in the tag-based adapter below.
+// only in the tag-based adapter below. min is a LevelVar so Stop can raise it.
 type minLevelHandler struct {
 	slog.Handler
-	min slog.Level
+	min *slog.LevelVar
 }
 
 func (h minLevelHandler) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
+	return l >= h.min.Level() && h.Handler.Enabled(ctx, l)
 }
 
 func (h minLevelHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < h.min {
+	if r.Level < h.min.Level() {
 		return nil
 	}
 	return h.Handler.Handle(ctx, r)
@@ -37,10 +37,15 @@ func (h minLevelHandler) WithGroup(name string) slog.Handler {
 }
 
 // quietLogger returns base restricted to WARN and above, tagged so the
-// embedded server's lines are distinguishable from the application's.
-func quietLogger(base *slog.Logger) *slog.Logger {
-	return slog.New(minLevelHandler{Handler: base.Handler(), min: slog.LevelWarn}).
+// embedded server's lines are distinguishable from the application's. The
+// returned LevelVar lets Stop silence the warnings every shutdown produces
+// (internal pollers and clients losing the frontend they are stopping).
+func quietLogger(base *slog.Logger) (*slog.Logger, *slog.LevelVar) {
+	lv := &slog.LevelVar{}
+	lv.Set(slog.LevelWarn)
+	l := slog.New(minLevelHandler{Handler: base.Handler(), min: lv}).
 		With("component", "temporal-devserver")
+	return l, lv
 }
 
 // serverLogger adapts slog to Temporal's tag-based log.Logger.

@@ -28,6 +28,7 @@ type Server struct {
 	ui           *uiserver.Server
 	frontendAddr string
 	uiURL        string
+	logLevel     *slog.LevelVar
 
 	stopOnce sync.Once
 	stopErr  error
@@ -47,7 +48,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		ctx, cancel = context.WithTimeout(ctx, startTimeout)
 		defer cancel()
 	}
-	logger := quietLogger(o.Logger)
+	logger, logLevel := quietLogger(o.Logger)
 
 	if err := checkPortFree(o.FrontendIP, o.Port); err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		return nil, fmt.Errorf("devserver: starting server: %w", err)
 	}
 
-	s := &Server{server: ts, frontendAddr: hostPort(o.FrontendIP, o.Port)}
+	s := &Server{server: ts, frontendAddr: hostPort(o.FrontendIP, o.Port), logLevel: logLevel}
 	if err := s.awaitReady(ctx, o, logger); err != nil {
 		return nil, errors.Join(err, s.Stop())
 	}
@@ -141,9 +142,13 @@ func (s *Server) FrontendAddress() string { return s.frontendAddr }
 func (s *Server) UIURL() string { return s.uiURL }
 
 // Stop shuts the UI down first (so it stops polling a dying frontend) and
-// then the server. It is safe to call more than once.
+// then the server. Server logs are limited to ERROR from here on: stopping
+// the frontend before the internal worker service makes every system poller
+// and client warn about lost connections, which is expected, not news.
+// It is safe to call more than once.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
+		s.logLevel.Set(slog.LevelError)
 		if s.ui != nil {
 			s.ui.Stop()
 		}
