@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -218,6 +219,34 @@ func TestServerLifecycle(t *testing.T) {
 	t.Logf("history after restart: %d events ending in %v", n, last)
 	if err := s2.Stop(); err != nil {
 		t.Fatalf("Stop after restart: %v", err)
+	}
+
+	// journal_mode=wal is persistent: SQLite records it in the header's
+	// read/write format version bytes (offsets 18 and 19, value 2).
+	f, err := os.Open(filepath.Join(dataDir, dbFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := make([]byte, 20)
+	_, err = io.ReadFull(f, hdr)
+	f.Close()
+	if err != nil || hdr[18] != 2 || hdr[19] != 2 {
+		t.Fatalf("database not in WAL mode: header %v, %v", hdr[18:20], err)
+	}
+
+	// An attribute cannot change type in place; Start must say so and
+	// leave nothing running.
+	opts.SearchAttributes = map[string]enums.IndexedValueType{"JangadaAmount": enums.INDEXED_VALUE_TYPE_KEYWORD}
+	ctx3, cancel3 := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel3()
+	if s3, err := Start(ctx3, opts); err == nil {
+		_ = s3.Stop()
+		t.Fatal("Start accepted a search attribute type change")
+	} else if !strings.Contains(err.Error(), "type conflict") {
+		t.Fatalf("unexpected error for type change: %v", err)
+	}
+	if err := checkPortFree(DefaultFrontendIP, opts.Port); err != nil {
+		t.Fatalf("frontend port still held after failed Start: %v", err)
 	}
 }
 

@@ -1,0 +1,29 @@
+# Jangada — the two commands that matter are `make run` and `make test`.
+GO ?= go
+export GOTOOLCHAIN := local
+
+.PHONY: run test lint bench build tidy
+
+## run: the whole system in the foreground (API :8080, WebSocket :8081, Temporal UI :8233)
+run:
+	@./scripts/ensure-postgres.sh
+	$(GO) run -tags devserver ./cmd/jangada dev
+
+## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal)
+test:
+	$(GO) test -count=1 -timeout 30m ./...
+
+## lint: formatting and vet, with and without the dev-server build tag
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags devserver ./cmd/...
+
+## bench: the load tool (creates/s and latency vs bare Temporal) plus Go micro-benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./api/
+	$(GO) run -tags devserver ./cmd/jangada-bench
+
+## build: production binaries (no embedded Temporal)
+build:
+	$(GO) build -o bin/jangada ./cmd/jangada

@@ -1,0 +1,107 @@
+// Command jangada runs Jangada: `dev` (everything in one process on embedded
+// defaults), `api`, `worker` and `migrate` (the production split), and
+// `admin` (operator tools).
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/db"
+)
+
+const usage = `usage: jangada <command>
+
+commands:
+  dev       API, WebSocket gateway, worker and an embedded Temporal dev server with its UI
+  api       the HTTP API and WebSocket gateway
+  worker    the Temporal worker
+  migrate   create the database if missing and apply migrations
+  admin     operator tools (jangada admin help)
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	setupLogging(cfg.LogLevel)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch os.Args[1] {
+	case "dev":
+		err = runDev(ctx, cfg)
+	case "api":
+		err = runProcess(ctx, cfg, app.Options{API: true})
+	case "worker":
+		err = runProcess(ctx, cfg, app.Options{Worker: true})
+	case "migrate":
+		err = migrate(ctx, cfg)
+	case "admin":
+		err = runAdmin(ctx, cfg, os.Args[2:])
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "jangada:", err)
+		os.Exit(1)
+	}
+}
+
+func setupLogging(level string) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
+		l = slog.LevelInfo
+	}
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+}
+
+func migrate(ctx context.Context, cfg config.Config) error {
+	if err := db.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return db.Migrate(ctx, d)
+}
+
+// runProcess runs one production role until SIGINT/SIGTERM.
+func runProcess(ctx context.Context, cfg config.Config, opts app.Options) error {
+	if cfg.TemporalAddress == "" {
+		return fmt.Errorf("JANGADA_TEMPORAL_ADDRESS is required (use `jangada dev` for an embedded server)")
+	}
+	a, err := app.New(ctx, cfg, opts)
+	if err != nil {
+		return err
+	}
+	if err := a.Start(); err != nil {
+		return err
+	}
+	slog.Info("jangada started", "api", opts.API, "worker", opts.Worker, "http", a.HTTPAddr, "ws", a.WSAddr)
+	<-ctx.Done()
+	slog.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	a.Shutdown(sctx)
+	return nil
+}
+
+// shutdownGrace bounds the whole dev shutdown.
+const shutdownGrace = 20 * time.Second
