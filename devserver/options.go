@@ -9,9 +9,9 @@ import (
 	"go.temporal.io/api/enums/v1"
 )
 
-// Options configures the embedded server. Zero values pick the same defaults
-// as `temporal server start-dev`, so SDK clients and the UI work with their
-// stock settings.
+// Options configures the embedded server. Zero values pick the defaults of
+// `temporal server start-dev` (so SDK clients work with stock settings),
+// except UIPort, where zero means no UI.
 type Options struct {
 	// DataDir holds the SQLite file (DataDir/temporal.db). It is created if
 	// missing; reusing it across runs is what keeps history between restarts.

@@ -82,17 +82,26 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 
 	s := &Server{server: ts, frontendAddr: hostPort(o.FrontendIP, o.Port), logLevel: logLevel}
 	if err := s.awaitReady(ctx, o, logger); err != nil {
-		return nil, errors.Join(err, s.Stop())
+		return nil, s.abort(err)
 	}
 
 	if o.UIPort != 0 {
 		s.ui = newUI(o, s.frontendAddr)
 		s.uiURL = "http://" + net.JoinHostPort(uiHost(o.FrontendIP), strconv.Itoa(o.UIPort))
 		if err := startUI(ctx, s.ui, s.uiURL); err != nil {
-			return nil, errors.Join(err, s.Stop())
+			return nil, s.abort(err)
 		}
 	}
 	return s, nil
+}
+
+// abort tears down a server whose Start failed. Everything it logs while
+// stopping a half-initialised server (pollers cancelled mid-flight, "frontend
+// not healthy") is a consequence of err, which the caller already gets, so
+// logging is switched off entirely.
+func (s *Server) abort(err error) error {
+	s.logLevel.Set(slog.LevelError + 100)
+	return errors.Join(err, s.Stop())
 }
 
 // awaitReady polls DescribeNamespace until the frontend serves the
@@ -126,7 +135,8 @@ func (s *Server) awaitReady(ctx context.Context, o Options, logger *slog.Logger)
 }
 
 // uiHost prefers "localhost" in the printed URL for loopback and wildcard
-// binds, which is what developers click on and what the UI's cookies expect.
+// binds: it is what developers expect to click, and a wildcard address is
+// not something a browser can open.
 func uiHost(ip string) string {
 	if parsed := net.ParseIP(ip); parsed != nil && (parsed.IsLoopback() || parsed.IsUnspecified()) {
 		return "localhost"
@@ -148,7 +158,9 @@ func (s *Server) UIURL() string { return s.uiURL }
 // It is safe to call more than once.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
-		s.logLevel.Set(slog.LevelError)
+		if s.logLevel.Level() < slog.LevelError {
+			s.logLevel.Set(slog.LevelError)
+		}
 		if s.ui != nil {
 			s.ui.Stop()
 		}

@@ -1,0 +1,154 @@
+//go:build devserver
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/lib/pq"
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/devserver"
+	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/workflows"
+)
+
+// rig is everything one bench run needs, torn down by stop.
+type rig struct {
+	srv      *devserver.Server
+	tmp      string
+	dbName   string
+	adminURL string
+	app      *app.App
+	client   client.Client
+	bare     sdkworker.Worker
+	http     *http.Client
+	base     string
+	key      string
+}
+
+const bareQueue = "bench-bare"
+
+func freePort() int {
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func startRig(ctx context.Context) (*rig, error) {
+	r := &rig{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 30 * time.Second}}
+	var err error
+	if r.tmp, err = os.MkdirTemp("", "jangada-bench-"); err != nil {
+		return nil, err
+	}
+	r.srv, err = devserver.Start(ctx, devserver.Options{
+		DataDir: r.tmp, Namespace: "default", Port: freePort(), SearchAttributes: workflows.SearchAttributes(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.adminURL = os.Getenv("JANGADA_BENCH_DATABASE_URL")
+	if r.adminURL == "" {
+		r.adminURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	b := make([]byte, 5)
+	rand.Read(b)
+	r.dbName = "jangada_bench_" + hex.EncodeToString(b)
+	u, _ := url.Parse(r.adminURL)
+	u.Path = "/" + r.dbName
+	cfg := config.Config{
+		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: u.String(), TemporalAddress: r.srv.FrontendAddress(),
+		TemporalNamespace: "default", TaskQueue: "jangada", AdminToken: "bench", PublicURL: "http://localhost:8080",
+		Processor: "sandbox", RateLimitPerMinute: 100, ShutdownTimeout: 5 * time.Second,
+	}
+	if r.app, err = app.New(ctx, cfg, app.Options{API: true, Worker: true}); err != nil {
+		return r, err
+	}
+	if err := r.app.Start(); err != nil {
+		return r, err
+	}
+	r.base = "http://" + r.app.HTTPAddr
+	acct, err := service.NewAccount(ctx, r.app.DB, "Loja Bench", "bench@jangada.dev", "11222333000181")
+	if err != nil {
+		return r, err
+	}
+	if _, r.key, err = service.NewKey(ctx, r.app.DB, acct.ID, service.KeySpec{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
+		return r, err
+	}
+	// The bare baselines run on the same server through their own client and worker.
+	if r.client, err = client.Dial(client.Options{HostPort: r.srv.FrontendAddress(), Namespace: "default"}); err != nil {
+		return r, err
+	}
+	r.bare = sdkworker.New(r.client, bareQueue, sdkworker.Options{})
+	r.bare.RegisterWorkflowWithOptions(noopWorkflow, workflow.RegisterOptions{Name: "BenchNoop"})
+	r.bare.RegisterWorkflowWithOptions(oneActivityWorkflow, workflow.RegisterOptions{Name: "BenchOneActivity"})
+	r.bare.RegisterActivity(echoActivity)
+	return r, r.bare.Start()
+}
+
+func (r *rig) stop() {
+	if r.bare != nil {
+		r.bare.Stop()
+	}
+	if r.client != nil {
+		r.client.Close()
+	}
+	if r.app != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		r.app.Shutdown(ctx)
+		cancel()
+	}
+	if r.srv != nil {
+		r.srv.Stop()
+	}
+	if d, err := sql.Open("postgres", r.adminURL); err == nil {
+		d.Exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(r.dbName) + " WITH (FORCE)")
+		d.Close()
+	}
+	os.RemoveAll(r.tmp)
+}
+
+func noopWorkflow(workflow.Context) error { return nil }
+
+func oneActivityWorkflow(ctx workflow.Context) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	var out string
+	err := workflow.ExecuteActivity(ctx, echoActivity, "x").Get(ctx, &out)
+	return out, err
+}
+
+func echoActivity(_ context.Context, s string) (string, error) { return s, nil }
+
+// createCharge is one POST /v1/payment-pix/create.
+func (r *rig) createCharge(ctx context.Context, i int) error {
+	body, _ := json.Marshal(map[string]any{"amount": 10 + i%100, "description": fmt.Sprintf("Bench %d", i)})
+	req, _ := http.NewRequestWithContext(ctx, "POST", r.base+"/v1/payment-pix/create", bytes.NewReader(body))
+	req.Header.Set("X-API-Key", r.key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := r.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		return fmt.Errorf("HTTP %d: %s", res.StatusCode, raw)
+	}
+	return nil
+}

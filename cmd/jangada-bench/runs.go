@@ -1,0 +1,58 @@
+//go:build devserver
+
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"go.temporal.io/sdk/client"
+)
+
+func runAll(ctx context.Context, r *rig, n1, n32 int) error {
+	seq := 0
+	start := func(name string, wait bool) func(ctx context.Context, i int) error {
+		return func(ctx context.Context, i int) error {
+			seq++
+			run, err := r.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+				ID: fmt.Sprintf("bench-%s-%d-%d", name, i, seq), TaskQueue: bareQueue,
+			}, name)
+			if err != nil || !wait {
+				return err
+			}
+			return run.Get(ctx, nil)
+		}
+	}
+	fmt.Println("warming up…")
+	run(ctx, "warm-up", 4, 50, r.createCharge)
+	run(ctx, "warm-up", 4, 50, start("BenchOneActivity", true))
+
+	var results []result
+	add := func(res result) result {
+		fmt.Println(res)
+		if res.firstErr != nil {
+			fmt.Println("   first error:", res.firstErr)
+		}
+		results = append(results, res)
+		return res
+	}
+	bare1 := add(run(ctx, "bare StartWorkflow", 1, n1, start("BenchNoop", false)))
+	bare32 := add(run(ctx, "bare StartWorkflow", 32, n32, start("BenchNoop", false)))
+	rt1 := add(run(ctx, "bare start+1 activity round trip", 1, n1/2, start("BenchOneActivity", true)))
+	rt32 := add(run(ctx, "bare start+1 activity round trip", 32, n32/3, start("BenchOneActivity", true)))
+	c1 := add(run(ctx, "POST /v1/payment-pix/create", 1, n1, r.createCharge))
+	c32 := add(run(ctx, "POST /v1/payment-pix/create", 32, n32, r.createCharge))
+
+	fmt.Println()
+	fmt.Printf("create p50 / bare StartWorkflow p50 (c=1):   %.2fx  (target <= 3x)\n", ms(c1.p50)/ms(bare1.p50))
+	fmt.Printf("create p50 / bare StartWorkflow p50 (c=32):  %.2fx\n", ms(c32.p50)/ms(bare32.p50))
+	fmt.Printf("create p50 / start+activity p50 (c=1):       %.2fx\n", ms(c1.p50)/ms(rt1.p50))
+	fmt.Printf("creates/s at c=32: %.1f (target >= 200, errors %d)\n", c32.perSecond(), c32.errors)
+	fmt.Printf("start+activity/s at c=32: %.1f\n", rt32.perSecond())
+	for _, res := range results {
+		if res.errors > 0 {
+			return fmt.Errorf("%s c=%d had %d errors", res.name, res.concurrency, res.errors)
+		}
+	}
+	return nil
+}
