@@ -31,6 +31,9 @@ const keyColumns = `id, account_id, name, prefix, permissions, ip_allowlist, rat
 
 // CreateKey stores a key by the hash of its secret.
 func CreateKey(ctx context.Context, d *sqlx.DB, k domain.APIKey, hash []byte) (domain.APIKey, error) {
+	if k.IPAllowlist == nil {
+		k.IPAllowlist = []string{}
+	}
 	var row keyRow
 	err := d.QueryRowxContext(ctx, `
 		INSERT INTO api_keys (id, account_id, name, prefix, hash, permissions, ip_allowlist, rate_limit_per_minute)

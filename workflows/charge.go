@@ -41,6 +41,10 @@ func ChargeStartOptions(t domain.Transaction, taskQueue string) client.StartWork
 			"` with {\"outcome\":\"paid\"|\"failed\"|\"expired\"} to act as the processor.",
 		Memo:                                     map[string]any{"accountId": t.AccountID, "chargeId": t.ID, "amount": t.Amount.String()},
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		// With a worker in the same process (dev, or a combined deployment)
+		// the first workflow task comes back in the start response instead
+		// of a matching round trip; elsewhere the server ignores it.
+		EnableEagerStart: true,
 	}
 }
 

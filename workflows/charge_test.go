@@ -17,7 +17,10 @@ type fakeCharges struct {
 	calls map[string]int
 }
 
-func (f *fakeCharges) ensure(context.Context, domain.Transaction) error { f.calls["ensure"]++; return nil }
+func (f *fakeCharges) ensure(context.Context, domain.Transaction) error {
+	f.calls["ensure"]++
+	return nil
+}
 func (f *fakeCharges) settle(_ context.Context, in SettleInput) (string, error) {
 	f.calls["settle"]++
 	return domain.StatusCompleted, nil

@@ -5,23 +5,42 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"go.temporal.io/sdk/client"
 )
 
 func runAll(ctx context.Context, r *rig, n1, n32 int) error {
-	seq := 0
+	var seq atomic.Int64
+	var mu sync.Mutex
+	var started []client.WorkflowRun
 	start := func(name string, wait bool) func(ctx context.Context, i int) error {
 		return func(ctx context.Context, i int) error {
-			seq++
 			run, err := r.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-				ID: fmt.Sprintf("bench-%s-%d-%d", name, i, seq), TaskQueue: bareQueue,
+				ID: fmt.Sprintf("bench-%s-%d", name, seq.Add(1)), TaskQueue: bareQueue,
 			}, name)
-			if err != nil || !wait {
+			if err != nil {
 				return err
+			}
+			if !wait {
+				mu.Lock()
+				started = append(started, run)
+				mu.Unlock()
+				return nil
 			}
 			return run.Get(ctx, nil)
 		}
+	}
+	// settle lets the previous phase's workflows finish outside the timing,
+	// so that one phase's backlog does not slow the next one down.
+	settle := func() {
+		for _, run := range started {
+			run.Get(ctx, nil)
+		}
+		started = nil
+		time.Sleep(2 * time.Second)
 	}
 	fmt.Println("warming up…")
 	run(ctx, "warm-up", 4, 50, r.createCharge)
@@ -36,11 +55,17 @@ func runAll(ctx context.Context, r *rig, n1, n32 int) error {
 		results = append(results, res)
 		return res
 	}
+	settle()
 	bare1 := add(run(ctx, "bare StartWorkflow", 1, n1, start("BenchNoop", false)))
+	settle()
 	bare32 := add(run(ctx, "bare StartWorkflow", 32, n32, start("BenchNoop", false)))
+	settle()
 	rt1 := add(run(ctx, "bare start+1 activity round trip", 1, n1/2, start("BenchOneActivity", true)))
+	settle()
 	rt32 := add(run(ctx, "bare start+1 activity round trip", 32, n32/3, start("BenchOneActivity", true)))
+	settle()
 	c1 := add(run(ctx, "POST /v1/payment-pix/create", 1, n1, r.createCharge))
+	settle()
 	c32 := add(run(ctx, "POST /v1/payment-pix/create", 32, n32, r.createCharge))
 
 	fmt.Println()
