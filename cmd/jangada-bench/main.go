@@ -24,16 +24,18 @@ import (
 func main() {
 	n1 := flag.Int("n1", 200, "requests at concurrency 1")
 	n32 := flag.Int("n32", 3000, "requests at concurrency 32")
+	store := flag.String("store", "file", "Temporal store: file (the make run dev server) or memory (the test server)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	rig, err := startRig(ctx)
+	rig, err := startRig(ctx, *store)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 	defer rig.stop()
+	fmt.Printf("Temporal store: %s\n", *store)
 	if err := runAll(ctx, rig, *n1, *n32); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

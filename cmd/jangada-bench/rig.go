@@ -19,6 +19,7 @@ import (
 
 	"github.com/lib/pq"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/server/temporaltest"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -32,6 +33,7 @@ import (
 // rig is everything one bench run needs, torn down by stop.
 type rig struct {
 	srv      *devserver.Server
+	mem      *temporaltest.TestServer
 	tmp      string
 	dbName   string
 	adminURL string
@@ -51,17 +53,30 @@ func freePort() int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func startRig(ctx context.Context) (*rig, error) {
+// startRig starts Temporal with the given store: "file" is the embedded dev
+// server of `make run` (SQLite file, WAL), "memory" the in-memory SQLite
+// server of the integration tests.
+func startRig(ctx context.Context, store string) (*rig, error) {
 	r := &rig{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 30 * time.Second}}
 	var err error
 	if r.tmp, err = os.MkdirTemp("", "jangada-bench-"); err != nil {
 		return nil, err
 	}
-	r.srv, err = devserver.Start(ctx, devserver.Options{
-		DataDir: r.tmp, Namespace: "default", Port: freePort(), SearchAttributes: workflows.SearchAttributes(),
-	})
-	if err != nil {
-		return nil, err
+	frontend, namespace := "", "default"
+	switch store {
+	case "file":
+		r.srv, err = devserver.Start(ctx, devserver.Options{
+			DataDir: r.tmp, Namespace: namespace, Port: freePort(), SearchAttributes: workflows.SearchAttributes(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		frontend = r.srv.FrontendAddress()
+	case "memory":
+		r.mem = temporaltest.NewServer()
+		frontend, namespace = r.mem.GetFrontendHostPort(), r.mem.GetDefaultNamespace()
+	default:
+		return nil, fmt.Errorf("unknown store %q", store)
 	}
 	r.adminURL = os.Getenv("JANGADA_BENCH_DATABASE_URL")
 	if r.adminURL == "" {
@@ -73,8 +88,8 @@ func startRig(ctx context.Context) (*rig, error) {
 	u, _ := url.Parse(r.adminURL)
 	u.Path = "/" + r.dbName
 	cfg := config.Config{
-		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: u.String(), TemporalAddress: r.srv.FrontendAddress(),
-		TemporalNamespace: "default", TaskQueue: "jangada", AdminToken: "bench", PublicURL: "http://localhost:8080",
+		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: u.String(), TemporalAddress: frontend,
+		TemporalNamespace: namespace, TaskQueue: "jangada", AdminToken: "bench", PublicURL: "http://localhost:8080",
 		Processor: "sandbox", RateLimitPerMinute: 100, ShutdownTimeout: 5 * time.Second,
 	}
 	if r.app, err = app.New(ctx, cfg, app.Options{API: true, Worker: true}); err != nil {
@@ -92,7 +107,7 @@ func startRig(ctx context.Context) (*rig, error) {
 		return r, err
 	}
 	// The bare baselines run on the same server through their own client and worker.
-	if r.client, err = client.Dial(client.Options{HostPort: r.srv.FrontendAddress(), Namespace: "default"}); err != nil {
+	if r.client, err = client.Dial(client.Options{HostPort: frontend, Namespace: namespace}); err != nil {
 		return r, err
 	}
 	r.bare = sdkworker.New(r.client, bareQueue, sdkworker.Options{})
@@ -116,6 +131,9 @@ func (r *rig) stop() {
 	}
 	if r.srv != nil {
 		r.srv.Stop()
+	}
+	if r.mem != nil {
+		r.mem.Stop()
 	}
 	if d, err := sql.Open("postgres", r.adminURL); err == nil {
 		d.Exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(r.dbName) + " WITH (FORCE)")
