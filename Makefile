@@ -21,7 +21,7 @@ lint:
 
 ## bench: the load tool (creates/s and latency vs bare Temporal) plus Go micro-benchmarks
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./api/
+	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/
 	$(GO) run -tags devserver ./cmd/jangada-bench
 
 ## build: production binaries (no embedded Temporal)

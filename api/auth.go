@@ -109,7 +109,7 @@ func require(perm string) gin.HandlerFunc {
 	}
 }
 
-func keyOf(c *gin.Context) domain.APIKey       { return c.MustGet(keyCtxKey).(domain.APIKey) }
+func keyOf(c *gin.Context) domain.APIKey      { return c.MustGet(keyCtxKey).(domain.APIKey) }
 func accountOf(c *gin.Context) domain.Account { return c.MustGet(acctCtxKey).(domain.Account) }
 
 // adminOnly guards /admin/v1 with the admin token, compared in constant time.

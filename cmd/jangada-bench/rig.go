@@ -19,9 +19,9 @@ import (
 
 	"github.com/lib/pq"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/server/temporaltest"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
 	"github.com/jangada/jangada/config"
