@@ -13,6 +13,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -78,7 +79,7 @@ func (a *Charges) SettleCharge(ctx context.Context, in workflows.SettleInput) (s
 		}
 		_, err := db.Post(ctx, tx, db.Posting{
 			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: "PIX_IN", Description: "PIX received " + e2e, Entries: nonZero(entries),
+			Kind: "PIX_IN", Description: "PIX received " + e2e, Entries: service.NonZero(entries...),
 		})
 		return err
 	})
@@ -154,13 +155,3 @@ func (a *Charges) publish(ev domain.Event) {
 	}
 }
 
-// nonZero drops zero entries (a zero fee, say): the ledger refuses them.
-func nonZero(entries []db.Entry) []db.Entry {
-	out := entries[:0]
-	for _, e := range entries {
-		if e.Amount != 0 {
-			out = append(out, e)
-		}
-	}
-	return out
-}

@@ -21,12 +21,34 @@ func Routes() []Route {
 		// charge is reading it, so it takes payment-pix/get.
 		{Method: "GET", Path: "/payment-pix/status/:id", Permission: "payment-pix/get", Handler: (*Server).chargeStatus},
 		{Method: "GET", Path: "/payment-pix/list", Permission: "payment-pix/list", Handler: (*Server).listCharges},
+		{Method: "POST", Path: "/refunds/create", Permission: "refunds/create", Handler: (*Server).createRefund},
+		{Method: "GET", Path: "/refunds/get/:id", Permission: "refunds/get", Handler: (*Server).getRefund},
+		{Method: "GET", Path: "/refunds/list", Permission: "refunds/list", Handler: (*Server).listRefunds},
+
+		{Method: "POST", Path: "/transfer-pix/create", Permission: "transfer-pix/create", Handler: (*Server).createTransfer},
+		{Method: "GET", Path: "/transfer-pix/get/:id", Permission: "transfer-pix/get", Handler: (*Server).getTransfer},
+		{Method: "GET", Path: "/transfer-pix/status/:id", Permission: "transfer-pix/get", Handler: (*Server).transferStatus},
+		{Method: "GET", Path: "/transfer-pix/list", Permission: "transfer-pix/list", Handler: (*Server).listTransfers},
+		// /payouts is the legacy alias of /transfer-pix, under the legacy payouts/* permissions.
+		{Method: "POST", Path: "/payouts/create", Permission: "payouts/create", Handler: (*Server).createTransfer},
+		{Method: "GET", Path: "/payouts/get/:id", Permission: "payouts/get", Handler: (*Server).getTransfer},
+		{Method: "GET", Path: "/payouts/status/:id", Permission: "payouts/get", Handler: (*Server).transferStatus},
+		{Method: "GET", Path: "/payouts/list", Permission: "payouts/list", Handler: (*Server).listTransfers},
+
+		{Method: "POST", Path: "/transfer-internal/create", Permission: "transfer-internal/create", Handler: (*Server).createInternal},
+		{Method: "GET", Path: "/transfer-internal/get/:id", Permission: "transfer-internal/get", Handler: (*Server).getInternal},
+		{Method: "GET", Path: "/transfer-internal/list", Permission: "transfer-internal/list", Handler: (*Server).listInternal},
+
 		{Method: "GET", Path: "/account/balance", Permission: "account/balance", Handler: (*Server).balance},
 		{Method: "GET", Path: "/account/transactions", Permission: "account/transactions", Handler: (*Server).transactions},
 
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/expire", Sandbox: true, Handler: (*Server).sandboxExpire},
+		{Method: "POST", Path: "/sandbox/transfer-pix/:id/settle", Sandbox: true, Handler: (*Server).sandboxTransferSettle},
+		{Method: "POST", Path: "/sandbox/transfer-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxTransferFail},
+		{Method: "POST", Path: "/sandbox/refunds/:id/settle", Sandbox: true, Handler: (*Server).sandboxRefundSettle},
+		{Method: "POST", Path: "/sandbox/refunds/:id/fail", Sandbox: true, Handler: (*Server).sandboxRefundFail},
 	}
 }
 
@@ -39,6 +61,7 @@ func adminRoutes() []Route {
 		{Method: "POST", Path: "/accounts/:id/keys", Handler: (*Server).adminCreateKey},
 		{Method: "DELETE", Path: "/keys/:id", Handler: (*Server).adminRevokeKey},
 		{Method: "POST", Path: "/accounts/:id/adjustments", Handler: (*Server).adminAdjust},
+		{Method: "POST", Path: "/transfers/:id/review", Handler: (*Server).adminReview},
 		{Method: "GET", Path: "/ledger/verify", Handler: (*Server).adminVerifyLedger},
 	}
 }

@@ -24,6 +24,9 @@ type Deps struct {
 	DB       *sqlx.DB
 	Temporal client.Client
 	Charges  *service.Charges
+	// Transfers and Refunds move money out.
+	Transfers *service.Transfers
+	Refunds   *service.Refunds
 	// Sandbox is the simulator; nil when a real processor is configured.
 	Sandbox *processor.Sandbox
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).

@@ -46,6 +46,9 @@ type App struct {
 	Hub      *ws.Hub
 	API      *api.Server
 	Charges  *service.Charges
+	// Transfers and Refunds are the money-out services.
+	Transfers *service.Transfers
+	Refunds   *service.Refunds
 
 	opts      Options
 	ownClient bool
@@ -89,14 +92,23 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		DB: d, Temporal: a.Temporal, Processor: sandbox, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Published: a.publish,
 	}
+	autoSettle := time.Duration(0)
+	if cfg.SandboxAutoSettle && cfg.SandboxSettle > 0 {
+		autoSettle = cfg.SandboxSettle
+	}
+	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
+	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
 	if opts.Worker {
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
-			Charges: &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
+			Transfers: &activities.Transfers{Svc: a.Transfers},
+			Refunds:   &activities.Refunds{Svc: a.Refunds},
+			Charges:   &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
 		})
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
 			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sandbox,
+			Transfers: a.Transfers, Refunds: a.Refunds,
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}

@@ -50,3 +50,31 @@ func GetBalance(ctx context.Context, q sqlx.QueryerContext, accountID string) (B
 	}
 	return b, nil
 }
+
+// LockLedgerAccounts takes row locks on the given ledger accounts in id
+// order, the same order Post updates them in, so that operations touching
+// several accounts cannot deadlock.
+func LockLedgerAccounts(ctx context.Context, tx *sqlx.Tx, ids ...string) error {
+	var locked []string
+	if err := tx.SelectContext(ctx, &locked, `SELECT id FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, stringArray(ids)); err != nil {
+		return fmt.Errorf("db: lock ledger accounts: %w", err)
+	}
+	if len(locked) != len(ids) {
+		return fmt.Errorf("db: lock ledger accounts: found %d of %d", len(locked), len(ids))
+	}
+	return nil
+}
+
+// RequireWithdrawable fails with an insufficient-balance error unless the
+// account can pay amount from withdrawable money. Call it after locking the
+// account's available ledger row, so that concurrent debits see each other.
+func RequireWithdrawable(ctx context.Context, tx *sqlx.Tx, accountID string, amount money.Cents) error {
+	b, err := GetBalance(ctx, tx, accountID)
+	if err != nil {
+		return err
+	}
+	if b.Withdrawable < amount {
+		return domain.Insufficient("insufficient balance: %s needed, %s withdrawable", amount, b.Withdrawable)
+	}
+	return nil
+}

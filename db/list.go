@@ -22,6 +22,8 @@ type ListFilter struct {
 	ExternalReference string
 	Search            string
 	SubaccountID      string
+	// RefundsOnly keeps deposits that carry a refund block.
+	RefundsOnly bool
 }
 
 func stringArray(s []string) pq.StringArray { return pq.StringArray(s) }
@@ -36,6 +38,9 @@ func (f ListFilter) where(accountID string) (string, []any) {
 	}
 	if len(f.Types) > 0 {
 		add("type = ANY(?)", stringArray(f.Types))
+	}
+	if f.RefundsOnly {
+		conds = append(conds, "details ? 'refund'")
 	}
 	if f.Status != "" {
 		add("status = ?", f.Status)

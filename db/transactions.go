@@ -74,7 +74,7 @@ func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transa
 func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (domain.Transaction, error) {
 	var out domain.Transaction
 	stmt, err := tx.PrepareNamedContext(ctx, `
-		UPDATE transactions SET status = :status, end_to_end_id = :end_to_end_id, payer = :payer,
+		UPDATE transactions SET status = :status, reference_id = :reference_id, end_to_end_id = :end_to_end_id, payer = :payer,
 			recipient = :recipient, details = :details, completed_at = :completed_at, updated_at = now()
 		WHERE id = :id RETURNING `+txColumns)
 	if err != nil {
@@ -97,4 +97,26 @@ func PendingCopyPaste(ctx context.Context, q sqlx.QueryerContext, id string) (st
 		return "", domain.NotFound("charge")
 	}
 	return code, err
+}
+
+// FindDeposit loads the account's PIX_IN by id, endToEndId or the caller's
+// refundId, locking it when tx is given.
+func FindDeposit(ctx context.Context, q sqlx.QueryerContext, accountID, ref string, forUpdate bool) (domain.Transaction, error) {
+	var t domain.Transaction
+	lock := ""
+	if forUpdate {
+		lock = " FOR UPDATE"
+	}
+	err := sqlx.GetContext(ctx, q, &t, `
+		SELECT `+txColumns+` FROM transactions
+		WHERE account_id = $1 AND type = $3
+		  AND (id = $2 OR end_to_end_id = $2 OR details->'refund'->>'refundId' = $2)
+		ORDER BY (id = $2) DESC LIMIT 1`+lock, accountID, ref, domain.TypePixIn)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.NotFound("deposit")
+	}
+	if err != nil {
+		return t, fmt.Errorf("db: find deposit: %w", err)
+	}
+	return t, nil
 }

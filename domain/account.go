@@ -74,4 +74,5 @@ const (
 	LedgerPixClearing = "platform:pix_clearing"
 	LedgerFees        = "platform:fees"
 	LedgerAdjustments = "platform:adjustments"
+	LedgerRefundCosts = "platform:refund_costs"
 )

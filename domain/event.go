@@ -8,6 +8,16 @@ const (
 	EventPaymentPaid    = "payment.paid"
 	EventPaymentFailed  = "payment.failed"
 	EventPaymentExpired = "payment.pix.expired"
+
+	EventPaymentRefunded   = "payment.refunded"
+	EventRefundRequested   = "refund.requested"
+	EventRefundCompleted   = "refund.completed"
+	EventRefundFailed      = "refund.failed"
+	EventTransferCreated   = "transfer.created"
+	EventTransferCompleted = "transfer.completed"
+	EventTransferFailed    = "transfer.failed"
+	EventInternalCompleted = "transfer.internal.completed"
+	EventInternalReceived  = "transfer.internal.received"
 )
 
 // Event is one outbox row: a fact about a resource, written in the same

@@ -14,6 +14,9 @@ const (
 	TypeAdjustment  = "ADJUSTMENT"
 	TypeInternalOut = "INTERNAL_TRANSFER_OUT"
 	TypeInternalIn  = "INTERNAL_TRANSFER_IN"
+	// TypeRefund is the statement line of a refund's debit; the refund
+	// itself is shown as the original deposit with its refund block.
+	TypeRefund = "PIX_REFUND"
 )
 
 // Transaction statuses.
@@ -53,6 +56,47 @@ type Details struct {
 	CoverFee        bool   `json:"coverFee,omitempty"`
 	FiscalInvoice   bool   `json:"emitFiscalInvoice,omitempty"`
 	RequestedAmount int64  `json:"requestedAmount,omitempty"`
+
+	// PIX out.
+	PixKey         string          `json:"pixKey,omitempty"`
+	PixKeyType     string          `json:"pixKeyType,omitempty"`
+	Debit          money.Cents     `json:"debit,omitempty"`
+	SecurityReview *SecurityReview `json:"securityReview,omitempty"`
+
+	// Refunds: the block lives on the deposit; DepositID on the statement line.
+	Refund    *RefundBlock `json:"refund,omitempty"`
+	DepositID string       `json:"depositId,omitempty"`
+
+	// Internal transfers.
+	PairID           string `json:"pairId,omitempty"`
+	RecipientEmail   string `json:"recipientEmail,omitempty"`
+	RecipientName    string `json:"recipientName,omitempty"`
+	CounterpartyName string `json:"counterpartyName,omitempty"`
+	// CounterpartyID is the other account of an internal transfer: internal.
+	CounterpartyID string `json:"counterpartyId,omitempty"`
+}
+
+// SecurityReview is the anti-fraud hold of a PIX out.
+type SecurityReview struct {
+	Pending   bool   `json:"pending"`
+	Reason    string `json:"reason,omitempty"`
+	Decision  string `json:"decision,omitempty"`
+	DecidedAt *Time  `json:"decidedAt,omitempty"`
+}
+
+// RefundBlock is the refund of a deposit, as the spec shows it.
+type RefundBlock struct {
+	Status      string      `json:"status"`
+	RefundID    string      `json:"refundId,omitempty"`
+	RequestedAt Time        `json:"requestedAt"`
+	CompletedAt *Time       `json:"completedAt,omitempty"`
+	DebitNet    money.Cents `json:"debitNet"`
+	DepositNet  money.Cents `json:"depositNet"`
+	TransferFee money.Cents `json:"transferFee"`
+	Nature      string      `json:"nature"`
+	Description string      `json:"description,omitempty"`
+	// StatementID is the PIX_REFUND statement line: internal.
+	StatementID string `json:"statementId"`
 }
 
 // Transaction is one merchant-visible record (charge, transfer, adjustment…)
@@ -92,26 +136,54 @@ type PublicSplit struct {
 // WebSocket gateway send. Internal fields (accountId, provider, metadata,
 // direction, updatedAt) have no place in it by construction.
 type PublicTransaction struct {
-	ID                string       `json:"id"`
-	Type              string       `json:"type"`
-	Status            string       `json:"status"`
-	Amount            money.Cents  `json:"amount"`
-	FeeAmount         money.Cents  `json:"feeAmount"`
-	NetAmount         money.Cents  `json:"netAmount"`
-	Currency          string       `json:"currency"`
-	Description       string       `json:"description"`
-	ExternalReference *string      `json:"externalReference,omitempty"`
-	ReferenceID       *string      `json:"referenceId,omitempty"`
-	EndToEndID        *string      `json:"endToEndId,omitempty"`
-	Payer             *Party       `json:"payer,omitempty"`
-	Recipient         *Party       `json:"recipient,omitempty"`
-	CopyPaste         *string      `json:"copyPaste,omitempty"`
-	QRCodeURL         *string      `json:"qrcodeUrl,omitempty"`
-	ExpiresAt         *Time        `json:"expiresAt,omitempty"`
-	SubaccountID      *string      `json:"subaccountId,omitempty"`
-	Split             *PublicSplit `json:"split,omitempty"`
-	CompletedAt       *Time        `json:"completedAt,omitempty"`
-	CreatedAt         Time         `json:"createdAt"`
+	ID                string        `json:"id"`
+	Type              string        `json:"type"`
+	Status            string        `json:"status"`
+	Amount            money.Cents   `json:"amount"`
+	FeeAmount         money.Cents   `json:"feeAmount"`
+	NetAmount         money.Cents   `json:"netAmount"`
+	Currency          string        `json:"currency"`
+	Description       string        `json:"description"`
+	ExternalReference *string       `json:"externalReference,omitempty"`
+	ReferenceID       *string       `json:"referenceId,omitempty"`
+	EndToEndID        *string       `json:"endToEndId,omitempty"`
+	Payer             *Party        `json:"payer,omitempty"`
+	Recipient         *Party        `json:"recipient,omitempty"`
+	CopyPaste         *string       `json:"copyPaste,omitempty"`
+	QRCodeURL         *string       `json:"qrcodeUrl,omitempty"`
+	ExpiresAt         *Time         `json:"expiresAt,omitempty"`
+	SubaccountID      *string       `json:"subaccountId,omitempty"`
+	Split             *PublicSplit  `json:"split,omitempty"`
+	PixKey            string        `json:"pixKey,omitempty"`
+	PixKeyType        string        `json:"pixKeyType,omitempty"`
+	SecurityReview    *PublicReview `json:"securityReview,omitempty"`
+	Refund            *PublicRefund `json:"refund,omitempty"`
+	TransferKind      string        `json:"transferKind,omitempty"`
+	RecipientEmail    string        `json:"recipientEmail,omitempty"`
+	RecipientName     string        `json:"recipientName,omitempty"`
+	CounterpartyName  string        `json:"counterpartyName,omitempty"`
+	PairID            string        `json:"pairId,omitempty"`
+	CompletedAt       *Time         `json:"completedAt,omitempty"`
+	CreatedAt         Time          `json:"createdAt"`
+}
+
+// PublicReview is the securityReview block merchants see.
+type PublicReview struct {
+	Pending  bool   `json:"pending"`
+	Decision string `json:"decision,omitempty"`
+}
+
+// PublicRefund is the refund block merchants see.
+type PublicRefund struct {
+	Status      string      `json:"status"`
+	RefundID    string      `json:"refundId,omitempty"`
+	RequestedAt Time        `json:"requestedAt"`
+	CompletedAt *Time       `json:"completedAt,omitempty"`
+	DebitNet    money.Cents `json:"debitNet"`
+	DepositNet  money.Cents `json:"depositNet"`
+	TransferFee money.Cents `json:"transferFee"`
+	Nature      string      `json:"nature"`
+	Description string      `json:"description,omitempty"`
 }
 
 // QRCodeURL is where a charge's QR image is served publicly.
@@ -135,8 +207,21 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 		u := QRCodeURL(publicURL, t.ID)
 		p.QRCodeURL = &u
 	}
-	if s := t.Details.V.Split; s != nil {
+	d := t.Details.V
+	if s := d.Split; s != nil {
 		p.Split = &PublicSplit{SplitUser: s.Email, SplitTax: s.Percent, Amount: s.Amount}
+	}
+	p.PixKey, p.PixKeyType = d.PixKey, d.PixKeyType
+	if r := d.SecurityReview; r != nil {
+		p.SecurityReview = &PublicReview{Pending: r.Pending, Decision: r.Decision}
+	}
+	if r := d.Refund; r != nil {
+		p.Refund = &PublicRefund{Status: r.Status, RefundID: r.RefundID, RequestedAt: r.RequestedAt, CompletedAt: r.CompletedAt,
+			DebitNet: r.DebitNet, DepositNet: r.DepositNet, TransferFee: r.TransferFee, Nature: r.Nature, Description: r.Description}
+	}
+	if t.Type == TypeInternalOut || t.Type == TypeInternalIn {
+		p.TransferKind = "internal"
+		p.RecipientEmail, p.RecipientName, p.CounterpartyName, p.PairID = d.RecipientEmail, d.RecipientName, d.CounterpartyName, d.PairID
 	}
 	return p
 }

@@ -27,11 +27,13 @@ type ChargeQR struct {
 	CopyPaste   string
 }
 
-// Outcomes a processor notice can carry for a charge.
+// Outcomes a processor notice can carry: paid, failed and expired for a
+// charge; settled and failed for a PIX out or a refund.
 const (
 	OutcomePaid    = "paid"
 	OutcomeFailed  = "failed"
 	OutcomeExpired = "expired"
+	OutcomeSettled = "settled"
 )
 
 // ChargeNotice is what the processor tells us about a charge: it feeds the
@@ -39,6 +41,7 @@ const (
 type ChargeNotice struct {
 	Outcome    string        `json:"outcome"`
 	Payer      *domain.Party `json:"payer,omitempty"`
+	Recipient  *domain.Party `json:"recipient,omitempty"`
 	EndToEndID string        `json:"endToEndId,omitempty"`
 	At         time.Time     `json:"at"`
 	Reason     string        `json:"reason,omitempty"`

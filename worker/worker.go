@@ -21,7 +21,9 @@ import (
 
 // Deps are the activity implementations the worker hosts.
 type Deps struct {
-	Charges *activities.Charges
+	Charges   *activities.Charges
+	Transfers *activities.Transfers
+	Refunds   *activities.Refunds
 }
 
 // New builds a worker on taskQueue with every workflow and activity registered.
@@ -42,6 +44,19 @@ func Register(r interface {
 	r.RegisterActivityWithOptions(d.Charges.SettleCharge, activity.RegisterOptions{Name: workflows.ActSettleCharge})
 	r.RegisterActivityWithOptions(d.Charges.FailCharge, activity.RegisterOptions{Name: workflows.ActFailCharge})
 	r.RegisterActivityWithOptions(d.Charges.ExpireCharge, activity.RegisterOptions{Name: workflows.ActExpireCharge})
+
+	r.RegisterWorkflowWithOptions(workflows.TransferWorkflow, workflow.RegisterOptions{Name: "TransferWorkflow"})
+	r.RegisterActivityWithOptions(d.Transfers.EnsureTransfer, activity.RegisterOptions{Name: workflows.ActEnsureTransfer})
+	r.RegisterActivityWithOptions(d.Transfers.DecideTransfer, activity.RegisterOptions{Name: workflows.ActDecideTransfer})
+	r.RegisterActivityWithOptions(d.Transfers.SubmitTransfer, activity.RegisterOptions{Name: workflows.ActSubmitTransfer})
+	r.RegisterActivityWithOptions(d.Transfers.CompleteTransfer, activity.RegisterOptions{Name: workflows.ActCompleteTransfer})
+	r.RegisterActivityWithOptions(d.Transfers.FailTransfer, activity.RegisterOptions{Name: workflows.ActFailTransfer})
+
+	r.RegisterWorkflowWithOptions(workflows.RefundWorkflow, workflow.RegisterOptions{Name: "RefundWorkflow"})
+	r.RegisterActivityWithOptions(d.Refunds.EnsureRefund, activity.RegisterOptions{Name: workflows.ActEnsureRefund})
+	r.RegisterActivityWithOptions(d.Refunds.SubmitRefund, activity.RegisterOptions{Name: workflows.ActSubmitRefund})
+	r.RegisterActivityWithOptions(d.Refunds.CompleteRefund, activity.RegisterOptions{Name: workflows.ActCompleteRefund})
+	r.RegisterActivityWithOptions(d.Refunds.FailRefund, activity.RegisterOptions{Name: workflows.ActFailRefund})
 }
 
 // EnsureSearchAttributes registers the custom search attributes on the

@@ -1,0 +1,72 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/dispatch"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/workflows"
+)
+
+// Webhooks implements the webhook delivery workflow's activities.
+type Webhooks struct {
+	DB     *sqlx.DB
+	Sender *dispatch.Sender
+}
+
+// SendWebhook makes one attempt: it loads the delivery with its endpoint as
+// it is now (URL or secret may have changed) and its event, and posts the
+// signed envelope. A receiver's failure is an outcome, not an error: the
+// workflow owns the retry schedule.
+func (a *Webhooks) SendWebhook(ctx context.Context, at workflows.WebhookAttempt) (workflows.WebhookOutcome, error) {
+	t, err := db.GetDeliveryTarget(ctx, a.DB, at.DeliveryID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "delivery not found"}, nil
+	}
+	if err != nil {
+		return workflows.WebhookOutcome{}, err
+	}
+	switch {
+	case at.Run == 0 && t.Delivery.Status == db.DeliveryDelivered:
+		return workflows.WebhookOutcome{Skip: workflows.SkipDelivered}, nil
+	case t.EndpointDeleted:
+		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "endpoint deleted"}, nil
+	case t.EndpointStatus != db.EndpointActive:
+		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "endpoint disabled"}, nil
+	}
+	res := a.Sender.Send(ctx, dispatch.Message{
+		URL: t.URL, Secret: t.Secret, DeliveryID: t.Delivery.ID, EventType: t.Event.Type,
+		Body: dispatch.Encode(t.Delivery.ID, t.Event),
+	})
+	return workflows.WebhookOutcome{
+		StatusCode: res.StatusCode, LatencyMS: int(res.Latency / time.Millisecond), Error: res.Err, Body: res.Body,
+		Delivered: res.Delivered(),
+	}, nil
+}
+
+// RecordWebhookAttempt stores one attempt and the delivery's new status;
+// recording the same attempt twice changes nothing.
+func (a *Webhooks) RecordWebhookAttempt(ctx context.Context, r workflows.WebhookRecord) error {
+	rec := db.AttemptRecord{
+		Attempt: db.Attempt{
+			DeliveryID: r.DeliveryID, Run: r.Run, Attempt: r.Attempt, StartedAt: domain.NewTime(r.StartedAt),
+			LatencyMS: r.Outcome.LatencyMS,
+		},
+		Status: r.Status, NextAttemptAt: r.NextAttemptAt,
+	}
+	if r.Outcome.StatusCode != 0 {
+		rec.StatusCode = &r.Outcome.StatusCode
+	}
+	if r.Outcome.Error != "" {
+		rec.Error = &r.Outcome.Error
+	}
+	if r.Outcome.Body != "" {
+		rec.ResponseBody = &r.Outcome.Body
+	}
+	return db.RecordAttempt(ctx, a.DB, rec)
+}

@@ -1,0 +1,63 @@
+package dispatch
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/google/uuid"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// Envelope is the body of every webhook delivery and every WebSocket event
+// frame: {id, event, createdAt, data}. Data is the stored lean record.
+type Envelope struct {
+	ID        string          `json:"id"`
+	Event     string          `json:"event"`
+	CreatedAt domain.Time     `json:"createdAt"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// Encode renders the envelope of ev with the given delivery id. Webhooks
+// and WebSocket frames both come from here, so their data is the same bytes.
+func Encode(id string, ev domain.Event) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	data := ev.Data
+	if len(data) == 0 {
+		data = json.RawMessage("{}")
+	}
+	if err := enc.Encode(Envelope{ID: id, Event: ev.Type, CreatedAt: ev.CreatedAt, Data: data}); err != nil {
+		// Data came from a jsonb column: it is valid JSON.
+		panic("dispatch: encode envelope: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// deliveryNS namespaces delivery ids (a UUID v5 of event and endpoint).
+var deliveryNS = uuid.MustParse("5b0b5f2e-6a43-4d0e-9a53-3f3b0a3e7c11")
+
+// DeliveryID is the id of the delivery of an event to an endpoint: the same
+// pair always gives the same id, which is what makes a duplicate dispatch
+// find the workflow that already runs instead of starting another.
+func DeliveryID(eventID, endpointID string) string {
+	return "dlv_" + uuid.NewSHA1(deliveryNS, []byte(eventID+"\x00"+endpointID)).String()
+}
+
+// WorkflowID is the delivery workflow's id, derived from the delivery id.
+func WorkflowID(deliveryID string) string { return "webhook/" + deliveryID }
+
+// SecretPrefix starts every endpoint signing secret.
+const SecretPrefix = "whsec_"
+
+// NewSecret is a fresh endpoint secret: whsec_ + base64 of 32 random bytes.
+func NewSecret() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic("dispatch: no randomness: " + err.Error())
+	}
+	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
+}

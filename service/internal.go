@@ -1,0 +1,94 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// NewInternal is a validated internal transfer request.
+type NewInternal struct {
+	Amount            money.Cents
+	RecipientEmail    string
+	Description       string
+	ExternalReference *string
+}
+
+// Internal moves money between two Jangada accounts by the recipient's
+// e-mail. It settles at once in one database transaction (no fee, nothing to
+// wait for, so no workflow): the sender's OUT record, the receiver's IN
+// record (linked by pairId), the posting and both events. It pays from
+// withdrawable money; a repeated externalReference returns the first
+// transfer. It returns the sender's OUT record.
+func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Account, key domain.APIKey, in NewInternal) (domain.Transaction, error) {
+	if in.ExternalReference != nil {
+		if t, err := db.GetTransaction(ctx, d, acct.ID, *in.ExternalReference, domain.TypeInternalOut); err == nil {
+			return t, nil
+		}
+	}
+	to, err := db.GetAccountByEmail(ctx, d, in.RecipientEmail)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Transaction{}, domain.Invalid("recipientEmail", "is not the e-mail of a Jangada account")
+	}
+	if err != nil {
+		return domain.Transaction{}, err
+	}
+	if to.ID == acct.ID {
+		return domain.Transaction{}, domain.Invalid("recipientEmail", "is this account's own e-mail: transfers to yourself are not allowed")
+	}
+	now := domain.NewTime(time.Now())
+	pair := uuid.Must(uuid.NewV7()).String()
+	out := domain.Transaction{
+		ID: uuid.Must(uuid.NewV7()).String(), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
+		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
+		ExternalReference: in.ExternalReference, CompletedAt: &now, CreatedAt: now,
+		Details: domain.SomeJSON(domain.Details{PairID: pair, RecipientEmail: to.Email, RecipientName: to.Name, CounterpartyID: to.ID}),
+	}
+	inRec := domain.Transaction{
+		ID: uuid.Must(uuid.NewV7()).String(), AccountID: to.ID, Type: domain.TypeInternalIn,
+		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
+		CompletedAt: &now, CreatedAt: now,
+		Details: domain.SomeJSON(domain.Details{PairID: pair, CounterpartyName: acct.Name, CounterpartyID: acct.ID}),
+	}
+	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+		// Both balances are locked in id order before anything moves, so
+		// that A→B and B→A at the same time cannot deadlock.
+		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(acct.ID), domain.AvailableLedger(to.ID)); err != nil {
+			return err
+		}
+		if err := db.RequireWithdrawable(ctx, tx, acct.ID, in.Amount); err != nil {
+			return err
+		}
+		if _, err := db.InsertTransaction(ctx, tx, out); err != nil {
+			return err
+		}
+		if _, err := db.InsertTransaction(ctx, tx, inRec); err != nil {
+			return err
+		}
+		if _, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
+			Kind: domain.TypeInternalOut, Description: "internal transfer to " + to.Email,
+			Entries: []db.Entry{
+				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
+				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
+			}}); err != nil {
+			return err
+		}
+		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.Public(publicURL)); err != nil {
+			return err
+		}
+		// The receiver's event belongs to its account, not to the sender's key.
+		_, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.Public(publicURL))
+		return err
+	})
+	if err != nil {
+		return domain.Transaction{}, err
+	}
+	return db.GetTransaction(ctx, d, acct.ID, out.ID, domain.TypeInternalOut)
+}
