@@ -17,9 +17,6 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// LockPeriod is how long received PIX stays locked before it can be withdrawn.
-const LockPeriod = 24 * time.Hour
-
 // Charges implements the charge workflow's activities.
 type Charges struct {
 	DB        *sqlx.DB
@@ -56,7 +53,7 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 func (a *Charges) SettleCharge(ctx context.Context, in workflows.SettleInput) (string, error) {
 	return a.transition(ctx, in.ChargeID, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
 		at := in.Notice.At.UTC()
-		unlock := at.Add(LockPeriod)
+		unlock := at.Add(domain.ReceivedLock)
 		t.Status = domain.StatusCompleted
 		t.CompletedAt = domain.TimePtr(at)
 		e2e := in.Notice.EndToEndID
@@ -154,4 +151,3 @@ func (a *Charges) publish(ev domain.Event) {
 		a.Published(ev)
 	}
 }
-

@@ -34,9 +34,9 @@ func GetBalance(ctx context.Context, q sqlx.QueryerContext, accountID string) (B
 		FROM ledger_accounts a
 		JOIN ledger_accounts p ON p.id = $2
 		LEFT JOIN LATERAL (
-			SELECT sum(amount) AS locked, min(locked_until) AS next_unlock
-			FROM ledger_entries
-			WHERE ledger_account_id = a.id AND amount > 0 AND locked_until > now()
+			SELECT sum(s) AS locked, min(locked_until) FILTER (WHERE s > 0) AS next_unlock
+			FROM (SELECT locked_until, sum(amount) AS s FROM ledger_entries
+			      WHERE ledger_account_id = a.id AND locked_until > now() GROUP BY locked_until) g
 		) l ON true
 		WHERE a.id = $1`, domain.AvailableLedger(accountID), domain.PendingLedger(accountID))
 	if err != nil {

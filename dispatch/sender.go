@@ -125,7 +125,7 @@ func (s *Sender) Send(ctx context.Context, m Message) Result {
 	}
 	defer res.Body.Close()
 	body, rerr := io.ReadAll(io.LimitReader(res.Body, MaxResponseBody))
-	out := Result{StatusCode: res.StatusCode, Latency: time.Since(start), Body: strings.ToValidUTF8(string(body), "?")}
+	out := Result{StatusCode: res.StatusCode, Latency: time.Since(start), Body: strings.ReplaceAll(strings.ToValidUTF8(string(body), "?"), "\x00", "")}
 	switch {
 	case res.StatusCode >= 300 && res.StatusCode < 400:
 		out.Err = fmt.Sprintf("HTTP %d: redirects are not followed (Location %q)", res.StatusCode, res.Header.Get("Location"))

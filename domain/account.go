@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"time"
+
 	"github.com/jangada/jangada/money"
 )
 
@@ -62,6 +64,10 @@ type Account struct {
 	PixKey    string `db:"pix_key" json:"-"`
 	CreatedAt Time   `db:"created_at" json:"createdAt"`
 }
+
+// ReceivedLock is how long received PIX stays locked before it can be
+// withdrawn (docs/ledger.md).
+const ReceivedLock = 24 * time.Hour
 
 // AvailableLedger is the ledger account holding the merchant's balance.
 func AvailableLedger(accountID string) string { return accountID + ":available" }

@@ -95,7 +95,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in NewRefund)
 // line, and writes refund.requested; it assumes the deposit row is locked.
 func (s *Refunds) request(ctx context.Context, tx *sqlx.Tx, d domain.Transaction) error {
 	r := d.Details.V.Refund
-	posted, err := db.Post(ctx, tx, reservePosting("refund:"+d.ID+":reserve", d.AccountID, r.StatementID, domain.TypeRefund, r.DebitNet))
+	posted, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":reserve", d, -1))
 	if err != nil || !posted {
 		return err
 	}
@@ -191,7 +191,7 @@ func (s *Refunds) Fail(ctx context.Context, depositID, _ string) (domain.Transac
 		if r == nil || r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, releasePosting("refund:"+d.ID+":release", d.AccountID, r.StatementID, domain.TypeRefund, r.DebitNet)); err != nil {
+		if _, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":release", *d, +1)); err != nil {
 			return change{}, err
 		}
 		r.Status = domain.StatusFailed
@@ -225,4 +225,27 @@ func (s *Refunds) Signal(ctx context.Context, d domain.Transaction, n processor.
 		return fmt.Errorf("%w: signal refund workflow: %v", domain.ErrUnavailable, err)
 	}
 	return nil
+}
+
+// refundPosting reserves (sign −1) or returns (sign +1) a refund's debit. The
+// part that repays the deposit's own net carries the deposit's lock date, so
+// it consumes (or restores) exactly the locked money the deposit added: a
+// refund within 24 h neither frees nor freezes other money.
+func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Posting {
+	r := d.Details.V.Refund
+	var lock *time.Time
+	if d.CompletedAt != nil {
+		t := d.CompletedAt.Add(domain.ReceivedLock)
+		lock = &t
+	}
+	desc := "refund reserve"
+	if sign > 0 {
+		desc = "refund reserve returned"
+	}
+	return db.Posting{Key: key, AccountID: d.AccountID, TransactionID: r.StatementID, Kind: domain.TypeRefund, Description: desc,
+		Entries: NonZero(
+			db.Entry{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.DepositNet, LockedUntil: lock},
+			db.Entry{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.TransferFee},
+			db.Entry{Account: domain.PendingLedger(d.AccountID), Amount: -sign * r.DebitNet},
+		)}
 }
