@@ -42,6 +42,12 @@ func Routes() []Route {
 		{Method: "GET", Path: "/account/balance", Permission: "account/balance", Handler: (*Server).balance},
 		{Method: "GET", Path: "/account/transactions", Permission: "account/transactions", Handler: (*Server).transactions},
 
+		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
+		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},
+		{Method: "GET", Path: "/webhooks/get/:id", Permission: "webhooks/get", Handler: (*Server).getWebhook},
+		{Method: "PATCH", Path: "/webhooks/update/:id", Permission: "webhooks/update", Handler: (*Server).updateWebhook},
+		{Method: "DELETE", Path: "/webhooks/delete/:id", Permission: "webhooks/delete", Handler: (*Server).deleteWebhook},
+
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/expire", Sandbox: true, Handler: (*Server).sandboxExpire},
@@ -63,5 +69,10 @@ func adminRoutes() []Route {
 		{Method: "POST", Path: "/accounts/:id/adjustments", Handler: (*Server).adminAdjust},
 		{Method: "POST", Path: "/transfers/:id/review", Handler: (*Server).adminReview},
 		{Method: "GET", Path: "/ledger/verify", Handler: (*Server).adminVerifyLedger},
+		{Method: "POST", Path: "/accounts/:id/webhooks", Handler: (*Server).adminCreateWebhook},
+		{Method: "GET", Path: "/accounts/:id/webhooks", Handler: (*Server).adminListWebhooks},
+		{Method: "GET", Path: "/webhooks/:id/deliveries", Handler: (*Server).adminDeliveries},
+		{Method: "GET", Path: "/deliveries/:id", Handler: (*Server).adminGetDelivery},
+		{Method: "POST", Path: "/deliveries/:id/redeliver", Handler: (*Server).adminRedeliver},
 	}
 }

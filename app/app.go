@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -23,10 +24,12 @@ import (
 	"github.com/jangada/jangada/api"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/worker"
+	"github.com/jangada/jangada/workflows"
 	"github.com/jangada/jangada/ws"
 )
 
@@ -50,7 +53,14 @@ type App struct {
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
 
+	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
+	// processes) feeds this process's hub. Both read the outbox.
+	Dispatcher *dispatch.Dispatcher
+	Tail       *dispatch.Tail
+
 	opts      Options
+	stopBg    context.CancelFunc
+	bg        sync.WaitGroup
 	ownClient bool
 	worker    sdkworker.Worker
 	servers   []*http.Server
@@ -87,7 +97,31 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		slog.Warn("custom search attributes not registered", "error", err)
 	}
 	sandbox := processor.NewSandbox()
-	a.Hub = ws.New(a.authenticateWS, a.ownsPayment)
+	a.Hub = ws.New(ws.Options{
+		Authenticate: a.authenticateWS, Owns: a.ownsPayment,
+		Revoked: func(ctx context.Context, ids []string) ([]string, error) { return db.RevokedKeyIDs(ctx, d, ids) },
+		RecordAcks: func(ctx context.Context, acks []ws.Ack) error {
+			rows := make([]db.WSAck, len(acks))
+			for i, k := range acks {
+				rows[i] = db.WSAck{EventID: k.EventID, APIKeyID: k.KeyID}
+			}
+			return db.InsertWSAcks(ctx, d, rows)
+		},
+		AuthTimeout: cfg.WSAuthTimeout, PingPeriod: cfg.WSPingPeriod, PongWait: cfg.WSPongWait,
+		MessageRate: cfg.WSMessageRate, MessageBurst: cfg.WSMessageBurst,
+	})
+	retries := cfg.WebhookRetrySchedule
+	if retries == nil {
+		retries = workflows.DefaultWebhookRetries
+	}
+	if opts.Worker {
+		a.Dispatcher = &dispatch.Dispatcher{DB: d, DSN: cfg.DatabaseURL, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue,
+			Retries: retries, PollInterval: cfg.EventPollInterval}
+	}
+	if opts.API {
+		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: a.Hub.Publish, KeyRevoked: a.Hub.CloseKey,
+			PollInterval: cfg.EventPollInterval}
+	}
 	a.Charges = &service.Charges{
 		DB: d, Temporal: a.Temporal, Processor: sandbox, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Published: a.publish,
@@ -103,6 +137,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transfers: &activities.Transfers{Svc: a.Transfers},
 			Refunds:   &activities.Refunds{Svc: a.Refunds},
 			Charges:   &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
+			Webhooks:  &activities.Webhooks{DB: d, Sender: dispatch.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate)},
 		})
 	}
 	if opts.API {
@@ -115,8 +150,17 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	return a, nil
 }
 
-// publish hands a committed event to this process's WebSocket hub.
-func (a *App) publish(ev domain.Event) { a.Hub.Publish(ev) }
+// publish learns of an event committed by this process: it only wakes the
+// outbox readers (the fast path beside NOTIFY); they read the event from
+// the table, so nothing is delivered twice or out of order.
+func (a *App) publish(domain.Event) {
+	if a.Tail != nil {
+		a.Tail.Wake()
+	}
+	if a.Dispatcher != nil {
+		a.Dispatcher.Wake()
+	}
+}
 
 func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.APIKey, error) {
 	k, err := db.KeyByHash(ctx, a.DB, service.KeyHash(secret))
@@ -156,6 +200,7 @@ func (a *App) Start() error {
 			return fmt.Errorf("worker: %w", err)
 		}
 	}
+	a.startOutboxReaders()
 	if a.API == nil {
 		return nil
 	}
@@ -193,6 +238,7 @@ func (a *App) Shutdown(ctx context.Context) {
 		}
 	}
 	a.Hub.Close()
+	a.stopOutboxReaders()
 	if a.worker != nil {
 		a.worker.Stop()
 	}
@@ -200,4 +246,32 @@ func (a *App) Shutdown(ctx context.Context) {
 		a.Temporal.Close()
 	}
 	a.DB.Close()
+}
+
+// startOutboxReaders runs the webhook dispatcher and the hub's tail; it
+// returns once the tail holds its start position, so that every event
+// committed after Start reaches this process's WebSocket clients.
+func (a *App) startOutboxReaders() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stopBg = cancel
+	if a.Dispatcher != nil {
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.Dispatcher.Run(ctx) }()
+	}
+	if a.Tail != nil {
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.Tail.Run(ctx) }()
+		select {
+		case <-a.Tail.Ready():
+		case <-time.After(10 * time.Second):
+			slog.Warn("event tail not ready after 10s; WebSocket events may start late")
+		}
+	}
+}
+
+func (a *App) stopOutboxReaders() {
+	if a.stopBg != nil {
+		a.stopBg()
+		a.bg.Wait()
+	}
 }

@@ -33,6 +33,23 @@ type Config struct {
 	LogLevel            string `envconfig:"LOG_LEVEL" default:"info"`
 	// ShutdownTimeout bounds how long HTTP draining may take on SIGTERM.
 	ShutdownTimeout time.Duration `envconfig:"SHUTDOWN_TIMEOUT" default:"15s"`
+
+	// WebhookRetrySchedule is the delays before each retry of a webhook
+	// delivery that got no 2xx (1 + 5 attempts by default); it travels in
+	// each delivery workflow's input.
+	WebhookRetrySchedule []time.Duration `envconfig:"WEBHOOK_RETRY_SCHEDULE" default:"1m,5m,15m,1h,4h"`
+	// WebhookTimeout bounds one delivery attempt (connect, send, answer).
+	WebhookTimeout time.Duration `envconfig:"WEBHOOK_TIMEOUT" default:"10s"`
+	// EventPollInterval is how often outbox readers poll when no NOTIFY
+	// wakes them (NOTIFY is the fast path, polling the guarantee).
+	EventPollInterval time.Duration `envconfig:"EVENT_POLL_INTERVAL" default:"1s"`
+	// WebSocket protocol timings (the specification's values; shorter in tests).
+	WSAuthTimeout time.Duration `envconfig:"WS_AUTH_TIMEOUT" default:"10s"`
+	WSPingPeriod  time.Duration `envconfig:"WS_PING_PERIOD" default:"30s"`
+	WSPongWait    time.Duration `envconfig:"WS_PONG_WAIT" default:"15s"`
+	// WSMessageRate and WSMessageBurst bound client messages per connection.
+	WSMessageRate  float64 `envconfig:"WS_MESSAGE_RATE" default:"20"`
+	WSMessageBurst int     `envconfig:"WS_MESSAGE_BURST" default:"40"`
 }
 
 // Load reads the configuration from the environment.

@@ -197,10 +197,7 @@ func (d *Dispatcher) start(ctx context.Context, ds []db.Delivery) map[string]err
 // under the same id (a duplicate dispatch) counts as success. Manual
 // redeliveries run under their own id (in.Run > 0).
 func StartDelivery(ctx context.Context, c client.Client, taskQueue string, dl db.Delivery, in workflows.WebhookInput, eager bool) error {
-	id := WorkflowID(dl.ID)
-	if in.Run > 0 {
-		id = fmt.Sprintf("%s/redeliver-%d", id, in.Run)
-	}
+	id := RunWorkflowID(dl.ID, in.Run)
 	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID:                    id,
 		TaskQueue:             taskQueue,

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"strconv"
 
 	"github.com/google/uuid"
 
@@ -49,6 +50,15 @@ func DeliveryID(eventID, endpointID string) string {
 
 // WorkflowID is the delivery workflow's id, derived from the delivery id.
 func WorkflowID(deliveryID string) string { return "webhook/" + deliveryID }
+
+// RunWorkflowID is the id of a delivery's run: the dispatched chain (run
+// 0) or the n-th manual redelivery.
+func RunWorkflowID(deliveryID string, run int) string {
+	if run == 0 {
+		return WorkflowID(deliveryID)
+	}
+	return WorkflowID(deliveryID) + "/redeliver-" + strconv.Itoa(run)
+}
 
 // SecretPrefix starts every endpoint signing secret.
 const SecretPrefix = "whsec_"

@@ -24,6 +24,7 @@ type Deps struct {
 	Charges   *activities.Charges
 	Transfers *activities.Transfers
 	Refunds   *activities.Refunds
+	Webhooks  *activities.Webhooks
 }
 
 // New builds a worker on taskQueue with every workflow and activity registered.
@@ -57,6 +58,10 @@ func Register(r interface {
 	r.RegisterActivityWithOptions(d.Refunds.SubmitRefund, activity.RegisterOptions{Name: workflows.ActSubmitRefund})
 	r.RegisterActivityWithOptions(d.Refunds.CompleteRefund, activity.RegisterOptions{Name: workflows.ActCompleteRefund})
 	r.RegisterActivityWithOptions(d.Refunds.FailRefund, activity.RegisterOptions{Name: workflows.ActFailRefund})
+
+	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
+	r.RegisterActivityWithOptions(d.Webhooks.SendWebhook, activity.RegisterOptions{Name: workflows.ActSendWebhook})
+	r.RegisterActivityWithOptions(d.Webhooks.RecordWebhookAttempt, activity.RegisterOptions{Name: workflows.ActRecordWebhookAttempt})
 }
 
 // EnsureSearchAttributes registers the custom search attributes on the

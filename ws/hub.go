@@ -1,87 +1,183 @@
+// Package ws is the WebSocket event gateway (protocol version 1) on
+// {ws_url}/v1: clients authenticate with an API key, subscribe to event
+// patterns or to one payment, and receive the same envelopes as webhooks.
+// Each API process runs one Hub, fed by its own outbox tail
+// (dispatch.Tail), so a client connected to any process gets every event.
 package ws
 
 import (
 	"context"
-	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
 
+	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
 )
 
-// Protocol limits of the spec.
+// Protocol limits of the specification.
 const (
-	AuthDeadline     = 10 * time.Second
 	MaxSubscriptions = 100
-	PaymentSubTTL    = 30 * time.Minute
 	MaxFrame         = 64 << 10
+	MaxPattern       = 64
 )
 
-// Authenticator resolves an API key presented from ip.
+// Authenticator resolves an API key presented from ip; it refuses revoked
+// keys and addresses outside the key's allowlist.
 type Authenticator func(ctx context.Context, secret, ip string) (domain.APIKey, error)
 
 // Owner reports whether a payment belongs to an account.
 type Owner func(ctx context.Context, accountID, paymentID string) bool
 
+// Ack is one acknowledgement a client sent.
+type Ack struct{ EventID, KeyID string }
+
+// Options configure a hub; zero durations take the specification's values.
+type Options struct {
+	Authenticate Authenticator
+	Owns         Owner
+	// Revoked returns which of the keys are revoked: the periodic re-check
+	// behind the revocation NOTIFY (which a reconnecting listener can miss).
+	Revoked func(ctx context.Context, keyIDs []string) ([]string, error)
+	// RecordAcks stores acknowledgements (batched).
+	RecordAcks func(ctx context.Context, acks []Ack) error
+
+	AuthTimeout     time.Duration // 10 s: no authentication by then closes with 1008
+	PingPeriod      time.Duration // 30 s between server pings
+	PongWait        time.Duration // 15 s for the client's ping to answer
+	PaymentTTL      time.Duration // 30 min per paymentId subscription
+	RecheckInterval time.Duration // 1 min between revocation re-checks
+	// MessageRate and MessageBurst bound client messages per connection
+	// (token bucket); over it a message is refused with RATE_LIMIT, and
+	// AbuseLimit refusals within 10 s close the connection with 1008.
+	MessageRate  float64
+	MessageBurst int
+	AbuseLimit   int
+	// SendBuffer is how many frames may wait for a slow client; a client
+	// that lets it fill is disconnected (it must resync through REST)
+	// rather than silently losing events.
+	SendBuffer int
+}
+
+func (o *Options) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.AuthTimeout, 10*time.Second)
+	def(&o.PingPeriod, 30*time.Second)
+	def(&o.PongWait, 15*time.Second)
+	def(&o.PaymentTTL, 30*time.Minute)
+	def(&o.RecheckInterval, time.Minute)
+	if o.MessageRate <= 0 {
+		o.MessageRate = 20
+	}
+	if o.MessageBurst <= 0 {
+		o.MessageBurst = 40
+	}
+	if o.AbuseLimit <= 0 {
+		o.AbuseLimit = 100
+	}
+	if o.SendBuffer <= 0 {
+		o.SendBuffer = 128
+	}
+}
+
 // Hub holds the live connections of one process.
 type Hub struct {
-	m     *melody.Melody
-	auth  Authenticator
-	owns  Owner
-	mu    sync.RWMutex
-	conns map[*melody.Session]*conn
+	m    *melody.Melody
+	opts Options
+
+	mu        sync.RWMutex
+	conns     map[*melody.Session]*conn
+	byAccount map[string]map[*conn]struct{} // authenticated connections
+
+	acks *ackRecorder
+	stop chan struct{}
+	once sync.Once
 }
 
-// conn is one connection's protocol state.
-type conn struct {
-	mu       sync.Mutex
-	key      *domain.APIKey
-	patterns map[string]bool
-	payments map[string]time.Time
-}
-
-// New builds the hub with melody configured for this protocol, not its
-// defaults (which accept any Origin and 512-byte messages).
-func New(auth Authenticator, owns Owner) *Hub {
+// New builds the hub with melody configured for this protocol rather than
+// its defaults (any Origin, 512-byte messages, 256-frame buffers).
+func New(o Options) *Hub {
+	o.defaults()
 	m := melody.New()
-	m.Config.MaxMessageSize = MaxFrame
-	m.Config.MessageBufferSize = 512
-	m.Config.PingPeriod = 30 * time.Second
-	m.Config.PongWait = 45 * time.Second
-	m.Upgrader.CheckOrigin = func(r *http.Request) bool { return r.Header.Get("Origin") == "" } // server clients only
-	h := &Hub{m: m, auth: auth, owns: owns, conns: map[*melody.Session]*conn{}}
+	m.Config.MaxMessageSize = MaxFrame // larger frames: gorilla closes with 1009
+	m.Config.MessageBufferSize = o.SendBuffer
+	m.Config.WriteWait = 10 * time.Second
+	// Protocol-level pings find dead TCP peers; the JSON heartbeat of the
+	// specification is the hub's own (see heartbeat).
+	m.Config.PingPeriod = o.PingPeriod
+	m.Config.PongWait = o.PingPeriod + o.PongWait
+	// Clients are servers, never browsers: a request carrying an Origin is
+	// a browser's (cross-site WebSocket hijacking) and is refused.
+	m.Upgrader.CheckOrigin = func(r *http.Request) bool { return r.Header.Get("Origin") == "" }
+	// Idle connections hold no write buffer and a small read buffer: most
+	// of what an idle connection costs.
+	m.Upgrader.ReadBufferSize = 1024
+	m.Upgrader.WriteBufferSize = 4096
+	m.Upgrader.WriteBufferPool = &sync.Pool{}
+	m.Upgrader.HandshakeTimeout = 10 * time.Second
+	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{})}
+	h.acks = newAckRecorder(o.RecordAcks, h.stop)
 	m.HandleConnect(h.onConnect)
 	m.HandleDisconnect(h.onDisconnect)
 	m.HandleMessage(h.onMessage)
+	m.HandleMessageBinary(func(s *melody.Session, _ []byte) {
+		if c := h.conn(s); c != nil {
+			c.sendError("BAD_REQUEST", "frames must be JSON text")
+		}
+	})
+	m.HandleError(h.onError)
+	if o.Revoked != nil {
+		go h.recheckRevocations()
+	}
 	return h
 }
 
-// ServeHTTP upgrades requests on /v1.
+// preKey carries a key authenticated at upgrade to onConnect.
+type preKey struct{}
+
+// ServeHTTP upgrades requests on /v1. A key given as ?token= or as
+// Authorization: Bearer is checked before the upgrade (401, or 403 outside
+// the key's IP allowlist); without one, the client has AuthTimeout to send
+// {action: authenticate}.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/v1" {
 		http.NotFound(w, r)
 		return
 	}
-	keys := map[string]any{}
 	secret := r.URL.Query().Get("token")
 	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && secret == "" {
 		secret = strings.TrimSpace(v)
 	}
 	if secret != "" {
-		k, err := h.auth(r.Context(), secret, clientIP(r))
+		k, err := h.opts.Authenticate(r.Context(), secret, clientIP(r))
 		if err != nil {
-			http.Error(w, `{"success":false,"message":"invalid API key"}`, http.StatusUnauthorized)
+			status, msg := http.StatusUnauthorized, "missing or invalid API key"
+			if de, ok := err.(*domain.Error); ok && de.Kind == domain.ErrForbidden {
+				status, msg = http.StatusForbidden, de.Message
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write([]byte(`{"success":false,"message":"` + msg + `"}`))
 			return
 		}
-		keys["key"] = &k
+		r = r.WithContext(context.WithValue(r.Context(), preKey{}, &k))
 	}
-	h.m.HandleRequestWithKeys(w, r, keys)
+	if err := h.m.HandleRequest(w, r); err != nil {
+		slog.Debug("websocket upgrade", "error", err)
+	}
 }
 
+// clientIP is the peer address: the allowlist must not trust headers a
+// client can forge.
 func clientIP(r *http.Request) string {
 	host := r.RemoteAddr
 	if i := strings.LastIndex(host, ":"); i >= 0 {
@@ -90,56 +186,162 @@ func clientIP(r *http.Request) string {
 	return strings.Trim(host, "[]")
 }
 
+func (h *Hub) conn(s *melody.Session) *conn {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return h.conns[s]
+}
+
 func (h *Hub) onConnect(s *melody.Session) {
-	c := &conn{patterns: map[string]bool{}, payments: map[string]time.Time{}}
-	if v, ok := s.Get("key"); ok {
-		c.key = v.(*domain.APIKey)
-		h.send(s, map[string]any{"event": "authenticated", "version": 1})
-	} else {
-		time.AfterFunc(AuthDeadline, func() {
-			c.mu.Lock()
-			authed := c.key != nil
-			c.mu.Unlock()
-			if !authed {
-				s.CloseWithMsg(melody.FormatCloseMessage(1008, "authentication timeout"))
-			}
-		})
-	}
+	c := &conn{h: h, s: s, connected: time.Now()}
+	c.tokens = float64(h.opts.MessageBurst)
+	c.last = c.connected
 	h.mu.Lock()
 	h.conns[s] = c
 	h.mu.Unlock()
+	if k, ok := s.Request.Context().Value(preKey{}).(*domain.APIKey); ok {
+		c.authenticated(k)
+	} else {
+		c.authTimer = time.AfterFunc(h.opts.AuthTimeout, func() {
+			if c.key() == nil {
+				c.close(websocket.ClosePolicyViolation, "authentication timeout")
+			}
+		})
+	}
+	c.hb = time.AfterFunc(h.opts.PingPeriod, c.beat)
 }
 
 func (h *Hub) onDisconnect(s *melody.Session) {
 	h.mu.Lock()
+	c := h.conns[s]
 	delete(h.conns, s)
+	if c != nil && c.k != nil {
+		if set := h.byAccount[c.k.AccountID]; set != nil {
+			delete(set, c)
+			if len(set) == 0 {
+				delete(h.byAccount, c.k.AccountID)
+			}
+		}
+	}
 	h.mu.Unlock()
+	if c != nil {
+		c.stopTimers()
+	}
 }
 
-func (h *Hub) send(s *melody.Session, v any) {
-	b, _ := json.Marshal(v)
-	s.Write(b)
+// onError handles melody's errors; a full send buffer means the client
+// does not keep up: it is cut off at once (its buffer cannot even take the
+// close frame), and will resync through REST after reconnecting.
+func (h *Hub) onError(s *melody.Session, err error) {
+	if err == melody.ErrMessageBufferFull {
+		go func() {
+			ws := s.WebsocketConnection()
+			ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "too slow: events were not read"), time.Now().Add(time.Second))
+			ws.Close()
+		}()
+	}
+}
+
+// index adds an authenticated connection to its account's set.
+func (h *Hub) index(c *conn, accountID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, live := h.conns[c.s]; !live {
+		return
+	}
+	set := h.byAccount[accountID]
+	if set == nil {
+		set = map[*conn]struct{}{}
+		h.byAccount[accountID] = set
+	}
+	set[c] = struct{}{}
+}
+
+// Publish sends ev to the account's connections that want it: by pattern
+// when the routing rule gives the event to their key, or by a live
+// paymentId subscription. Called from one goroutine (the process's outbox
+// tail), it keeps each connection's frames in commit order.
+func (h *Hub) Publish(ev domain.Event) {
+	var frame []byte
+	now := time.Now()
+	h.mu.RLock()
+	var targets []*conn
+	for c := range h.byAccount[ev.AccountID] {
+		if c.wants(ev, now) {
+			targets = append(targets, c)
+		}
+	}
+	h.mu.RUnlock()
+	for _, c := range targets {
+		if frame == nil {
+			// On the WebSocket the envelope id is the event id: the same on
+			// every connection, and never the record's id.
+			frame = dispatch.Encode(ev.ID, ev)
+		}
+		c.s.Write(frame)
+	}
 }
 
 // CloseKey closes every connection authenticated with the key, at once.
 func (h *Hub) CloseKey(keyID string) {
 	h.mu.RLock()
-	var victims []*melody.Session
-	for s, c := range h.conns {
-		c.mu.Lock()
-		if c.key != nil && c.key.ID == keyID {
-			victims = append(victims, s)
+	var victims []*conn
+	for _, set := range h.byAccount {
+		for c := range set {
+			if k := c.key(); k != nil && k.ID == keyID {
+				victims = append(victims, c)
+			}
 		}
-		c.mu.Unlock()
 	}
 	h.mu.RUnlock()
-	for _, s := range victims {
-		s.CloseWithMsg(melody.FormatCloseMessage(1008, "API key revoked"))
+	for _, c := range victims {
+		c.close(websocket.ClosePolicyViolation, "API key revoked")
 	}
 }
 
-// Close closes every connection (shutdown).
-func (h *Hub) Close() error { return h.m.Close() }
+func (h *Hub) recheckRevocations() {
+	t := time.NewTicker(h.opts.RecheckInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+		}
+		seen := map[string]bool{}
+		var ids []string
+		h.mu.RLock()
+		for _, set := range h.byAccount {
+			for c := range set {
+				if k := c.key(); k != nil && !seen[k.ID] {
+					seen[k.ID] = true
+					ids = append(ids, k.ID)
+				}
+			}
+		}
+		h.mu.RUnlock()
+		if len(ids) == 0 {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		revoked, err := h.opts.Revoked(ctx, ids)
+		cancel()
+		if err != nil {
+			slog.Warn("websocket revocation re-check", "error", err)
+			continue
+		}
+		for _, id := range revoked {
+			h.CloseKey(id)
+		}
+	}
+}
+
+// Close closes every connection (shutdown) with 1001.
+func (h *Hub) Close() error {
+	h.once.Do(func() { close(h.stop) })
+	return h.m.CloseWithMsg(websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"))
+}
 
 // Count is the number of open connections.
 func (h *Hub) Count() int { return h.m.Len() }

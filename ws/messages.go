@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/dispatch"
 )
 
+// clientMessage is any client frame; unknown fields are ignored.
 type clientMessage struct {
 	Action    string `json:"action"`
 	APIKey    string `json:"apiKey"`
@@ -18,139 +20,166 @@ type clientMessage struct {
 	ID        string `json:"id"`
 }
 
-func (h *Hub) errorMsg(s *melody.Session, code, message string) {
-	h.send(s, map[string]any{"event": "error", "code": code, "message": message})
-}
-
 func (h *Hub) onMessage(s *melody.Session, raw []byte) {
-	h.mu.RLock()
-	c := h.conns[s]
-	h.mu.RUnlock()
+	c := h.conn(s)
 	if c == nil {
+		return
+	}
+	ok, notify, abuse := c.allow(time.Now())
+	if abuse {
+		c.close(websocket.ClosePolicyViolation, "message rate limit abused")
+		return
+	}
+	if !ok {
+		if notify {
+			c.sendError("RATE_LIMIT", "too many messages; slow down")
+		}
 		return
 	}
 	var m clientMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		h.errorMsg(s, "BAD_REQUEST", "messages must be JSON objects")
+		c.sendError("BAD_REQUEST", "messages must be JSON objects with string fields")
 		return
 	}
-	c.mu.Lock()
-	authed := c.key != nil
-	c.mu.Unlock()
 	if m.Action == "authenticate" {
-		h.authenticate(s, c, m.APIKey)
+		h.authenticate(c, m.APIKey)
 		return
 	}
-	if !authed {
-		h.errorMsg(s, "UNAUTHENTICATED", "authenticate first")
+	if c.key() == nil {
+		c.sendError("UNAUTHENTICATED", "authenticate first: {\"action\":\"authenticate\",\"apiKey\":\"…\"}")
 		return
 	}
 	switch m.Action {
-	case "subscribe", "unsubscribe":
-		h.subscription(s, c, m)
+	case "subscribe":
+		h.subscribe(c, m)
+	case "unsubscribe":
+		h.unsubscribe(c, m)
 	case "ping":
-		h.send(s, map[string]any{"event": "pong"})
+		c.mu.Lock()
+		c.lastPing = time.Now()
+		c.mu.Unlock()
+		c.send(map[string]any{"event": "pong"})
 	case "ack":
+		if m.ID == "" || len(m.ID) > 128 {
+			c.sendError("BAD_REQUEST", "ack needs the event's id")
+			return
+		}
+		h.acks.add(Ack{EventID: m.ID, KeyID: c.key().ID})
 	default:
-		h.errorMsg(s, "BAD_REQUEST", "unknown action")
+		c.sendError("BAD_REQUEST", "unknown action; use authenticate, subscribe, unsubscribe, ack or ping")
 	}
 }
 
-func (h *Hub) authenticate(s *melody.Session, c *conn, secret string) {
-	k, err := h.auth(context.Background(), secret, clientIP(s.Request))
+func (h *Hub) authenticate(c *conn, secret string) {
+	if k := c.key(); k != nil {
+		c.sendError("BAD_REQUEST", "already authenticated")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	k, err := h.opts.Authenticate(ctx, secret, clientIP(c.s.Request))
 	if err != nil {
-		h.errorMsg(s, "UNAUTHORIZED", "invalid API key")
+		// One try per connection: guessing keys costs a reconnect each.
+		c.sendError("UNAUTHORIZED", "invalid API key or address not allowed")
+		c.close(websocket.ClosePolicyViolation, "authentication failed")
 		return
 	}
-	c.mu.Lock()
-	c.key = &k
-	c.mu.Unlock()
-	h.send(s, map[string]any{"event": "authenticated", "version": 1})
+	c.authenticated(&k)
 }
 
-func (h *Hub) subscription(s *melody.Session, c *conn, m clientMessage) {
-	sub := m.Action == "subscribe"
-	reply := map[string]any{"event": m.Action + "d"}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// target reads and checks the subscription target of m.
+func target(c *conn, m clientMessage) (pattern, paymentID string, ok bool) {
 	switch {
+	case m.Pattern != "" && m.PaymentID != "":
+		c.sendError("BAD_REQUEST", "give either pattern or paymentId, not both")
 	case m.PaymentID != "":
-		if sub {
-			if !h.owns(context.Background(), c.key.AccountID, m.PaymentID) {
-				c.mu.Unlock()
-				h.errorMsg(s, "FORBIDDEN", "payment does not belong to this account")
-				c.mu.Lock()
-				return
-			}
-			if _, dup := c.payments[m.PaymentID]; !dup && len(c.patterns)+len(c.payments) >= MaxSubscriptions {
-				c.mu.Unlock()
-				h.errorMsg(s, "LIMIT", "at most 100 subscriptions per connection")
-				c.mu.Lock()
-				return
-			}
-			c.payments[m.PaymentID] = time.Now().Add(PaymentSubTTL)
-		} else {
-			delete(c.payments, m.PaymentID)
+		if len(m.PaymentID) > 128 {
+			c.sendError("BAD_REQUEST", "paymentId is too long")
+			return "", "", false
 		}
-		reply["paymentId"] = m.PaymentID
-	case ValidPattern(m.Pattern):
-		if sub {
-			if !c.patterns[m.Pattern] && len(c.patterns)+len(c.payments) >= MaxSubscriptions {
-				c.mu.Unlock()
-				h.errorMsg(s, "LIMIT", "at most 100 subscriptions per connection")
-				c.mu.Lock()
-				return
-			}
-			c.patterns[m.Pattern] = true
-		} else {
-			delete(c.patterns, m.Pattern)
+		return "", m.PaymentID, true
+	case m.Pattern != "":
+		if !dispatch.ValidPattern(m.Pattern) {
+			c.send(map[string]any{"event": "error", "code": "INVALID_PATTERN", "pattern": m.Pattern,
+				"message": "a pattern uses a-z, 0-9, _, . and *, up to 64 characters"})
+			return "", "", false
 		}
-		reply["pattern"] = m.Pattern
+		return m.Pattern, "", true
 	default:
-		c.mu.Unlock()
-		h.errorMsg(s, "BAD_REQUEST", "pattern must use a-z, 0-9, _, . and * (up to 64) or give a paymentId")
-		c.mu.Lock()
+		c.sendError("BAD_REQUEST", "subscribe needs a pattern or a paymentId")
+	}
+	return "", "", false
+}
+
+func (h *Hub) subscribe(c *conn, m clientMessage) {
+	pattern, paymentID, ok := target(c, m)
+	if !ok {
 		return
 	}
-	b, _ := json.Marshal(reply)
-	s.Write(b)
-}
-
-// envelope is the business event frame, identical in shape to a webhook body.
-type envelope struct {
-	ID        string          `json:"id"`
-	Event     string          `json:"event"`
-	CreatedAt domain.Time     `json:"createdAt"`
-	Data      json.RawMessage `json:"data"`
-}
-
-// terminal payment events end a paymentId subscription.
-var terminal = map[string]bool{domain.EventPaymentPaid: true, domain.EventPaymentFailed: true, domain.EventPaymentExpired: true}
-
-// Publish sends ev to every connection of the key that created its resource
-// and subscribed to it by pattern or paymentId.
-func (h *Hub) Publish(ev domain.Event) {
-	frame, _ := json.Marshal(envelope{ID: ev.ID, Event: ev.Type, CreatedAt: ev.CreatedAt, Data: ev.Data})
-	now := time.Now()
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	for s, c := range h.conns {
-		c.mu.Lock()
-		match := false
-		if c.key != nil && ev.APIKeyID != nil && c.key.ID == *ev.APIKeyID {
-			if exp, ok := c.payments[ev.ResourceID]; ok && now.Before(exp) {
-				match = true
-				if terminal[ev.Type] {
-					delete(c.payments, ev.ResourceID)
-				}
-			}
-			for p := range c.patterns {
-				match = match || Matches(p, ev.Type)
-			}
-		}
-		c.mu.Unlock()
-		if match {
-			s.Write(frame)
+	k := c.key()
+	if paymentID != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		owns := h.opts.Owns(ctx, k.AccountID, paymentID)
+		cancel()
+		if !owns {
+			c.send(map[string]any{"event": "error", "code": "FORBIDDEN", "paymentId": paymentID,
+				"message": "the payment does not belong to this key's account"})
+			return
 		}
 	}
+	now := time.Now()
+	c.mu.Lock()
+	present := false
+	if pattern != "" {
+		for _, p := range c.patterns {
+			present = present || p == pattern
+		}
+	} else {
+		_, present = c.payments[paymentID]
+	}
+	if !present && c.subscriptions(now) >= MaxSubscriptions {
+		c.mu.Unlock()
+		c.sendError("SUBSCRIPTION_LIMIT", "at most 100 subscriptions per connection")
+		return
+	}
+	reply := map[string]any{"event": "subscribed"}
+	if pattern != "" {
+		if !present {
+			c.patterns = append(c.patterns, pattern)
+		}
+		reply["pattern"] = pattern
+	} else {
+		if c.payments == nil {
+			c.payments = map[string]time.Time{}
+		}
+		exp := now.Add(h.opts.PaymentTTL)
+		c.payments[paymentID] = exp // re-subscribing renews the 30 minutes
+		reply["paymentId"] = paymentID
+		reply["expiresAt"] = exp.UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	c.mu.Unlock()
+	c.send(reply)
+}
+
+func (h *Hub) unsubscribe(c *conn, m clientMessage) {
+	pattern, paymentID, ok := target(c, m)
+	if !ok {
+		return
+	}
+	reply := map[string]any{"event": "unsubscribed"}
+	c.mu.Lock()
+	if pattern != "" {
+		for i, p := range c.patterns {
+			if p == pattern {
+				c.patterns = append(c.patterns[:i], c.patterns[i+1:]...)
+				break
+			}
+		}
+		reply["pattern"] = pattern
+	} else {
+		delete(c.payments, paymentID)
+		reply["paymentId"] = paymentID
+	}
+	c.mu.Unlock()
+	c.send(reply)
 }

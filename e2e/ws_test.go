@@ -1,0 +1,465 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/db"
+)
+
+// wsClient is a real WebSocket client of the gateway.
+type wsClient struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+func (e *env) dialWS(query string, header http.Header) (*wsClient, *http.Response, error) {
+	c, res, err := websocket.DefaultDialer.Dial(e.ws+query, header)
+	if err != nil {
+		return nil, res, err
+	}
+	e.t.Cleanup(func() { c.Close() })
+	return &wsClient{t: e.t, c: c}, res, nil
+}
+
+// connect opens an authenticated connection (token query).
+func (e *env) connect(key string) *wsClient {
+	e.t.Helper()
+	c, res, err := e.dialWS("?token="+key, nil)
+	if err != nil {
+		e.t.Fatalf("dial: %v %v", err, res)
+	}
+	if m := c.read(); m["event"] != "authenticated" || m["version"] != 1.0 {
+		e.t.Fatalf("first frame %v", m)
+	}
+	return c
+}
+
+func (c *wsClient) send(v any) {
+	c.t.Helper()
+	if err := c.c.WriteJSON(v); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+// next reads one frame within d; nil on timeout.
+func (c *wsClient) next(d time.Duration) (map[string]any, error) {
+	c.c.SetReadDeadline(time.Now().Add(d))
+	_, raw, err := c.c.ReadMessage()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		c.t.Fatalf("frame %s: %v", raw, err)
+	}
+	m["_raw"] = string(raw)
+	return m, nil
+}
+
+func (c *wsClient) read() map[string]any {
+	c.t.Helper()
+	for {
+		m, err := c.next(10 * time.Second)
+		if err != nil {
+			c.t.Fatalf("read: %v", err)
+		}
+		if m["event"] != "ping" { // heartbeats are not what tests wait for
+			return m
+		}
+	}
+}
+
+// quiet asserts that no business frame arrives within d.
+func (c *wsClient) quiet(d time.Duration) {
+	c.t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		m, err := c.next(time.Until(deadline))
+		if err != nil {
+			return
+		}
+		if m["event"] != "ping" {
+			c.t.Fatalf("unexpected frame %v", m["_raw"])
+		}
+	}
+}
+
+// closed waits for the server to close the connection and returns the code.
+func (c *wsClient) closed(within time.Duration) int {
+	c.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		c.c.SetReadDeadline(deadline)
+		_, _, err := c.c.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) {
+			return ce.Code
+		}
+		c.t.Fatalf("connection not closed with a code: %v", err)
+	}
+}
+
+func (c *wsClient) subscribe(field, value string) map[string]any {
+	c.t.Helper()
+	c.send(map[string]any{"action": "subscribe", field: value})
+	return c.read()
+}
+
+func wsEnv(t *testing.T, tune func(*config.Config)) *env {
+	cfg := testConfig(t)
+	if tune != nil {
+		tune(&cfg)
+	}
+	return startApp(t, cfg, app.Options{API: true, Worker: true})
+}
+
+func TestWSAuthentication(t *testing.T) {
+	e := wsEnv(t, func(c *config.Config) { c.WSAuthTimeout = 500 * time.Millisecond })
+	m := e.merchant()
+	e.connect(m.Key) // ?token=
+	h, _, err := e.dialWS("", http.Header{"Authorization": {"Bearer " + m.Key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := h.read(); f["event"] != "authenticated" || f["version"] != 1.0 {
+		t.Fatalf("bearer: %v", f)
+	}
+	c, _, err := e.dialWS("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.send(map[string]any{"action": "subscribe", "pattern": "*"})
+	if f := c.read(); f["event"] != "error" || f["code"] != "UNAUTHENTICATED" {
+		t.Fatalf("subscribe before auth: %v", f)
+	}
+	c.send(map[string]any{"action": "authenticate", "apiKey": m.Key, "extra": "ignored"})
+	if f := c.read(); f["event"] != "authenticated" || f["version"] != 1.0 {
+		t.Fatalf("message auth: %v", f)
+	}
+	if _, res, err := e.dialWS("?token=jgd_live_wrong", nil); err == nil || res == nil || res.StatusCode != 401 {
+		t.Fatalf("bad token: %v %v", err, res)
+	}
+	bad, _, _ := e.dialWS("", nil)
+	bad.send(map[string]any{"action": "authenticate", "apiKey": "jgd_live_wrong"})
+	if f := bad.read(); f["code"] != "UNAUTHORIZED" {
+		t.Fatalf("bad key message: %v", f)
+	}
+	if code := bad.closed(2 * time.Second); code != 1008 {
+		t.Fatalf("bad key close %d", code)
+	}
+	idle, _, _ := e.dialWS("", nil)
+	began := time.Now()
+	if code := idle.closed(3 * time.Second); code != 1008 || time.Since(began) < 400*time.Millisecond {
+		t.Fatalf("auth timeout close %d after %v", code, time.Since(began))
+	}
+	if _, res, err := e.dialWS("?token="+m.Key, http.Header{"Origin": {"https://evil.example"}}); err == nil || res.StatusCode != 403 {
+		t.Fatalf("browser origin accepted: %v", err)
+	}
+}
+
+func TestWSIPAllowlist(t *testing.T) {
+	e := wsEnv(t, nil)
+	m := e.merchant()
+	k := e.admin("POST", "/accounts/"+m.ID+"/keys", map[string]any{"name": "ip", "permissions": []string{"*"}, "ipAllowlist": []string{"10.0.0.0/8"}})
+	key := k.m(t)["key"].(string)
+	if _, res, err := e.dialWS("?token="+key, nil); err == nil || res == nil || res.StatusCode != 403 {
+		t.Fatalf("outside allowlist: %v %v", err, res)
+	}
+	c, _, _ := e.dialWS("", nil)
+	c.send(map[string]any{"action": "authenticate", "apiKey": key})
+	if f := c.read(); f["event"] != "error" {
+		t.Fatalf("message auth outside allowlist: %v", f)
+	}
+	if code := c.closed(2 * time.Second); code != 1008 {
+		t.Fatalf("close %d", code)
+	}
+}
+
+func TestWSRevocationClosesAtOnceAcrossProcesses(t *testing.T) {
+	e := wsEnv(t, nil)
+	cfg2 := e.app.Cfg
+	cfg2.HTTPAddr, cfg2.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
+	e2 := startApp(t, cfg2, app.Options{API: true}) // a second API process
+	m := e.merchant()
+	keep := e.secondKey(m)
+	c1, c2, c3 := e.connect(m.Key), e.connect(m.Key), e2.connect(m.Key)
+	other := e2.connect(keep.Key)
+	began := time.Now()
+	if r := e.admin("DELETE", "/keys/"+m.KeyID, nil); r.Status != 200 {
+		t.Fatalf("revoke: %d", r.Status)
+	}
+	for i, c := range []*wsClient{c1, c2, c3} {
+		if code := c.closed(3 * time.Second); code != 1008 {
+			t.Fatalf("connection %d closed with %d", i, code)
+		}
+	}
+	if d := time.Since(began); d > time.Second {
+		t.Fatalf("closing took %v", d)
+	}
+	other.send(map[string]any{"action": "ping"})
+	if f := other.read(); f["event"] != "pong" {
+		t.Fatalf("another key's connection: %v", f)
+	}
+	if _, res, err := e.dialWS("?token="+m.Key, nil); err == nil || res.StatusCode != 401 {
+		t.Fatalf("revoked key reconnects: %v", err)
+	}
+}
+
+func TestWSSubscriptionRules(t *testing.T) {
+	e := wsEnv(t, nil)
+	m, other := e.merchant(), e.merchant()
+	theirs := e.createCharge(other, map[string]any{"amount": 5, "description": "Deles"})["id"].(string)
+	c := e.connect(m.Key)
+	for _, bad := range []string{"Payment.*", "payment paid", strings.Repeat("a", 65), "payment.$"} {
+		if f := c.subscribe("pattern", bad); f["event"] != "error" || f["code"] != "INVALID_PATTERN" {
+			t.Fatalf("pattern %q: %v", bad, f)
+		}
+	}
+	if f := c.subscribe("pattern", strings.Repeat("a", 64)); f["event"] != "subscribed" {
+		t.Fatalf("64-char pattern: %v", f)
+	}
+	for range 2 { // idempotent
+		if f := c.subscribe("pattern", "payment.*"); f["event"] != "subscribed" || f["pattern"] != "payment.*" {
+			t.Fatalf("subscribe: %v", f)
+		}
+	}
+	for _, id := range []string{theirs, "00000000-0000-0000-0000-000000000000"} {
+		if f := c.subscribe("paymentId", id); f["event"] != "error" || f["code"] != "FORBIDDEN" {
+			t.Fatalf("paymentId %s: %v", id, f)
+		}
+	}
+	c.send(map[string]any{"action": "unsubscribe", "pattern": "payment.*"})
+	if f := c.read(); f["event"] != "unsubscribed" || f["pattern"] != "payment.*" {
+		t.Fatalf("unsubscribe: %v", f)
+	}
+	// 1 left (the 64-char one): fill to 100, the 101st is refused.
+	for i := 1; i < 100; i++ {
+		if f := c.subscribe("pattern", "p"+strings.Repeat("x", i%60)+string(rune('a'+i/60))); f["event"] != "subscribed" {
+			t.Fatalf("subscription %d: %v", i+1, f)
+		}
+	}
+	if f := c.subscribe("pattern", "one.too.many"); f["event"] != "error" || f["code"] != "SUBSCRIPTION_LIMIT" {
+		t.Fatalf("101st: %v", f)
+	}
+	if f := c.subscribe("pattern", "payx"+"a"); f["event"] != "error" {
+		t.Fatalf("101st: %v", f)
+	}
+	c.send(map[string]any{"action": "ping", "unknown": map[string]any{"nested": true}})
+	if f := c.read(); f["event"] != "pong" {
+		t.Fatalf("ping with unknown fields: %v", f)
+	}
+	c.send(map[string]any{"action": "dance"})
+	if f := c.read(); f["event"] != "error" {
+		t.Fatalf("unknown action: %v", f)
+	}
+}
+
+// envelopeOK checks a business frame against the stored event.
+func envelopeOK(t *testing.T, e *env, f map[string]any, event, resource string) {
+	t.Helper()
+	data, _ := f["data"].(map[string]any)
+	if f["event"] != event || data["id"] != resource || f["id"] == nil || f["id"] == data["id"] || f["createdAt"] == nil {
+		t.Fatalf("frame %v, want %s of %s", f["_raw"], event, resource)
+	}
+	evs, _ := db.EventsFor(context.Background(), e.app.DB, resource)
+	for _, ev := range evs {
+		if ev.Type == event {
+			var stored any
+			json.Unmarshal(ev.Data, &stored)
+			if b1, _ := json.Marshal(stored); string(b1) != mustMarshal(data) {
+				t.Fatalf("data %s differs from the stored record %s", mustMarshal(data), b1)
+			}
+			if f["id"] != ev.ID {
+				t.Fatalf("frame id %v, event id %s", f["id"], ev.ID)
+			}
+			return
+		}
+	}
+	t.Fatalf("no stored %s for %s", event, resource)
+}
+
+func mustMarshal(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
+	e := wsEnv(t, nil)
+	a := e.merchant()
+	b := e.secondKey(a)
+	ca, cb := e.connect(a.Key), e.connect(b.Key)
+	ca.subscribe("pattern", "payment.*")
+	cb.subscribe("pattern", "*")
+	id := e.createCharge(a, map[string]any{"amount": 9, "description": "Ordem"})["id"].(string)
+	e.call(a.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil)
+	envelopeOK(t, e, ca.read(), "payment.created", id)
+	envelopeOK(t, e, ca.read(), "payment.paid", id)
+	ca.quiet(500 * time.Millisecond)
+	cb.quiet(100 * time.Millisecond) // another key's transactions are not its events
+
+	// A paymentId subscription: the payment's events, then removed by the
+	// terminal event while the socket stays open.
+	cp := e.connect(b.Key)
+	id2 := e.createCharge(a, map[string]any{"amount": 4, "description": "Por id"})["id"].(string)
+	if f := cp.subscribe("paymentId", id2); f["event"] != "subscribed" || f["paymentId"] != id2 || f["expiresAt"] == nil {
+		t.Fatalf("subscribe paymentId: %v", f)
+	}
+	e.call(a.Key, "POST", "/v1/sandbox/payment-pix/"+id2+"/pay", nil)
+	envelopeOK(t, e, cp.read(), "payment.paid", id2)
+	insertEvent(t, e.app.DB, a.ID, &a.KeyID, "payment.refunded", id2)
+	cp.quiet(700 * time.Millisecond)
+	cp.send(map[string]any{"action": "ping"})
+	if f := cp.read(); f["event"] != "pong" {
+		t.Fatalf("socket after the subscription ended: %v", f)
+	}
+	// Ack is recorded.
+	f := ca.read
+	_ = f
+}
+
+// insertEvent commits an outbox event the way a state change does.
+func insertEvent(t *testing.T, d *sqlx.DB, accountID string, keyID *string, typ, resource string) {
+	t.Helper()
+	err := db.InTx(context.Background(), d, func(tx *sqlx.Tx) error {
+		_, err := db.InsertEvent(context.Background(), tx, accountID, keyID, typ, resource, map[string]any{"id": resource, "status": "TEST"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWSKeylessEventsReachTheAccount: events without a key (as
+// transfer.internal.received is written for the destination account) go to
+// every connection of that account, and to no other.
+func TestWSKeylessEventsReachTheAccount(t *testing.T) {
+	e := wsEnv(t, nil)
+	a, other := e.merchant(), e.merchant()
+	b := e.secondKey(a)
+	ca, cb, co := e.connect(a.Key), e.connect(b.Key), e.connect(other.Key)
+	for _, c := range []*wsClient{ca, cb, co} {
+		c.subscribe("pattern", "transfer.*")
+	}
+	insertEvent(t, e.app.DB, a.ID, nil, "transfer.internal.received", "it_1")
+	for _, c := range []*wsClient{ca, cb} {
+		if f := c.read(); f["event"] != "transfer.internal.received" {
+			t.Fatalf("frame %v", f)
+		}
+	}
+	co.quiet(500 * time.Millisecond)
+}
+
+func TestWSTwoHubsOneDatabase(t *testing.T) {
+	e := wsEnv(t, nil)
+	cfg2 := e.app.Cfg
+	cfg2.HTTPAddr, cfg2.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
+	e2 := startApp(t, cfg2, app.Options{API: true})
+	m := e.merchant()
+	c1, c2 := e.connect(m.Key), e2.connect(m.Key)
+	c1.subscribe("pattern", "*")
+	c2.subscribe("pattern", "payment.created")
+	id := e.createCharge(m, map[string]any{"amount": 2, "description": "Dois hubs"})["id"].(string)
+	f1, f2 := c1.read(), c2.read()
+	envelopeOK(t, e, f1, "payment.created", id)
+	envelopeOK(t, e, f2, "payment.created", id)
+	if f1["_raw"] != f2["_raw"] {
+		t.Fatalf("hubs sent different frames:\n%s\n%s", f1["_raw"], f2["_raw"])
+	}
+	c1.quiet(500 * time.Millisecond) // exactly once
+	c2.quiet(100 * time.Millisecond)
+	// ack is recorded
+	c2.send(map[string]any{"action": "ack", "id": f2["id"]})
+	eventually(t, "the ack to be recorded", func() bool {
+		var n int
+		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE event_id = $1 AND api_key_id = $2`, f2["id"], m.KeyID)
+		return n == 1
+	})
+}
+
+func TestWSHeartbeat(t *testing.T) {
+	e := wsEnv(t, func(c *config.Config) { c.WSPingPeriod, c.WSPongWait = 400*time.Millisecond, 250*time.Millisecond })
+	m := e.merchant()
+	c := e.connect(m.Key)
+	c.send(map[string]any{"action": "ping"})
+	if f := c.read(); f["event"] != "pong" {
+		t.Fatalf("pong: %v", f)
+	}
+	// Answer every server ping for a few periods: the connection stays.
+	answered := 0
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		f, err := c.next(time.Second)
+		if err != nil {
+			t.Fatalf("answered connection dropped: %v", err)
+		}
+		if f["event"] == "ping" {
+			answered++
+			c.send(map[string]any{"action": "ping"})
+		}
+	}
+	if answered < 3 {
+		t.Fatalf("only %d server pings in 2s", answered)
+	}
+	silent := e.connect(m.Key)
+	began := time.Now()
+	if code := silent.closed(3 * time.Second); code != 1008 || time.Since(began) > 1500*time.Millisecond {
+		t.Fatalf("unanswered heartbeat: close %d after %v", code, time.Since(began))
+	}
+}
+
+func TestWSFrameLimit(t *testing.T) {
+	e := wsEnv(t, nil)
+	m := e.merchant()
+	c := e.connect(m.Key)
+	big := `{"action":"ping","pad":"` + strings.Repeat("x", 60<<10) + `"}`
+	c.c.WriteMessage(websocket.TextMessage, []byte(big))
+	if f := c.read(); f["event"] != "pong" {
+		t.Fatalf("60 KB frame: %v", f)
+	}
+	c.c.WriteMessage(websocket.TextMessage, []byte(`{"action":"ping","pad":"`+strings.Repeat("x", 64<<10)+`"}`))
+	if code := c.closed(2 * time.Second); code != 1009 {
+		t.Fatalf("over 64 KB: close %d", code)
+	}
+}
+
+func TestWSRateLimit(t *testing.T) {
+	e := wsEnv(t, nil)
+	m := e.merchant()
+	c := e.connect(m.Key)
+	for range 60 {
+		c.send(map[string]any{"action": "ping"})
+	}
+	limited := false
+	for range 60 {
+		f, err := c.next(2 * time.Second)
+		if err != nil {
+			break
+		}
+		if f["event"] == "error" && f["code"] == "RATE_LIMIT" {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("no RATE_LIMIT after a burst of 60 messages")
+	}
+	for range 300 {
+		if err := c.c.WriteJSON(map[string]any{"action": "ping"}); err != nil {
+			break
+		}
+	}
+	if code := c.closed(3 * time.Second); code != 1008 {
+		t.Fatalf("flood: close %d", code)
+	}
+}
