@@ -323,9 +323,6 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 	if f := cp.read(); f["event"] != "pong" {
 		t.Fatalf("socket after the subscription ended: %v", f)
 	}
-	// Ack is recorded.
-	f := ca.read
-	_ = f
 }
 
 // insertEvent commits an outbox event the way a state change does.

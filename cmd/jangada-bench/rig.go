@@ -32,17 +32,18 @@ import (
 
 // rig is everything one bench run needs, torn down by stop.
 type rig struct {
-	srv      *devserver.Server
-	mem      *temporaltest.TestServer
-	tmp      string
-	dbName   string
-	adminURL string
-	app      *app.App
-	client   client.Client
-	bare     sdkworker.Worker
-	http     *http.Client
-	base     string
-	key      string
+	srv       *devserver.Server
+	mem       *temporaltest.TestServer
+	tmp       string
+	dbName    string
+	adminURL  string
+	app       *app.App
+	client    client.Client
+	bare      sdkworker.Worker
+	http      *http.Client
+	base      string
+	key       string
+	accountID string
 }
 
 const bareQueue = "bench-bare"
@@ -103,6 +104,7 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 	if err != nil {
 		return r, err
 	}
+	r.accountID = acct.ID
 	if _, r.key, err = service.NewKey(ctx, r.app.DB, acct.ID, service.KeySpec{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
 		return r, err
 	}

@@ -74,6 +74,17 @@ func runAll(ctx context.Context, r *rig, n1, n32 int) error {
 	fmt.Printf("create p50 / start+activity p50 (c=1):       %.2fx\n", ms(c1.p50)/ms(rt1.p50))
 	fmt.Printf("creates/s at c=32: %.1f (target >= 200, errors %d)\n", c32.perSecond(), c32.errors)
 	fmt.Printf("start+activity/s at c=32: %.1f\n", rt32.perSecond())
+
+	fmt.Println()
+	settle()
+	money, err := runMoney(ctx, r, n32)
+	if err != nil {
+		return err
+	}
+	for _, res := range money {
+		add(res)
+	}
+	fmt.Printf("internal transfers/s at c=16 / bare PG tx/s: %.2f (target >= 0.5)\n", money[1].perSecond()/money[0].perSecond())
 	for _, res := range results {
 		if res.errors > 0 {
 			return fmt.Errorf("%s c=%d had %d errors", res.name, res.concurrency, res.errors)
