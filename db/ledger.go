@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -64,27 +64,53 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("ledger: insert transaction: %w", err)
 	}
-	// Lock balances in a fixed order so that concurrent postings cannot deadlock.
-	entries := append([]Entry(nil), p.Entries...)
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Account < entries[j].Account })
-	for _, e := range entries {
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
-			VALUES ($1, $2, $3, $4)`, ltxID, e.Account, e.Amount, e.LockedUntil); err != nil {
-			return false, fmt.Errorf("ledger: insert entry: %w", err)
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE ledger_accounts SET balance = balance + $1 WHERE id = $2`, e.Amount, e.Account)
-		if isCheckViolation(err, "ledger_accounts_non_negative") {
-			return false, domain.Insufficient("insufficient balance")
-		}
-		if err != nil {
-			return false, fmt.Errorf("ledger: update balance: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return false, fmt.Errorf("ledger: unknown ledger account %q", e.Account)
+	// Three statements whatever the number of entries: lock the balances in
+	// id order (so concurrent postings cannot deadlock), insert the entries,
+	// apply the deltas. The CHECK constraint refuses an overdraft.
+	accounts := make([]string, len(p.Entries))
+	amounts := make([]int64, len(p.Entries))
+	locks := make([]sql.NullTime, len(p.Entries))
+	for i, e := range p.Entries {
+		accounts[i], amounts[i] = e.Account, int64(e.Amount)
+		if e.LockedUntil != nil {
+			locks[i] = sql.NullTime{Time: *e.LockedUntil, Valid: true}
 		}
 	}
+	var distinct int
+	if err := tx.GetContext(ctx, &distinct, `
+		SELECT count(*) FROM (SELECT id FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE) l`,
+		pq.StringArray(accounts)); err != nil {
+		return false, fmt.Errorf("ledger: lock balances: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
+		SELECT $1, a, m, l FROM unnest($2::text[], $3::bigint[], $4::timestamptz[]) AS u(a, m, l)`,
+		ltxID, pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks)); err != nil {
+		return false, fmt.Errorf("ledger: insert entries: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, `
+		UPDATE ledger_accounts la SET balance = la.balance + d.delta
+		FROM (SELECT a, sum(m) AS delta FROM unnest($1::text[], $2::bigint[]) AS u(a, m) GROUP BY a) d
+		WHERE la.id = d.a`, pq.StringArray(accounts), pq.Int64Array(amounts))
+	if isCheckViolation(err, "ledger_accounts_non_negative") {
+		return false, domain.Insufficient("insufficient balance")
+	}
+	if err != nil {
+		return false, fmt.Errorf("ledger: update balances: %w", err)
+	}
+	if n, _ := res.RowsAffected(); int(n) != distinct || !allKnown(accounts, distinct) {
+		return false, fmt.Errorf("ledger: posting %q names an unknown ledger account", p.Key)
+	}
 	return true, nil
+}
+
+// allKnown reports whether every account named was found (distinct rows locked).
+func allKnown(accounts []string, found int) bool {
+	seen := map[string]bool{}
+	for _, a := range accounts {
+		seen[a] = true
+	}
+	return len(seen) == found
 }
 
 // CreateLedgerAccounts opens the ledger accounts every merchant account owns.

@@ -43,51 +43,39 @@ func MarkDispatched(ctx context.Context, tx *sqlx.Tx, seqs []int64) error {
 	return nil
 }
 
-// Cursor is a position in the outbox in (txid, seq) order.
-type Cursor struct {
-	TxID uint64
-	Seq  int64
-}
-
-// TailStart is the position from which a new tail reads: every transaction
-// still running now, and every later one, is after it.
-func TailStart(ctx context.Context, q sqlx.QueryerContext) (Cursor, error) {
-	var xmin uint64
-	if err := sqlx.GetContext(ctx, q, &xmin, `SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint`); err != nil {
-		return Cursor{}, fmt.Errorf("db: tail start: %w", err)
+// TailStart is where a new tail begins: the highest committed seq, and the
+// seqs missing below it in the last window ones (transactions still in
+// flight, or rolled back), which the tail watches for a while.
+func TailStart(ctx context.Context, q sqlx.QueryerContext, window int64) (last int64, missing []int64, err error) {
+	if err = sqlx.GetContext(ctx, q, &last, `SELECT COALESCE(max(seq), 0) FROM events`); err != nil {
+		return 0, nil, fmt.Errorf("db: tail start: %w", err)
 	}
-	return Cursor{TxID: xmin, Seq: 0}, nil
-}
-
-// EventsAfter reads up to limit committed events after c, in (txid, seq)
-// order, stopping below the oldest running transaction: an event whose
-// transaction commits later can only land after the returned cursor. held
-// reports committed events past that horizon, waiting for an older
-// transaction to end.
-func EventsAfter(ctx context.Context, q sqlx.QueryerContext, c Cursor, limit int) (evs []domain.Event, next Cursor, held bool, err error) {
-	var rows []struct {
-		domain.Event
-		TxID uint64 `db:"txid"`
-	}
-	err = sqlx.SelectContext(ctx, q, &rows, `SELECT `+eventColumns+`, txid::text::bigint AS txid FROM events
-		WHERE (txid, seq) > ($1::text::xid8, $2) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-		ORDER BY txid, seq LIMIT $3`, fmt.Sprint(c.TxID), c.Seq, limit)
+	err = sqlx.SelectContext(ctx, q, &missing, `SELECT s FROM generate_series(GREATEST($1::bigint - $2::bigint + 1, 1), $1::bigint) AS s
+		WHERE NOT EXISTS (SELECT 1 FROM events WHERE seq = s)`, last, window)
 	if err != nil {
-		return nil, c, false, fmt.Errorf("db: tail events: %w", err)
+		return 0, nil, fmt.Errorf("db: tail start gaps: %w", err)
 	}
-	evs = make([]domain.Event, len(rows))
-	for i, r := range rows {
-		evs[i] = r.Event
-		c = Cursor{TxID: r.TxID, Seq: r.Seq}
+	return last, missing, nil
+}
+
+// EventsAfterSeq reads up to limit committed events after seq, in seq order.
+func EventsAfterSeq(ctx context.Context, q sqlx.QueryerContext, after int64, limit int) ([]domain.Event, error) {
+	var evs []domain.Event
+	err := sqlx.SelectContext(ctx, q, &evs, `SELECT `+eventColumns+` FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("db: tail events: %w", err)
 	}
-	if len(rows) < limit {
-		err = sqlx.GetContext(ctx, q, &held, `SELECT EXISTS (SELECT 1 FROM events WHERE (txid, seq) > ($1::text::xid8, $2))`,
-			fmt.Sprint(c.TxID), c.Seq)
-		if err != nil {
-			return evs, c, false, fmt.Errorf("db: tail horizon: %w", err)
-		}
+	return evs, nil
+}
+
+// EventsBySeq reads the committed events among seqs, in seq order.
+func EventsBySeq(ctx context.Context, q sqlx.QueryerContext, seqs []int64) ([]domain.Event, error) {
+	var evs []domain.Event
+	err := sqlx.SelectContext(ctx, q, &evs, `SELECT `+eventColumns+` FROM events WHERE seq = ANY($1) ORDER BY seq`, pq.Int64Array(seqs))
+	if err != nil {
+		return nil, fmt.Errorf("db: tail gaps: %w", err)
 	}
-	return evs, c, held, nil
+	return evs, nil
 }
 
 // RevokedKeyIDs returns which of the keys are revoked: the WebSocket

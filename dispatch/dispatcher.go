@@ -50,7 +50,7 @@ func (d *Dispatcher) init() { d.once.Do(func() { d.wake = make(chan struct{}, 1)
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.init()
 	backoff := time.Duration(0)
-	wakeups(ctx, d.DSN, []string{db.EventsChannel}, d.wake, d.PollInterval, func(string, string) {
+	wakeups(ctx, d.DSN, []string{db.EventsChannel}, d.wake, d.PollInterval, nil, func(string, string) {
 		for ctx.Err() == nil {
 			n, err := d.DispatchOnce(ctx)
 			if err != nil {

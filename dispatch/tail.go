@@ -13,15 +13,28 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// Tail feeds one API process's WebSocket hub: it reads the outbox from
-// where it started, in commit-safe (txid, seq) order, and hands every event
-// to Publish exactly once and in order. It is independent of webhook
-// dispatch, so every API process sees every event whichever process (or
-// worker) committed it.
+// gapTTL is how long the tail waits for a missing seq: a transaction that
+// took a seq and has not committed yet (or rolled back, and never will).
+const gapTTL = time.Minute
+
+// maxGaps bounds the seqs watched at once (a huge rolled-back batch).
+const maxGaps = 10000
+
+// Tail feeds one API process's WebSocket hub: it reads the outbox by seq
+// from where it started and hands every event to Publish exactly once. It
+// is independent of webhook dispatch, so every API process sees every
+// event, whichever process (or worker) committed it.
+//
+// A seq is taken at insert and becomes visible at commit, so a later seq
+// can be read before an earlier one. The tail remembers the seqs it
+// skipped and looks for them again (quickly at first) for gapTTL; it does
+// not wait for them, so one slow transaction anywhere never delays the
+// others' events. A payment's own events are still in order: each of its
+// transitions commits before the next one starts.
 type Tail struct {
 	DB  *sqlx.DB
 	DSN string
-	// Publish receives each event once, in order.
+	// Publish receives each event once.
 	Publish func(domain.Event)
 	// KeyRevoked, when set, learns of revoked keys from any process.
 	KeyRevoked   func(keyID string)
@@ -29,9 +42,13 @@ type Tail struct {
 
 	once sync.Once
 	wake chan struct{}
-	// ready is closed once the start position is taken: events committed
-	// after that are guaranteed to reach Publish.
+	// ready is closed once the start position is taken and the LISTENs are
+	// in place: events committed after that reach Publish, and revocations
+	// reach KeyRevoked, without waiting for a poll.
 	ready chan struct{}
+
+	last int64
+	gaps map[int64]time.Time
 }
 
 func (t *Tail) init() {
@@ -41,16 +58,21 @@ func (t *Tail) init() {
 // Wake makes the tail read now (the in-process fast path beside NOTIFY).
 func (t *Tail) Wake() { t.init(); signal(t.wake) }
 
-// Ready is closed once the tail has its start position.
+// Ready is closed once the tail has its start position and listens.
 func (t *Tail) Ready() <-chan struct{} { t.init(); return t.ready }
 
 // Run tails the outbox until ctx ends.
 func (t *Tail) Run(ctx context.Context) {
 	t.init()
-	var cur db.Cursor
+	t.gaps = map[int64]time.Time{}
 	for {
-		var err error
-		if cur, err = db.TailStart(ctx, t.DB); err == nil {
+		last, missing, err := db.TailStart(ctx, t.DB, 1000)
+		if err == nil {
+			t.last = last
+			now := time.Now()
+			for _, s := range missing {
+				t.gaps[s] = now
+			}
 			break
 		}
 		slog.Error("event tail start", "error", err)
@@ -60,42 +82,75 @@ func (t *Tail) Run(ctx context.Context) {
 		case <-time.After(time.Second):
 		}
 	}
-	close(t.ready)
-	// held: committed events wait behind an older running transaction; look
-	// again soon rather than at the next poll, backing off while it lasts.
 	var retrying atomic.Bool
 	streak := 0
-	wakeups(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, t.PollInterval, func(ch, payload string) {
+	listening := func() { close(t.ready) }
+	wakeups(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, t.PollInterval, listening, func(ch, payload string) {
 		if ch == db.KeysRevokedChannel {
 			if t.KeyRevoked != nil && payload != "" {
 				t.KeyRevoked(payload)
 			}
 			return
 		}
-		for ctx.Err() == nil {
-			evs, next, held, err := db.EventsAfter(ctx, t.DB, cur, 500)
-			if err != nil {
-				if ctx.Err() == nil {
-					slog.Error("event tail", "error", err)
-				}
-				return
+		if err := t.drain(ctx); err != nil {
+			if ctx.Err() == nil {
+				slog.Error("event tail", "error", err)
 			}
-			cur = next
-			for _, ev := range evs {
-				t.Publish(ev)
-			}
-			if held && len(evs) < 500 {
-				if retrying.CompareAndSwap(false, true) {
-					delay := min(2*time.Millisecond<<min(streak, 10), max(t.PollInterval, 100*time.Millisecond))
-					streak++
-					time.AfterFunc(delay, func() { retrying.Store(false); t.Wake() })
-				}
-				return
-			}
+			return
+		}
+		// Skipped seqs usually commit within milliseconds: look again soon,
+		// backing off while they stay missing.
+		if len(t.gaps) == 0 {
 			streak = 0
-			if len(evs) < 500 {
-				return
-			}
+			return
+		}
+		if retrying.CompareAndSwap(false, true) {
+			delay := min(2*time.Millisecond<<min(streak, 10), max(t.PollInterval, 100*time.Millisecond))
+			streak++
+			time.AfterFunc(delay, func() { retrying.Store(false); t.Wake() })
 		}
 	})
+}
+
+// drain publishes the skipped seqs that have committed since, then every
+// event after the last seq read.
+func (t *Tail) drain(ctx context.Context) error {
+	if len(t.gaps) > 0 {
+		now := time.Now()
+		seqs := make([]int64, 0, len(t.gaps))
+		for s, since := range t.gaps {
+			if now.Sub(since) > gapTTL {
+				delete(t.gaps, s)
+				continue
+			}
+			seqs = append(seqs, s)
+		}
+		if len(seqs) > 0 {
+			evs, err := db.EventsBySeq(ctx, t.DB, seqs)
+			if err != nil {
+				return err
+			}
+			for _, ev := range evs {
+				delete(t.gaps, ev.Seq)
+				t.Publish(ev)
+			}
+		}
+	}
+	for {
+		evs, err := db.EventsAfterSeq(ctx, t.DB, t.last, 500)
+		if err != nil {
+			return err
+		}
+		now := time.Now()
+		for _, ev := range evs {
+			for s := t.last + 1; s < ev.Seq && len(t.gaps) < maxGaps; s++ {
+				t.gaps[s] = now
+			}
+			t.last = ev.Seq
+			t.Publish(ev)
+		}
+		if len(evs) < 500 {
+			return nil
+		}
+	}
 }

@@ -206,6 +206,7 @@ func TestWSRevocationClosesAtOnceAcrossProcesses(t *testing.T) {
 		if code := c.closed(3 * time.Second); code != 1008 {
 			t.Fatalf("connection %d closed with %d", i, code)
 		}
+		t.Logf("connection %d closed after %v", i, time.Since(began))
 	}
 	if d := time.Since(began); d > time.Second {
 		t.Fatalf("closing took %v", d)
@@ -220,7 +221,7 @@ func TestWSRevocationClosesAtOnceAcrossProcesses(t *testing.T) {
 }
 
 func TestWSSubscriptionRules(t *testing.T) {
-	e := wsEnv(t, nil)
+	e := wsEnv(t, func(c *config.Config) { c.WSMessageRate, c.WSMessageBurst = 1000, 1000 })
 	m, other := e.merchant(), e.merchant()
 	theirs := e.createCharge(other, map[string]any{"amount": 5, "description": "Deles"})["id"].(string)
 	c := e.connect(m.Key)
@@ -316,13 +317,17 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 		t.Fatalf("subscribe paymentId: %v", f)
 	}
 	e.call(a.Key, "POST", "/v1/sandbox/payment-pix/"+id2+"/pay", nil)
-	envelopeOK(t, e, cp.read(), "payment.paid", id2)
+	f := cp.read()
+	if f["event"] == "payment.created" { // committed before the subscription, published after it
+		f = cp.read()
+	}
+	envelopeOK(t, e, f, "payment.paid", id2)
 	insertEvent(t, e.app.DB, a.ID, &a.KeyID, "payment.refunded", id2)
-	cp.quiet(700 * time.Millisecond)
 	cp.send(map[string]any{"action": "ping"})
 	if f := cp.read(); f["event"] != "pong" {
 		t.Fatalf("socket after the subscription ended: %v", f)
 	}
+	cp.quiet(700 * time.Millisecond) // the later event is not delivered
 }
 
 // insertEvent commits an outbox event the way a state change does.

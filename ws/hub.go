@@ -85,7 +85,7 @@ func (o *Options) defaults() {
 		o.AbuseLimit = 100
 	}
 	if o.SendBuffer <= 0 {
-		o.SendBuffer = 128
+		o.SendBuffer = 64
 	}
 }
 
@@ -118,9 +118,10 @@ func New(o Options) *Hub {
 	// Clients are servers, never browsers: a request carrying an Origin is
 	// a browser's (cross-site WebSocket hijacking) and is refused.
 	m.Upgrader.CheckOrigin = func(r *http.Request) bool { return r.Header.Get("Origin") == "" }
-	// Idle connections hold no write buffer and a small read buffer: most
-	// of what an idle connection costs.
-	m.Upgrader.ReadBufferSize = 1024
+	// Read buffer size 0 makes gorilla reuse the 4 KiB reader net/http
+	// already holds for the connection's life; writes take a buffer from a
+	// pool only while writing. Buffers are most of an idle connection's cost.
+	m.Upgrader.ReadBufferSize = 0
 	m.Upgrader.WriteBufferSize = 4096
 	m.Upgrader.WriteBufferPool = &sync.Pool{}
 	m.Upgrader.HandshakeTimeout = 10 * time.Second

@@ -62,12 +62,6 @@ CREATE TABLE ws_acks (
     PRIMARY KEY (event_id, api_key_id)
 );
 
--- The WebSocket tails of the API processes read the outbox in (txid, seq)
--- order below the oldest running transaction: a seq allocated by a
--- transaction that commits late can never be skipped that way.
-ALTER TABLE events ADD COLUMN txid xid8 NOT NULL DEFAULT pg_current_xact_id();
-CREATE INDEX events_txid_seq_idx ON events (txid, seq);
-
 -- Revoking a key tells every API process at commit, whoever revoked it.
 -- +goose StatementBegin
 CREATE FUNCTION api_keys_revoked_notify() RETURNS trigger AS $$
@@ -84,8 +78,6 @@ CREATE TRIGGER api_keys_revoked_notify AFTER UPDATE OF revoked_at ON api_keys
 -- +goose Down
 DROP TRIGGER api_keys_revoked_notify ON api_keys;
 DROP FUNCTION api_keys_revoked_notify;
-DROP INDEX events_txid_seq_idx;
-ALTER TABLE events DROP COLUMN txid;
 DROP TABLE ws_acks;
 DROP TABLE webhook_attempts;
 DROP TABLE webhook_deliveries;
