@@ -23,6 +23,7 @@ lint:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/
 	$(GO) run -tags devserver ./cmd/jangada-bench
+	$(GO) test -run '^$$' -bench IdleConnections -benchtime 1x ./ws/
 
 ## build: production binaries (no embedded Temporal)
 build:

@@ -58,6 +58,21 @@ func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Acc
 		Details: domain.SomeJSON(domain.Details{PairID: pair, CounterpartyName: acct.Name, CounterpartyID: acct.ID}),
 	}
 	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+		// Rows that nobody else touches go first; the balance locks are taken
+		// last so that they are held for as short a time as possible.
+		if _, err := db.InsertTransaction(ctx, tx, out); err != nil {
+			return err
+		}
+		if _, err := db.InsertTransaction(ctx, tx, inRec); err != nil {
+			return err
+		}
+		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.Public(publicURL)); err != nil {
+			return err
+		}
+		// The receiver's event belongs to its account, not to the sender's key.
+		if _, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.Public(publicURL)); err != nil {
+			return err
+		}
 		// Both balances are locked in id order before anything moves, so
 		// that A→B and B→A at the same time cannot deadlock.
 		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(acct.ID), domain.AvailableLedger(to.ID)); err != nil {
@@ -66,29 +81,16 @@ func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Acc
 		if err := db.RequireWithdrawable(ctx, tx, acct.ID, in.Amount); err != nil {
 			return err
 		}
-		if _, err := db.InsertTransaction(ctx, tx, out); err != nil {
-			return err
-		}
-		if _, err := db.InsertTransaction(ctx, tx, inRec); err != nil {
-			return err
-		}
-		if _, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
+		_, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
 			Kind: domain.TypeInternalOut, Description: "internal transfer to " + to.Email,
 			Entries: []db.Entry{
 				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
 				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
-			}}); err != nil {
-			return err
-		}
-		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.Public(publicURL)); err != nil {
-			return err
-		}
-		// The receiver's event belongs to its account, not to the sender's key.
-		_, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.Public(publicURL))
+			}})
 		return err
 	})
 	if err != nil {
 		return domain.Transaction{}, err
 	}
-	return db.GetTransaction(ctx, d, acct.ID, out.ID, domain.TypeInternalOut)
+	return out, nil
 }

@@ -107,16 +107,17 @@ func (s *Transfers) reserve(ctx context.Context, tx *sqlx.Tx, t domain.Transacti
 	if err != nil || !inserted {
 		return err
 	}
+	if _, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.Public(s.PublicURL)); err != nil {
+		return err
+	}
+	// The balance lock comes last, to be held as briefly as possible.
 	if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(t.AccountID)); err != nil {
 		return err
 	}
 	if err := db.RequireWithdrawable(ctx, tx, t.AccountID, t.Details.V.Debit); err != nil {
 		return err
 	}
-	if _, err := db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit)); err != nil {
-		return err
-	}
-	_, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.Public(s.PublicURL))
+	_, err = db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit))
 	return err
 }
 

@@ -85,6 +85,28 @@ func runAll(ctx context.Context, r *rig, n1, n32 int) error {
 		add(res)
 	}
 	fmt.Printf("internal transfers/s at c=16 / bare PG tx/s: %.2f (target >= 0.5)\n", money[1].perSecond()/money[0].perSecond())
+
+	fmt.Println()
+	settle()
+	ev, err := runEvents(ctx, r, n1, n32)
+	if err != nil {
+		return err
+	}
+	for _, res := range ev.latency {
+		add(res)
+	}
+	add(ev.creates)
+	for _, h := range ev.hooks {
+		fmt.Println(h)
+	}
+	fmt.Printf("pay→WebSocket / start+activity round trip (c=1): p50 %.2f / %.2f ms = %.2fx, p99 %.2f / %.2f ms = %.2fx\n",
+		ms(ev.latency[0].p50), ms(rt1.p50), ms(ev.latency[0].p50)/ms(rt1.p50),
+		ms(ev.latency[0].p99), ms(rt1.p99), ms(ev.latency[0].p99)/ms(rt1.p99))
+	fmt.Printf("webhook deliveries/s: %.1f while creating charges at c=32, %.1f from an outbox burst (zero loss required)\n",
+		ev.hooks[0].perSecond(), ev.hooks[1].perSecond())
+	if err := hooksOK(ev.hooks); err != nil {
+		return fmt.Errorf("webhook loss: %w", err)
+	}
 	for _, res := range results {
 		if res.errors > 0 {
 			return fmt.Errorf("%s c=%d had %d errors", res.name, res.concurrency, res.errors)
