@@ -180,21 +180,27 @@ func (s *Server) createCharge(c *gin.Context) {
 }
 
 func (s *Server) getCharge(c *gin.Context) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), domain.TypePixIn)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "PIX charge", t.Public(s.cfg.PublicURL))
+	s.showTransaction(c, "PIX charge", false, domain.TypePixIn)
 }
 
 func (s *Server) chargeStatus(c *gin.Context) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), domain.TypePixIn)
+	s.showTransaction(c, "PIX charge status", true, domain.TypePixIn)
+}
+
+// showTransaction is the one "get by id or externalReference" handler: the
+// full public record, or the lean status payload. Another account's id is
+// simply not found.
+func (s *Server) showTransaction(c *gin.Context, message string, lean bool, types ...string) {
+	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), types...)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "PIX charge status", t.Lean())
+	if lean {
+		ok(c, message, t.Lean())
+		return
+	}
+	ok(c, message, t.Public(s.cfg.PublicURL))
 }
 
 func (s *Server) listCharges(c *gin.Context) {

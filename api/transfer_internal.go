@@ -5,7 +5,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
@@ -73,12 +72,7 @@ func (s *Server) createInternal(c *gin.Context) {
 }
 
 func (s *Server) getInternal(c *gin.Context) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), domain.TypeInternalOut, domain.TypeInternalIn)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Internal transfer", t.Public(s.cfg.PublicURL))
+	s.showTransaction(c, "Internal transfer", false, domain.TypeInternalOut, domain.TypeInternalIn)
 }
 
 func (s *Server) listInternal(c *gin.Context) {

@@ -8,7 +8,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/brcode"
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/document"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -136,21 +135,11 @@ func (s *Server) createTransfer(c *gin.Context) {
 }
 
 func (s *Server) getTransfer(c *gin.Context) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), domain.TypePixOut)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "PIX transfer", t.Public(s.cfg.PublicURL))
+	s.showTransaction(c, "PIX transfer", false, domain.TypePixOut)
 }
 
 func (s *Server) transferStatus(c *gin.Context) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), domain.TypePixOut)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "PIX transfer status", t.Lean())
+	s.showTransaction(c, "PIX transfer status", true, domain.TypePixOut)
 }
 
 func (s *Server) listTransfers(c *gin.Context) {
