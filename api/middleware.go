@@ -63,7 +63,7 @@ func observe(c *gin.Context) {
 	d := time.Since(start)
 	status := c.Writer.Status()
 	requestDuration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
-	level := slog.LevelDebug
+	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelWarn
 	}

@@ -121,9 +121,9 @@ func ThresholdScheduleIDs(ctx context.Context, q sqlx.QueryerContext, accountID 
 	return ids, nil
 }
 
-// GetKey loads an API key by id, revoked or not (a schedule keeps running
+// KeyByID loads an API key by id, revoked or not (a schedule keeps running
 // with the key that created it; see docs/schedules.md).
-func GetKey(ctx context.Context, q sqlx.QueryerContext, id string) (domain.APIKey, error) {
+func KeyByID(ctx context.Context, q sqlx.QueryerContext, id string) (domain.APIKey, error) {
 	var row keyRow
 	err := sqlx.GetContext(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1`, id)
 	if errors.Is(err, sql.ErrNoRows) {
