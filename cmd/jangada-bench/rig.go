@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/lib/pq"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
@@ -111,7 +113,8 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		return r, err
 	}
 	// The bare baselines run on the same server through their own client and worker.
-	if r.client, err = client.Dial(client.Options{HostPort: frontend, Namespace: namespace}); err != nil {
+	if r.client, err = client.Dial(client.Options{HostPort: frontend, Namespace: namespace,
+		Logger: log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))}); err != nil {
 		return r, err
 	}
 	r.bare = sdkworker.New(r.client, bareQueue, sdkworker.Options{})
