@@ -24,8 +24,8 @@ func (s *Server) adminReview(c *gin.Context) {
 		return
 	}
 	t, err := s.Transfers.Get(c.Request.Context(), c.Param("id"))
-	if err != nil || t.Type != domain.TypePixOut {
-		fail(c, domain.NotFound("transfer"))
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	if r := t.Details.V.SecurityReview; r == nil || !r.Pending {

@@ -55,6 +55,20 @@ func GetTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, idOrR
 	return t, nil
 }
 
+// TransactionByID loads a transaction of the given type by id, whatever its
+// account: for workflows and operators, never for merchant routes.
+func TransactionByID(ctx context.Context, q sqlx.QueryerContext, id, typ string) (domain.Transaction, error) {
+	var t domain.Transaction
+	err := sqlx.GetContext(ctx, q, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 AND type = $2`, id, typ)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.NotFound("transaction")
+	}
+	if err != nil {
+		return t, fmt.Errorf("db: transaction by id: %w", err)
+	}
+	return t, nil
+}
+
 // LockTransaction loads a transaction by id FOR UPDATE inside tx, so that a
 // state change and its ledger posting see and write one consistent row.
 func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transaction, error) {

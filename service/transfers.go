@@ -140,9 +140,8 @@ func (s *Transfers) Ensure(ctx context.Context, t domain.Transaction) (string, e
 	if err != nil {
 		return "", err
 	}
-	var status string
-	err = s.DB.GetContext(ctx, &status, `SELECT status FROM transactions WHERE id = $1`, t.ID)
-	return status, err
+	stored, err := db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixOut)
+	return stored.Status, err
 }
 
 // Decide records an operator's review decision; the workflow then submits or fails the transfer.
@@ -232,13 +231,7 @@ func (s *Transfers) Signal(ctx context.Context, t domain.Transaction, name strin
 	return nil
 }
 
-// Get loads a transfer by id, whatever its account (workflow side).
+// Get loads a PIX out by id, whatever its account (workflow and operator side).
 func (s *Transfers) Get(ctx context.Context, id string) (domain.Transaction, error) {
-	var t domain.Transaction
-	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		var err error
-		t, err = db.LockTransaction(ctx, tx, id)
-		return err
-	})
-	return t, err
+	return db.TransactionByID(ctx, s.DB, id, domain.TypePixOut)
 }

@@ -1,0 +1,353 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/workflows"
+)
+
+// Schedules runs scheduled transfers: each one is a durable workflow
+// (schedule/<id>) that owns its row; this service creates them, forwards
+// edits, run-now and cancel to them as updates, makes their runs, and tells
+// threshold schedules when their account's balance changed.
+type Schedules struct {
+	DB        *sqlx.DB
+	Temporal  client.Client
+	TaskQueue string
+	PublicURL string
+	// Transfers makes the PIX out of a run, through the API's own code path.
+	Transfers *Transfers
+}
+
+// NewSchedule is a validated create request.
+type NewSchedule struct {
+	Label     string
+	Trigger   string
+	At        *time.Time
+	Rule      *schedule.Rule
+	Threshold money.Cents
+	MaxRuns   int
+	Payload   schedule.Payload
+}
+
+// Create stores the schedule and starts its workflow in one database
+// transaction (see Charges.Create), under a per-account lock so that the
+// limit of active schedules holds under concurrent requests.
+func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in NewSchedule) (schedule.Record, error) {
+	if in.Payload.Method == schedule.MethodInternal {
+		if err := s.checkRecipient(ctx, acct, in.Payload.RecipientEmail); err != nil {
+			return schedule.Record{}, err
+		}
+	}
+	now := time.Now().UTC()
+	sc := schedule.Schedule{
+		ID: uuid.Must(uuid.NewV7()).String(), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
+		At: in.At, Rule: in.Rule, Threshold: in.Threshold, MaxRuns: in.MaxRuns, Payload: in.Payload,
+		Status: schedule.StatusActive, CreatedAt: now,
+	}
+	// The first run is planned here so that the answer shows it; the
+	// workflow takes it from its input.
+	sc.NextRunAt = sc.Next(now)
+	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if err := s.requireQuota(ctx, tx, acct.ID, ""); err != nil {
+			return err
+		}
+		if err := db.InsertSchedule(ctx, tx, sc); err != nil {
+			return err
+		}
+		_, err := s.Temporal.ExecuteWorkflow(ctx, workflows.ScheduleStartOptions(sc, s.TaskQueue), workflows.ScheduleWorkflow,
+			workflows.ScheduleInput{Schedule: sc, Below: true})
+		if err != nil {
+			return fmt.Errorf("%w: start schedule workflow: %v", domain.ErrUnavailable, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return schedule.Record{}, err
+	}
+	return sc.Public(), nil
+}
+
+// requireQuota takes the account's schedule lock (until tx ends) and
+// refuses one more active schedule beyond the limit.
+func (s *Schedules) requireQuota(ctx context.Context, tx *sqlx.Tx, accountID, exceptID string) error {
+	if err := db.LockScheduleQuota(ctx, tx, accountID); err != nil {
+		return err
+	}
+	n, err := db.CountActiveSchedules(ctx, tx, accountID, exceptID)
+	if err != nil {
+		return err
+	}
+	if n >= schedule.MaxActivePerAccount {
+		return domain.Invalidf("the account has %d active scheduled transfers, the most allowed: pause or cancel one first", n)
+	}
+	return nil
+}
+
+func (s *Schedules) checkRecipient(ctx context.Context, acct domain.Account, email string) error {
+	to, err := db.GetAccountByEmail(ctx, s.DB, email)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Invalid("payload.recipientEmail", "is not the e-mail of a Jangada account")
+	}
+	if err != nil {
+		return err
+	}
+	if to.ID == acct.ID {
+		return domain.Invalid("payload.recipientEmail", "is this account's own e-mail: transfers to yourself are not allowed")
+	}
+	return nil
+}
+
+// Get returns one of the account's schedules.
+func (s *Schedules) Get(ctx context.Context, acct domain.Account, id string) (schedule.Record, error) {
+	sc, err := db.GetSchedule(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return schedule.Record{}, err
+	}
+	return sc.Public(), nil
+}
+
+// List returns the account's schedules, newest first.
+func (s *Schedules) List(ctx context.Context, acct domain.Account) ([]schedule.Record, error) {
+	all, err := db.ListSchedules(ctx, s.DB, acct.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]schedule.Record, len(all))
+	for i, sc := range all {
+		out[i] = sc.Public()
+	}
+	return out, nil
+}
+
+// Update checks the patch against the schedule's trigger and hands it to
+// the workflow. Resuming counts against the limit of active schedules: the
+// quota lock is held until the workflow has written the row.
+func (s *Schedules) Update(ctx context.Context, acct domain.Account, id string, p schedule.Patch) (schedule.Record, error) {
+	sc, err := s.open(ctx, acct, id)
+	if err != nil {
+		return schedule.Record{}, err
+	}
+	if err := checkPatch(sc, p, time.Now()); err != nil {
+		return schedule.Record{}, err
+	}
+	if p.Status == nil || *p.Status != schedule.StatusActive || sc.Status == schedule.StatusActive {
+		return s.update(ctx, id, workflows.ScheduleUpdate, p)
+	}
+	var rec schedule.Record
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if err := s.requireQuota(ctx, tx, acct.ID, id); err != nil {
+			return err
+		}
+		rec, err = s.update(ctx, id, workflows.ScheduleUpdate, p)
+		return err
+	})
+	return rec, err
+}
+
+// checkPatch refuses fields that do not apply to the schedule's trigger.
+func checkPatch(sc schedule.Schedule, p schedule.Patch, now time.Time) error {
+	if p.At != nil {
+		if sc.Trigger != schedule.Once {
+			return domain.Invalid("scheduledAt", "applies only to ONCE schedules")
+		}
+		if !p.At.After(now) {
+			return domain.Invalid("scheduledAt", "must be in the future")
+		}
+	}
+	if p.Rule != nil && sc.Trigger != schedule.Recurring {
+		return domain.Invalid("recurrenceRule", "applies only to RECURRING schedules")
+	}
+	if p.Threshold != nil && sc.Trigger != schedule.BalanceThreshold {
+		return domain.Invalid("balanceThreshold", "applies only to BALANCE_THRESHOLD schedules")
+	}
+	if p.MaxRuns != nil && *p.MaxRuns <= sc.RunCount {
+		return domain.Invalid("maxRuns", "must be greater than the %d runs made so far", sc.RunCount)
+	}
+	return nil
+}
+
+// RunNow runs the schedule's transfer at once and answers with the run.
+func (s *Schedules) RunNow(ctx context.Context, acct domain.Account, id string) (schedule.Record, error) {
+	if _, err := s.open(ctx, acct, id); err != nil {
+		return schedule.Record{}, err
+	}
+	return s.update(ctx, id, workflows.ScheduleRunNow)
+}
+
+// Cancel closes the schedule for good (status completed).
+func (s *Schedules) Cancel(ctx context.Context, acct domain.Account, id string) (schedule.Record, error) {
+	if _, err := s.open(ctx, acct, id); err != nil {
+		return schedule.Record{}, err
+	}
+	return s.update(ctx, id, workflows.ScheduleCancel)
+}
+
+// open loads the account's schedule and refuses a closed one.
+func (s *Schedules) open(ctx context.Context, acct domain.Account, id string) (schedule.Schedule, error) {
+	sc, err := db.GetSchedule(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return sc, err
+	}
+	if sc.Closed() {
+		return sc, domain.Invalidf("scheduled transfer %s is %s and can no longer change", sc.ID, sc.Status)
+	}
+	return sc, nil
+}
+
+// update sends a workflow update and waits for its answer.
+func (s *Schedules) update(ctx context.Context, id, name string, args ...any) (schedule.Record, error) {
+	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: workflows.ScheduleWorkflowID(id), UpdateName: name, Args: args,
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var rec schedule.Record
+	if err == nil {
+		err = h.Get(ctx, &rec)
+	}
+	return rec, updateError(id, err)
+}
+
+// updateError maps the workflow's answers to business errors.
+func updateError(id string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		switch app.Type() {
+		case workflows.ErrTypeInvalid:
+			return domain.Invalidf("%s", app.Message())
+		case workflows.ErrTypeInsufficient:
+			return domain.Insufficient("%s", app.Message())
+		}
+	}
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return domain.Invalidf("scheduled transfer %s is closed and can no longer change", id)
+	}
+	return fmt.Errorf("%w: schedule workflow update: %v", domain.ErrUnavailable, err)
+}
+
+// Run makes run number n of a schedule: a real PIX out or internal
+// transfer through the API's code path, under the key that created the
+// schedule. Its externalReference sched-<id>-<n> makes a retried run find
+// the transfer it created instead of sending twice.
+func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResult, error) {
+	sc, err := db.GetSchedule(ctx, s.DB, "", id)
+	if err != nil {
+		return schedule.RunResult{}, err
+	}
+	acct, err := db.GetAccount(ctx, s.DB, sc.AccountID)
+	if err != nil {
+		return schedule.RunResult{}, err
+	}
+	key, err := db.KeyByID(ctx, s.DB, sc.APIKeyID)
+	if err != nil {
+		return schedule.RunResult{}, err
+	}
+	if key.RevokedAt != nil {
+		return schedule.RunResult{}, domain.Invalidf("the API key that created this schedule was revoked")
+	}
+	ref := fmt.Sprintf("sched-%s-%d", sc.ID, n)
+	desc := sc.Payload.Description
+	if desc == "" {
+		desc = truncate("Transferência agendada "+sc.Label, 140)
+	}
+	p := sc.Payload
+	var t domain.Transaction
+	switch p.Method {
+	case schedule.MethodPix:
+		t, err = s.Transfers.Create(ctx, acct, key, NewTransfer{Amount: p.Amount, Description: desc, PixKey: p.PixKey,
+			PixKeyType: p.PixKeyType, CoverFee: p.CoverFee, ExternalReference: &ref})
+	case schedule.MethodInternal:
+		t, err = Internal(ctx, s.DB, s.PublicURL, acct, key, NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
+			Description: desc, ExternalReference: &ref})
+	default:
+		err = domain.Invalidf("payload method %s cannot run", p.Method)
+	}
+	if err != nil {
+		return schedule.RunResult{}, err
+	}
+	return schedule.RunResult{RunNumber: n, TransactionID: t.ID, Type: t.Type, Status: t.Status, Amount: t.Amount}, nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+// BalanceChanged tells the account's open threshold schedules that its
+// available balance changed; each then reads it. An empty accountID tells
+// every threshold schedule (after a listener reconnects, when notices may
+// have been missed). Call it after the change committed.
+func (s *Schedules) BalanceChanged(ctx context.Context, accountID string) error {
+	ids, err := db.ThresholdScheduleIDs(ctx, s.DB, accountID)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, id := range ids {
+		err := s.Temporal.SignalWorkflow(ctx, workflows.ScheduleWorkflowID(id), "", workflows.BalanceSignal, accountID)
+		var nf *serviceerror.NotFound
+		if err != nil && !errors.As(err, &nf) && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// WatchBalances listens on the NOTIFY channel that the ledger's trigger
+// feeds and signals the threshold schedules of each account named there,
+// until ctx ends. NOTIFY is lost while no one listens, so on every
+// (re)connection every threshold schedule re-reads its balance: the
+// balance itself is the durable state, the notice only says "look now".
+func (s *Schedules) WatchBalances(ctx context.Context, dsn string) {
+	l := pq.NewListener(dsn, time.Second, 30*time.Second, func(ev pq.ListenerEventType, err error) {
+		if err != nil {
+			slog.Warn("schedule balance listener", "event", ev, "error", err)
+		}
+	})
+	defer l.Close()
+	if err := l.Listen(db.ScheduleBalanceChannel); err != nil {
+		slog.Error("schedule balance listener: listen", "error", err)
+		return
+	}
+	s.notify(ctx, "")
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-l.Notify:
+			if n == nil { // reconnected: notices may have been lost
+				s.notify(ctx, "")
+				continue
+			}
+			s.notify(ctx, n.Extra)
+		}
+	}
+}
+
+func (s *Schedules) notify(ctx context.Context, accountID string) {
+	if err := s.BalanceChanged(ctx, accountID); err != nil && ctx.Err() == nil {
+		slog.Warn("signal threshold schedules", "account", accountID, "error", err)
+	}
+}
