@@ -27,6 +27,8 @@ type Deps struct {
 	// Transfers and Refunds move money out.
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
+	// Schedules runs scheduled transfers.
+	Schedules *service.Schedules
 	// Sandbox is the simulator; nil when a real processor is configured.
 	Sandbox *processor.Sandbox
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).

@@ -52,6 +52,8 @@ type App struct {
 	// Transfers and Refunds are the money-out services.
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
+	// Schedules runs scheduled transfers (one workflow per schedule).
+	Schedules *service.Schedules
 
 	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
 	// processes) feeds this process's hub. Both read the outbox.
@@ -132,18 +134,20 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
+	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, Transfers: a.Transfers}
 	if opts.Worker {
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
 			Transfers: &activities.Transfers{Svc: a.Transfers},
 			Refunds:   &activities.Refunds{Svc: a.Refunds},
 			Charges:   &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
 			Webhooks:  &activities.Webhooks{DB: d, Sender: dispatch.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate)},
+			Schedules: &activities.Schedules{Svc: a.Schedules},
 		})
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
 			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sandbox,
-			Transfers: a.Transfers, Refunds: a.Refunds,
+			Transfers: a.Transfers, Refunds: a.Refunds, Schedules: a.Schedules,
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
@@ -257,6 +261,9 @@ func (a *App) startOutboxReaders() {
 	if a.Dispatcher != nil {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.Dispatcher.Run(ctx) }()
+		// Worker processes also carry balance changes to threshold schedules.
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)

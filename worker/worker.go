@@ -25,6 +25,8 @@ type Deps struct {
 	Transfers *activities.Transfers
 	Refunds   *activities.Refunds
 	Webhooks  *activities.Webhooks
+	// Schedules hosts the scheduled-transfer activities.
+	Schedules *activities.Schedules
 }
 
 // New builds a worker on taskQueue with every workflow and activity registered.
@@ -62,6 +64,14 @@ func Register(r interface {
 	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
 	r.RegisterActivityWithOptions(d.Webhooks.SendWebhook, activity.RegisterOptions{Name: workflows.ActSendWebhook})
 	r.RegisterActivityWithOptions(d.Webhooks.RecordWebhookAttempt, activity.RegisterOptions{Name: workflows.ActRecordWebhookAttempt})
+
+	if d.Schedules != nil {
+		r.RegisterWorkflowWithOptions(workflows.ScheduleWorkflow, workflow.RegisterOptions{Name: "ScheduleWorkflow"})
+		r.RegisterActivityWithOptions(d.Schedules.EnsureSchedule, activity.RegisterOptions{Name: workflows.ActEnsureSchedule})
+		r.RegisterActivityWithOptions(d.Schedules.SaveSchedule, activity.RegisterOptions{Name: workflows.ActSaveSchedule})
+		r.RegisterActivityWithOptions(d.Schedules.RunSchedule, activity.RegisterOptions{Name: workflows.ActRunSchedule})
+		r.RegisterActivityWithOptions(d.Schedules.ScheduleBalance, activity.RegisterOptions{Name: workflows.ActScheduleBalance})
+	}
 }
 
 // EnsureSearchAttributes registers the custom search attributes on the

@@ -1,0 +1,407 @@
+package workflows
+
+import (
+	"errors"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/schedule"
+)
+
+// Updates and signals of the schedule workflow.
+const (
+	// ScheduleUpdate applies a schedule.Patch (label, timing, maxRuns,
+	// pause/resume) and returns the record.
+	ScheduleUpdate = "update"
+	// ScheduleRunNow runs the transfer at once and returns the record with the run.
+	ScheduleRunNow = "run-now"
+	// ScheduleCancel closes the schedule for good (status completed).
+	ScheduleCancel = "cancel"
+	// BalanceSignal tells a threshold schedule that its account's available
+	// balance changed; the workflow then reads it.
+	BalanceSignal = "balance-changed"
+)
+
+// Schedule activity names.
+const (
+	ActEnsureSchedule  = "EnsureSchedule"
+	ActSaveSchedule    = "SaveSchedule"
+	ActRunSchedule     = "RunSchedule"
+	ActScheduleBalance = "ScheduleBalance"
+)
+
+// Application error types a run or an update fails with; the service maps
+// them to domain errors (400).
+const (
+	ErrTypeInvalid      = "Invalid"
+	ErrTypeInsufficient = "InsufficientBalance"
+)
+
+// ResourceSchedule is the JangadaResourceType of schedule workflows.
+const ResourceSchedule = "SCHEDULE"
+
+// ContinueAsNewAfterRuns bounds the runs of one workflow run: a daily
+// schedule lives for years, its history must not.
+const ContinueAsNewAfterRuns = 100
+
+// ScheduleInput starts (or continues) a schedule's workflow.
+type ScheduleInput struct {
+	Schedule schedule.Schedule
+	// Below records that the balance was last seen under the threshold, which
+	// arms a threshold schedule; a new one starts armed.
+	Below bool
+	// Dirty carries a balance change not yet read across continue-as-new.
+	Dirty bool
+	// Continued is set on continue-as-new: the row exists already.
+	Continued bool
+}
+
+// RunInput is one run: its number makes the transfer's externalReference,
+// so that a retried activity finds the transfer instead of sending twice.
+type RunInput struct {
+	ScheduleID string
+	RunNumber  int
+}
+
+// ScheduleWorkflowID derives the workflow id from the schedule id.
+func ScheduleWorkflowID(id string) string { return "schedule/" + id }
+
+// ScheduleStartOptions are the options the API starts a schedule with.
+func ScheduleStartOptions(s schedule.Schedule, taskQueue string) client.StartWorkflowOptions {
+	return client.StartWorkflowOptions{
+		ID: ScheduleWorkflowID(s.ID), TaskQueue: taskQueue,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			AccountIDKey.ValueSet(s.AccountID), ResourceIDKey.ValueSet(s.ID), ResourceTypeKey.ValueSet(ResourceSchedule),
+			StatusKey.ValueSet(s.Status), AmountKey.ValueSet(float64(s.Payload.Amount)/100),
+		),
+		StaticSummary: "Scheduled " + schedule.MethodLabel(s.Payload.Method) + " " + s.Payload.Amount.Format() + ": " + s.ScheduleLabel(),
+		StaticDetails: "Account `" + s.AccountID + "`, schedule `" + s.ID + "`. Updates `" + ScheduleUpdate + "`, `" +
+			ScheduleRunNow + "`, `" + ScheduleCancel + "`; signal `" + BalanceSignal + "` re-reads the balance.",
+		Memo:                                     map[string]any{"accountId": s.AccountID, "scheduleId": s.ID},
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	}
+}
+
+// request is an update waiting for the main loop, which alone does I/O, so
+// that runs, saves and updates never interleave.
+type request struct {
+	name  string
+	patch schedule.Patch
+	done  bool
+	rec   schedule.Record
+	err   error
+}
+
+// scheduler is the workflow's state.
+type scheduler struct {
+	s        schedule.Schedule
+	below    bool
+	dirty    bool
+	queue    []*request
+	runs     int
+	saStatus string
+}
+
+// ScheduleWorkflow drives one scheduled transfer until it completes, fails
+// or is cancelled: durable timers for ONCE and RECURRING (the next run is
+// computed here from the rule and workflow.Now), balance signals for
+// BALANCE_THRESHOLD, updates for pause/resume/edit, run-now and cancel.
+func ScheduleWorkflow(ctx workflow.Context, in ScheduleInput) (string, error) {
+	w := &scheduler{s: in.Schedule, below: in.Below, dirty: in.Dirty, saStatus: in.Schedule.Status}
+	// Handlers first: an update that arrives with the first workflow task
+	// must find them, or it is rejected as unknown.
+	if err := w.register(ctx); err != nil {
+		return "", err
+	}
+	if !in.Continued {
+		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			ScheduleToCloseTimeout: 10 * time.Minute, StartToCloseTimeout: 10 * time.Second,
+		})
+		if err := workflow.ExecuteLocalActivity(lctx, ActEnsureSchedule, w.s).Get(ctx, nil); err != nil {
+			return "", err
+		}
+		w.dirty = w.dirty || w.s.Trigger == schedule.BalanceThreshold
+	}
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannel(ctx, BalanceSignal)
+		for {
+			var account string
+			ch.Receive(ctx, &account)
+			w.dirty = true
+		}
+	})
+	return w.loop(ctx)
+}
+
+func (w *scheduler) register(ctx workflow.Context) error {
+	open := func(ctx workflow.Context) error {
+		if w.s.Closed() {
+			return closedError(w.s)
+		}
+		return nil
+	}
+	enqueue := func(ctx workflow.Context, r *request) (schedule.Record, error) {
+		w.queue = append(w.queue, r)
+		if err := workflow.Await(ctx, func() bool { return r.done }); err != nil {
+			return schedule.Record{}, err
+		}
+		return r.rec, r.err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, ScheduleUpdate,
+		func(ctx workflow.Context, p schedule.Patch) (schedule.Record, error) {
+			return enqueue(ctx, &request{name: ScheduleUpdate, patch: p})
+		}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, _ schedule.Patch) error { return open(ctx) }}); err != nil {
+		return err
+	}
+	for _, name := range []string{ScheduleRunNow, ScheduleCancel} {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, name,
+			func(ctx workflow.Context) (schedule.Record, error) { return enqueue(ctx, &request{name: name}) },
+			workflow.UpdateHandlerOptions{Validator: open}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *scheduler) loop(ctx workflow.Context) (string, error) {
+	if w.s.NextRunAt == nil && w.s.Status == schedule.StatusActive {
+		w.plan(ctx)
+		if err := w.save(ctx); err != nil {
+			return "", err
+		}
+	}
+	for {
+		for len(w.queue) > 0 {
+			r := w.queue[0]
+			w.queue = w.queue[1:]
+			r.rec, r.err = w.handle(ctx, r)
+			r.done = true
+		}
+		if w.s.Closed() {
+			// Let the handlers of the last requests return their answers.
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return "", err
+			}
+			return w.s.Status, nil
+		}
+		if w.dirty && w.s.Trigger == schedule.BalanceThreshold {
+			w.dirty = false
+			fire, err := w.observe(ctx)
+			if err != nil {
+				return "", err
+			}
+			if fire {
+				if err := w.runAutomatic(ctx); err != nil {
+					return "", err
+				}
+			}
+			continue
+		}
+		if w.runs >= ContinueAsNewAfterRuns || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) && len(w.queue) == 0 }); err != nil {
+				return "", err
+			}
+			return "", workflow.NewContinueAsNewError(ctx, ScheduleWorkflow,
+				ScheduleInput{Schedule: w.s, Below: w.below, Dirty: w.dirty, Continued: true})
+		}
+		wake := func() bool { return len(w.queue) > 0 || w.dirty }
+		next := w.s.NextRunAt
+		if w.s.Status != schedule.StatusActive || next == nil {
+			if err := workflow.Await(ctx, wake); err != nil {
+				return "", err
+			}
+			continue
+		}
+		if d := next.Sub(workflow.Now(ctx)); d > 0 {
+			woken, err := workflow.AwaitWithTimeout(ctx, d, wake)
+			if err != nil {
+				return "", err
+			}
+			if woken {
+				continue
+			}
+		}
+		if err := w.runAutomatic(ctx); err != nil {
+			return "", err
+		}
+	}
+}
+
+// plan sets the next run from the rule and the workflow's clock: a paused
+// schedule, a threshold one and a finished one have none.
+func (w *scheduler) plan(ctx workflow.Context) {
+	w.s.NextRunAt = nil
+	if w.s.Status == schedule.StatusActive {
+		w.s.NextRunAt = w.s.Next(workflow.Now(ctx))
+	}
+}
+
+// save writes the row and keeps the JangadaStatus search attribute in step.
+func (w *scheduler) save(ctx workflow.Context) error {
+	if err := workflow.ExecuteActivity(moneyActivities(ctx), ActSaveSchedule, w.s).Get(ctx, nil); err != nil {
+		return err
+	}
+	if w.s.Status != w.saStatus {
+		w.saStatus = w.s.Status
+		return workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(w.s.Status))
+	}
+	return nil
+}
+
+// observe reads the available balance and reports whether a threshold
+// schedule fires: only when it reaches the threshold from below, so that it
+// fires once per crossing. A crossing while paused is skipped.
+func (w *scheduler) observe(ctx workflow.Context) (bool, error) {
+	bal, err := w.balance(ctx)
+	if err != nil {
+		return false, err
+	}
+	if bal < w.s.Threshold {
+		w.below = true
+		return false, nil
+	}
+	fire := w.below && w.s.Status == schedule.StatusActive
+	w.below = false
+	return fire, nil
+}
+
+func (w *scheduler) balance(ctx workflow.Context) (money.Cents, error) {
+	var bal money.Cents
+	err := workflow.ExecuteActivity(moneyActivities(ctx), ActScheduleBalance, w.s.AccountID).Get(ctx, &bal)
+	return bal, err
+}
+
+// execute runs one transfer. Business refusals (short balance, a
+// destination that no longer exists) are not retried; anything else is,
+// a few times, before the run counts as failed.
+func (w *scheduler) execute(ctx workflow.Context) (schedule.RunResult, error) {
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
+			MaximumAttempts: 5, NonRetryableErrorTypes: []string{ErrTypeInvalid, ErrTypeInsufficient}},
+	})
+	var res schedule.RunResult
+	err := workflow.ExecuteActivity(actx, ActRunSchedule, RunInput{ScheduleID: w.s.ID, RunNumber: w.s.RunCount + 1}).Get(ctx, &res)
+	return res, err
+}
+
+// succeeded books a run that created its transfer.
+func (w *scheduler) succeeded(ctx workflow.Context) {
+	w.s.RunCount++
+	w.runs++
+	now := workflow.Now(ctx)
+	w.s.LastRunAt = &now
+	w.s.Failures, w.s.LastError = 0, ""
+	if (w.s.MaxRuns > 0 && w.s.RunCount >= w.s.MaxRuns) || w.s.Trigger == schedule.Once {
+		w.s.Status = schedule.StatusCompleted
+	}
+}
+
+// runAutomatic is a run the schedule itself decided on. The failure rule:
+// schedule.MaxConsecutiveFailures failed runs in a row close the schedule
+// as failed; a one-off has a single chance.
+func (w *scheduler) runAutomatic(ctx workflow.Context) error {
+	_, err := w.execute(ctx)
+	if err == nil {
+		w.succeeded(ctx)
+	} else {
+		w.runs++
+		w.s.Failures++
+		w.s.LastError = message(err)
+		if w.s.Failures >= schedule.MaxConsecutiveFailures || w.s.Trigger == schedule.Once {
+			w.s.Status = schedule.StatusFailed
+		}
+	}
+	w.plan(ctx)
+	return w.save(ctx)
+}
+
+// handle applies one update in the main loop.
+func (w *scheduler) handle(ctx workflow.Context, r *request) (schedule.Record, error) {
+	if w.s.Closed() {
+		return schedule.Record{}, closedError(w.s)
+	}
+	switch r.name {
+	case ScheduleCancel:
+		w.s.Status = schedule.StatusCompleted
+	case ScheduleRunNow:
+		return w.runNow(ctx)
+	default:
+		p := r.patch
+		if p.MaxRuns != nil && *p.MaxRuns <= w.s.RunCount {
+			return schedule.Record{}, temporal.NewApplicationError("maxRuns must be greater than the runs made so far", ErrTypeInvalid)
+		}
+		resumed := p.Status != nil && *p.Status == schedule.StatusActive && w.s.Status != schedule.StatusActive
+		w.s = p.Apply(w.s)
+		if p.Threshold != nil {
+			// A new threshold is judged afresh: reached already, it fires.
+			w.below, w.dirty = true, true
+		}
+		if resumed && w.s.Trigger == schedule.BalanceThreshold {
+			w.dirty = true
+		}
+	}
+	w.plan(ctx)
+	if err := w.save(ctx); err != nil {
+		return schedule.Record{}, err
+	}
+	return w.s.Public(), nil
+}
+
+// runNow runs at once on request and answers with the run. A refused run
+// changes nothing and does not count towards the failure rule: the caller
+// sees the refusal.
+func (w *scheduler) runNow(ctx workflow.Context) (schedule.Record, error) {
+	if w.s.Trigger == schedule.BalanceThreshold {
+		bal, err := w.balance(ctx)
+		if err != nil {
+			return schedule.Record{}, err
+		}
+		if bal < w.s.Threshold {
+			return schedule.Record{}, temporal.NewApplicationError("the available balance of "+bal.Format()+
+				" has not reached the threshold of "+w.s.Threshold.Format(), ErrTypeInvalid)
+		}
+	}
+	res, err := w.execute(ctx)
+	if err != nil {
+		return schedule.Record{}, refusal(err)
+	}
+	w.succeeded(ctx)
+	w.plan(ctx)
+	if err := w.save(ctx); err != nil {
+		return schedule.Record{}, err
+	}
+	rec := w.s.Public()
+	rec.Run = &res
+	return rec, nil
+}
+
+func closedError(s schedule.Schedule) error {
+	return temporal.NewNonRetryableApplicationError("scheduled transfer "+s.ID+" is "+s.Status+" and can no longer change", ErrTypeInvalid, nil)
+}
+
+// message is a failed run's reason as the record shows it.
+func message(err error) string {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		return app.Message()
+	}
+	return err.Error()
+}
+
+// refusal passes a run's business refusal to the update's caller as its own
+// error, without the activity's wrapping; other errors become a retryable
+// failure of the request.
+func refusal(err error) error {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && (app.Type() == ErrTypeInvalid || app.Type() == ErrTypeInsufficient) {
+		return temporal.NewNonRetryableApplicationError(app.Message(), app.Type(), nil)
+	}
+	return temporal.NewApplicationError("the run could not be made now: "+message(err), "RunUnavailable")
+}
