@@ -276,9 +276,15 @@ func TestWebhookRetrySameDeliveryID(t *testing.T) {
 	if r.tries[got[0].ID] != 2 {
 		t.Fatalf("tries %v", r.tries)
 	}
-	h := e.admin("GET", "/webhooks/"+ep+"/deliveries", nil).m(t)
-	d := h["items"].([]any)[0].(map[string]any)
-	at := d["history"].([]any)
+	// The attempt is recorded just after the receiver answers: wait for it.
+	var d map[string]any
+	var at []any
+	eventually(t, "both attempts in the history", func() bool {
+		h := e.admin("GET", "/webhooks/"+ep+"/deliveries", nil).m(t)
+		d = h["items"].([]any)[0].(map[string]any)
+		at = d["history"].([]any)
+		return d["status"] == "DELIVERED" && len(at) == 2
+	})
 	if d["id"] != got[0].ID || d["status"] != "DELIVERED" || len(at) != 2 ||
 		at[0].(map[string]any)["statusCode"] != 500.0 || at[1].(map[string]any)["statusCode"] != 200.0 {
 		t.Fatalf("delivery %v", d)
