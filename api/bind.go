@@ -96,3 +96,31 @@ func fieldError(field string, t reflect.Type, err error) error {
 
 // reflectValue is the addressable struct behind a pointer, for bindObject.
 func reflectValue(ptr any) reflect.Value { return reflect.ValueOf(ptr).Elem() }
+
+// validator is a request body that turns itself into a service request.
+type validator[R any, B any] interface {
+	*B
+	validate() (R, error)
+}
+
+// create is the one shape of a create handler: bind the body, validate it,
+// act, answer with message and the action's result. Every error goes
+// through fail, so each one maps to its status in one place.
+func create[R any, B any, PB validator[R, B]](c *gin.Context, message string, act func(R) (any, error)) {
+	var body B
+	if err := bind(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	req, err := PB(&body).validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	out, err := act(req)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, message, out)
+}

@@ -156,26 +156,17 @@ func text(field string, v *string, minLen, maxLen int, required bool) (string, e
 }
 
 func (s *Server) createCharge(c *gin.Context) {
-	var body createChargeBody
-	if err := bind(c, &body); err != nil {
-		fail(c, err)
-		return
-	}
-	req, err := body.validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	created, err := s.Charges.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	t := created.Charge
-	ok(c, "PIX charge created", chargeCreated{
-		ID: t.ID, Status: t.Status, Amount: t.Amount, FeeAmount: t.FeeAmount, NetAmount: t.NetAmount,
-		CopyPaste: *t.CopyPaste, QRCodeBase64: created.QRCodeBase64, QRCodeURL: domain.QRCodeURL(s.cfg.PublicURL, t.ID),
-		ExpiresAt: *t.ExpiresAt, CreatedAt: t.CreatedAt,
+	create[service.NewCharge, createChargeBody](c, "PIX charge created", func(req service.NewCharge) (any, error) {
+		created, err := s.Charges.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
+		if err != nil {
+			return nil, err
+		}
+		t := created.Charge
+		return chargeCreated{
+			ID: t.ID, Status: t.Status, Amount: t.Amount, FeeAmount: t.FeeAmount, NetAmount: t.NetAmount,
+			CopyPaste: *t.CopyPaste, QRCodeBase64: created.QRCodeBase64, QRCodeURL: domain.QRCodeURL(s.cfg.PublicURL, t.ID),
+			ExpiresAt: *t.ExpiresAt, CreatedAt: t.CreatedAt,
+		}, nil
 	})
 }
 

@@ -59,22 +59,10 @@ func (b createRefundBody) validate() (service.NewRefund, error) {
 }
 
 func (s *Server) createRefund(c *gin.Context) {
-	var body createRefundBody
-	if err := bind(c, &body); err != nil {
-		fail(c, err)
-		return
-	}
-	req, err := body.validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	d, err := s.Refunds.Create(c.Request.Context(), accountOf(c), req)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Refund requested", d.Public(s.cfg.PublicURL))
+	create[service.NewRefund, createRefundBody](c, "Refund requested", func(req service.NewRefund) (any, error) {
+		d, err := s.Refunds.Create(c.Request.Context(), accountOf(c), req)
+		return d.Public(s.cfg.PublicURL), err
+	})
 }
 
 // getRefund finds the deposit by transaction id, refundId or e2eId.

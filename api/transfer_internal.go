@@ -53,22 +53,10 @@ func (b createInternalBody) validate() (service.NewInternal, error) {
 }
 
 func (s *Server) createInternal(c *gin.Context) {
-	var body createInternalBody
-	if err := bind(c, &body); err != nil {
-		fail(c, err)
-		return
-	}
-	req, err := body.validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	t, err := service.Internal(c.Request.Context(), s.db, s.cfg.PublicURL, accountOf(c), keyOf(c), req)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Internal transfer completed", t.Public(s.cfg.PublicURL))
+	create[service.NewInternal, createInternalBody](c, "Internal transfer completed", func(req service.NewInternal) (any, error) {
+		t, err := service.Internal(c.Request.Context(), s.db, s.cfg.PublicURL, accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
 }
 
 func (s *Server) getInternal(c *gin.Context) {

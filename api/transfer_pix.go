@@ -116,22 +116,10 @@ func inferKeyType(key string) pixkey.Type {
 }
 
 func (s *Server) createTransfer(c *gin.Context) {
-	var body createTransferBody
-	if err := bind(c, &body); err != nil {
-		fail(c, err)
-		return
-	}
-	req, err := body.validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	t, err := s.Transfers.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "PIX transfer created", t.Public(s.cfg.PublicURL))
+	create[service.NewTransfer, createTransferBody](c, "PIX transfer created", func(req service.NewTransfer) (any, error) {
+		t, err := s.Transfers.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
 }
 
 func (s *Server) getTransfer(c *gin.Context) {
