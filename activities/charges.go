@@ -37,7 +37,7 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 		if err != nil || !inserted {
 			return err
 		}
-		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.Public(a.PublicURL))
+		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(a.PublicURL))
 		ev = &e
 		return err
 	})
@@ -136,7 +136,7 @@ func (a *Charges) transition(ctx context.Context, id, event string, apply func(*
 			return err
 		}
 		status = t.Status
-		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, event, t.ID, t.Public(a.PublicURL))
+		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, event, t.ID, t.EventData(a.PublicURL))
 		ev = &e
 		return err
 	})

@@ -226,6 +226,15 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	return p
 }
 
+// EventData is the record as events carry it (webhook and WebSocket data):
+// the lean record without QR fields, which no event carries (the spec's
+// 2026-08-15 change: payment.created has no QR data).
+func (t Transaction) EventData(publicURL string) PublicTransaction {
+	p := t.Public(publicURL)
+	p.CopyPaste, p.QRCodeURL = nil, nil
+	return p
+}
+
 // Lean is the polling payload of the status routes.
 type Lean struct {
 	ID          string      `json:"id"`

@@ -118,6 +118,15 @@ func TestChargeCreatePayCompletes(t *testing.T) {
 	if got := strings.Join(eventTypes(t, e, id), ","); got != "payment.created,payment.paid" {
 		t.Fatalf("events: %s", got)
 	}
+	evs, _ := db.EventsFor(context.Background(), e.app.DB, id)
+	for _, field := range []string{"copyPaste", "qrCodeBase64", "qrcodeUrl", "accountId"} {
+		if strings.Contains(string(evs[0].Data), `"`+field+`"`) {
+			t.Errorf("payment.created carries %s: %s", field, evs[0].Data)
+		}
+	}
+	if !strings.Contains(string(evs[0].Data), `"expiresAt"`) || !strings.Contains(string(evs[1].Data), `"payer"`) {
+		t.Errorf("event data: %s / %s", evs[0].Data, evs[1].Data)
+	}
 	st := e.call(m.Key, "GET", "/v1/payment-pix/status/"+id, nil).m(t)
 	if st["status"] != "COMPLETED" || st["description"] != nil {
 		t.Fatalf("status payload: %v", st)

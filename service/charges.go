@@ -104,7 +104,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		if _, err := db.InsertTransaction(ctx, tx, t); err != nil {
 			return err
 		}
-		if ev, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.Public(s.PublicURL)); err != nil {
+		if ev, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(s.PublicURL)); err != nil {
 			return err
 		}
 		_, err := s.Temporal.ExecuteWorkflow(ctx, workflows.ChargeStartOptions(t, s.TaskQueue), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})

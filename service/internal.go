@@ -66,11 +66,11 @@ func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Acc
 		if _, err := db.InsertTransaction(ctx, tx, inRec); err != nil {
 			return err
 		}
-		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.Public(publicURL)); err != nil {
+		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.EventData(publicURL)); err != nil {
 			return err
 		}
 		// The receiver's event belongs to its account, not to the sender's key.
-		if _, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.Public(publicURL)); err != nil {
+		if _, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.EventData(publicURL)); err != nil {
 			return err
 		}
 		// Both balances are locked in id order before anything moves, so

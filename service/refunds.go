@@ -110,7 +110,7 @@ func (s *Refunds) request(ctx context.Context, tx *sqlx.Tx, d domain.Transaction
 	if _, err := db.UpdateTransaction(ctx, tx, d); err != nil {
 		return err
 	}
-	_, err = db.InsertEvent(ctx, tx, d.AccountID, d.APIKeyID, domain.EventRefundRequested, d.ID, d.Public(s.PublicURL))
+	_, err = db.InsertEvent(ctx, tx, d.AccountID, d.APIKeyID, domain.EventRefundRequested, d.ID, d.EventData(s.PublicURL))
 	return err
 }
 

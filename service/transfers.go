@@ -107,7 +107,7 @@ func (s *Transfers) reserve(ctx context.Context, tx *sqlx.Tx, t domain.Transacti
 	if err != nil || !inserted {
 		return err
 	}
-	if _, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.Public(s.PublicURL)); err != nil {
+	if _, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.EventData(s.PublicURL)); err != nil {
 		return err
 	}
 	// The balance lock comes last, to be held as briefly as possible.
@@ -133,7 +133,7 @@ func (s *Transfers) Ensure(ctx context.Context, t domain.Transaction) (string, e
 			if err != nil || !inserted {
 				return err
 			}
-			_, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferFailed, t.ID, t.Public(s.PublicURL))
+			_, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferFailed, t.ID, t.EventData(s.PublicURL))
 			return err
 		})
 	}

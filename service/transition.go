@@ -39,7 +39,7 @@ func transition(ctx context.Context, d *sqlx.DB, publicURL, id string, apply fun
 			return err
 		}
 		for _, ev := range ch.events {
-			if _, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, ev, out.ID, out.Public(publicURL)); err != nil {
+			if _, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, ev, out.ID, out.EventData(publicURL)); err != nil {
 				return err
 			}
 		}
