@@ -24,6 +24,7 @@ import (
 func main() {
 	n1 := flag.Int("n1", 200, "requests at concurrency 1")
 	n32 := flag.Int("n32", 3000, "requests at concurrency 32")
+	quick := flag.Bool("quick", false, "only the Temporal baselines and charge creation")
 	store := flag.String("store", "file", "Temporal store: file (the make run dev server) or memory (the test server)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
@@ -36,7 +37,7 @@ func main() {
 	}
 	defer rig.stop()
 	fmt.Printf("Temporal store: %s\n", *store)
-	if err := runAll(ctx, rig, *n1, *n32); err != nil {
+	if err := runAll(ctx, rig, *n1, *n32, *quick); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

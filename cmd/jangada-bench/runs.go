@@ -12,7 +12,8 @@ import (
 	"go.temporal.io/sdk/client"
 )
 
-func runAll(ctx context.Context, r *rig, n1, n32 int) error {
+// runAll runs every phase; quick stops after the charge-create phases.
+func runAll(ctx context.Context, r *rig, n1, n32 int, quick bool) error {
 	var seq atomic.Int64
 	var mu sync.Mutex
 	var started []client.WorkflowRun
@@ -75,6 +76,10 @@ func runAll(ctx context.Context, r *rig, n1, n32 int) error {
 	fmt.Printf("creates/s at c=32: %.1f (target >= 200, errors %d)\n", c32.perSecond(), c32.errors)
 	fmt.Printf("start+activity/s at c=32: %.1f\n", rt32.perSecond())
 
+	if quick {
+		return firstError(results)
+	}
+
 	fmt.Println()
 	settle()
 	money, err := runMoney(ctx, r, n32)
@@ -107,6 +112,11 @@ func runAll(ctx context.Context, r *rig, n1, n32 int) error {
 	if err := hooksOK(ev.hooks); err != nil {
 		return fmt.Errorf("webhook loss: %w", err)
 	}
+	return firstError(results)
+}
+
+// firstError fails the run when any phase had errors.
+func firstError(results []result) error {
 	for _, res := range results {
 		if res.errors > 0 {
 			return fmt.Errorf("%s c=%d had %d errors", res.name, res.concurrency, res.errors)
