@@ -3,7 +3,6 @@ package api
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 
@@ -59,13 +58,10 @@ func (b createChargeBody) validate() (service.NewCharge, error) {
 	if b.PixRail != nil {
 		return n, domain.Invalid("pixRail", "must not be sent: the rail comes from the API key")
 	}
-	if b.Amount == nil {
-		return n, domain.Invalid("amount", "is required")
+	var err error
+	if n.Amount, err = amount("amount", b.Amount, minCharge, maxCharge); err != nil {
+		return n, err
 	}
-	if *b.Amount < minCharge || *b.Amount > maxCharge {
-		return n, domain.Invalid("amount", "must be between 1.00 and 1000000.00")
-	}
-	n.Amount = *b.Amount
 	desc, err := text("description", b.Description, 3, 180, true)
 	if err != nil {
 		return n, err
@@ -135,24 +131,6 @@ func payer(b createChargeBody) (*domain.Party, error) {
 		p.Document = d
 	}
 	return p, nil
-}
-
-// text trims a string field and checks its length in characters.
-func text(field string, v *string, minLen, maxLen int, required bool) (string, error) {
-	if v == nil {
-		if required {
-			return "", domain.Invalid(field, "is required")
-		}
-		return "", nil
-	}
-	s := strings.TrimSpace(*v)
-	if n := utf8.RuneCountInString(s); n < minLen || n > maxLen {
-		if minLen <= 1 {
-			return "", domain.Invalid(field, "must have at most %d characters and not be empty", maxLen)
-		}
-		return "", domain.Invalid(field, "must have from %d to %d characters", minLen, maxLen)
-	}
-	return s, nil
 }
 
 func (s *Server) createCharge(c *gin.Context) {

@@ -24,13 +24,10 @@ const minInternal = money.Cents(1)
 
 func (b createInternalBody) validate() (service.NewInternal, error) {
 	var n service.NewInternal
-	if b.Amount == nil {
-		return n, domain.Invalid("amount", "is required")
+	var err error
+	if n.Amount, err = amount("amount", b.Amount, minInternal, maxTransfer); err != nil {
+		return n, err
 	}
-	if *b.Amount < minInternal || *b.Amount > maxTransfer {
-		return n, domain.Invalid("amount", "must be between 0.01 and 1000000.00")
-	}
-	n.Amount = *b.Amount
 	email, err := text("recipientEmail", b.RecipientEmail, 3, 254, true)
 	if err != nil {
 		return n, err

@@ -75,13 +75,10 @@ func (b createTransferBody) validate() (service.NewTransfer, error) {
 	default:
 		return n, domain.Invalid("pixKey", "or pixCopyPaste is required")
 	}
-	if b.Amount == nil {
-		return n, domain.Invalid("amount", "is required")
+	var err error
+	if n.Amount, err = amount("amount", b.Amount, 1, maxTransfer); err != nil {
+		return n, err
 	}
-	if *b.Amount < 1 || *b.Amount > maxTransfer {
-		return n, domain.Invalid("amount", "must be between 0.01 and 1000000.00")
-	}
-	n.Amount = *b.Amount
 	desc, err := text("description", b.Description, 0, 140, false)
 	if err != nil {
 		return n, err

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/db"
@@ -170,13 +169,6 @@ func (s *Charges) Notify(ctx context.Context, t domain.Transaction, n processor.
 	if t.Status != domain.StatusPending {
 		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
 	}
-	err := s.Temporal.SignalWorkflow(ctx, workflows.ChargeWorkflowID(t.ID), "", workflows.ChargeSignal, n)
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("charge %s is no longer PENDING", t.ID)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: signal charge workflow: %v", domain.ErrUnavailable, err)
-	}
-	return nil
+	return signal(ctx, s.Temporal, workflows.ChargeWorkflowID(t.ID), workflows.ChargeSignal, n,
+		fmt.Sprintf("charge %s is no longer PENDING", t.ID))
 }

@@ -216,15 +216,8 @@ func (s *Refunds) Signal(ctx context.Context, d domain.Transaction, n processor.
 	if r == nil || r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
 		return domain.Invalidf("deposit %s has no refund in progress", d.ID)
 	}
-	err := s.Temporal.SignalWorkflow(ctx, workflows.RefundWorkflowID(d.ID), "", workflows.NoticeSignal, n)
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("the refund of %s is no longer in progress", d.ID)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: signal refund workflow: %v", domain.ErrUnavailable, err)
-	}
-	return nil
+	return signal(ctx, s.Temporal, workflows.RefundWorkflowID(d.ID), workflows.NoticeSignal, n,
+		fmt.Sprintf("the refund of %s is no longer in progress", d.ID))
 }
 
 // refundPosting reserves (sign −1) or returns (sign +1) a refund's debit. The

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/db"
@@ -220,15 +219,8 @@ func (s *Transfers) Signal(ctx context.Context, t domain.Transaction, name strin
 	if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 		return domain.Invalidf("transfer %s is %s already", t.ID, t.Status)
 	}
-	err := s.Temporal.SignalWorkflow(ctx, workflows.TransferWorkflowID(t.ID), "", name, arg)
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("transfer %s is no longer in progress", t.ID)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: signal transfer workflow: %v", domain.ErrUnavailable, err)
-	}
-	return nil
+	return signal(ctx, s.Temporal, workflows.TransferWorkflowID(t.ID), name, arg,
+		fmt.Sprintf("transfer %s is no longer in progress", t.ID))
 }
 
 // Get loads a PIX out by id, whatever its account (workflow and operator side).

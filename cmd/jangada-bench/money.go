@@ -3,12 +3,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 
 	"github.com/jangada/jangada/service"
 )
@@ -68,20 +64,8 @@ func runMoney(ctx context.Context, r *rig, n int) ([]result, error) {
 	return out, nil
 }
 
-// post sends one authenticated JSON request and wants a 200.
+// post sends one authenticated JSON POST and wants a 200.
 func (r *rig) post(ctx context.Context, path string, body any) error {
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequestWithContext(ctx, "POST", r.base+path, bytes.NewReader(raw))
-	req.Header.Set("X-API-Key", r.key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := r.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		return fmt.Errorf("HTTP %d: %s", res.StatusCode, b)
-	}
-	return nil
+	_, err := r.postData(ctx, path, body)
+	return err
 }

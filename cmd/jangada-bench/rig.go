@@ -3,14 +3,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -162,18 +159,5 @@ func echoActivity(_ context.Context, s string) (string, error) { return s, nil }
 
 // createCharge is one POST /v1/payment-pix/create.
 func (r *rig) createCharge(ctx context.Context, i int) error {
-	body, _ := json.Marshal(map[string]any{"amount": 10 + i%100, "description": fmt.Sprintf("Bench %d", i)})
-	req, _ := http.NewRequestWithContext(ctx, "POST", r.base+"/v1/payment-pix/create", bytes.NewReader(body))
-	req.Header.Set("X-API-Key", r.key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := r.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		return fmt.Errorf("HTTP %d: %s", res.StatusCode, raw)
-	}
-	return nil
+	return r.post(ctx, "/v1/payment-pix/create", map[string]any{"amount": 10 + i%100, "description": fmt.Sprintf("Bench %d", i)})
 }
