@@ -1,30 +1,37 @@
-// Package activities holds the I/O side of Jangada's workflows. Every activity
-// is idempotent: Temporal runs it at least once, so each one checks the
-// resource's state under a row lock and posts the ledger with a key that a
-// retry cannot post twice.
 package activities
 
 import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/workflows"
+	"github.com/jangada/jangada/processor"
 )
 
-// Charges implements the charge workflow's activities.
+// Charges are the PIX charge workflow's activities.
 type Charges struct {
-	DB        *sqlx.DB
-	PublicURL string
-	// Published, when set, learns of each committed event at once (the
-	// in-process fast path to the event dispatcher); the outbox remains the
-	// guarantee.
-	Published func(domain.Event)
+	Base
+}
+
+// SettleChargeInput carries a confirmed deposit to SettleCharge.
+type SettleChargeInput struct {
+	ChargeID string
+	Notice   processor.ChargeNotice
+}
+
+// InsertCharge writes a new charge and its payment.created event; it writes
+// nothing (and returns no event) when the row exists. The API calls it when
+// it creates the charge, EnsureCharge when the API did not get to commit.
+func InsertCharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) (*domain.Event, error) {
+	inserted, err := db.InsertTransaction(ctx, tx, t)
+	if err != nil || !inserted {
+		return nil, err
+	}
+	ev, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(publicURL))
+	return &ev, err
 }
 
 // EnsureCharge creates the charge row and its payment.created event if the
@@ -32,13 +39,8 @@ type Charges struct {
 // the reverse.
 func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error {
 	var ev *domain.Event
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		inserted, err := db.InsertTransaction(ctx, tx, t)
-		if err != nil || !inserted {
-			return err
-		}
-		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(a.PublicURL))
-		ev = &e
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) (err error) {
+		ev, err = InsertCharge(ctx, tx, t, a.PublicURL)
 		return err
 	})
 	if err == nil && ev != nil {
@@ -50,8 +52,8 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 // SettleCharge books a confirmed deposit: gross from PIX clearing, the fee to
 // revenue, the split to the partner and the rest to the merchant, locked for
 // 24 h; the charge becomes COMPLETED with its payer and endToEndId.
-func (a *Charges) SettleCharge(ctx context.Context, in workflows.SettleInput) (string, error) {
-	return a.transition(ctx, in.ChargeID, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
+func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (string, error) {
+	return a.pending(ctx, in.ChargeID, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
 		at := in.Notice.At.UTC()
 		unlock := at.Add(domain.ReceivedLock)
 		t.Status = domain.StatusCompleted
@@ -66,40 +68,37 @@ func (a *Charges) SettleCharge(ctx context.Context, in workflows.SettleInput) (s
 		if split := t.Details.V.Split; split != nil && split.Amount > 0 {
 			merchantNet -= split.Amount
 			entries = append(entries, db.Entry{Account: domain.AvailableLedger(split.AccountID), Amount: split.Amount, LockedUntil: &unlock})
-			if err := a.recordSplit(ctx, tx, *t, at); err != nil {
+			if _, err := db.InsertTransaction(ctx, tx, splitRecord(*t, at)); err != nil {
 				return err
 			}
 		}
-		entries = append(entries, db.Entry{Account: domain.AvailableLedger(t.AccountID), Amount: merchantNet, LockedUntil: &unlock})
-		if t.FeeAmount > 0 {
-			entries = append(entries, db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
-		}
+		entries = append(entries,
+			db.Entry{Account: domain.AvailableLedger(t.AccountID), Amount: merchantNet, LockedUntil: &unlock},
+			db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
 		_, err := db.Post(ctx, tx, db.Posting{
 			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: "PIX_IN", Description: "PIX received " + e2e, Entries: service.NonZero(entries...),
+			Kind: domain.TypePixIn, Description: "PIX received " + e2e, Entries: entries,
 		})
 		return err
 	})
 }
 
-// recordSplit writes the partner's SPLIT_IN record, with an id derived from
-// the charge so that it exists once whatever happens.
-func (a *Charges) recordSplit(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, at time.Time) error {
+// splitRecord is the partner's SPLIT_IN record, with an id derived from the
+// charge so that it exists once whatever happens.
+func splitRecord(charge domain.Transaction, at time.Time) domain.Transaction {
 	split := charge.Details.V.Split
-	rec := domain.Transaction{
-		ID:        uuid.NewSHA1(uuid.NameSpaceURL, []byte("split:"+charge.ID)).String(),
+	return domain.Transaction{
+		ID:        domain.DerivedID("", "split:"+charge.ID),
 		AccountID: split.AccountID, Type: domain.TypeSplitIn, Status: domain.StatusCompleted,
 		Amount: split.Amount, NetAmount: split.Amount, Description: "Split of PIX " + charge.ID,
 		EndToEndID: charge.EndToEndID, CompletedAt: domain.TimePtr(at), CreatedAt: domain.NewTime(at),
 		Details: domain.SomeJSON(domain.Details{FromChargeID: charge.ID}),
 	}
-	_, err := db.InsertTransaction(ctx, tx, rec)
-	return err
 }
 
 // FailCharge marks a pending charge FAILED; no money had moved.
 func (a *Charges) FailCharge(ctx context.Context, chargeID string) (string, error) {
-	return a.transition(ctx, chargeID, domain.EventPaymentFailed, func(_ *sqlx.Tx, t *domain.Transaction) error {
+	return a.pending(ctx, chargeID, domain.EventPaymentFailed, func(_ *sqlx.Tx, t *domain.Transaction) error {
 		t.Status = domain.StatusFailed
 		return nil
 	})
@@ -107,47 +106,21 @@ func (a *Charges) FailCharge(ctx context.Context, chargeID string) (string, erro
 
 // ExpireCharge marks a pending charge CANCELED when its QR expires unpaid.
 func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, error) {
-	return a.transition(ctx, chargeID, domain.EventPaymentExpired, func(_ *sqlx.Tx, t *domain.Transaction) error {
+	return a.pending(ctx, chargeID, domain.EventPaymentExpired, func(_ *sqlx.Tx, t *domain.Transaction) error {
 		t.Status = domain.StatusCanceled
 		return nil
 	})
 }
 
-// transition moves a PENDING charge with apply, then stores it and its event,
-// all in one database transaction. A charge that already left PENDING is
-// returned as it is: that is a retry of a transition that committed.
-func (a *Charges) transition(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
-	var status string
-	var ev *domain.Event
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		t, err := db.LockTransaction(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+// pending moves a PENDING charge with apply and writes event. A charge that
+// already left PENDING is a retry of a step that committed: left as it is.
+// It returns the charge's status.
+func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
+	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		if t.Status != domain.StatusPending {
-			status = t.Status
-			return nil
+			return change{}, nil
 		}
-		if err := apply(tx, &t); err != nil {
-			return err
-		}
-		t, err = db.UpdateTransaction(ctx, tx, t)
-		if err != nil {
-			return err
-		}
-		status = t.Status
-		e, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, event, t.ID, t.EventData(a.PublicURL))
-		ev = &e
-		return err
+		return emit(event), apply(tx, t)
 	})
-	if err == nil && ev != nil {
-		a.publish(*ev)
-	}
-	return status, err
-}
-
-func (a *Charges) publish(ev domain.Event) {
-	if a.Published != nil {
-		a.Published(ev)
-	}
+	return t.Status, err
 }

@@ -4,59 +4,82 @@ import (
 	"context"
 	"errors"
 
+	"github.com/jmoiron/sqlx"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/schedule"
-	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/workflows"
 )
 
-// Schedules implements the schedule workflow's activities.
+// Application error types that carry a business refusal across Temporal (a
+// run's activity, a workflow update); the service maps them back to
+// domain errors (400).
+const (
+	ErrTypeInvalid      = "Invalid"
+	ErrTypeInsufficient = "InsufficientBalance"
+)
+
+// ScheduleRunner makes one run of a schedule: the use case that creates the
+// run's PIX out or internal transfer (service.Schedules).
+type ScheduleRunner interface {
+	Run(ctx context.Context, scheduleID string, n int) (schedule.RunResult, error)
+}
+
+// Schedules are the scheduled-transfer workflow's activities.
 type Schedules struct {
-	Svc *service.Schedules
+	DB     *sqlx.DB
+	Runner ScheduleRunner
+}
+
+// RunScheduleInput is one run: its number makes the transfer's
+// externalReference, so that a retried activity finds the transfer instead
+// of sending twice.
+type RunScheduleInput struct {
+	ScheduleID string
+	RunNumber  int
 }
 
 // EnsureSchedule writes the schedule's row if the API died before committing it.
 func (a *Schedules) EnsureSchedule(ctx context.Context, s schedule.Schedule) error {
-	return db.InsertSchedule(ctx, a.Svc.DB, s)
+	return db.InsertSchedule(ctx, a.DB, s)
 }
 
 // SaveSchedule writes the workflow's view of the schedule to its row; the
 // workflow is the row's only writer after creation, so the last write wins.
 func (a *Schedules) SaveSchedule(ctx context.Context, s schedule.Schedule) error {
-	return db.SaveSchedule(ctx, a.Svc.DB, s)
+	return db.SaveSchedule(ctx, a.DB, s)
 }
 
 // ScheduleBalance reads the account's available balance.
 func (a *Schedules) ScheduleBalance(ctx context.Context, accountID string) (money.Cents, error) {
-	b, err := db.GetBalance(ctx, a.Svc.DB, accountID)
+	b, err := db.GetBalance(ctx, a.DB, accountID)
 	return b.Available, err
 }
 
 // RunSchedule makes one run. Business refusals become non-retryable errors
 // of the types the workflow and the service understand; anything else is
 // retried by the workflow's policy.
-func (a *Schedules) RunSchedule(ctx context.Context, in workflows.RunInput) (schedule.RunResult, error) {
-	res, err := a.Svc.Run(ctx, in.ScheduleID, in.RunNumber)
+func (a *Schedules) RunSchedule(ctx context.Context, in RunScheduleInput) (schedule.RunResult, error) {
+	res, err := a.Runner.Run(ctx, in.ScheduleID, in.RunNumber)
+	return res, BusinessError(err)
+}
+
+// BusinessError turns a business refusal into a non-retryable application
+// error of type ErrTypeInsufficient or ErrTypeInvalid, keeping its message;
+// other errors (the database, Temporal) pass unchanged, to be retried.
+func BusinessError(err error) error {
 	var de *domain.Error
 	switch {
 	case err == nil:
-		return res, nil
+		return nil
+	case errors.Is(err, domain.ErrInsufficientBalance) && errors.As(err, &de):
+		return temporal.NewNonRetryableApplicationError(de.Message, ErrTypeInsufficient, nil)
 	case errors.Is(err, domain.ErrInsufficientBalance):
-		return res, temporal.NewNonRetryableApplicationError(message(err), workflows.ErrTypeInsufficient, nil)
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInsufficient, nil)
 	case errors.As(err, &de) && !errors.Is(err, domain.ErrUnavailable):
-		return res, temporal.NewNonRetryableApplicationError(de.Message, workflows.ErrTypeInvalid, nil)
+		return temporal.NewNonRetryableApplicationError(de.Message, ErrTypeInvalid, nil)
 	}
-	return res, err
-}
-
-func message(err error) string {
-	var de *domain.Error
-	if errors.As(err, &de) {
-		return de.Message
-	}
-	return err.Error()
+	return err
 }

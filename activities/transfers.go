@@ -2,89 +2,174 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
-	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/workflows"
 )
 
-// Transfers implements the PIX out workflow's activities on top of the
-// service's idempotent transitions.
+// Transfers are the PIX out workflow's activities.
 type Transfers struct {
-	Svc *service.Transfers
+	Base
+	Processor processor.Processor
 }
 
-// EnsureTransfer writes the transfer if the API did not; returns its status.
+// DecideTransferInput records a security review decision.
+type DecideTransferInput struct {
+	TransferID string
+	Decision   string
+}
+
+// CompleteTransferInput books a settled PIX out.
+type CompleteTransferInput struct {
+	ID     string
+	Notice processor.TransferNotice
+}
+
+// FailInput fails a PIX out or a refund, returning its reserve.
+type FailInput struct {
+	ID     string
+	Reason string
+}
+
+// ReserveTransfer writes a new PIX out, its transfer.created event and the
+// reserve of its debit (withdrawable money only). It writes nothing when the
+// row exists already. The API calls it when it creates the transfer,
+// EnsureTransfer when the API did not get to commit.
+func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) error {
+	inserted, err := db.InsertTransaction(ctx, tx, t)
+	if err != nil || !inserted {
+		return err
+	}
+	if _, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.EventData(publicURL)); err != nil {
+		return err
+	}
+	// The balance lock comes last, to be held as briefly as possible.
+	if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(t.AccountID)); err != nil {
+		return err
+	}
+	if err := db.RequireWithdrawable(ctx, tx, t.AccountID, t.Details.V.Debit); err != nil {
+		return err
+	}
+	_, err = db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit))
+	return err
+}
+
+// EnsureTransfer is the workflow's first step: it writes the transfer if the
+// API died before committing it. Short of money then, the transfer is stored
+// as FAILED with nothing debited. It returns the stored status.
 func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (string, error) {
-	return a.Svc.Ensure(ctx, t)
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
+	if errors.Is(err, domain.ErrInsufficientBalance) {
+		t.Status = domain.StatusFailed
+		err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+			inserted, err := db.InsertTransaction(ctx, tx, t)
+			if err != nil || !inserted {
+				return err
+			}
+			_, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferFailed, t.ID, t.EventData(a.PublicURL))
+			return err
+		})
+	}
+	if err != nil {
+		return "", err
+	}
+	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
+	return stored.Status, err
 }
 
-// DecideTransfer records the operator's decision.
-func (a *Transfers) DecideTransfer(ctx context.Context, in workflows.DecideInput) error {
-	_, err := a.Svc.Decide(ctx, in.TransferID, in.Decision)
+// DecideTransfer records an operator's review decision; the workflow then
+// submits or fails the transfer.
+func (a *Transfers) DecideTransfer(ctx context.Context, in DecideTransferInput) error {
+	_, err := a.transition(ctx, in.TransferID, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		r := t.Details.V.SecurityReview
+		if r == nil || !r.Pending {
+			return change{}, nil
+		}
+		r.Pending, r.Decision, r.DecidedAt = false, in.Decision, domain.TimePtr(time.Now())
+		return emit(), nil
+	})
 	return err
 }
 
-// SubmitTransfer hands the transfer to the processor.
+// SubmitTransfer hands the PIX out to the processor and marks it PROCESSING
+// with the processor's reference. A retry after the processor accepted it
+// submits again: processors are idempotent on the transfer id.
 func (a *Transfers) SubmitTransfer(ctx context.Context, id string) error {
-	_, err := a.Svc.Submit(ctx, id)
+	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypePixOut)
+	if err != nil || t.Status != domain.StatusPending {
+		return err
+	}
+	d := t.Details.V
+	sub, err := a.Processor.SendPix(ctx, processor.PixOutRequest{
+		ID: t.ID, Amount: t.NetAmount, PixKey: d.PixKey, PixKeyType: d.PixKeyType, Description: t.Description,
+	})
+	if err != nil {
+		return err
+	}
+	_, err = a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		t.Status, t.ReferenceID = domain.StatusProcessing, &sub.ReferenceID
+		return emit(), nil
+	})
 	return err
 }
 
-// CompleteTransfer books the settlement; a notice without recipient data (a
-// timer or an operator's signal) gets the sandbox network's description.
-func (a *Transfers) CompleteTransfer(ctx context.Context, in workflows.CompleteInput) error {
+// CompleteTransfer books a settled PIX out: the reserve leaves through PIX
+// clearing, the fee to revenue; the recipient is filled when the notice
+// names one.
+func (a *Transfers) CompleteTransfer(ctx context.Context, in CompleteTransferInput) error {
 	n := in.Notice
-	if n.At.IsZero() {
+	if n.At.IsZero() { // an operator's signal from the Temporal UI may omit it
 		n.At = time.Now().UTC()
 	}
-	if n.Recipient == nil {
-		t, err := a.Svc.Get(ctx, in.ID)
-		if err != nil {
-			return err
+	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
+			return change{}, nil
 		}
-		s := processor.Settlement(t.Details.V.PixKeyType, t.Details.V.PixKey, n.At)
-		n.Recipient, n.EndToEndID = s.Recipient, s.EndToEndID
-	}
-	_, err := a.Svc.Complete(ctx, in.ID, n)
+		debit := t.Details.V.Debit
+		_, err := db.Post(ctx, tx, db.Posting{Key: "transfer:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
+			Kind: domain.TypePixOut, Description: "PIX sent " + n.EndToEndID,
+			Entries: []db.Entry{
+				{Account: domain.PendingLedger(t.AccountID), Amount: -debit},
+				{Account: domain.LedgerPixClearing, Amount: t.NetAmount},
+				{Account: domain.LedgerFees, Amount: debit - t.NetAmount},
+			}})
+		if err != nil {
+			return change{}, err
+		}
+		t.Status, t.CompletedAt = domain.StatusCompleted, domain.TimePtr(n.At)
+		if n.EndToEndID != "" {
+			t.EndToEndID = &n.EndToEndID
+		}
+		if n.Recipient != nil {
+			t.Recipient = domain.SomeJSON(*n.Recipient)
+		}
+		return emit(domain.EventTransferCompleted), nil
+	})
 	return err
 }
 
-// FailTransfer returns the reserve.
-func (a *Transfers) FailTransfer(ctx context.Context, in workflows.FailInput) error {
-	_, err := a.Svc.Fail(ctx, in.ID, in.Reason)
-	return err
-}
-
-// Refunds implements the refund workflow's activities.
-type Refunds struct {
-	Svc *service.Refunds
-}
-
-// EnsureRefund requests the refund if the API did not; returns its status.
-func (a *Refunds) EnsureRefund(ctx context.Context, d domain.Transaction) (string, error) {
-	return a.Svc.Ensure(ctx, d)
-}
-
-// SubmitRefund hands the refund to the processor.
-func (a *Refunds) SubmitRefund(ctx context.Context, depositID string) error {
-	_, err := a.Svc.Submit(ctx, depositID)
-	return err
-}
-
-// CompleteRefund books the concluded refund.
-func (a *Refunds) CompleteRefund(ctx context.Context, in workflows.CompleteInput) error {
-	if in.Notice.At.IsZero() {
-		in.Notice.At = time.Now().UTC()
-	}
-	_, err := a.Svc.Complete(ctx, in.ID, in.Notice)
-	return err
-}
-
-// FailRefund returns the reserve.
-func (a *Refunds) FailRefund(ctx context.Context, in workflows.FailInput) error {
-	_, err := a.Svc.Fail(ctx, in.ID, in.Reason)
+// FailTransfer returns the reserve exactly and marks the transfer FAILED.
+func (a *Transfers) FailTransfer(ctx context.Context, in FailInput) error {
+	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
+			return change{}, nil
+		}
+		if _, err := db.Post(ctx, tx, releasePosting("transfer:"+t.ID+":release", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit)); err != nil {
+			return change{}, err
+		}
+		t.Status = domain.StatusFailed
+		if r := t.Details.V.SecurityReview; r != nil && r.Pending {
+			r.Pending = false
+		}
+		return emit(domain.EventTransferFailed), nil
+	})
 	return err
 }

@@ -8,42 +8,77 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/workflows"
+	"github.com/jangada/jangada/webhook"
 )
 
-// Webhooks implements the webhook delivery workflow's activities.
+// Webhooks are the webhook delivery workflow's activities.
 type Webhooks struct {
 	DB     *sqlx.DB
-	Sender *dispatch.Sender
+	Sender *webhook.Sender
+}
+
+// WebhookAttempt asks SendWebhook for one attempt.
+type WebhookAttempt struct {
+	DeliveryID string
+	Run        int
+	Attempt    int
+}
+
+// Why an attempt was not sent.
+const (
+	// SkipDelivered: an earlier run delivered it (a duplicate chain).
+	SkipDelivered = "delivered"
+	// SkipCanceled: the endpoint was deleted or disabled since.
+	SkipCanceled = "canceled"
+)
+
+// WebhookOutcome is what one attempt gave.
+type WebhookOutcome struct {
+	StatusCode int
+	LatencyMS  int
+	Error      string
+	Body       string
+	Delivered  bool
+	Skip       string
+}
+
+// WebhookRecord is one attempt to store, with the delivery's new status.
+type WebhookRecord struct {
+	DeliveryID    string
+	Run           int
+	Attempt       int
+	StartedAt     time.Time
+	Outcome       WebhookOutcome
+	Status        string
+	NextAttemptAt *time.Time
 }
 
 // SendWebhook makes one attempt: it loads the delivery with its endpoint as
 // it is now (URL or secret may have changed) and its event, and posts the
 // signed envelope. A receiver's failure is an outcome, not an error: the
 // workflow owns the retry schedule.
-func (a *Webhooks) SendWebhook(ctx context.Context, at workflows.WebhookAttempt) (workflows.WebhookOutcome, error) {
+func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (WebhookOutcome, error) {
 	t, err := db.GetDeliveryTarget(ctx, a.DB, at.DeliveryID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "delivery not found"}, nil
+		return WebhookOutcome{Skip: SkipCanceled, Error: "delivery not found"}, nil
 	}
 	if err != nil {
-		return workflows.WebhookOutcome{}, err
+		return WebhookOutcome{}, err
 	}
 	switch {
 	case at.Run == 0 && t.Delivery.Status == db.DeliveryDelivered:
-		return workflows.WebhookOutcome{Skip: workflows.SkipDelivered}, nil
+		return WebhookOutcome{Skip: SkipDelivered}, nil
 	case t.EndpointDeleted:
-		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "endpoint deleted"}, nil
+		return WebhookOutcome{Skip: SkipCanceled, Error: "endpoint deleted"}, nil
 	case t.EndpointStatus != db.EndpointActive:
-		return workflows.WebhookOutcome{Skip: workflows.SkipCanceled, Error: "endpoint disabled"}, nil
+		return WebhookOutcome{Skip: SkipCanceled, Error: "endpoint disabled"}, nil
 	}
-	res := a.Sender.Send(ctx, dispatch.Message{
+	res := a.Sender.Send(ctx, webhook.Message{
 		URL: t.URL, Secret: t.Secret, DeliveryID: t.Delivery.ID, EventType: t.Event.Type,
-		Body: dispatch.Encode(t.Delivery.ID, t.Event),
+		Body: webhook.Encode(t.Delivery.ID, t.Event),
 	})
-	return workflows.WebhookOutcome{
+	return WebhookOutcome{
 		StatusCode: res.StatusCode, LatencyMS: int(res.Latency / time.Millisecond), Error: res.Err, Body: res.Body,
 		Delivered: res.Delivered(),
 	}, nil
@@ -51,7 +86,7 @@ func (a *Webhooks) SendWebhook(ctx context.Context, at workflows.WebhookAttempt)
 
 // RecordWebhookAttempt stores one attempt and the delivery's new status;
 // recording the same attempt twice changes nothing.
-func (a *Webhooks) RecordWebhookAttempt(ctx context.Context, r workflows.WebhookRecord) error {
+func (a *Webhooks) RecordWebhookAttempt(ctx context.Context, r WebhookRecord) error {
 	rec := db.AttemptRecord{
 		Attempt: db.Attempt{
 			DeliveryID: r.DeliveryID, Run: r.Run, Attempt: r.Attempt, StartedAt: domain.NewTime(r.StartedAt),

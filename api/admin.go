@@ -8,7 +8,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/document"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
@@ -20,34 +19,25 @@ type createAccountBody struct {
 	Document *string `json:"document"`
 }
 
-var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
-
 func (s *Server) adminCreateAccount(c *gin.Context) {
 	var b createAccountBody
 	if err := bind(c, &b); err != nil {
 		fail(c, err)
 		return
 	}
-	name, err := text("name", b.Name, 1, 120, true)
+	name, err := domain.Text("name", b.Name, 1, 120, true)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	email, err := text("email", b.Email, 3, 254, true)
-	if err == nil && !emailPattern.MatchString(email) {
-		err = domain.Invalid("email", "must be an e-mail address")
-	}
+	email, err := domain.Email("email", b.Email)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	if b.Document == nil {
-		fail(c, domain.Invalid("document", "is required"))
-		return
-	}
-	doc, kind, _ := document.Classify(*b.Document)
-	if !(kind == document.KindCPF && document.ValidCPF(doc)) && !(kind == document.KindCNPJ && document.ValidCNPJ(doc)) {
-		fail(c, domain.Invalid("document", "must be a valid CPF or CNPJ"))
+	doc, err := domain.TaxID("document", b.Document)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	acct, err := service.NewAccount(c.Request.Context(), s.db, name, email, doc)
@@ -140,7 +130,7 @@ func (s *Server) adminCreateKey(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	name, err := text("name", b.Name, 1, 120, true)
+	name, err := domain.Text("name", b.Name, 1, 120, true)
 	if err != nil {
 		fail(c, err)
 		return
@@ -215,7 +205,7 @@ func (s *Server) adminAdjust(c *gin.Context) {
 		fail(c, domain.Invalid("amount", "is required and must not be zero"))
 		return
 	}
-	desc, err := text("description", b.Description, 1, 180, true)
+	desc, err := domain.Text("description", b.Description, 1, 180, true)
 	if err != nil {
 		fail(c, err)
 		return

@@ -23,18 +23,10 @@ func (s *Server) adminReview(c *gin.Context) {
 		fail(c, domain.Invalid("decision", "must be approve or reject"))
 		return
 	}
-	t, err := s.Transfers.Get(c.Request.Context(), c.Param("id"))
-	if err != nil {
+	id := c.Param("id")
+	if err := s.Transfers.Review(c.Request.Context(), id, *b.Decision); err != nil {
 		fail(c, err)
 		return
 	}
-	if r := t.Details.V.SecurityReview; r == nil || !r.Pending {
-		fail(c, domain.Invalidf("transfer %s is not held for security review", t.ID))
-		return
-	}
-	if err := s.Transfers.Signal(c.Request.Context(), t, workflows.ReviewSignal, *b.Decision); err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Decision accepted", gin.H{"id": t.ID, "decision": *b.Decision})
+	ok(c, "Decision accepted", gin.H{"id": id, "decision": *b.Decision})
 }

@@ -97,5 +97,5 @@ func (s *Server) adminRedeliver(c *gin.Context) {
 		fail(c, fmt.Errorf("%w: start redelivery: %v", domain.ErrUnavailable, err))
 		return
 	}
-	ok(c, "Redelivery started", gin.H{"deliveryId": d.ID, "run": d.Redeliveries, "workflowId": dispatch.RunWorkflowID(d.ID, d.Redeliveries)})
+	ok(c, "Redelivery started", gin.H{"deliveryId": d.ID, "run": d.Redeliveries, "workflowId": workflows.WebhookWorkflowID(d.ID, d.Redeliveries)})
 }

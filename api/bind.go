@@ -97,10 +97,11 @@ func fieldError(field string, t reflect.Type, err error) error {
 // reflectValue is the addressable struct behind a pointer, for bindObject.
 func reflectValue(ptr any) reflect.Value { return reflect.ValueOf(ptr).Elem() }
 
-// validator is a request body that turns itself into a service request.
+// validator is a request body (a domain request type) that validates
+// itself into the use case's request.
 type validator[R any, B any] interface {
 	*B
-	validate() (R, error)
+	Validate() (R, error)
 }
 
 // create is the one shape of a create handler: bind the body, validate it,
@@ -112,7 +113,7 @@ func create[R any, B any, PB validator[R, B]](c *gin.Context, message string, ac
 		fail(c, err)
 		return
 	}
-	req, err := PB(&body).validate()
+	req, err := PB(&body).Validate()
 	if err != nil {
 		fail(c, err)
 		return

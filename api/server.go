@@ -14,7 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/config"
-	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
 )
 
@@ -30,7 +30,7 @@ type Deps struct {
 	// Schedules runs scheduled transfers.
 	Schedules *service.Schedules
 	// Sandbox is the simulator; nil when a real processor is configured.
-	Sandbox *processor.Sandbox
+	Sandbox *sandbox.Sandbox
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).
 	KeyRevoked func(keyID string)
 	// WorkerReady reports whether a worker polls the task queue (for /readyz).

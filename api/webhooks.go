@@ -4,11 +4,11 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/webhook"
 )
 
 // maxEndpoints bounds the webhook endpoints of one account.
@@ -56,11 +56,11 @@ type webhookBody struct {
 func (s *Server) validateWebhook(b webhookBody, create bool) (db.EndpointPatch, error) {
 	var p db.EndpointPatch
 	if b.URL != nil || create {
-		u, err := text("url", b.URL, 1, 2048, true)
+		u, err := domain.Text("url", b.URL, 1, 2048, true)
 		if err != nil {
 			return p, err
 		}
-		if err := dispatch.CheckURL(u, s.cfg.WebhookAllowPrivate); err != nil {
+		if err := webhook.CheckURL(u, s.cfg.WebhookAllowPrivate); err != nil {
 			return p, domain.Invalid("url", "%s", err.Error())
 		}
 		p.URL = &u
@@ -73,7 +73,7 @@ func (s *Server) validateWebhook(b webhookBody, create bool) (db.EndpointPatch, 
 		p.Events = evs
 	}
 	if b.Description != nil {
-		d, err := text("description", b.Description, 0, 255, false)
+		d, err := domain.Text("description", b.Description, 0, 255, false)
 		if err != nil {
 			return p, err
 		}
@@ -134,8 +134,8 @@ func (s *Server) newEndpoint(c *gin.Context, accountID string, keyID *string) {
 		desc = *p.Description
 	}
 	e, err := db.CreateEndpoint(c.Request.Context(), s.db, db.WebhookEndpoint{
-		ID: "whe_" + uuid.Must(uuid.NewV7()).String(), AccountID: accountID, APIKeyID: keyID,
-		URL: *p.URL, Events: p.Events, Description: desc, Status: status, Secret: dispatch.NewSecret(),
+		ID: domain.NewID("whe_"), AccountID: accountID, APIKeyID: keyID,
+		URL: *p.URL, Events: p.Events, Description: desc, Status: status, Secret: webhook.NewSecret(),
 	}, maxEndpoints)
 	if err != nil {
 		fail(c, err)

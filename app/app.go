@@ -27,7 +27,9 @@ import (
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/webhook"
 	"github.com/jangada/jangada/worker"
 	"github.com/jangada/jangada/workflows"
 	"github.com/jangada/jangada/ws"
@@ -98,7 +100,6 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	if err := worker.EnsureSearchAttributes(ctx, a.Temporal, cfg.TemporalNamespace); err != nil {
 		slog.Warn("custom search attributes not registered", "error", err)
 	}
-	sandbox := processor.NewSandbox()
 	a.Hub = ws.New(ws.Options{
 		Authenticate: a.authenticateWS, Owns: a.ownsPayment,
 		Revoked: func(ctx context.Context, ids []string) ([]string, error) { return db.RevokedKeyIDs(ctx, d, ids) },
@@ -124,29 +125,36 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: a.Hub.Publish, KeyRevoked: a.Hub.CloseKey,
 			PollInterval: cfg.EventPollInterval}
 	}
+	// The processor adapter (only the sandbox exists; config refuses others)
+	// and the inbox its notices arrive at.
+	inbox := &service.Inbox{DB: d, Temporal: a.Temporal}
+	sbx := &sandbox.Sandbox{Inbox: inbox, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+	if cfg.SandboxAutoSettle {
+		sbx.SettleAfter = cfg.SandboxSettle
+	}
+	var proc processor.Processor = sbx
+
 	a.Charges = &service.Charges{
-		DB: d, Temporal: a.Temporal, Processor: sandbox, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
+		DB: d, Temporal: a.Temporal, Processor: proc, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Published: a.publish,
 	}
-	autoSettle := time.Duration(0)
-	if cfg.SandboxAutoSettle && cfg.SandboxSettle > 0 {
-		autoSettle = cfg.SandboxSettle
-	}
-	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
-	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, AutoSettleAfter: autoSettle}
+	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
+	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, Transfers: a.Transfers}
 	if opts.Worker {
+		base := activities.Base{DB: d, PublicURL: cfg.PublicURL, Published: a.publish}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
-			Transfers: &activities.Transfers{Svc: a.Transfers},
-			Refunds:   &activities.Refunds{Svc: a.Refunds},
-			Charges:   &activities.Charges{DB: d, PublicURL: cfg.PublicURL, Published: a.publish},
-			Webhooks:  &activities.Webhooks{DB: d, Sender: dispatch.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate)},
-			Schedules: &activities.Schedules{Svc: a.Schedules},
+			Charges:   &activities.Charges{Base: base},
+			Transfers: &activities.Transfers{Base: base, Processor: proc},
+			Refunds:   &activities.Refunds{Base: base, Processor: proc},
+			Webhooks:  &activities.Webhooks{DB: d, Sender: webhook.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate)},
+			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
+			Sandbox:   sbx,
 		})
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
-			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sandbox,
+			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sbx,
 			Transfers: a.Transfers, Refunds: a.Refunds, Schedules: a.Schedules,
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})

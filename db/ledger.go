@@ -37,18 +37,21 @@ type Posting struct {
 var ErrUnbalanced = errors.New("ledger: posting does not balance")
 
 // Post writes p inside tx: the ledger transaction, its entries and the
-// balance updates. It returns false, and writes nothing, when a posting with
+// balance updates. Zero entries (a zero fee, say) are left out: they move
+// nothing. It returns false, and writes nothing, when a posting with
 // the same key exists. A debit that would take a non-negative account below
 // zero fails with domain.ErrInsufficientBalance and the caller rolls back.
 // This is the only function that changes a balance.
 func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	var sum money.Cents
+	moving := make([]Entry, 0, len(p.Entries))
 	for _, e := range p.Entries {
-		if e.Amount == 0 {
-			return false, fmt.Errorf("%w: zero entry on %s", ErrUnbalanced, e.Account)
+		if e.Amount != 0 {
+			moving = append(moving, e)
+			sum += e.Amount
 		}
-		sum += e.Amount
 	}
+	p.Entries = moving
 	if sum != 0 || len(p.Entries) < 2 {
 		return false, fmt.Errorf("%w: %q sums to %d over %d entries", ErrUnbalanced, p.Key, sum, len(p.Entries))
 	}

@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/webhook"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -50,7 +49,7 @@ func (d *Dispatcher) init() { d.once.Do(func() { d.wake = make(chan struct{}, 1)
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.init()
 	backoff := time.Duration(0)
-	wakeups(ctx, d.DSN, []string{db.EventsChannel}, d.wake, d.PollInterval, nil, func(string, string) {
+	db.Listen(ctx, d.DSN, []string{db.EventsChannel}, d.wake, pollEvery(d.PollInterval), nil, func(string, string) {
 		for ctx.Err() == nil {
 			n, err := d.DispatchOnce(ctx)
 			if err != nil {
@@ -160,7 +159,7 @@ func (d *Dispatcher) route(ctx context.Context, tx *sqlx.Tx, evs []domain.Event)
 		for _, ep := range eps {
 			if ForKey(ev, ep.AccountID, ep.APIKeyID) && AnyMatches(ep.Events, ev.Type) {
 				out = append(out, db.Delivery{
-					ID: DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, AccountID: ev.AccountID, EventType: ev.Type,
+					ID: webhook.DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, AccountID: ev.AccountID, EventType: ev.Type,
 				})
 			}
 		}
@@ -197,25 +196,7 @@ func (d *Dispatcher) start(ctx context.Context, ds []db.Delivery) map[string]err
 // under the same id (a duplicate dispatch) counts as success. Manual
 // redeliveries run under their own id (in.Run > 0).
 func StartDelivery(ctx context.Context, c client.Client, taskQueue string, dl db.Delivery, in workflows.WebhookInput, eager bool) error {
-	id := RunWorkflowID(dl.ID, in.Run)
-	_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                    id,
-		TaskQueue:             taskQueue,
-		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		// Only an error tells a duplicate apart from a fresh start.
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			workflows.AccountIDKey.ValueSet(dl.AccountID),
-			workflows.ResourceIDKey.ValueSet(dl.EventID),
-			workflows.ResourceTypeKey.ValueSet("WEBHOOK_DELIVERY"),
-			workflows.StatusKey.ValueSet(db.DeliveryPending),
-		),
-		StaticSummary: "Webhook " + dl.EventType + " → endpoint " + dl.EndpointID,
-		StaticDetails: "Delivery `" + dl.ID + "` of event `" + dl.EventID + "`.",
-		// The dispatcher runs beside a worker: the first workflow task comes
-		// back in the start response, saving a matching round trip.
-		EnableEagerStart: eager,
-	}, workflows.WebhookDeliveryWorkflow, in)
+	_, err := c.ExecuteWorkflow(ctx, workflows.WebhookStart(dl, in.Run, eager).Options(taskQueue), workflows.WebhookDeliveryWorkflow, in)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) {
 		return nil

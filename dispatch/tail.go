@@ -85,7 +85,7 @@ func (t *Tail) Run(ctx context.Context) {
 	var retrying atomic.Bool
 	streak := 0
 	listening := func() { close(t.ready) }
-	wakeups(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, t.PollInterval, listening, func(ch, payload string) {
+	db.Listen(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, pollEvery(t.PollInterval), listening, func(ch, payload string) {
 		if ch == db.KeysRevokedChannel {
 			if t.KeyRevoked != nil && payload != "" {
 				t.KeyRevoked(payload)
@@ -105,7 +105,7 @@ func (t *Tail) Run(ctx context.Context) {
 			return
 		}
 		if retrying.CompareAndSwap(false, true) {
-			delay := min(2*time.Millisecond<<min(streak, 10), max(t.PollInterval, 100*time.Millisecond))
+			delay := min(2*time.Millisecond<<min(streak, 10), max(pollEvery(t.PollInterval), 100*time.Millisecond))
 			streak++
 			time.AfterFunc(delay, func() { retrying.Store(false); t.Wake() })
 		}

@@ -1,6 +1,16 @@
-// Package processor is the boundary to the PIX network and its payment
-// processor. The service talks only to the Processor interface; Sandbox is the
-// built-in simulator, and a real processor adapter can replace it.
+// Package processor is the boundary to every outside party that moves money
+// for Jangada: today the PIX network's processor (PIX in, PIX out, refunds),
+// shaped so that billings and cards, MED, mobile recharge, crypto and the
+// credit bureau plug in the same way.
+//
+// Two directions cross it. Outbound, the service calls Processor: each call
+// asks the party to do something and returns at once with the party's
+// reference. Inbound, the party's answer arrives later as a notice (a real
+// processor sends a webhook); an adapter turns it into one of the notice
+// types below and hands it to Inbox, which forwards it to the resource's
+// workflow. Workflows, activities and use cases see only these types, never
+// the adapter: the sandbox (package processor/sandbox) is one adapter, and a
+// second one needs no change outside its own package and its wiring.
 package processor
 
 import (
@@ -10,6 +20,28 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 )
+
+// Processor is what Jangada asks of the processor. Every method must be
+// idempotent on the resource id: activities retry (at least once), and the
+// same id must never move money twice at the processor.
+type Processor interface {
+	// NewCharge issues a dynamic BR Code for a PIX charge.
+	NewCharge(ctx context.Context, r ChargeRequest) (ChargeQR, error)
+	// SendPix submits a PIX out; the outcome arrives as a TransferNotice.
+	SendPix(ctx context.Context, r PixOutRequest) (Submission, error)
+	// Refund submits the refund (devolução) of a received PIX; the outcome
+	// arrives as a RefundNotice.
+	Refund(ctx context.Context, r RefundRequest) (Submission, error)
+}
+
+// Inbox receives the processor's notices: each one goes to the workflow of
+// the resource it names. The service implements it; adapters call it from
+// their webhook handler (or, for the sandbox, from its simulation).
+type Inbox interface {
+	ChargeNotice(ctx context.Context, chargeID string, n ChargeNotice) error
+	TransferNotice(ctx context.Context, transferID string, n TransferNotice) error
+	RefundNotice(ctx context.Context, depositID string, n RefundNotice) error
+}
 
 // ChargeRequest asks the processor for a dynamic BR Code.
 type ChargeRequest struct {
@@ -27,8 +59,31 @@ type ChargeQR struct {
 	CopyPaste   string
 }
 
-// Outcomes a processor notice can carry: paid, failed and expired for a
-// charge; settled and failed for a PIX out or a refund.
+// PixOutRequest submits a PIX out of Amount (what the recipient receives).
+type PixOutRequest struct {
+	ID          string
+	Amount      money.Cents
+	PixKey      string
+	PixKeyType  string
+	Description string
+}
+
+// RefundRequest submits the refund of the deposit DepositID (its endToEndId
+// identifies it on the PIX network).
+type RefundRequest struct {
+	DepositID  string
+	EndToEndID string
+	RefundID   string
+	Amount     money.Cents
+	Nature     string
+}
+
+// Submission is the processor's acknowledgement of a PIX out or refund.
+type Submission struct {
+	ReferenceID string
+}
+
+// Outcomes a notice can carry.
 const (
 	OutcomePaid    = "paid"
 	OutcomeFailed  = "failed"
@@ -36,18 +91,42 @@ const (
 	OutcomeSettled = "settled"
 )
 
-// ChargeNotice is what the processor tells us about a charge: it feeds the
-// charge workflow as a signal.
+// ChargeNotice is what the processor says of a charge: paid (with the payer
+// and the endToEndId), failed or expired.
 type ChargeNotice struct {
 	Outcome    string        `json:"outcome"`
 	Payer      *domain.Party `json:"payer,omitempty"`
+	EndToEndID string        `json:"endToEndId,omitempty"`
+	At         time.Time     `json:"at"`
+	Reason     string        `json:"reason,omitempty"`
+}
+
+// Final reports whether the notice ends the charge (unknown outcomes are ignored).
+func (n ChargeNotice) Final() bool {
+	return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed || n.Outcome == OutcomeExpired
+}
+
+// TransferNotice is what the processor says of a PIX out: settled (with the
+// recipient as the DICT describes it) or failed.
+type TransferNotice struct {
+	Outcome    string        `json:"outcome"`
 	Recipient  *domain.Party `json:"recipient,omitempty"`
 	EndToEndID string        `json:"endToEndId,omitempty"`
 	At         time.Time     `json:"at"`
 	Reason     string        `json:"reason,omitempty"`
 }
 
-// Processor issues charges. Confirmations arrive asynchronously as notices.
-type Processor interface {
-	NewCharge(ctx context.Context, r ChargeRequest) (ChargeQR, error)
+// Final reports whether the notice ends the transfer.
+func (n TransferNotice) Final() bool {
+	return n.Outcome == OutcomeSettled || n.Outcome == OutcomeFailed
 }
+
+// RefundNotice is what the processor says of a refund: settled or failed.
+type RefundNotice struct {
+	Outcome string    `json:"outcome"`
+	At      time.Time `json:"at"`
+	Reason  string    `json:"reason,omitempty"`
+}
+
+// Final reports whether the notice ends the refund.
+func (n RefundNotice) Final() bool { return n.Outcome == OutcomeSettled || n.Outcome == OutcomeFailed }

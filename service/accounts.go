@@ -7,7 +7,6 @@ import (
 	"encoding/base32"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
@@ -17,9 +16,9 @@ import (
 // NewAccount creates a merchant account with default features and fees.
 func NewAccount(ctx context.Context, d *sqlx.DB, name, email, document string) (domain.Account, error) {
 	return db.CreateAccount(ctx, d, domain.Account{
-		ID: "acc_" + compactID(), Name: name, Email: strings.TrimSpace(email), Document: document,
+		ID: compactID("acc_"), Name: name, Email: strings.TrimSpace(email), Document: document,
 		Status: domain.AccountActive, Features: domain.DefaultFeatures(), Fees: domain.DefaultFees(),
-		PixKey: uuid.NewString(),
+		PixKey: domain.NewID(""),
 	})
 }
 
@@ -48,11 +47,11 @@ func NewKey(ctx context.Context, d *sqlx.DB, accountID string, spec KeySpec) (do
 		spec.RateLimitPerMinute = 100
 	}
 	k, err := db.CreateKey(ctx, d, domain.APIKey{
-		ID: "key_" + compactID(), AccountID: accountID, Name: spec.Name, Prefix: secret[:13],
+		ID: compactID("key_"), AccountID: accountID, Name: spec.Name, Prefix: secret[:13],
 		Permissions: spec.Permissions, IPAllowlist: spec.IPAllowlist, RateLimitPerMinute: spec.RateLimitPerMinute,
 	}, KeyHash(secret))
 	return k, secret, err
 }
 
-// compactID is a time-ordered UUIDv7 without hyphens.
-func compactID() string { return strings.ReplaceAll(uuid.Must(uuid.NewV7()).String(), "-", "") }
+// compactID is a fresh id without hyphens, the form of account and key ids.
+func compactID(prefix string) string { return prefix + strings.ReplaceAll(domain.NewID(""), "-", "") }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
@@ -17,11 +16,11 @@ import (
 // larger than the balance is refused with nothing posted.
 func Adjust(ctx context.Context, d *sqlx.DB, accountID string, amount money.Cents, description, idemKey string) (domain.Transaction, error) {
 	if idemKey == "" {
-		idemKey = uuid.NewString()
+		idemKey = domain.NewID("")
 	}
 	key := "adjustment:" + accountID + ":" + idemKey
 	t := domain.Transaction{
-		ID: uuid.NewSHA1(uuid.NameSpaceURL, []byte(key)).String(), AccountID: accountID, Type: domain.TypeAdjustment,
+		ID: domain.DerivedID("", key), AccountID: accountID, Type: domain.TypeAdjustment,
 		Status: domain.StatusCompleted, Amount: amount, NetAmount: amount, Description: description,
 		CompletedAt: domain.TimePtr(time.Now()), CreatedAt: domain.NewTime(time.Now()),
 	}

@@ -1,6 +1,3 @@
-// Package service holds Jangada's use cases: the steps between a validated
-// request and the durable workflow that carries it (database rows, processor
-// calls, workflow starts), shared by the HTTP API and the tests.
 package service
 
 import (
@@ -9,10 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/sdk/client"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -24,26 +20,12 @@ import (
 // Charges creates PIX charges and forwards processor notices to them.
 type Charges struct {
 	DB        *sqlx.DB
-	Temporal  client.Client
+	Temporal  Temporal
 	Processor processor.Processor
 	TaskQueue string
 	PublicURL string
-	// Published learns of committed events at once (see activities.Charges).
+	// Published learns of committed events at once (see activities.Base).
 	Published func(domain.Event)
-}
-
-// NewCharge is a validated create request.
-type NewCharge struct {
-	Amount            money.Cents
-	Description       string
-	CoverFee          bool
-	EmitFiscalInvoice bool
-	ExpiresIn         time.Duration
-	Payer             *domain.Party
-	ExternalReference *string
-	SplitUser         string
-	SplitTax          money.Percent
-	SubaccountID      string
 }
 
 // CreatedCharge is a new charge with its QR image, returned only at creation.
@@ -56,7 +38,7 @@ type CreatedCharge struct {
 // row and its payment.created event in the same database transaction that
 // starts the charge workflow: if the start fails nothing is stored, and if
 // the process dies after the start the workflow stores the row itself.
-func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in NewCharge) (CreatedCharge, error) {
+func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
 	if in.SubaccountID != "" && !(acct.Features.Subaccounts && acct.Features.SubaccountPix) {
 		return CreatedCharge{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
 	}
@@ -76,7 +58,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	}
 
 	now := time.Now().UTC()
-	id := uuid.Must(uuid.NewV7()).String()
+	id := domain.NewID("")
 	expires := now.Add(in.ExpiresIn)
 	code, err := s.Processor.NewCharge(ctx, processor.ChargeRequest{
 		ID: id, Amount: gross, Description: in.Description, MerchantName: acct.Name, MerchantKey: acct.PixKey, ExpiresAt: expires,
@@ -98,25 +80,18 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	if in.Payer != nil {
 		t.Payer = domain.SomeJSON(*in.Payer)
 	}
-	var ev domain.Event
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if _, err := db.InsertTransaction(ctx, tx, t); err != nil {
+	var ev *domain.Event
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) (err error) {
+		if ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		if ev, err = db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(s.PublicURL)); err != nil {
-			return err
-		}
-		_, err := s.Temporal.ExecuteWorkflow(ctx, workflows.ChargeStartOptions(t, s.TaskQueue), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})
-		if err != nil {
-			return fmt.Errorf("%w: start charge workflow: %v", domain.ErrUnavailable, err)
-		}
-		return nil
+		return start(ctx, s.Temporal, s.TaskQueue, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})
 	})
 	if err != nil {
 		return CreatedCharge{}, err
 	}
-	if s.Published != nil {
-		s.Published(ev)
+	if s.Published != nil && ev != nil {
+		s.Published(*ev)
 	}
 	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
 }
@@ -140,7 +115,7 @@ func price(f domain.Fees, amount money.Cents, coverFee bool) (gross, fee, net mo
 }
 
 // split resolves splitUser to a partner account and its share of the net.
-func (s *Charges) split(ctx context.Context, acct domain.Account, in NewCharge, net money.Cents) (*domain.Split, error) {
+func (s *Charges) split(ctx context.Context, acct domain.Account, in domain.NewCharge, net money.Cents) (*domain.Split, error) {
 	if in.SplitUser == "" {
 		if in.SplitTax != 0 {
 			return nil, domain.Invalid("splitUser", "is required with splitTax")
@@ -161,14 +136,4 @@ func (s *Charges) split(ctx context.Context, acct domain.Account, in NewCharge, 
 		return nil, domain.Invalid("splitUser", "must be another account than the charge's")
 	}
 	return &domain.Split{AccountID: partner.ID, Email: partner.Email, Percent: in.SplitTax, Amount: net.MulPercent(in.SplitTax)}, nil
-}
-
-// Notify forwards a processor notice to the charge's workflow. A charge that
-// has left PENDING refuses it with a 400.
-func (s *Charges) Notify(ctx context.Context, t domain.Transaction, n processor.ChargeNotice) error {
-	if t.Status != domain.StatusPending {
-		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
-	}
-	return signal(ctx, s.Temporal, workflows.ChargeWorkflowID(t.ID), workflows.ChargeSignal, n,
-		fmt.Sprintf("charge %s is no longer PENDING", t.ID))
 }

@@ -5,21 +5,11 @@ import (
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/money"
 )
-
-// NewInternal is a validated internal transfer request.
-type NewInternal struct {
-	Amount            money.Cents
-	RecipientEmail    string
-	Description       string
-	ExternalReference *string
-}
 
 // Internal moves money between two Jangada accounts by the recipient's
 // e-mail. It settles at once in one database transaction (no fee, nothing to
@@ -27,7 +17,7 @@ type NewInternal struct {
 // record (linked by pairId), the posting and both events. It pays from
 // withdrawable money; a repeated externalReference returns the first
 // transfer. It returns the sender's OUT record.
-func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Account, key domain.APIKey, in NewInternal) (domain.Transaction, error) {
+func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Account, key domain.APIKey, in domain.NewInternal) (domain.Transaction, error) {
 	if in.ExternalReference != nil {
 		if t, err := db.GetTransaction(ctx, d, acct.ID, *in.ExternalReference, domain.TypeInternalOut); err == nil {
 			return t, nil
@@ -44,15 +34,15 @@ func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Acc
 		return domain.Transaction{}, domain.Invalid("recipientEmail", "is this account's own e-mail: transfers to yourself are not allowed")
 	}
 	now := domain.NewTime(time.Now())
-	pair := uuid.Must(uuid.NewV7()).String()
+	pair := domain.NewID("")
 	out := domain.Transaction{
-		ID: uuid.Must(uuid.NewV7()).String(), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
+		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
 		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
 		ExternalReference: in.ExternalReference, CompletedAt: &now, CreatedAt: now,
 		Details: domain.SomeJSON(domain.Details{PairID: pair, RecipientEmail: to.Email, RecipientName: to.Name, CounterpartyID: to.ID}),
 	}
 	inRec := domain.Transaction{
-		ID: uuid.Must(uuid.NewV7()).String(), AccountID: to.ID, Type: domain.TypeInternalIn,
+		ID: domain.NewID(""), AccountID: to.ID, Type: domain.TypeInternalIn,
 		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
 		CompletedAt: &now, CreatedAt: now,
 		Details: domain.SomeJSON(domain.Details{PairID: pair, CounterpartyName: acct.Name, CounterpartyID: acct.ID}),

@@ -7,16 +7,14 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jmoiron/sqlx"
-	"github.com/lib/pq"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/workflows"
 )
@@ -27,28 +25,17 @@ import (
 // threshold schedules when their account's balance changed.
 type Schedules struct {
 	DB        *sqlx.DB
-	Temporal  client.Client
+	Temporal  Temporal
 	TaskQueue string
 	PublicURL string
 	// Transfers makes the PIX out of a run, through the API's own code path.
 	Transfers *Transfers
 }
 
-// NewSchedule is a validated create request.
-type NewSchedule struct {
-	Label     string
-	Trigger   string
-	At        *time.Time
-	Rule      *schedule.Rule
-	Threshold money.Cents
-	MaxRuns   int
-	Payload   schedule.Payload
-}
-
 // Create stores the schedule and starts its workflow in one database
 // transaction (see Charges.Create), under a per-account lock so that the
 // limit of active schedules holds under concurrent requests.
-func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in NewSchedule) (schedule.Record, error) {
+func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in schedule.NewSchedule) (schedule.Record, error) {
 	if in.Payload.Method == schedule.MethodInternal {
 		if err := s.checkRecipient(ctx, acct, in.Payload.RecipientEmail); err != nil {
 			return schedule.Record{}, err
@@ -56,7 +43,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	now := time.Now().UTC()
 	sc := schedule.Schedule{
-		ID: uuid.Must(uuid.NewV7()).String(), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
+		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
 		At: in.At, Rule: in.Rule, Threshold: in.Threshold, MaxRuns: in.MaxRuns, Payload: in.Payload,
 		Status: schedule.StatusActive, CreatedAt: now,
 	}
@@ -70,12 +57,8 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := db.InsertSchedule(ctx, tx, sc); err != nil {
 			return err
 		}
-		_, err := s.Temporal.ExecuteWorkflow(ctx, workflows.ScheduleStartOptions(sc, s.TaskQueue), workflows.ScheduleWorkflow,
+		return start(ctx, s.Temporal, s.TaskQueue, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
 			workflows.ScheduleInput{Schedule: sc, Below: true})
-		if err != nil {
-			return fmt.Errorf("%w: start schedule workflow: %v", domain.ErrUnavailable, err)
-		}
-		return nil
 	})
 	if err != nil {
 		return schedule.Record{}, err
@@ -231,9 +214,9 @@ func updateError(id string, err error) error {
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) {
 		switch app.Type() {
-		case workflows.ErrTypeInvalid:
+		case activities.ErrTypeInvalid:
 			return domain.Invalidf("%s", app.Message())
-		case workflows.ErrTypeInsufficient:
+		case activities.ErrTypeInsufficient:
 			return domain.Insufficient("%s", app.Message())
 		}
 	}
@@ -273,10 +256,10 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	var t domain.Transaction
 	switch p.Method {
 	case schedule.MethodPix:
-		t, err = s.Transfers.Create(ctx, acct, key, NewTransfer{Amount: p.Amount, Description: desc, PixKey: p.PixKey,
+		t, err = s.Transfers.Create(ctx, acct, key, domain.NewTransfer{Amount: p.Amount, Description: desc, PixKey: p.PixKey,
 			PixKeyType: p.PixKeyType, CoverFee: p.CoverFee, ExternalReference: &ref})
 	case schedule.MethodInternal:
-		t, err = Internal(ctx, s.DB, s.PublicURL, acct, key, NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
+		t, err = Internal(ctx, s.DB, s.PublicURL, acct, key, domain.NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
 			Description: desc, ExternalReference: &ref})
 	default:
 		err = domain.Invalidf("payload method %s cannot run", p.Method)
@@ -317,37 +300,13 @@ func (s *Schedules) BalanceChanged(ctx context.Context, accountID string) error 
 
 // WatchBalances listens on the NOTIFY channel that the ledger's trigger
 // feeds and signals the threshold schedules of each account named there,
-// until ctx ends. NOTIFY is lost while no one listens, so on every
-// (re)connection every threshold schedule re-reads its balance: the
+// until ctx ends. NOTIFY is lost while no one listens, so at start and on
+// every reconnection every threshold schedule re-reads its balance: the
 // balance itself is the durable state, the notice only says "look now".
 func (s *Schedules) WatchBalances(ctx context.Context, dsn string) {
-	l := pq.NewListener(dsn, time.Second, 30*time.Second, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			slog.Warn("schedule balance listener", "event", ev, "error", err)
+	db.Listen(ctx, dsn, []string{db.ScheduleBalanceChannel}, nil, 0, nil, func(_, accountID string) {
+		if err := s.BalanceChanged(ctx, accountID); err != nil && ctx.Err() == nil {
+			slog.Warn("signal threshold schedules", "account", accountID, "error", err)
 		}
 	})
-	defer l.Close()
-	if err := l.Listen(db.ScheduleBalanceChannel); err != nil {
-		slog.Error("schedule balance listener: listen", "error", err)
-		return
-	}
-	s.notify(ctx, "")
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case n := <-l.Notify:
-			if n == nil { // reconnected: notices may have been lost
-				s.notify(ctx, "")
-				continue
-			}
-			s.notify(ctx, n.Extra)
-		}
-	}
-}
-
-func (s *Schedules) notify(ctx context.Context, accountID string) {
-	if err := s.BalanceChanged(ctx, accountID); err != nil && ctx.Err() == nil {
-		slog.Warn("signal threshold schedules", "account", accountID, "error", err)
-	}
 }

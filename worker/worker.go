@@ -6,71 +6,71 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+	"time"
 
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/workflows"
 )
 
-// Deps are the activity implementations the worker hosts.
+// Deps are the activity implementations the worker hosts, one struct per
+// product, and the processor adapter's own machinery when it has some.
 type Deps struct {
 	Charges   *activities.Charges
 	Transfers *activities.Transfers
 	Refunds   *activities.Refunds
 	Webhooks  *activities.Webhooks
-	// Schedules hosts the scheduled-transfer activities.
 	Schedules *activities.Schedules
+	// Sandbox, when set, registers the simulated network's workflow.
+	Sandbox *sandbox.Sandbox
 }
+
+// StopTimeout bounds how long a stopping worker waits for its running activities.
+const StopTimeout = 10 * time.Second
 
 // New builds a worker on taskQueue with every workflow and activity registered.
 func New(c client.Client, taskQueue string, d Deps) sdkworker.Worker {
-	w := sdkworker.New(c, taskQueue, sdkworker.Options{})
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{
+		// A graceful stop lets running activities finish (each is a short
+		// database transaction) instead of abandoning them to their
+		// StartToClose timeout.
+		WorkerStopTimeout: StopTimeout,
+	})
 	Register(w, d)
 	return w
 }
 
-// Register adds Jangada's workflows and activities to any registry (a real
-// worker, or a test environment).
-func Register(r interface {
-	RegisterWorkflowWithOptions(any, workflow.RegisterOptions)
-	RegisterActivityWithOptions(any, activity.RegisterOptions)
-}, d Deps) {
-	r.RegisterWorkflowWithOptions(workflows.ChargeWorkflow, workflow.RegisterOptions{Name: "ChargeWorkflow"})
-	r.RegisterActivityWithOptions(d.Charges.EnsureCharge, activity.RegisterOptions{Name: workflows.ActEnsureCharge})
-	r.RegisterActivityWithOptions(d.Charges.SettleCharge, activity.RegisterOptions{Name: workflows.ActSettleCharge})
-	r.RegisterActivityWithOptions(d.Charges.FailCharge, activity.RegisterOptions{Name: workflows.ActFailCharge})
-	r.RegisterActivityWithOptions(d.Charges.ExpireCharge, activity.RegisterOptions{Name: workflows.ActExpireCharge})
+// Registry is a real worker or a test environment.
+type Registry interface {
+	RegisterWorkflow(any)
+	RegisterActivity(any)
+}
 
-	r.RegisterWorkflowWithOptions(workflows.TransferWorkflow, workflow.RegisterOptions{Name: "TransferWorkflow"})
-	r.RegisterActivityWithOptions(d.Transfers.EnsureTransfer, activity.RegisterOptions{Name: workflows.ActEnsureTransfer})
-	r.RegisterActivityWithOptions(d.Transfers.DecideTransfer, activity.RegisterOptions{Name: workflows.ActDecideTransfer})
-	r.RegisterActivityWithOptions(d.Transfers.SubmitTransfer, activity.RegisterOptions{Name: workflows.ActSubmitTransfer})
-	r.RegisterActivityWithOptions(d.Transfers.CompleteTransfer, activity.RegisterOptions{Name: workflows.ActCompleteTransfer})
-	r.RegisterActivityWithOptions(d.Transfers.FailTransfer, activity.RegisterOptions{Name: workflows.ActFailTransfer})
-
-	r.RegisterWorkflowWithOptions(workflows.RefundWorkflow, workflow.RegisterOptions{Name: "RefundWorkflow"})
-	r.RegisterActivityWithOptions(d.Refunds.EnsureRefund, activity.RegisterOptions{Name: workflows.ActEnsureRefund})
-	r.RegisterActivityWithOptions(d.Refunds.SubmitRefund, activity.RegisterOptions{Name: workflows.ActSubmitRefund})
-	r.RegisterActivityWithOptions(d.Refunds.CompleteRefund, activity.RegisterOptions{Name: workflows.ActCompleteRefund})
-	r.RegisterActivityWithOptions(d.Refunds.FailRefund, activity.RegisterOptions{Name: workflows.ActFailRefund})
-
-	r.RegisterWorkflowWithOptions(workflows.WebhookDeliveryWorkflow, workflow.RegisterOptions{Name: "WebhookDeliveryWorkflow"})
-	r.RegisterActivityWithOptions(d.Webhooks.SendWebhook, activity.RegisterOptions{Name: workflows.ActSendWebhook})
-	r.RegisterActivityWithOptions(d.Webhooks.RecordWebhookAttempt, activity.RegisterOptions{Name: workflows.ActRecordWebhookAttempt})
-
-	if d.Schedules != nil {
-		r.RegisterWorkflowWithOptions(workflows.ScheduleWorkflow, workflow.RegisterOptions{Name: "ScheduleWorkflow"})
-		r.RegisterActivityWithOptions(d.Schedules.EnsureSchedule, activity.RegisterOptions{Name: workflows.ActEnsureSchedule})
-		r.RegisterActivityWithOptions(d.Schedules.SaveSchedule, activity.RegisterOptions{Name: workflows.ActSaveSchedule})
-		r.RegisterActivityWithOptions(d.Schedules.RunSchedule, activity.RegisterOptions{Name: workflows.ActRunSchedule})
-		r.RegisterActivityWithOptions(d.Schedules.ScheduleBalance, activity.RegisterOptions{Name: workflows.ActScheduleBalance})
+// Register adds Jangada's workflows and activities to r: the one place
+// where a product is registered. Workflows register under their function
+// names and activity structs under their method names, which is how
+// workflows call them (by Go reference, never by a string).
+func Register(r Registry, d Deps) {
+	for _, wf := range []any{
+		workflows.ChargeWorkflow, workflows.TransferWorkflow, workflows.RefundWorkflow,
+		workflows.ScheduleWorkflow, workflows.WebhookDeliveryWorkflow,
+	} {
+		r.RegisterWorkflow(wf)
+	}
+	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules, d.Webhooks} {
+		if !reflect.ValueOf(a).IsNil() { // a test may host only some products
+			r.RegisterActivity(a)
+		}
+	}
+	if d.Sandbox != nil {
+		d.Sandbox.Register(r)
 	}
 }
 

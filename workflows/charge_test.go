@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
 )
@@ -21,7 +22,7 @@ func (f *fakeCharges) ensure(context.Context, domain.Transaction) error {
 	f.calls["ensure"]++
 	return nil
 }
-func (f *fakeCharges) settle(_ context.Context, in SettleInput) (string, error) {
+func (f *fakeCharges) settle(_ context.Context, in activities.SettleChargeInput) (string, error) {
 	f.calls["settle"]++
 	return domain.StatusCompleted, nil
 }
@@ -38,10 +39,10 @@ func newChargeEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeCharge
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	f := &fakeCharges{calls: map[string]int{}}
-	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: ActEnsureCharge})
-	env.RegisterActivityWithOptions(f.settle, activity.RegisterOptions{Name: ActSettleCharge})
-	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: ActFailCharge})
-	env.RegisterActivityWithOptions(f.expire, activity.RegisterOptions{Name: ActExpireCharge})
+	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: actName(chargeActs.EnsureCharge)})
+	env.RegisterActivityWithOptions(f.settle, activity.RegisterOptions{Name: actName(chargeActs.SettleCharge)})
+	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: actName(chargeActs.FailCharge)})
+	env.RegisterActivityWithOptions(f.expire, activity.RegisterOptions{Name: actName(chargeActs.ExpireCharge)})
 	start := env.Now()
 	in := ChargeInput{Charge: domain.Transaction{ID: "c1", Status: domain.StatusPending, ExpiresAt: domain.TimePtr(start.Add(24 * time.Hour))}}
 	return env, f, in

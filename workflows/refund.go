@@ -1,74 +1,58 @@
 package workflows
 
 import (
-	"time"
-
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
-)
-
-// Refund activity names.
-const (
-	ActEnsureRefund   = "EnsureRefund"
-	ActSubmitRefund   = "SubmitRefund"
-	ActCompleteRefund = "CompleteRefund"
-	ActFailRefund     = "FailRefund"
 )
 
 // RefundInput is the refund workflow's input: the deposit with its refund
 // block, so that the workflow can request it if the API died first.
 type RefundInput struct {
-	Deposit         domain.Transaction
-	AutoSettleAfter time.Duration
+	Deposit domain.Transaction
 }
 
 // RefundWorkflowID derives the workflow id from the deposit: one refund per
 // deposit, ever.
 func RefundWorkflowID(depositID string) string { return "refund/" + depositID }
 
-// RefundStartOptions are the options the API starts a refund with.
-func RefundStartOptions(d domain.Transaction, taskQueue string) client.StartWorkflowOptions {
-	return client.StartWorkflowOptions{
-		ID: RefundWorkflowID(d.ID), TaskQueue: taskQueue,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			AccountIDKey.ValueSet(d.AccountID), ResourceIDKey.ValueSet(d.ID), ResourceTypeKey.ValueSet(domain.TypeRefund),
-			StatusKey.ValueSet(domain.StatusPending), AmountKey.ValueSet(float64(d.Amount)/100),
-		),
-		StaticSummary:                            "PIX refund " + d.Amount.Format() + " of deposit " + d.ID,
-		StaticDetails:                            "Account `" + d.AccountID + "`. Signal `" + NoticeSignal + "` with {\"outcome\":\"settled\"|\"failed\"} acts as the processor.",
-		Memo:                                     map[string]any{"accountId": d.AccountID, "depositId": d.ID},
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+// RefundStart is how the API starts a refund's workflow.
+func RefundStart(d domain.Transaction) Start {
+	return Start{
+		ID: RefundWorkflowID(d.ID), AccountID: d.AccountID, ResourceID: d.ID, ResourceType: domain.TypeRefund,
+		Status: domain.StatusPending, Amount: d.Amount,
+		Summary: "PIX refund " + d.Amount.Format() + " of deposit " + d.ID,
+		Details: "Account `" + d.AccountID + "`. Signal `" + NoticeSignal + "` with {\"outcome\":\"settled\"|\"failed\"} acts as the processor.",
+		Memo:    map[string]any{"depositId": d.ID},
 	}
 }
 
-// RefundWorkflow drives one refund: requested (debit reserved) → submitted →
-// COMPLETED (deposit REVERSED) or FAILED (debit returned).
+// RefundWorkflow drives one refund: requested (debit reserved) → submitted
+// to the processor → COMPLETED (deposit REVERSED) or FAILED (debit
+// returned), as the processor's notice says.
 func RefundWorkflow(ctx workflow.Context, in RefundInput) (string, error) {
+	var a *activities.Refunds
 	id := in.Deposit.ID
-	status, err := ensure(ctx, ActEnsureRefund, in.Deposit)
-	if err != nil || status == domain.StatusFailed || status == domain.StatusCompleted {
+	var status string
+	if err := ensureActivity(ctx, a.EnsureRefund, in.Deposit, &status); err != nil || status == domain.StatusFailed || status == domain.StatusCompleted {
 		return status, err
 	}
 	actx := moneyActivities(ctx)
-	if err := workflow.ExecuteActivity(actx, ActSubmitRefund, id).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteActivity(actx, a.SubmitRefund, id).Get(ctx, nil); err != nil {
 		return "", err
 	}
-	n := awaitSettlement(ctx, in.AutoSettleAfter, false)
-	final := domain.StatusCompleted
+	n, _ := awaitSignal(ctx, NoticeSignal, 0, processor.RefundNotice.Final)
+	final, err := domain.StatusCompleted, error(nil)
 	if n.Outcome == processor.OutcomeSettled {
-		err = workflow.ExecuteActivity(actx, ActCompleteRefund, CompleteInput{ID: id, Notice: n}).Get(ctx, nil)
+		err = workflow.ExecuteActivity(actx, a.CompleteRefund, activities.CompleteRefundInput{ID: id, Notice: n}).Get(ctx, nil)
 	} else {
 		final = domain.StatusFailed
-		err = workflow.ExecuteActivity(actx, ActFailRefund, FailInput{ID: id, Reason: n.Reason}).Get(ctx, nil)
+		err = workflow.ExecuteActivity(actx, a.FailRefund, activities.FailInput{ID: id, Reason: n.Reason}).Get(ctx, nil)
 	}
 	if err != nil {
 		return "", err
 	}
-	return final, workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(final))
+	return final, setStatus(ctx, final)
 }

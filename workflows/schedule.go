@@ -4,11 +4,10 @@ import (
 	"errors"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/schedule"
 )
@@ -25,21 +24,6 @@ const (
 	// BalanceSignal tells a threshold schedule that its account's available
 	// balance changed; the workflow then reads it.
 	BalanceSignal = "balance-changed"
-)
-
-// Schedule activity names.
-const (
-	ActEnsureSchedule  = "EnsureSchedule"
-	ActSaveSchedule    = "SaveSchedule"
-	ActRunSchedule     = "RunSchedule"
-	ActScheduleBalance = "ScheduleBalance"
-)
-
-// Application error types a run or an update fails with; the service maps
-// them to domain errors (400).
-const (
-	ErrTypeInvalid      = "Invalid"
-	ErrTypeInsufficient = "InsufficientBalance"
 )
 
 // ResourceSchedule is the JangadaResourceType of schedule workflows.
@@ -61,30 +45,18 @@ type ScheduleInput struct {
 	Continued bool
 }
 
-// RunInput is one run: its number makes the transfer's externalReference,
-// so that a retried activity finds the transfer instead of sending twice.
-type RunInput struct {
-	ScheduleID string
-	RunNumber  int
-}
-
 // ScheduleWorkflowID derives the workflow id from the schedule id.
 func ScheduleWorkflowID(id string) string { return "schedule/" + id }
 
-// ScheduleStartOptions are the options the API starts a schedule with.
-func ScheduleStartOptions(s schedule.Schedule, taskQueue string) client.StartWorkflowOptions {
-	return client.StartWorkflowOptions{
-		ID: ScheduleWorkflowID(s.ID), TaskQueue: taskQueue,
-		TypedSearchAttributes: temporal.NewSearchAttributes(
-			AccountIDKey.ValueSet(s.AccountID), ResourceIDKey.ValueSet(s.ID), ResourceTypeKey.ValueSet(ResourceSchedule),
-			StatusKey.ValueSet(s.Status), AmountKey.ValueSet(float64(s.Payload.Amount)/100),
-		),
-		StaticSummary: "Scheduled " + schedule.MethodLabel(s.Payload.Method) + " " + s.Payload.Amount.Format() + ": " + s.ScheduleLabel(),
-		StaticDetails: "Account `" + s.AccountID + "`, schedule `" + s.ID + "`. Updates `" + ScheduleUpdate + "`, `" +
+// ScheduleStart is how the API starts a schedule's workflow.
+func ScheduleStart(s schedule.Schedule) Start {
+	return Start{
+		ID: ScheduleWorkflowID(s.ID), AccountID: s.AccountID, ResourceID: s.ID, ResourceType: ResourceSchedule, Status: s.Status,
+		Amount:  s.Payload.Amount,
+		Summary: "Scheduled " + schedule.MethodLabel(s.Payload.Method) + " " + s.Payload.Amount.Format() + ": " + s.ScheduleLabel(),
+		Details: "Account `" + s.AccountID + "`, schedule `" + s.ID + "`. Updates `" + ScheduleUpdate + "`, `" +
 			ScheduleRunNow + "`, `" + ScheduleCancel + "`; signal `" + BalanceSignal + "` re-reads the balance.",
-		Memo:                                     map[string]any{"accountId": s.AccountID, "scheduleId": s.ID},
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		Memo: map[string]any{"scheduleId": s.ID},
 	}
 }
 
@@ -97,6 +69,9 @@ type request struct {
 	rec   schedule.Record
 	err   error
 }
+
+// sa names the schedule activities by Go reference.
+var sa *activities.Schedules
 
 // scheduler is the workflow's state.
 type scheduler struct {
@@ -120,10 +95,7 @@ func ScheduleWorkflow(ctx workflow.Context, in ScheduleInput) (string, error) {
 		return "", err
 	}
 	if !in.Continued {
-		lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-			ScheduleToCloseTimeout: 10 * time.Minute, StartToCloseTimeout: 10 * time.Second,
-		})
-		if err := workflow.ExecuteLocalActivity(lctx, ActEnsureSchedule, w.s).Get(ctx, nil); err != nil {
+		if err := ensureActivity(ctx, sa.EnsureSchedule, w.s, nil); err != nil {
 			return "", err
 		}
 		w.dirty = w.dirty || w.s.Trigger == schedule.BalanceThreshold
@@ -244,7 +216,7 @@ func (w *scheduler) plan(ctx workflow.Context) {
 
 // save writes the row and keeps the JangadaStatus search attribute in step.
 func (w *scheduler) save(ctx workflow.Context) error {
-	if err := workflow.ExecuteActivity(moneyActivities(ctx), ActSaveSchedule, w.s).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteActivity(moneyActivities(ctx), sa.SaveSchedule, w.s).Get(ctx, nil); err != nil {
 		return err
 	}
 	if w.s.Status != w.saStatus {
@@ -273,7 +245,7 @@ func (w *scheduler) observe(ctx workflow.Context) (bool, error) {
 
 func (w *scheduler) balance(ctx workflow.Context) (money.Cents, error) {
 	var bal money.Cents
-	err := workflow.ExecuteActivity(moneyActivities(ctx), ActScheduleBalance, w.s.AccountID).Get(ctx, &bal)
+	err := workflow.ExecuteActivity(moneyActivities(ctx), sa.ScheduleBalance, w.s.AccountID).Get(ctx, &bal)
 	return bal, err
 }
 
@@ -284,10 +256,10 @@ func (w *scheduler) execute(ctx workflow.Context) (schedule.RunResult, error) {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 30 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
-			MaximumAttempts: 5, NonRetryableErrorTypes: []string{ErrTypeInvalid, ErrTypeInsufficient}},
+			MaximumAttempts: 5, NonRetryableErrorTypes: []string{activities.ErrTypeInvalid, activities.ErrTypeInsufficient}},
 	})
 	var res schedule.RunResult
-	err := workflow.ExecuteActivity(actx, ActRunSchedule, RunInput{ScheduleID: w.s.ID, RunNumber: w.s.RunCount + 1}).Get(ctx, &res)
+	err := workflow.ExecuteActivity(actx, sa.RunSchedule, activities.RunScheduleInput{ScheduleID: w.s.ID, RunNumber: w.s.RunCount + 1}).Get(ctx, &res)
 	return res, err
 }
 
@@ -335,7 +307,7 @@ func (w *scheduler) handle(ctx workflow.Context, r *request) (schedule.Record, e
 	default:
 		p := r.patch
 		if p.MaxRuns != nil && *p.MaxRuns <= w.s.RunCount {
-			return schedule.Record{}, temporal.NewApplicationError("maxRuns must be greater than the runs made so far", ErrTypeInvalid)
+			return schedule.Record{}, temporal.NewApplicationError("maxRuns must be greater than the runs made so far", activities.ErrTypeInvalid)
 		}
 		resumed := p.Status != nil && *p.Status == schedule.StatusActive && w.s.Status != schedule.StatusActive
 		w.s = p.Apply(w.s)
@@ -365,7 +337,7 @@ func (w *scheduler) runNow(ctx workflow.Context) (schedule.Record, error) {
 		}
 		if bal < w.s.Threshold {
 			return schedule.Record{}, temporal.NewApplicationError("the available balance of "+bal.Format()+
-				" has not reached the threshold of "+w.s.Threshold.Format(), ErrTypeInvalid)
+				" has not reached the threshold of "+w.s.Threshold.Format(), activities.ErrTypeInvalid)
 		}
 	}
 	res, err := w.execute(ctx)
@@ -383,7 +355,7 @@ func (w *scheduler) runNow(ctx workflow.Context) (schedule.Record, error) {
 }
 
 func closedError(s schedule.Schedule) error {
-	return temporal.NewNonRetryableApplicationError("scheduled transfer "+s.ID+" is "+s.Status+" and can no longer change", ErrTypeInvalid, nil)
+	return temporal.NewNonRetryableApplicationError("scheduled transfer "+s.ID+" is "+s.Status+" and can no longer change", activities.ErrTypeInvalid, nil)
 }
 
 // message is a failed run's reason as the record shows it.
@@ -400,7 +372,7 @@ func message(err error) string {
 // failure of the request.
 func refusal(err error) error {
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) && (app.Type() == ErrTypeInvalid || app.Type() == ErrTypeInsufficient) {
+	if errors.As(err, &app) && (app.Type() == activities.ErrTypeInvalid || app.Type() == activities.ErrTypeInsufficient) {
 		return temporal.NewNonRetryableApplicationError(app.Message(), app.Type(), nil)
 	}
 	return temporal.NewApplicationError("the run could not be made now: "+message(err), "RunUnavailable")

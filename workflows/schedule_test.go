@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/schedule"
 )
@@ -37,7 +38,7 @@ func (f *fakeSchedules) save(_ context.Context, s schedule.Schedule) error {
 	f.saved = append(f.saved, s)
 	return nil
 }
-func (f *fakeSchedules) run(_ context.Context, in RunInput) (schedule.RunResult, error) {
+func (f *fakeSchedules) run(_ context.Context, in activities.RunScheduleInput) (schedule.RunResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.runError != nil {
@@ -60,10 +61,10 @@ func scheduleEnv(start time.Time) (*testsuite.TestWorkflowEnvironment, *fakeSche
 	env := s.NewTestWorkflowEnvironment()
 	env.SetStartTime(start)
 	f := &fakeSchedules{env: env}
-	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: ActEnsureSchedule})
-	env.RegisterActivityWithOptions(f.save, activity.RegisterOptions{Name: ActSaveSchedule})
-	env.RegisterActivityWithOptions(f.run, activity.RegisterOptions{Name: ActRunSchedule})
-	env.RegisterActivityWithOptions(f.readBalance, activity.RegisterOptions{Name: ActScheduleBalance})
+	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: actName(scheduleActs.EnsureSchedule)})
+	env.RegisterActivityWithOptions(f.save, activity.RegisterOptions{Name: actName(scheduleActs.SaveSchedule)})
+	env.RegisterActivityWithOptions(f.run, activity.RegisterOptions{Name: actName(scheduleActs.RunSchedule)})
+	env.RegisterActivityWithOptions(f.readBalance, activity.RegisterOptions{Name: actName(scheduleActs.ScheduleBalance)})
 	return env, f
 }
 
@@ -169,7 +170,7 @@ func TestScheduleClosedRejectsUpdates(t *testing.T) {
 		t.Fatalf("status %s, runs %v", got, f.runs)
 	}
 	var app *temporal.ApplicationError
-	if cancelErr != nil || rec.Status != schedule.StatusCompleted || !errors.As(lateErr, &app) || app.Type() != ErrTypeInvalid {
+	if cancelErr != nil || rec.Status != schedule.StatusCompleted || !errors.As(lateErr, &app) || app.Type() != activities.ErrTypeInvalid {
 		t.Fatalf("cancel %v %+v, late update %v", cancelErr, rec, lateErr)
 	}
 }
@@ -208,7 +209,7 @@ func TestScheduleThresholdFiresOncePerCrossing(t *testing.T) {
 func TestScheduleFailsAfterThreeFailedRuns(t *testing.T) {
 	start := time.Date(2026, 3, 10, 8, 0, 0, 0, saoPaulo)
 	env, f := scheduleEnv(start)
-	f.runError = temporal.NewNonRetryableApplicationError("insufficient balance", ErrTypeInsufficient, nil)
+	f.runError = temporal.NewNonRetryableApplicationError("insufficient balance", activities.ErrTypeInsufficient, nil)
 	env.ExecuteWorkflow(ScheduleWorkflow, recurring(start, schedule.Rule{Interval: schedule.Daily, Time: "09:00"}, 0))
 	if got := result(t, env); got != schedule.StatusFailed {
 		t.Fatalf("status %s", got)
@@ -241,14 +242,14 @@ func TestScheduleRunNowAnswersWithTheRun(t *testing.T) {
 func TestScheduleRunNowShortBalanceChangesNothing(t *testing.T) {
 	start := time.Date(2026, 3, 10, 8, 0, 0, 0, saoPaulo)
 	env, f := scheduleEnv(start)
-	f.runError = temporal.NewNonRetryableApplicationError("insufficient balance: R$ 10,50 needed", ErrTypeInsufficient, nil)
+	f.runError = temporal.NewNonRetryableApplicationError("insufficient balance: R$ 10,50 needed", activities.ErrTypeInsufficient, nil)
 	var err error
 	env.RegisterDelayedCallback(func() { update(env, ScheduleRunNow, nil, &err) }, time.Minute)
 	env.RegisterDelayedCallback(func() { update(env, ScheduleCancel, nil, new(error)) }, 2*time.Minute)
 	env.ExecuteWorkflow(ScheduleWorkflow, recurring(start, schedule.Rule{Interval: schedule.Daily, Time: "09:00"}, 0))
 	result(t, env)
 	var app *temporal.ApplicationError
-	if !errors.As(err, &app) || app.Type() != ErrTypeInsufficient || app.Message() != "insufficient balance: R$ 10,50 needed" {
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeInsufficient || app.Message() != "insufficient balance: R$ 10,50 needed" {
 		t.Fatalf("run-now: %v", err)
 	}
 	if last := f.last(); last.RunCount != 0 || last.Failures != 0 {

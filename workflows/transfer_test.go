@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
 )
@@ -45,40 +46,45 @@ func (f *fakeMoney) step(name string, terminal bool, to string) error {
 }
 
 func (f *fakeMoney) ensure(context.Context, domain.Transaction) (string, error) { return f.status, nil }
-func (f *fakeMoney) decide(_ context.Context, in DecideInput) error {
+func (f *fakeMoney) decide(_ context.Context, in activities.DecideTransferInput) error {
 	f.decision = in.Decision
 	return nil
 }
 func (f *fakeMoney) submit(context.Context, string) error {
 	return f.step("submit", true, domain.StatusProcessing)
 }
-func (f *fakeMoney) complete(context.Context, CompleteInput) error {
+func (f *fakeMoney) complete(context.Context, activities.CompleteTransferInput) error {
 	return f.step("complete", true, domain.StatusCompleted)
 }
-func (f *fakeMoney) fail(context.Context, FailInput) error {
+func (f *fakeMoney) completeRefund(context.Context, activities.CompleteRefundInput) error {
+	return f.step("complete", true, domain.StatusCompleted)
+}
+func (f *fakeMoney) fail(context.Context, activities.FailInput) error {
 	return f.step("fail", true, domain.StatusFailed)
 }
 
-func transferEnv(t *testing.T, review bool, autoSettle time.Duration) (*testsuite.TestWorkflowEnvironment, *fakeMoney, TransferInput) {
+func transferEnv(t *testing.T, review bool) (*testsuite.TestWorkflowEnvironment, *fakeMoney, TransferInput) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	f := newFakeMoney()
-	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: ActEnsureTransfer})
-	env.RegisterActivityWithOptions(f.decide, activity.RegisterOptions{Name: ActDecideTransfer})
-	env.RegisterActivityWithOptions(f.submit, activity.RegisterOptions{Name: ActSubmitTransfer})
-	env.RegisterActivityWithOptions(f.complete, activity.RegisterOptions{Name: ActCompleteTransfer})
-	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: ActFailTransfer})
-	in := TransferInput{Transfer: domain.Transaction{ID: "t1", Status: domain.StatusPending}, AutoSettleAfter: autoSettle}
+	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: actName(transferActs.EnsureTransfer)})
+	env.RegisterActivityWithOptions(f.decide, activity.RegisterOptions{Name: actName(transferActs.DecideTransfer)})
+	env.RegisterActivityWithOptions(f.submit, activity.RegisterOptions{Name: actName(transferActs.SubmitTransfer)})
+	env.RegisterActivityWithOptions(f.complete, activity.RegisterOptions{Name: actName(transferActs.CompleteTransfer)})
+	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: actName(transferActs.FailTransfer)})
+	in := TransferInput{Transfer: domain.Transaction{ID: "t1", Status: domain.StatusPending}}
 	if review {
 		in.Transfer.Details = domain.SomeJSON(domain.Details{SecurityReview: &domain.SecurityReview{Pending: true}})
 	}
 	return env, f, in
 }
 
-func notice(outcome string) processor.ChargeNotice { return processor.ChargeNotice{Outcome: outcome} }
+func notice(outcome string) processor.TransferNotice {
+	return processor.TransferNotice{Outcome: outcome}
+}
 
 func TestTransferSettles(t *testing.T) {
-	env, f, in := transferEnv(t, false, 0)
+	env, f, in := transferEnv(t, false)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled))
 		env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled))
@@ -91,7 +97,7 @@ func TestTransferSettles(t *testing.T) {
 }
 
 func TestTransferFailsAtSettlement(t *testing.T) {
-	env, f, in := transferEnv(t, false, 0)
+	env, f, in := transferEnv(t, false)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeFailed)) }, time.Minute)
 	env.ExecuteWorkflow(TransferWorkflow, in)
 	if got := result(t, env); got != domain.StatusFailed || f.posted["fail"] != 1 || f.calls["complete"] != 0 {
@@ -99,23 +105,8 @@ func TestTransferFailsAtSettlement(t *testing.T) {
 	}
 }
 
-func TestTransferAutoSettlesWithDurableTimer(t *testing.T) {
-	env, f, in := transferEnv(t, false, 2*time.Second)
-	start := env.Now()
-	env.ExecuteWorkflow(TransferWorkflow, in)
-	if got := result(t, env); got != domain.StatusCompleted || env.Now().Sub(start) < 2*time.Second {
-		t.Fatalf("status %s after %v", got, env.Now().Sub(start))
-	}
-	in.FailAtSettlement = true
-	env2, f2, _ := transferEnv(t, false, 2*time.Second)
-	env2.ExecuteWorkflow(TransferWorkflow, in)
-	if got := result(t, env2); got != domain.StatusFailed || f2.posted["fail"] != 1 || f.posted["fail"] != 0 {
-		t.Fatalf("fail key: %s", got)
-	}
-}
-
 func TestTransferReviewApproveAndReject(t *testing.T) {
-	env, f, in := transferEnv(t, true, 0)
+	env, f, in := transferEnv(t, true)
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(ReviewSignal, "perhaps")
 		env.SignalWorkflow(ReviewSignal, DecisionApprove)
@@ -127,7 +118,7 @@ func TestTransferReviewApproveAndReject(t *testing.T) {
 		t.Fatalf("approve: %s %s %v", got, f.decision, f.calls)
 	}
 
-	env, f, in = transferEnv(t, true, 0)
+	env, f, in = transferEnv(t, true)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(ReviewSignal, DecisionReject) }, time.Hour)
 	env.ExecuteWorkflow(TransferWorkflow, in)
 	if got := result(t, env); got != domain.StatusFailed || f.calls["submit"] != 0 || f.posted["fail"] != 1 {
@@ -136,7 +127,7 @@ func TestTransferReviewApproveAndReject(t *testing.T) {
 }
 
 func TestTransferReviewTimesOutAsRejection(t *testing.T) {
-	env, f, in := transferEnv(t, true, 0)
+	env, f, in := transferEnv(t, true)
 	env.ExecuteWorkflow(TransferWorkflow, in)
 	if got := result(t, env); got != domain.StatusFailed || f.decision != DecisionReject {
 		t.Fatalf("timeout: %s %s", got, f.decision)
@@ -144,7 +135,7 @@ func TestTransferReviewTimesOutAsRejection(t *testing.T) {
 }
 
 func TestTransferActivityRetryAfterCommitPostsOnce(t *testing.T) {
-	env, f, in := transferEnv(t, false, 0)
+	env, f, in := transferEnv(t, false)
 	f.failAfterCommit["complete"] = true
 	f.failAfterCommit["submit"] = true
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled)) }, time.Minute)
@@ -161,10 +152,10 @@ func refundEnv() (*testsuite.TestWorkflowEnvironment, *fakeMoney, RefundInput) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	f := newFakeMoney()
-	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: ActEnsureRefund})
-	env.RegisterActivityWithOptions(f.submit, activity.RegisterOptions{Name: ActSubmitRefund})
-	env.RegisterActivityWithOptions(f.complete, activity.RegisterOptions{Name: ActCompleteRefund})
-	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: ActFailRefund})
+	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: actName(refundActs.EnsureRefund)})
+	env.RegisterActivityWithOptions(f.submit, activity.RegisterOptions{Name: actName(refundActs.SubmitRefund)})
+	env.RegisterActivityWithOptions(f.completeRefund, activity.RegisterOptions{Name: actName(refundActs.CompleteRefund)})
+	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: actName(refundActs.FailRefund)})
 	return env, f, RefundInput{Deposit: domain.Transaction{ID: "d1"}}
 }
 

@@ -1,10 +1,14 @@
 package workflows
 
 import (
+	"strconv"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/db"
 )
 
 // DefaultWebhookRetries are the delays before each retry of a delivery that
@@ -12,13 +16,6 @@ import (
 // attempt. With the first attempt that makes 6 attempts in all over about
 // 5 h 21 min, then the delivery is FAILED.
 var DefaultWebhookRetries = []time.Duration{time.Minute, 5 * time.Minute, 15 * time.Minute, time.Hour, 4 * time.Hour}
-
-// Webhook delivery activities; the worker registers implementations under
-// these names.
-const (
-	ActSendWebhook          = "SendWebhook"
-	ActRecordWebhookAttempt = "RecordWebhookAttempt"
-)
 
 // Webhook delivery statuses, as stored and as the workflow's result.
 const (
@@ -42,40 +39,26 @@ type WebhookInput struct {
 	Run int
 }
 
-// WebhookAttempt asks the send activity for one attempt.
-type WebhookAttempt struct {
-	DeliveryID string
-	Run        int
-	Attempt    int
+// WebhookWorkflowID is the delivery workflow's id, derived from the delivery
+// id: the dispatched chain (run 0) or the n-th manual redelivery.
+func WebhookWorkflowID(deliveryID string, run int) string {
+	if run == 0 {
+		return "webhook/" + deliveryID
+	}
+	return "webhook/" + deliveryID + "/redeliver-" + strconv.Itoa(run)
 }
 
-// Why an attempt was not sent.
-const (
-	// SkipDelivered: an earlier run delivered it (a duplicate chain).
-	SkipDelivered = "delivered"
-	// SkipCanceled: the endpoint was deleted or disabled since.
-	SkipCanceled = "canceled"
-)
-
-// WebhookOutcome is what one attempt gave.
-type WebhookOutcome struct {
-	StatusCode int
-	LatencyMS  int
-	Error      string
-	Body       string
-	Delivered  bool
-	Skip       string
-}
-
-// WebhookRecord is one attempt to store, with the delivery's new status.
-type WebhookRecord struct {
-	DeliveryID    string
-	Run           int
-	Attempt       int
-	StartedAt     time.Time
-	Outcome       WebhookOutcome
-	Status        string
-	NextAttemptAt *time.Time
+// WebhookStart is how the dispatcher (and a manual redelivery) starts a
+// delivery's workflow.
+func WebhookStart(dl db.Delivery, run int, eager bool) Start {
+	return Start{
+		ID: WebhookWorkflowID(dl.ID, run), AccountID: dl.AccountID, ResourceID: dl.EventID, ResourceType: "WEBHOOK_DELIVERY",
+		Status:  db.DeliveryPending,
+		Summary: "Webhook " + dl.EventType + " → endpoint " + dl.EndpointID,
+		Details: "Delivery `" + dl.ID + "` of event `" + dl.EventID + "`.",
+		Memo:    map[string]any{"deliveryId": dl.ID},
+		Eager:   eager,
+	}
 }
 
 // WebhookDeliveryWorkflow delivers one event to one endpoint. Each attempt
@@ -84,6 +67,7 @@ type WebhookRecord struct {
 // history shows every wait. Every attempt is recorded in PostgreSQL by a
 // local activity that retries until the database answers.
 func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, error) {
+	var a *activities.Webhooks
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		// The HTTP attempt itself is bounded by the sender's timeout (10 s);
 		// this only catches a worker that died mid-attempt.
@@ -97,19 +81,19 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 	first := max(in.FirstAttempt, 1)
 	status := WebhookPending
 	for i := 0; status == WebhookPending; i++ {
-		at := WebhookAttempt{DeliveryID: in.DeliveryID, Run: in.Run, Attempt: first + i}
+		at := activities.WebhookAttempt{DeliveryID: in.DeliveryID, Run: in.Run, Attempt: first + i}
 		started := workflow.Now(ctx)
-		var out WebhookOutcome
-		if err := workflow.ExecuteActivity(actx, ActSendWebhook, at).Get(ctx, &out); err != nil {
-			out = WebhookOutcome{Error: "attempt failed: " + err.Error()}
+		var out activities.WebhookOutcome
+		if err := workflow.ExecuteActivity(actx, a.SendWebhook, at).Get(ctx, &out); err != nil {
+			out = activities.WebhookOutcome{Error: "attempt failed: " + err.Error()}
 		}
-		if out.Skip == SkipDelivered {
+		if out.Skip == activities.SkipDelivered {
 			status = WebhookDelivered
 			break
 		}
-		rec := WebhookRecord{DeliveryID: in.DeliveryID, Run: in.Run, Attempt: at.Attempt, StartedAt: started, Outcome: out}
+		rec := activities.WebhookRecord{DeliveryID: in.DeliveryID, Run: in.Run, Attempt: at.Attempt, StartedAt: started, Outcome: out}
 		switch {
-		case out.Skip == SkipCanceled:
+		case out.Skip == activities.SkipCanceled:
 			status = WebhookCanceled
 		case out.Delivered:
 			status = WebhookDelivered
@@ -122,7 +106,7 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 			status = WebhookFailed
 		}
 		rec.Status = status
-		if err := workflow.ExecuteLocalActivity(lctx, ActRecordWebhookAttempt, rec).Get(ctx, nil); err != nil {
+		if err := workflow.ExecuteLocalActivity(lctx, a.RecordWebhookAttempt, rec).Get(ctx, nil); err != nil {
 			return "", err
 		}
 		if status == WebhookPending {
@@ -134,8 +118,5 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 	if status == "" {
 		status = WebhookFailed
 	}
-	if err := workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(status)); err != nil {
-		return "", err
-	}
-	return status, nil
+	return status, setStatus(ctx, status)
 }

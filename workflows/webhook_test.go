@@ -9,28 +9,30 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
+
+	"github.com/jangada/jangada/activities"
 )
 
 // fakeWebhooks answers attempts from a script and keeps every record.
 type fakeWebhooks struct {
 	mu      sync.Mutex
-	script  []WebhookOutcome // one per send; the last repeats
-	errs    map[int]error    // send number (from 1) → activity error
+	script  []activities.WebhookOutcome // one per send; the last repeats
+	errs    map[int]error               // send number (from 1) → activity error
 	sends   int
-	records []WebhookRecord
+	records []activities.WebhookRecord
 }
 
-func (f *fakeWebhooks) send(_ context.Context, at WebhookAttempt) (WebhookOutcome, error) {
+func (f *fakeWebhooks) send(_ context.Context, at activities.WebhookAttempt) (activities.WebhookOutcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.sends++
 	if err := f.errs[f.sends]; err != nil {
-		return WebhookOutcome{}, err
+		return activities.WebhookOutcome{}, err
 	}
 	return f.script[min(f.sends, len(f.script))-1], nil
 }
 
-func (f *fakeWebhooks) record(_ context.Context, r WebhookRecord) error {
+func (f *fakeWebhooks) record(_ context.Context, r activities.WebhookRecord) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.records = append(f.records, r)
@@ -40,14 +42,14 @@ func (f *fakeWebhooks) record(_ context.Context, r WebhookRecord) error {
 func newWebhookEnv(f *fakeWebhooks) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	env.RegisterActivityWithOptions(f.send, activity.RegisterOptions{Name: ActSendWebhook})
-	env.RegisterActivityWithOptions(f.record, activity.RegisterOptions{Name: ActRecordWebhookAttempt})
+	env.RegisterActivityWithOptions(f.send, activity.RegisterOptions{Name: actName(webhookActs.SendWebhook)})
+	env.RegisterActivityWithOptions(f.record, activity.RegisterOptions{Name: actName(webhookActs.RecordWebhookAttempt)})
 	return env
 }
 
 var (
-	http500 = WebhookOutcome{StatusCode: 500, Error: "HTTP 500"}
-	http200 = WebhookOutcome{StatusCode: 200, Delivered: true}
+	http500 = activities.WebhookOutcome{StatusCode: 500, Error: "HTTP 500"}
+	http200 = activities.WebhookOutcome{StatusCode: 200, Delivered: true}
 )
 
 func webhookResult(t *testing.T, env *testsuite.TestWorkflowEnvironment) string {
@@ -66,7 +68,7 @@ func webhookResult(t *testing.T, env *testsuite.TestWorkflowEnvironment) string 
 }
 
 // offsets are the attempts' start times relative to the first.
-func offsets(rs []WebhookRecord) []time.Duration {
+func offsets(rs []activities.WebhookRecord) []time.Duration {
 	var out []time.Duration
 	for _, r := range rs {
 		out = append(out, r.StartedAt.Sub(rs[0].StartedAt))
@@ -75,7 +77,7 @@ func offsets(rs []WebhookRecord) []time.Duration {
 }
 
 func TestWebhookRetryScheduleExactlyThenFailed(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http500}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http500}}
 	env := newWebhookEnv(f)
 	began := time.Now()
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_1", FirstAttempt: 1, Retries: DefaultWebhookRetries})
@@ -109,7 +111,7 @@ func TestWebhookRetryScheduleExactlyThenFailed(t *testing.T) {
 }
 
 func TestWebhookSucceedsOnThirdAttempt(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http500, {Error: "timeout: no answer in time"}, http200}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http500, {Error: "timeout: no answer in time"}, http200}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_3", FirstAttempt: 1, Retries: DefaultWebhookRetries})
 	if got := webhookResult(t, env); got != WebhookDelivered {
@@ -130,7 +132,7 @@ func TestWebhookSucceedsOnThirdAttempt(t *testing.T) {
 // An activity error (worker lost, database down) is a failed attempt of the
 // schedule, never retried by Temporal behind the schedule's back.
 func TestWebhookActivityErrorIsOneAttempt(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http200}, errs: map[int]error{1: errors.New("database unavailable")}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http200}, errs: map[int]error{1: errors.New("database unavailable")}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_e", FirstAttempt: 1, Retries: DefaultWebhookRetries})
 	if got := webhookResult(t, env); got != WebhookDelivered {
@@ -144,7 +146,7 @@ func TestWebhookActivityErrorIsOneAttempt(t *testing.T) {
 // A second chain for a delivery that an earlier chain delivered (a
 // duplicate start that got past the workflow id) sends and records nothing.
 func TestWebhookDuplicateChainSendsNothing(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{{Skip: SkipDelivered}}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{{Skip: activities.SkipDelivered}}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_d", FirstAttempt: 1, Retries: DefaultWebhookRetries})
 	if got := webhookResult(t, env); got != WebhookDelivered || f.sends != 1 || len(f.records) != 0 {
@@ -153,7 +155,7 @@ func TestWebhookDuplicateChainSendsNothing(t *testing.T) {
 }
 
 func TestWebhookDeletedEndpointStopsTheSchedule(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http500, {Skip: SkipCanceled, Error: "endpoint deleted"}}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http500, {Skip: activities.SkipCanceled, Error: "endpoint deleted"}}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_c", FirstAttempt: 1, Retries: DefaultWebhookRetries})
 	if got := webhookResult(t, env); got != WebhookCanceled || f.sends != 2 || f.records[1].Status != WebhookCanceled {
@@ -164,7 +166,7 @@ func TestWebhookDeletedEndpointStopsTheSchedule(t *testing.T) {
 // A manual redelivery makes one attempt and, failing, leaves the
 // delivery's status to the chain that owns it.
 func TestWebhookManualRedeliveryIsOneAttempt(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http500}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http500}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_m", FirstAttempt: 1, Run: 2})
 	if got := webhookResult(t, env); got != WebhookFailed {
@@ -178,7 +180,7 @@ func TestWebhookManualRedeliveryIsOneAttempt(t *testing.T) {
 // The schedule is the input's: a shortened one (the e2e configuration)
 // runs through the very same code.
 func TestWebhookScheduleComesFromInput(t *testing.T) {
-	f := &fakeWebhooks{script: []WebhookOutcome{http500}}
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http500}}
 	env := newWebhookEnv(f)
 	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_s", FirstAttempt: 1, Retries: []time.Duration{time.Second, 2 * time.Second}})
 	if got := webhookResult(t, env); got != WebhookFailed || f.sends != 3 {

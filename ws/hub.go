@@ -16,8 +16,8 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
 
-	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/webhook"
 )
 
 // Protocol limits of the specification.
@@ -278,7 +278,7 @@ func (h *Hub) Publish(ev domain.Event) {
 		if frame == nil {
 			// On the WebSocket the envelope id is the event id: the same on
 			// every connection, and never the record's id.
-			frame = dispatch.Encode(ev.ID, ev)
+			frame = webhook.Encode(ev.ID, ev)
 		}
 		c.s.Write(frame)
 	}

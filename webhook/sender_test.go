@@ -1,4 +1,4 @@
-package dispatch
+package webhook
 
 import (
 	"context"
@@ -90,35 +90,6 @@ func TestPublicAddr(t *testing.T) {
 	for _, s := range []string{"8.8.8.8", "200.160.2.3", "2001:4860:4860::8888"} {
 		if !PublicAddr(netip.MustParseAddr(s)) {
 			t.Errorf("%s counted as private", s)
-		}
-	}
-}
-
-func TestPatterns(t *testing.T) {
-	cases := []struct {
-		p, ev string
-		want  bool
-	}{
-		{"*", "med.created", true},
-		{"payment.*", "payment.pix.expired", true},
-		{"payment.*", "payment_link.paid", true},
-		{"payment.*", "refund.completed", false},
-		{"transfer.*", "transfer.internal.received", true},
-		{"*.paid", "payment.paid", true},
-		{"*.paid", "payment_link.paid", true},
-		{"payment.paid", "payment.paid", true},
-		{"payment.paid", "payment.failed", false},
-		{"payment*", "payment", false},
-		{strings.Repeat("*", 64), "payment.paid", false},
-	}
-	for _, c := range cases {
-		if got := Matches(c.p, c.ev); got != c.want {
-			t.Errorf("Matches(%q, %q) = %v", c.p, c.ev, got)
-		}
-	}
-	for p, want := range map[string]bool{"*": true, "payment.*": true, "payment.paid": true, "foo.*": false, "payment.payed": false, "Payment.*": false} {
-		if KnownPattern(p) != want {
-			t.Errorf("KnownPattern(%q) != %v", p, want)
 		}
 	}
 }

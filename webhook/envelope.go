@@ -1,13 +1,10 @@
-package dispatch
+package webhook
 
 import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"strconv"
-
-	"github.com/google/uuid"
 
 	"github.com/jangada/jangada/domain"
 )
@@ -33,31 +30,16 @@ func Encode(id string, ev domain.Event) []byte {
 	}
 	if err := enc.Encode(Envelope{ID: id, Event: ev.Type, CreatedAt: ev.CreatedAt, Data: data}); err != nil {
 		// Data came from a jsonb column: it is valid JSON.
-		panic("dispatch: encode envelope: " + err.Error())
+		panic("webhook: encode envelope: " + err.Error())
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
-
-// deliveryNS namespaces delivery ids (a UUID v5 of event and endpoint).
-var deliveryNS = uuid.MustParse("5b0b5f2e-6a43-4d0e-9a53-3f3b0a3e7c11")
 
 // DeliveryID is the id of the delivery of an event to an endpoint: the same
 // pair always gives the same id, which is what makes a duplicate dispatch
 // find the workflow that already runs instead of starting another.
 func DeliveryID(eventID, endpointID string) string {
-	return "dlv_" + uuid.NewSHA1(deliveryNS, []byte(eventID+"\x00"+endpointID)).String()
-}
-
-// WorkflowID is the delivery workflow's id, derived from the delivery id.
-func WorkflowID(deliveryID string) string { return "webhook/" + deliveryID }
-
-// RunWorkflowID is the id of a delivery's run: the dispatched chain (run
-// 0) or the n-th manual redelivery.
-func RunWorkflowID(deliveryID string, run int) string {
-	if run == 0 {
-		return WorkflowID(deliveryID)
-	}
-	return WorkflowID(deliveryID) + "/redeliver-" + strconv.Itoa(run)
+	return domain.DerivedID("dlv_", "delivery:"+eventID+"\x00"+endpointID)
 }
 
 // SecretPrefix starts every endpoint signing secret.
@@ -67,7 +49,7 @@ const SecretPrefix = "whsec_"
 func NewSecret() string {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		panic("dispatch: no randomness: " + err.Error())
+		panic("webhook: no randomness: " + err.Error())
 	}
 	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
 }

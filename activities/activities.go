@@ -1,0 +1,87 @@
+// Package activities holds the I/O side of Jangada's workflows: one file per
+// product, each with a struct whose methods are that product's activities
+// (registered and called by Go reference, never by a string name). Every
+// activity is idempotent: Temporal runs it at least once, so each one moves
+// a record under its row lock only from the state it expects, and posts the
+// ledger with a key that a retry cannot post twice.
+//
+// The functions a create shares with its workflow's first step (InsertCharge,
+// ReserveTransfer, RequestRefund) are exported here, so that the API's early
+// write and the workflow's safety net are one code path.
+package activities
+
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// Base is what every product's activities share: the database, the public
+// URL events carry, and the in-process wake-up of the outbox readers.
+type Base struct {
+	DB        *sqlx.DB
+	PublicURL string
+	// Published, when set, learns of each committed event at once (the
+	// in-process fast path to the outbox readers); the outbox remains the
+	// guarantee.
+	Published func(domain.Event)
+}
+
+// change is what a step did to a record: whether it changed and the events
+// to write, in order. The zero change means the record was already past
+// this step (a retried activity): nothing is written.
+type change struct {
+	changed bool
+	events  []string
+}
+
+// emit is a change with these events (none: stored silently).
+func emit(events ...string) change { return change{changed: true, events: events} }
+
+// transition is the one way a step moves a transaction: lock its row, let
+// apply change it (and post the ledger in the same database transaction),
+// then store it and its events. It returns the record as stored.
+func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error)) (domain.Transaction, error) {
+	var out domain.Transaction
+	var evs []domain.Event
+	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error {
+		evs = evs[:0]
+		t, err := db.LockTransaction(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		ch, err := apply(tx, &t)
+		if err != nil || !ch.changed {
+			out = t
+			return err
+		}
+		if out, err = db.UpdateTransaction(ctx, tx, t); err != nil {
+			return err
+		}
+		for _, name := range ch.events {
+			ev, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, name, out.ID, out.EventData(b.PublicURL))
+			if err != nil {
+				return err
+			}
+			evs = append(evs, ev)
+		}
+		return nil
+	})
+	if err == nil {
+		b.publish(evs...)
+	}
+	return out, err
+}
+
+// publish wakes the outbox readers for events this process committed.
+func (b *Base) publish(evs ...domain.Event) {
+	if b.Published == nil {
+		return
+	}
+	for _, ev := range evs {
+		b.Published(ev)
+	}
+}

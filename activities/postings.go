@@ -1,0 +1,56 @@
+package activities
+
+import (
+	"time"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// The postings of money leaving an account. Each key is derived from the
+// resource and the step, so that whichever of the API or a retried activity
+// writes it, it is written once.
+
+// reservePosting moves debit from available to pending when a PIX out is
+// requested.
+func reservePosting(key, accountID, txID, kind string, debit money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: accountID, TransactionID: txID, Kind: kind, Description: "reserve",
+		Entries: []db.Entry{
+			{Account: domain.AvailableLedger(accountID), Amount: -debit},
+			{Account: domain.PendingLedger(accountID), Amount: debit},
+		}}
+}
+
+// releasePosting returns a reserve to available, exactly, when the
+// operation fails.
+func releasePosting(key, accountID, txID, kind string, debit money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: accountID, TransactionID: txID, Kind: kind, Description: "reserve returned",
+		Entries: []db.Entry{
+			{Account: domain.PendingLedger(accountID), Amount: -debit},
+			{Account: domain.AvailableLedger(accountID), Amount: debit},
+		}}
+}
+
+// refundPosting reserves (sign −1) or returns (sign +1) a refund's debit. The
+// part that repays the deposit's own net carries the deposit's lock date, so
+// it consumes (or restores) exactly the locked money the deposit added: a
+// refund within 24 h neither frees nor freezes other money.
+func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Posting {
+	r := d.Details.V.Refund
+	var lock *time.Time
+	if d.CompletedAt != nil {
+		t := d.CompletedAt.Add(domain.ReceivedLock)
+		lock = &t
+	}
+	desc := "refund reserve"
+	if sign > 0 {
+		desc = "refund reserve returned"
+	}
+	return db.Posting{Key: key, AccountID: d.AccountID, TransactionID: r.StatementID, Kind: domain.TypeRefund, Description: desc,
+		Entries: []db.Entry{
+			{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.DepositNet, LockedUntil: lock},
+			{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.TransferFee},
+			{Account: domain.PendingLedger(d.AccountID), Amount: -sign * r.DebitNet},
+		}}
+}

@@ -1,0 +1,180 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+)
+
+// Refunds are the refund workflow's activities. A refund lives on its
+// deposit (the refund block) with a PIX_REFUND statement line beside it.
+type Refunds struct {
+	Base
+	Processor processor.Processor
+}
+
+// CompleteRefundInput books a concluded refund.
+type CompleteRefundInput struct {
+	ID     string
+	Notice processor.RefundNotice
+}
+
+// RequestRefund posts the refund's reserve, stores the deposit's refund
+// block and the PIX_REFUND statement line, and writes refund.requested; it
+// assumes the deposit row is locked and writes nothing if the reserve was
+// posted already. The API calls it when it creates the refund,
+// EnsureRefund when the API did not get to commit.
+func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publicURL string) error {
+	r := d.Details.V.Refund
+	posted, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":reserve", d, -1))
+	if err != nil || !posted {
+		return err
+	}
+	line := domain.Transaction{
+		ID: r.StatementID, AccountID: d.AccountID, APIKeyID: d.APIKeyID, Type: domain.TypeRefund, Status: domain.StatusPending,
+		Amount: r.DebitNet, FeeAmount: r.TransferFee, NetAmount: d.Amount, Description: "Refund of PIX " + d.ID,
+		EndToEndID: d.EndToEndID, CreatedAt: r.RequestedAt, Details: domain.SomeJSON(domain.Details{DepositID: d.ID}),
+	}
+	if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+		return err
+	}
+	if _, err := db.UpdateTransaction(ctx, tx, d); err != nil {
+		return err
+	}
+	_, err = db.InsertEvent(ctx, tx, d.AccountID, d.APIKeyID, domain.EventRefundRequested, d.ID, d.EventData(publicURL))
+	return err
+}
+
+// EnsureRefund is the refund workflow's first step: it requests the refund
+// if the API died before committing. Short of money then, the refund is
+// FAILED with nothing debited. It returns the refund's status.
+func (a *Refunds) EnsureRefund(ctx context.Context, want domain.Transaction) (string, error) {
+	var status string
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		d, err := db.LockTransaction(ctx, tx, want.ID)
+		if err != nil {
+			return err
+		}
+		if d.Details.V.Refund != nil {
+			status = d.Details.V.Refund.Status
+			return nil
+		}
+		d.Details.V.Refund = want.Details.V.Refund
+		status = domain.StatusPending
+		return RequestRefund(ctx, tx, d, a.PublicURL)
+	})
+	if errors.Is(err, domain.ErrInsufficientBalance) {
+		_, err = a.transition(ctx, want.ID, func(_ *sqlx.Tx, d *domain.Transaction) (change, error) {
+			if d.Details.V.Refund != nil {
+				return change{}, nil
+			}
+			d.Details.V.Refund = want.Details.V.Refund
+			d.Details.V.Refund.Status = domain.StatusFailed
+			return emit(domain.EventRefundFailed), nil
+		})
+		status = domain.StatusFailed
+	}
+	return status, err
+}
+
+// SubmitRefund hands the refund to the processor and marks it PROCESSING.
+// A retry submits again: processors are idempotent on the deposit.
+func (a *Refunds) SubmitRefund(ctx context.Context, depositID string) error {
+	d, err := db.TransactionByID(ctx, a.DB, depositID, domain.TypePixIn)
+	if err != nil {
+		return err
+	}
+	r := d.Details.V.Refund
+	if r == nil || r.Status != domain.StatusPending {
+		return nil
+	}
+	e2e := ""
+	if d.EndToEndID != nil {
+		e2e = *d.EndToEndID
+	}
+	if _, err := a.Processor.Refund(ctx, processor.RefundRequest{
+		DepositID: d.ID, EndToEndID: e2e, RefundID: r.RefundID, Amount: d.Amount, Nature: r.Nature,
+	}); err != nil {
+		return err
+	}
+	_, err = a.refund(ctx, depositID, func(tx *sqlx.Tx, d *domain.Transaction, r *domain.RefundBlock) (change, error) {
+		if r.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		r.Status = domain.StatusProcessing
+		return emit(), setLine(ctx, tx, r.StatementID, domain.StatusProcessing, nil)
+	})
+	return err
+}
+
+// CompleteRefund books a concluded refund: the reserve leaves, the payer
+// gets the gross back through PIX clearing, the platform absorbs the
+// original fee and split; the deposit becomes REVERSED.
+func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) error {
+	at := in.Notice.At
+	if at.IsZero() { // an operator's signal from the Temporal UI may omit it
+		at = time.Now().UTC()
+	}
+	_, err := a.refund(ctx, in.ID, func(tx *sqlx.Tx, d *domain.Transaction, r *domain.RefundBlock) (change, error) {
+		if r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
+			return change{}, nil
+		}
+		_, err := db.Post(ctx, tx, db.Posting{Key: "refund:" + d.ID + ":settle", AccountID: d.AccountID, TransactionID: r.StatementID,
+			Kind: domain.TypeRefund, Description: "PIX refund of " + *d.EndToEndID,
+			Entries: []db.Entry{
+				{Account: domain.PendingLedger(d.AccountID), Amount: -r.DebitNet},
+				{Account: domain.LedgerFees, Amount: r.TransferFee},
+				{Account: domain.LedgerPixClearing, Amount: d.Amount},
+				{Account: domain.LedgerRefundCosts, Amount: -(d.Amount - r.DepositNet)},
+			}})
+		if err != nil {
+			return change{}, err
+		}
+		r.Status, r.CompletedAt = domain.StatusCompleted, domain.TimePtr(at)
+		d.Status = domain.StatusReversed
+		return emit(domain.EventRefundCompleted, domain.EventPaymentRefunded), setLine(ctx, tx, r.StatementID, domain.StatusCompleted, r.CompletedAt)
+	})
+	return err
+}
+
+// FailRefund returns the reserve exactly; the deposit stays COMPLETED.
+func (a *Refunds) FailRefund(ctx context.Context, in FailInput) error {
+	_, err := a.refund(ctx, in.ID, func(tx *sqlx.Tx, d *domain.Transaction, r *domain.RefundBlock) (change, error) {
+		if r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
+			return change{}, nil
+		}
+		if _, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":release", *d, +1)); err != nil {
+			return change{}, err
+		}
+		r.Status = domain.StatusFailed
+		return emit(domain.EventRefundFailed), setLine(ctx, tx, r.StatementID, domain.StatusFailed, nil)
+	})
+	return err
+}
+
+// refund is transition for a deposit that has a refund block.
+func (a *Refunds) refund(ctx context.Context, depositID string, apply func(*sqlx.Tx, *domain.Transaction, *domain.RefundBlock) (change, error)) (domain.Transaction, error) {
+	return a.transition(ctx, depositID, func(tx *sqlx.Tx, d *domain.Transaction) (change, error) {
+		if d.Details.V.Refund == nil {
+			return change{}, nil
+		}
+		return apply(tx, d, d.Details.V.Refund)
+	})
+}
+
+// setLine moves the PIX_REFUND statement line along with the refund.
+func setLine(ctx context.Context, tx *sqlx.Tx, id, status string, at *domain.Time) error {
+	line, err := db.LockTransaction(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	line.Status, line.CompletedAt = status, at
+	_, err = db.UpdateTransaction(ctx, tx, line)
+	return err
+}

@@ -1,0 +1,68 @@
+package domain
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/jangada/jangada/money"
+)
+
+// RefundRequest is the body of POST /refunds/create.
+type RefundRequest struct {
+	TransactionID *string      `json:"transactionId"`
+	E2EID         *string      `json:"e2eId"`
+	RefundID      *string      `json:"refundId"`
+	Amount        *money.Cents `json:"amount"`
+	Nature        *string      `json:"nature"`
+	Description   *string      `json:"description"`
+	SubaccountID  *string      `json:"subaccountId"`
+}
+
+// RefundNatures are the natures a requested PIX refund (devolução) may have.
+var RefundNatures = []string{"ORIGINAL", "RETIRADA"}
+
+// NewRefund is a validated refund request.
+type NewRefund struct {
+	DepositRef  string // transactionId or e2eId
+	RefundID    string
+	Amount      money.Cents
+	Nature      string
+	Description string
+}
+
+// Validate checks the request against the rules of a refund.
+func (b RefundRequest) Validate() (NewRefund, error) {
+	var n NewRefund
+	switch {
+	case b.TransactionID != nil && strings.TrimSpace(*b.TransactionID) != "":
+		n.DepositRef = strings.TrimSpace(*b.TransactionID)
+	case b.E2EID != nil && strings.TrimSpace(*b.E2EID) != "":
+		n.DepositRef = strings.TrimSpace(*b.E2EID)
+	default:
+		return n, Invalid("transactionId", "or e2eId is required")
+	}
+	if b.SubaccountID != nil {
+		return n, Forbidden("subaccountId needs sub-accounts, which are not enabled on this account")
+	}
+	if b.Amount == nil {
+		return n, Invalid("amount", "is required and must equal the deposit's gross amount")
+	}
+	n.Amount = *b.Amount
+	if b.RefundID != nil {
+		id, err := Text("refundId", b.RefundID, 1, 35, false)
+		if err != nil {
+			return n, err
+		}
+		n.RefundID = id
+	}
+	n.Nature = "ORIGINAL"
+	if b.Nature != nil {
+		n.Nature = strings.ToUpper(strings.TrimSpace(*b.Nature))
+		if !slices.Contains(RefundNatures, n.Nature) {
+			return n, Invalid("nature", "must be ORIGINAL or RETIRADA (the natures a requested PIX refund may have)")
+		}
+	}
+	desc, err := Text("description", b.Description, 0, 140, false)
+	n.Description = desc
+	return n, err
+}

@@ -1,0 +1,119 @@
+package domain
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/jangada/jangada/brcode"
+	"github.com/jangada/jangada/document"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/pixkey"
+)
+
+// TransferRequest is the body of POST /transfer-pix/create (and /payouts/create).
+type TransferRequest struct {
+	Amount            *money.Cents `json:"amount"`
+	Description       *string      `json:"description"`
+	PixKey            *string      `json:"pixKey"`
+	PixKeyType        *string      `json:"pixKeyType"`
+	PixCopyPaste      *string      `json:"pixCopyPaste"`
+	CoverFee          *bool        `json:"coverFee"`
+	SubaccountID      *string      `json:"subaccountId"`
+	ExternalReference *string      `json:"externalReference"`
+	PixRail           any          `json:"pixRail"`
+}
+
+// MaxTransfer is the most one PIX out (or internal transfer) may move: R$ 1,000,000.00.
+const MaxTransfer = money.Cents(100_000_000)
+
+// NewTransfer is a validated PIX out request.
+type NewTransfer struct {
+	Amount            money.Cents
+	Description       string
+	PixKey            string
+	PixKeyType        string
+	CoverFee          bool
+	ExternalReference *string
+}
+
+// Validate checks the request against the rules of a PIX out: a PIX key
+// (or a BR Code carrying one) and an amount the code agrees with.
+func (b TransferRequest) Validate() (NewTransfer, error) {
+	var n NewTransfer
+	if b.PixRail != nil {
+		return n, Invalid("pixRail", "must not be sent: the rail comes from the API key")
+	}
+	if b.SubaccountID != nil {
+		return n, Forbidden("subaccountId needs sub-accounts, which are not enabled on this account")
+	}
+	switch {
+	case b.PixCopyPaste != nil && b.PixKey != nil:
+		return n, Invalidf("send either pixKey with pixKeyType or pixCopyPaste, not both")
+	case b.PixCopyPaste != nil:
+		p, err := brcode.Parse(strings.TrimSpace(*b.PixCopyPaste))
+		if err != nil {
+			return n, Invalid("pixCopyPaste", "is not a valid BR Code: %v", err)
+		}
+		if p.Key == "" {
+			return n, Invalid("pixCopyPaste", "carries no PIX key (location-URL codes are not supported)")
+		}
+		if p.Amount > 0 {
+			if b.Amount != nil && *b.Amount != p.Amount {
+				return n, Invalid("amount", "must equal the BR Code's amount of %s", p.Amount)
+			}
+			b.Amount = &p.Amount
+		}
+		typ := inferKeyType(p.Key)
+		key, err := pixkey.Normalize(typ, p.Key)
+		if err != nil {
+			return n, Invalid("pixCopyPaste", "carries an invalid PIX key: %v", err)
+		}
+		n.PixKey, n.PixKeyType = key, string(typ)
+	case b.PixKey != nil:
+		if b.PixKeyType == nil {
+			return n, Invalid("pixKeyType", "is required with pixKey (CPF, CNPJ, EMAIL, TELEFONE or CHAVE_ALEATORIA)")
+		}
+		key, err := pixkey.Normalize(pixkey.Type(strings.ToUpper(*b.PixKeyType)), *b.PixKey)
+		if errors.Is(err, pixkey.ErrUnknownType) {
+			return n, Invalid("pixKeyType", "must be one of CPF, CNPJ, EMAIL, TELEFONE, CHAVE_ALEATORIA")
+		}
+		if err != nil {
+			return n, Invalid("pixKey", "is not a valid %s key", strings.ToUpper(*b.PixKeyType))
+		}
+		n.PixKey, n.PixKeyType = key, strings.ToUpper(*b.PixKeyType)
+	default:
+		return n, Invalid("pixKey", "or pixCopyPaste is required")
+	}
+	var err error
+	if n.Amount, err = Amount("amount", b.Amount, 1, MaxTransfer); err != nil {
+		return n, err
+	}
+	desc, err := Text("description", b.Description, 0, 140, false)
+	if err != nil {
+		return n, err
+	}
+	n.Description = desc
+	n.CoverFee = b.CoverFee == nil || *b.CoverFee
+	if n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 120); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$`)
+
+// inferKeyType recognises the type of a key found in a BR Code.
+func inferKeyType(key string) pixkey.Type {
+	switch {
+	case strings.Contains(key, "@"):
+		return pixkey.EMAIL
+	case strings.HasPrefix(key, "+"):
+		return pixkey.TELEFONE
+	case uuidPattern.MatchString(key):
+		return pixkey.CHAVE_ALEATORIA
+	case len(document.Digits(key)) == 14:
+		return pixkey.CNPJ
+	}
+	return pixkey.CPF
+}

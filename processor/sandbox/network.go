@@ -1,0 +1,103 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// The simulated network keeps its promises durably: each auto-settlement is
+// a small workflow of the sandbox's own (a timer, then one activity that
+// notifies the Inbox), so that a worker restart loses no settlement, just as
+// a real processor would still send its webhook. It belongs to the adapter,
+// not to Jangada's workflows: removing the sandbox removes it.
+
+// Kinds of delivery.
+const (
+	KindTransfer = "transfer"
+	KindRefund   = "refund"
+)
+
+// Delivery is a settlement the simulated network will notify.
+type Delivery struct {
+	Kind       string
+	ID         string
+	PixKey     string
+	PixKeyType string
+	After      time.Duration
+}
+
+// Network hosts the simulated network's activity.
+type Network struct {
+	Sandbox *Sandbox
+}
+
+// Registry is where the worker registers the sandbox's workflow and activity.
+type Registry interface {
+	RegisterWorkflow(any)
+	RegisterActivity(any)
+}
+
+// Register adds the simulated network to a worker.
+func (s *Sandbox) Register(r Registry) {
+	r.RegisterWorkflow(NetworkWorkflow)
+	r.RegisterActivity(&Network{Sandbox: s})
+}
+
+// later arms a delivery: one workflow per resource, so a retried submission
+// arms it once.
+func (s *Sandbox) later(ctx context.Context, d Delivery) error {
+	d.After = s.SettleAfter
+	_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: "sandbox/" + d.Kind + "/" + d.ID, TaskQueue: s.TaskQueue,
+		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		StaticSummary:                            "Sandbox network: settle " + d.Kind + " " + d.ID,
+	}, NetworkWorkflow, d)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return nil
+	}
+	return err
+}
+
+// NetworkWorkflow waits d.After, then tells the Inbox that the transfer or
+// refund settled.
+func NetworkWorkflow(ctx workflow.Context, d Delivery) error {
+	if err := workflow.Sleep(ctx, d.After); err != nil {
+		return err
+	}
+	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second},
+	})
+	var n *Network
+	return workflow.ExecuteActivity(actx, n.DeliverSandboxNotice, d).Get(ctx, nil)
+}
+
+// DeliverSandboxNotice sends the settlement notice. A resource that has
+// already concluded (settled or failed by hand) refuses it: that is the end
+// of the delivery, not an error to retry.
+func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
+	var err error
+	switch d.Kind {
+	case KindTransfer:
+		_, err = a.Sandbox.SettleTransfer(ctx, d.ID, d.PixKeyType, d.PixKey)
+	case KindRefund:
+		err = a.Sandbox.SettleRefund(ctx, d.ID)
+	}
+	if errors.Is(err, domain.ErrInvalid) {
+		activity.GetLogger(ctx).Info("sandbox notice refused: already concluded", "kind", d.Kind, "id", d.ID)
+		return nil
+	}
+	return err
+}

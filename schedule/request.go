@@ -1,0 +1,277 @@
+package schedule
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// RuleRequest is a recurrence rule as a request gives it.
+type RuleRequest struct {
+	Interval   *string `json:"interval"`
+	Time       *string `json:"time"`
+	Timezone   *string `json:"timezone"`
+	DayOfWeek  *int    `json:"dayOfWeek"`
+	DayOfMonth *int    `json:"dayOfMonth"`
+	CustomDays *int    `json:"customDays"`
+}
+
+func (b *RuleRequest) rule() (*Rule, error) {
+	r := Rule{DayOfWeek: b.DayOfWeek, DayOfMonth: b.DayOfMonth, CustomDays: b.CustomDays}
+	if b.Interval == nil {
+		return nil, domain.Invalid("recurrenceRule.interval", "is required (daily, weekly, monthly or custom_days)")
+	}
+	if b.Time == nil {
+		return nil, domain.Invalid("recurrenceRule.time", "is required (local time HH:MM)")
+	}
+	r.Interval, r.Time = strings.ToLower(strings.TrimSpace(*b.Interval)), strings.TrimSpace(*b.Time)
+	if b.Timezone != nil {
+		r.Timezone = strings.TrimSpace(*b.Timezone)
+	}
+	if err := r.Validate("recurrenceRule."); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// PayloadRequest is the transfer a schedule runs, as a request gives it.
+type PayloadRequest struct {
+	Method         *string      `json:"method"`
+	Amount         *money.Cents `json:"amount"`
+	Description    *string      `json:"description"`
+	CoverFee       *bool        `json:"coverFee"`
+	PixKey         *string      `json:"pixKey"`
+	PixKeyType     *string      `json:"pixKeyType"`
+	SubaccountID   *string      `json:"subaccountId"`
+	RecipientEmail *string      `json:"recipientEmail"`
+	PixRail        any          `json:"pixRail"`
+}
+
+// payload validates a run's transfer with the very rules of
+// /transfer-pix/create and /transfer-internal/create, so that a schedule
+// cannot hold a transfer the API would refuse.
+func (b *PayloadRequest) payload() (Payload, error) {
+	var p Payload
+	if b.Method == nil {
+		return p, domain.Invalid("payload.method", "is required (pix_padrao or interna)")
+	}
+	p.Method = strings.ToLower(strings.TrimSpace(*b.Method))
+	switch p.Method {
+	case MethodPix:
+		n, err := domain.TransferRequest{Amount: b.Amount, Description: b.Description, PixKey: b.PixKey, PixKeyType: b.PixKeyType,
+			CoverFee: b.CoverFee, SubaccountID: b.SubaccountID, PixRail: b.PixRail}.Validate()
+		if err != nil {
+			return p, inPayload(err)
+		}
+		p.Amount, p.Description, p.CoverFee, p.PixKey, p.PixKeyType = n.Amount, n.Description, n.CoverFee, n.PixKey, n.PixKeyType
+	case MethodInternal:
+		n, err := domain.InternalRequest{Amount: b.Amount, RecipientEmail: b.RecipientEmail, Description: b.Description}.Validate()
+		if err != nil {
+			return p, inPayload(err)
+		}
+		p.Amount, p.Description, p.RecipientEmail = n.Amount, n.Description, n.RecipientEmail
+		p.CoverFee = b.CoverFee != nil && *b.CoverFee
+	case MethodCrypto:
+		return p, domain.Invalid("payload.method", "cripto is not available yet: scheduled crypto transfers need crypto withdrawals, which Jangada does not offer; use pix_padrao or interna")
+	default:
+		return p, domain.Invalid("payload.method", "must be pix_padrao or interna")
+	}
+	return p, nil
+}
+
+// inPayload prefixes a field error of the transfer rules with "payload.".
+func inPayload(err error) error {
+	var de *domain.Error
+	if errors.As(err, &de) && errors.Is(err, domain.ErrInvalid) {
+		return &domain.Error{Kind: de.Kind, Message: "payload." + de.Message}
+	}
+	return err
+}
+
+// CreateRequest is the body of POST /transfer-scheduled/create.
+type CreateRequest struct {
+	TriggerType      *string         `json:"triggerType"`
+	ScheduledAt      *string         `json:"scheduledAt"`
+	RecurrenceRule   *RuleRequest    `json:"recurrenceRule"`
+	BalanceThreshold *money.Cents    `json:"balanceThreshold"`
+	MaxRuns          *int            `json:"maxRuns"`
+	Label            *string         `json:"label"`
+	Payload          *PayloadRequest `json:"payload"`
+}
+
+// NewSchedule is a validated create request.
+type NewSchedule struct {
+	Label     string
+	Trigger   string
+	At        *time.Time
+	Rule      *Rule
+	Threshold money.Cents
+	MaxRuns   int
+	Payload   Payload
+}
+
+// Validate checks the request now.
+func (b CreateRequest) Validate() (NewSchedule, error) { return b.ValidateAt(time.Now()) }
+
+// ValidateAt checks the request as of now (scheduledAt must lie after it).
+func (b CreateRequest) ValidateAt(now time.Time) (NewSchedule, error) {
+	var n NewSchedule
+	if b.TriggerType == nil {
+		return n, domain.Invalid("triggerType", "is required (ONCE, RECURRING or BALANCE_THRESHOLD)")
+	}
+	n.Trigger = strings.ToUpper(strings.TrimSpace(*b.TriggerType))
+	switch n.Trigger {
+	case Once:
+		at, err := futureTime("scheduledAt", b.ScheduledAt, now, true)
+		if err != nil {
+			return n, err
+		}
+		n.At = at
+	case Recurring:
+		if b.RecurrenceRule == nil {
+			return n, domain.Invalid("recurrenceRule", "is required with triggerType RECURRING")
+		}
+		r, err := b.RecurrenceRule.rule()
+		if err != nil {
+			return n, err
+		}
+		n.Rule = r
+	case BalanceThreshold:
+		th, err := threshold(b.BalanceThreshold, true)
+		if err != nil {
+			return n, err
+		}
+		n.Threshold = th
+	default:
+		return n, domain.Invalid("triggerType", "must be ONCE, RECURRING or BALANCE_THRESHOLD")
+	}
+	var err error
+	if n.MaxRuns, err = maxRuns(b.MaxRuns); err != nil {
+		return n, err
+	}
+	if n.Label, err = domain.Text("label", b.Label, 0, MaxLabel, false); err != nil {
+		return n, err
+	}
+	if b.Payload == nil {
+		return n, domain.Invalid("payload", "is required")
+	}
+	n.Payload, err = b.Payload.payload()
+	return n, err
+}
+
+// futureTime parses an ISO 8601 instant that must lie ahead.
+func futureTime(field string, v *string, now time.Time, required bool) (*time.Time, error) {
+	if v == nil {
+		if required {
+			return nil, domain.Invalid(field, "is required (ISO 8601, in the future)")
+		}
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*v))
+	if err != nil {
+		return nil, domain.Invalid(field, "must be an ISO 8601 date-time with a time zone, e.g. 2026-03-15T09:00:00-03:00")
+	}
+	if !t.After(now) {
+		return nil, domain.Invalid(field, "must be in the future")
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+func threshold(v *money.Cents, required bool) (money.Cents, error) {
+	if v == nil {
+		if required {
+			return 0, domain.Invalid("balanceThreshold", "is required with triggerType BALANCE_THRESHOLD")
+		}
+		return 0, nil
+	}
+	if *v < 1 || *v > 100_000_000_000 {
+		return 0, domain.Invalid("balanceThreshold", "must be a positive amount in BRL")
+	}
+	return *v, nil
+}
+
+func maxRuns(v *int) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 1 || *v > MaxRunsLimit {
+		return 0, domain.Invalid("maxRuns", "must be an integer from 1 to %d", MaxRunsLimit)
+	}
+	return *v, nil
+}
+
+// UpdateRequest is the body of PATCH /transfer-scheduled/update/{id}.
+type UpdateRequest struct {
+	Status           *string      `json:"status"`
+	ScheduledAt      *string      `json:"scheduledAt"`
+	RecurrenceRule   *RuleRequest `json:"recurrenceRule"`
+	BalanceThreshold *money.Cents `json:"balanceThreshold"`
+	MaxRuns          *int         `json:"maxRuns"`
+	Label            *string      `json:"label"`
+	Payload          any          `json:"payload"`
+	TriggerType      any          `json:"triggerType"`
+}
+
+// Validate checks the patch now.
+func (b UpdateRequest) Validate() (Patch, error) { return b.ValidateAt(time.Now()) }
+
+// ValidateAt checks the patch as of now (scheduledAt must lie after it).
+func (b UpdateRequest) ValidateAt(now time.Time) (Patch, error) {
+	var p Patch
+	if b.Payload != nil {
+		return p, domain.Invalid("payload", "cannot change: cancel the schedule and create a new one")
+	}
+	if b.TriggerType != nil {
+		return p, domain.Invalid("triggerType", "cannot change: cancel the schedule and create a new one")
+	}
+	if b.Status == nil && b.ScheduledAt == nil && b.RecurrenceRule == nil && b.BalanceThreshold == nil && b.MaxRuns == nil && b.Label == nil {
+		return p, domain.Invalidf("send at least one of status, scheduledAt, recurrenceRule, balanceThreshold, maxRuns, label")
+	}
+	if b.Status != nil {
+		var st string
+		switch strings.ToUpper(strings.TrimSpace(*b.Status)) {
+		case "ACTIVE":
+			st = StatusActive
+		case "PAUSED":
+			st = StatusPaused
+		default:
+			return p, domain.Invalid("status", "must be ACTIVE or PAUSED")
+		}
+		p.Status = &st
+	}
+	var err error
+	if p.At, err = futureTime("scheduledAt", b.ScheduledAt, now, false); err != nil {
+		return p, err
+	}
+	if b.RecurrenceRule != nil {
+		if p.Rule, err = b.RecurrenceRule.rule(); err != nil {
+			return p, err
+		}
+	}
+	if b.BalanceThreshold != nil {
+		th, err := threshold(b.BalanceThreshold, true)
+		if err != nil {
+			return p, err
+		}
+		p.Threshold = &th
+	}
+	if b.MaxRuns != nil {
+		n, err := maxRuns(b.MaxRuns)
+		if err != nil {
+			return p, err
+		}
+		p.MaxRuns = &n
+	}
+	if b.Label != nil {
+		l, err := domain.Text("label", b.Label, 0, MaxLabel, false)
+		if err != nil {
+			return p, err
+		}
+		p.Label = &l
+	}
+	return p, nil
+}

@@ -1,0 +1,68 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/workflows"
+)
+
+// Inbox is where processor notices arrive (processor.Inbox): each one is
+// checked against the resource's state and signalled to its workflow. A
+// resource that has already concluded refuses a notice with a 400.
+type Inbox struct {
+	DB       *sqlx.DB
+	Temporal Temporal
+}
+
+var _ processor.Inbox = (*Inbox)(nil)
+
+// ChargeNotice forwards a notice to a PENDING charge's workflow.
+func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.ChargeNotice) error {
+	t, err := db.TransactionByID(ctx, s.DB, chargeID, domain.TypePixIn)
+	if err != nil {
+		return err
+	}
+	if t.Status != domain.StatusPending {
+		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
+	}
+	return signal(ctx, s.Temporal, workflows.ChargeWorkflowID(t.ID), workflows.ChargeSignal, n,
+		fmt.Sprintf("charge %s is no longer PENDING", t.ID))
+}
+
+// TransferNotice forwards a notice to a PIX out's workflow.
+func (s *Inbox) TransferNotice(ctx context.Context, transferID string, n processor.TransferNotice) error {
+	t, err := db.TransactionByID(ctx, s.DB, transferID, domain.TypePixOut)
+	if err != nil {
+		return err
+	}
+	return signalTransfer(ctx, s.Temporal, t, workflows.NoticeSignal, n)
+}
+
+// RefundNotice forwards a notice to the deposit's refund workflow.
+func (s *Inbox) RefundNotice(ctx context.Context, depositID string, n processor.RefundNotice) error {
+	d, err := db.TransactionByID(ctx, s.DB, depositID, domain.TypePixIn)
+	if err != nil {
+		return err
+	}
+	r := d.Details.V.Refund
+	if r == nil || r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
+		return domain.Invalidf("deposit %s has no refund in progress", d.ID)
+	}
+	return signal(ctx, s.Temporal, workflows.RefundWorkflowID(d.ID), workflows.NoticeSignal, n,
+		fmt.Sprintf("the refund of %s is no longer in progress", d.ID))
+}
+
+// signalTransfer sends a review decision or a processor notice to a PIX
+// out that has not concluded.
+func signalTransfer(ctx context.Context, c Temporal, t domain.Transaction, name string, arg any) error {
+	if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
+		return domain.Invalidf("transfer %s is %s already", t.ID, t.Status)
+	}
+	return signal(ctx, c, workflows.TransferWorkflowID(t.ID), name, arg, fmt.Sprintf("transfer %s is no longer in progress", t.ID))
+}

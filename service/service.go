@@ -1,0 +1,60 @@
+// Package service holds Jangada's use cases: what a handler calls once it
+// has a validated request. A use case writes the resource's first records
+// (through the same function its workflow's first activity uses), starts or
+// signals the resource's workflow, and answers. It is the one home of the
+// steps between HTTP and Temporal; the workflow's later steps live in
+// package activities.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/workflows"
+)
+
+// Temporal is the part of the Temporal client the use cases call (a
+// client.Client satisfies it; tests use a generated mock).
+type Temporal interface {
+	ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error)
+	SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error
+	UpdateWorkflow(ctx context.Context, options client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error)
+}
+
+// ErrAlreadyStarted reports a start refused because the resource's workflow
+// exists already (its id is derived from the resource).
+var ErrAlreadyStarted = errors.New("workflow already started")
+
+// start starts a resource's workflow: the one way a use case does. Temporal
+// being unreachable is domain.ErrUnavailable (a 503).
+func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start, wf any, arg any) error {
+	_, err := c.ExecuteWorkflow(ctx, st.Options(taskQueue), wf, arg)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	switch {
+	case errors.As(err, &already):
+		return fmt.Errorf("%w: %s", ErrAlreadyStarted, st.ID)
+	case err != nil:
+		return fmt.Errorf("%w: start %s: %v", domain.ErrUnavailable, st.ID, err)
+	}
+	return nil
+}
+
+// signal sends a signal to a resource's workflow, the one way the service
+// acts on a running payment. A workflow that has already closed answers
+// with a 400 saying gone; Temporal being unreachable is a 503.
+func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, gone string) error {
+	err := c.SignalWorkflow(ctx, workflowID, "", name, arg)
+	var nf *serviceerror.NotFound
+	if errors.As(err, &nf) {
+		return domain.Invalidf("%s", gone)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, workflowID, err)
+	}
+	return nil
+}

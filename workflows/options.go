@@ -1,0 +1,124 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/money"
+)
+
+// Start describes how a workflow is started and found: its id (derived from
+// the resource, so any process can reach it and a duplicate start is
+// refused), the search attributes and memo ops filter on in the Temporal UI,
+// and the summary shown there. Each product's file has a constructor
+// (ChargeStart, TransferStart, …); Options is the one place that turns it
+// into StartWorkflowOptions.
+type Start struct {
+	ID           string
+	AccountID    string
+	ResourceID   string
+	ResourceType string
+	Status       string
+	// Amount is shown and searchable when positive.
+	Amount  money.Cents
+	Summary string
+	Details string
+	Memo    map[string]any
+	// Eager asks for the first workflow task in the start response (a worker
+	// in the same process saves a matching round trip; elsewhere ignored).
+	Eager bool
+}
+
+// Options are the StartWorkflowOptions of s on taskQueue. A second start
+// under the same id fails with WorkflowExecutionAlreadyStarted.
+func (s Start) Options(taskQueue string) client.StartWorkflowOptions {
+	attrs := []temporal.SearchAttributeUpdate{
+		AccountIDKey.ValueSet(s.AccountID), ResourceIDKey.ValueSet(s.ResourceID),
+		ResourceTypeKey.ValueSet(s.ResourceType), StatusKey.ValueSet(s.Status),
+	}
+	if s.Amount > 0 {
+		attrs = append(attrs, AmountKey.ValueSet(float64(s.Amount)/100))
+	}
+	memo := map[string]any{"accountId": s.AccountID}
+	for k, v := range s.Memo {
+		memo[k] = v
+	}
+	return client.StartWorkflowOptions{
+		ID: s.ID, TaskQueue: taskQueue,
+		TypedSearchAttributes:                    temporal.NewSearchAttributes(attrs...),
+		StaticSummary:                            s.Summary,
+		StaticDetails:                            s.Details,
+		Memo:                                     memo,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		EnableEagerStart:                         s.Eager,
+	}
+}
+
+// MoneyActivityTimeout bounds one attempt of a money-moving activity (a
+// short database transaction, or one call to the processor). It is also
+// how long an attempt picked up by a worker that then died waits before
+// Temporal retries it elsewhere, so it is kept short.
+const MoneyActivityTimeout = 10 * time.Second
+
+// moneyActivities are the options of every money-moving activity: retried
+// until the database answers, because the money must eventually move.
+func moneyActivities(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: MoneyActivityTimeout,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+}
+
+// ensureActivity runs a workflow's first step, the record-writing safety net
+// for an API that died between starting the workflow and committing, as a
+// local activity (no extra round trip through the server).
+func ensureActivity(ctx workflow.Context, activity, arg, result any) error {
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		ScheduleToCloseTimeout: 10 * time.Minute, StartToCloseTimeout: 10 * time.Second,
+	})
+	return workflow.ExecuteLocalActivity(lctx, activity, arg).Get(ctx, result)
+}
+
+// setStatus records the resource's new status on the workflow, for ops'
+// searches.
+func setStatus(ctx workflow.Context, status string) error {
+	return workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(status))
+}
+
+// awaitSignal waits for the first value on the signal channel name that
+// accept takes, or for timeout (when positive), whichever comes first; it
+// reports whether a value was taken. Values accept refuses are ignored, so
+// a mistyped signal from the UI changes nothing.
+func awaitSignal[T any](ctx workflow.Context, name string, timeout time.Duration, accept func(T) bool) (T, bool) {
+	ch := workflow.GetSignalChannel(ctx, name)
+	tctx, cancel := workflow.WithCancel(ctx)
+	defer cancel()
+	var timer workflow.Future
+	if timeout > 0 {
+		timer = workflow.NewTimer(tctx, timeout)
+	}
+	var got T
+	done, taken := false, false
+	for !done {
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) {
+			var v T
+			c.Receive(ctx, &v)
+			if accept(v) {
+				got, done, taken = v, true, true
+			} else {
+				workflow.GetLogger(ctx).Warn("ignoring signal value", "signal", name)
+			}
+		})
+		if timer != nil {
+			sel.AddFuture(timer, func(workflow.Future) { done = true })
+		}
+		sel.Select(ctx)
+	}
+	return got, taken
+}
