@@ -13,6 +13,8 @@ import (
 	"github.com/jangada/jangada/schedule"
 )
 
+//go:generate go tool mockgen -destination=activitiesmock/runner.go -package=activitiesmock . ScheduleRunner
+
 // Application error types that carry a business refusal across Temporal (a
 // run's activity, a workflow update); the service maps them back to
 // domain errors (400).

@@ -24,7 +24,7 @@ func (s *Server) adminCreateWebhook(c *gin.Context) {
 }
 
 func (s *Server) adminListWebhooks(c *gin.Context) {
-	f, err := listFilter(c, false)
+	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return
@@ -41,13 +41,8 @@ func (s *Server) adminListWebhooks(c *gin.Context) {
 // delivery with its attempts (time, status code, latency, error).
 func (s *Server) adminDeliveries(c *gin.Context) {
 	ctx := c.Request.Context()
-	f := db.ListFilter{}
-	var err error
-	if f.Page, err = intParam(c, "page", 1, 1, 1<<31-1); err != nil {
-		fail(c, err)
-		return
-	}
-	if f.PageSize, err = intParam(c, "pageSize", 50, 1, 100); err != nil {
+	f, err := pageParams(c)
+	if err != nil {
 		fail(c, err)
 		return
 	}

@@ -8,9 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/service"
 )
 
 const (
@@ -37,7 +35,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	var err error
 	secret := presentedKey(c)
 	if secret != "" {
-		key, err = db.KeyByHash(c.Request.Context(), s.db, service.KeyHash(secret))
+		key, err = s.Auth.KeyBySecret(c.Request.Context(), secret)
 	}
 	if secret == "" || err != nil {
 		if !s.limit(c, "ip:"+c.ClientIP(), s.cfg.RateLimitPerMinute) {
@@ -57,7 +55,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		fail(c, domain.Forbidden("requests from this address are not allowed for this key"))
 		return
 	}
-	acct, err := db.GetAccount(c.Request.Context(), s.db, key.AccountID)
+	acct, err := s.Auth.Account(c.Request.Context(), key.AccountID)
 	if err != nil {
 		fail(c, err)
 		return

@@ -29,15 +29,23 @@ func pageOf[S, T any](rows []S, f db.ListFilter, total int, view func(S) T) page
 	return page[T]{Items: items, Page: f.Page, PageSize: f.PageSize, Total: total, Pages: (total + f.PageSize - 1) / f.PageSize}
 }
 
-// listFilter parses the common list parameters; withSubaccount admits the
-// sub-account filters of the routes that have them.
-func listFilter(c *gin.Context, withSubaccount bool) (db.ListFilter, error) {
+// pageParams reads page (from 1) and pageSize (1 to 100, default 50): the
+// one pagination of every list route.
+func pageParams(c *gin.Context) (db.ListFilter, error) {
 	f := db.ListFilter{Page: 1, PageSize: 50}
 	var err error
 	if f.Page, err = intParam(c, "page", 1, 1, 1<<31-1); err != nil {
 		return f, err
 	}
-	if f.PageSize, err = intParam(c, "pageSize", 50, 1, 100); err != nil {
+	f.PageSize, err = intParam(c, "pageSize", 50, 1, 100)
+	return f, err
+}
+
+// listFilter parses the common list parameters; withSubaccount admits the
+// sub-account filters of the routes that have them.
+func listFilter(c *gin.Context, withSubaccount bool) (db.ListFilter, error) {
+	f, err := pageParams(c)
+	if err != nil {
 		return f, err
 	}
 	if f.DateFrom, err = timeParam(c, "dateFrom", false); err != nil {

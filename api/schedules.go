@@ -13,12 +13,17 @@ func (s *Server) createSchedule(c *gin.Context) {
 }
 
 func (s *Server) listSchedules(c *gin.Context) {
-	items, err := s.Schedules.List(c.Request.Context(), accountOf(c))
+	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "Scheduled transfers", gin.H{"items": items})
+	rows, total, err := s.Schedules.List(c.Request.Context(), accountOf(c), f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Scheduled transfers", pageOf(rows, f, total, schedule.Schedule.Public))
 }
 
 func (s *Server) getSchedule(c *gin.Context) {

@@ -14,23 +14,24 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/config"
-	"github.com/jangada/jangada/processor/sandbox"
-	"github.com/jangada/jangada/service"
 )
 
-// Deps are what the HTTP layer needs.
+// Deps are what the HTTP layer needs: the use cases its handlers call (see
+// usecases.go), the database for reads, and Temporal for health and
+// redeliveries.
 type Deps struct {
-	Config   config.Config
-	DB       *sqlx.DB
-	Temporal client.Client
-	Charges  *service.Charges
-	// Transfers and Refunds move money out.
-	Transfers *service.Transfers
-	Refunds   *service.Refunds
-	// Schedules runs scheduled transfers.
-	Schedules *service.Schedules
-	// Sandbox is the simulator; nil when a real processor is configured.
-	Sandbox *sandbox.Sandbox
+	Config    config.Config
+	DB        *sqlx.DB
+	Temporal  client.Client
+	Auth      Auth
+	Charges   Charges
+	Transfers Transfers
+	Refunds   Refunds
+	Internal  Internal
+	Schedules Schedules
+	// Sandbox is the simulator; nil when a real processor is configured,
+	// and then the sandbox routes do not exist.
+	Sandbox Simulator
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).
 	KeyRevoked func(keyID string)
 	// WorkerReady reports whether a worker polls the task queue (for /readyz).

@@ -154,7 +154,7 @@ func (s *Server) createWebhook(c *gin.Context) {
 // listWebhooks lists every endpoint of the account (whichever key made it,
 // so that endpoints of a rotated key stay manageable).
 func (s *Server) listWebhooks(c *gin.Context) {
-	f, err := listFilter(c, false)
+	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return

@@ -140,7 +140,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL, Transfers: a.Transfers}
+	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
+	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
+		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL, Published: a.publish}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
@@ -154,8 +156,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
-			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges, Sandbox: sbx,
-			Transfers: a.Transfers, Refunds: a.Refunds, Schedules: a.Schedules,
+			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges, Sandbox: sbx,
+			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
@@ -175,7 +177,7 @@ func (a *App) publish(domain.Event) {
 }
 
 func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.APIKey, error) {
-	k, err := db.KeyByHash(ctx, a.DB, service.KeyHash(secret))
+	k, err := (&service.Auth{DB: a.DB}).KeyBySecret(ctx, secret)
 	if err != nil {
 		return k, err
 	}

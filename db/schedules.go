@@ -89,23 +89,27 @@ func GetSchedule(ctx context.Context, q sqlx.QueryerContext, accountID, id strin
 	return s, json.Unmarshal(doc, &s)
 }
 
-// ListSchedules loads the account's schedules, newest first. The limit of
-// active schedules keeps the list short, so it is not paged; closed ones
-// are capped at the latest 500.
-func ListSchedules(ctx context.Context, q sqlx.QueryerContext, accountID string) ([]schedule.Schedule, error) {
+// ListSchedules loads a page of the account's schedules, newest first, and
+// how many there are.
+func ListSchedules(ctx context.Context, q sqlx.QueryerContext, accountID string, page, pageSize int) ([]schedule.Schedule, int, error) {
+	var total int
+	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM scheduled_transfers WHERE account_id = $1`, accountID); err != nil {
+		return nil, 0, fmt.Errorf("db: count schedules: %w", err)
+	}
 	var docs [][]byte
 	err := sqlx.SelectContext(ctx, q, &docs, `
-		SELECT doc FROM scheduled_transfers WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, accountID)
+		SELECT doc FROM scheduled_transfers WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+		accountID, pageSize, (page-1)*pageSize)
 	if err != nil {
-		return nil, fmt.Errorf("db: list schedules: %w", err)
+		return nil, 0, fmt.Errorf("db: list schedules: %w", err)
 	}
 	out := make([]schedule.Schedule, len(docs))
 	for i, d := range docs {
 		if err := json.Unmarshal(d, &out[i]); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // ThresholdScheduleIDs lists the ids of the open balance-threshold

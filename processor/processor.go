@@ -21,6 +21,8 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
+//go:generate go tool mockgen -destination=processormock/processor.go -package=processormock . Processor,Inbox
+
 // Processor is what Jangada asks of the processor. Every method must be
 // idempotent on the resource id: activities retry (at least once), and the
 // same id must never move money twice at the processor.

@@ -11,13 +11,20 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// Internal moves money between two Jangada accounts by the recipient's
+// Internal moves money between accounts (internal transfers).
+type Internal struct {
+	DB        *sqlx.DB
+	PublicURL string
+}
+
+// Create moves money between two Jangada accounts by the recipient's
 // e-mail. It settles at once in one database transaction (no fee, nothing to
 // wait for, so no workflow): the sender's OUT record, the receiver's IN
 // record (linked by pairId), the posting and both events. It pays from
 // withdrawable money; a repeated externalReference returns the first
 // transfer. It returns the sender's OUT record.
-func Internal(ctx context.Context, d *sqlx.DB, publicURL string, acct domain.Account, key domain.APIKey, in domain.NewInternal) (domain.Transaction, error) {
+func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewInternal) (domain.Transaction, error) {
+	d, publicURL := s.DB, s.PublicURL
 	if in.ExternalReference != nil {
 		if t, err := db.GetTransaction(ctx, d, acct.ID, *in.ExternalReference, domain.TypeInternalOut); err == nil {
 			return t, nil

@@ -28,8 +28,10 @@ type Schedules struct {
 	Temporal  Temporal
 	TaskQueue string
 	PublicURL string
-	// Transfers makes the PIX out of a run, through the API's own code path.
+	// Transfers and Internal make a run's transfer, through the API's own
+	// code path.
 	Transfers *Transfers
+	Internal  *Internal
 }
 
 // Create stores the schedule and starts its workflow in one database
@@ -105,17 +107,10 @@ func (s *Schedules) Get(ctx context.Context, acct domain.Account, id string) (sc
 	return sc.Public(), nil
 }
 
-// List returns the account's schedules, newest first.
-func (s *Schedules) List(ctx context.Context, acct domain.Account) ([]schedule.Record, error) {
-	all, err := db.ListSchedules(ctx, s.DB, acct.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]schedule.Record, len(all))
-	for i, sc := range all {
-		out[i] = sc.Public()
-	}
-	return out, nil
+// List returns a page of the account's schedules, newest first, and how
+// many there are.
+func (s *Schedules) List(ctx context.Context, acct domain.Account, page, pageSize int) ([]schedule.Schedule, int, error) {
+	return db.ListSchedules(ctx, s.DB, acct.ID, page, pageSize)
 }
 
 // Update checks the patch against the schedule's trigger and hands it to
@@ -259,7 +254,7 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 		t, err = s.Transfers.Create(ctx, acct, key, domain.NewTransfer{Amount: p.Amount, Description: desc, PixKey: p.PixKey,
 			PixKeyType: p.PixKeyType, CoverFee: p.CoverFee, ExternalReference: &ref})
 	case schedule.MethodInternal:
-		t, err = Internal(ctx, s.DB, s.PublicURL, acct, key, domain.NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
+		t, err = s.Internal.Create(ctx, acct, key, domain.NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
 			Description: desc, ExternalReference: &ref})
 	default:
 		err = domain.Invalidf("payload method %s cannot run", p.Method)

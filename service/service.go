@@ -18,6 +18,8 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
+//go:generate go tool mockgen -destination=servicemock/temporal.go -package=servicemock . Temporal
+
 // Temporal is the part of the Temporal client the use cases call (a
 // client.Client satisfies it; tests use a generated mock).
 type Temporal interface {

@@ -4,12 +4,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/service"
 )
 
 func (s *Server) createInternal(c *gin.Context) {
 	create[domain.NewInternal, domain.InternalRequest](c, "Internal transfer completed", func(req domain.NewInternal) (any, error) {
-		t, err := service.Internal(c.Request.Context(), s.db, s.cfg.PublicURL, accountOf(c), keyOf(c), req)
+		t, err := s.Internal.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err
 	})
 }

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"context"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/service"
+)
+
+//go:generate go tool mockgen -destination=apimock/usecases.go -package=apimock . Auth,Charges,Transfers,Refunds,Internal,Schedules,Simulator
+
+// The use cases the handlers call, one interface per product, implemented
+// by package service (and by generated mocks in handler tests). Handlers
+// bind, call one of these, and map the error: nothing else.
+
+// Auth resolves a presented API key and its account.
+type Auth interface {
+	KeyBySecret(ctx context.Context, secret string) (domain.APIKey, error)
+	Account(ctx context.Context, id string) (domain.Account, error)
+}
+
+// Charges creates PIX charges.
+type Charges interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (service.CreatedCharge, error)
+}
+
+// Transfers sends PIX and takes security review decisions.
+type Transfers interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewTransfer) (domain.Transaction, error)
+	Review(ctx context.Context, id, decision string) error
+}
+
+// Refunds refunds received PIX.
+type Refunds interface {
+	Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error)
+}
+
+// Internal moves money between accounts.
+type Internal interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewInternal) (domain.Transaction, error)
+}
+
+// Schedules manages scheduled transfers.
+type Schedules interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in schedule.NewSchedule) (schedule.Record, error)
+	Get(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+	List(ctx context.Context, acct domain.Account, page, pageSize int) ([]schedule.Schedule, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p schedule.Patch) (schedule.Record, error)
+	RunNow(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+	Cancel(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+}
+
+// Simulator is the sandbox processor's simulation of the payer and the PIX
+// network (processor/sandbox).
+type Simulator interface {
+	Pay(ctx context.Context, chargeID string, payer *domain.Party) error
+	FailCharge(ctx context.Context, chargeID string) error
+	ExpireCharge(ctx context.Context, chargeID string) error
+	SettleTransfer(ctx context.Context, id, keyType, key string) (string, error)
+	FailTransfer(ctx context.Context, id string) error
+	SettleRefund(ctx context.Context, depositID string) error
+	FailRefund(ctx context.Context, depositID string) error
+}
