@@ -2,8 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"regexp"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -13,39 +11,10 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-type createAccountBody struct {
-	Name     *string `json:"name"`
-	Email    *string `json:"email"`
-	Document *string `json:"document"`
-}
-
 func (s *Server) adminCreateAccount(c *gin.Context) {
-	var b createAccountBody
-	if err := bind(c, &b); err != nil {
-		fail(c, err)
-		return
-	}
-	name, err := domain.Text("name", b.Name, 1, 120, true)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	email, err := domain.Email("email", b.Email)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	doc, err := domain.TaxID("document", b.Document)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	acct, err := service.NewAccount(c.Request.Context(), s.db, name, email, doc)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Account created", acct)
+	create[domain.NewAccount, domain.AccountRequest](c, "Account created", func(n domain.NewAccount) (any, error) {
+		return service.NewAccount(c.Request.Context(), s.db, n.Name, n.Email, n.Document)
+	})
 }
 
 func (s *Server) adminGetAccount(c *gin.Context) {
@@ -91,9 +60,8 @@ func (s *Server) adminPatchAccount(c *gin.Context) {
 			fail(c, err)
 			return
 		}
-		if f.PixInFixed < 0 || f.PixOutFixed < 0 || f.PixInPercent < 0 || f.PixOutPercent < 0 ||
-			f.PixInPercent >= money.OneHundredPercent || f.PixOutPercent >= money.OneHundredPercent {
-			fail(c, domain.Invalid("fees", "must be non-negative, with percentages below 100"))
+		if err := f.Validate(); err != nil {
+			fail(c, err)
 			return
 		}
 		p.Fees = &f
@@ -110,72 +78,23 @@ func (s *Server) adminPatchAccount(c *gin.Context) {
 	ok(c, "Account updated", acct)
 }
 
-type createKeyBody struct {
-	Name               *string  `json:"name"`
-	Permissions        []string `json:"permissions"`
-	IPAllowlist        []string `json:"ipAllowlist"`
-	RateLimitPerMinute *int     `json:"rateLimitPerMinute"`
-}
-
-var permissionPattern = regexp.MustCompile(`^(\*|[a-z0-9-]+(/[a-z0-9-]+)*(/\*)?)$`)
-
 type createdKey struct {
 	domain.APIKey
 	Key string `json:"key"`
 }
 
 func (s *Server) adminCreateKey(c *gin.Context) {
-	var b createKeyBody
-	if err := bind(c, &b); err != nil {
-		fail(c, err)
-		return
-	}
-	name, err := domain.Text("name", b.Name, 1, 120, true)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	if len(b.Permissions) == 0 {
-		fail(c, domain.Invalid("permissions", "must list at least one permission"))
-		return
-	}
-	for _, p := range b.Permissions {
-		if !permissionPattern.MatchString(p) {
-			fail(c, domain.Invalid("permissions", "has %q, which is not of the form group/action, group/* or *", p))
-			return
+	create[domain.NewKey, domain.KeyRequest](c, "API key created; the key is shown only now", func(n domain.NewKey) (any, error) {
+		acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
+		if err != nil {
+			return nil, err
 		}
-	}
-	for _, cidr := range b.IPAllowlist {
-		if !ValidCIDR(strings.TrimSpace(cidr)) {
-			fail(c, domain.Invalid("ipAllowlist", "has %q, which is not a CIDR or an IP address", cidr))
-			return
+		if n.RateLimitPerMinute == 0 {
+			n.RateLimitPerMinute = s.cfg.RateLimitPerMinute
 		}
-	}
-	rate := s.cfg.RateLimitPerMinute
-	if b.RateLimitPerMinute != nil {
-		if *b.RateLimitPerMinute < 1 || *b.RateLimitPerMinute > 1_000_000 {
-			fail(c, domain.Invalid("rateLimitPerMinute", "must be from 1 to 1000000"))
-			return
-		}
-		rate = *b.RateLimitPerMinute
-	}
-	acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ips := b.IPAllowlist
-	if ips == nil {
-		ips = []string{}
-	}
-	k, secret, err := service.NewKey(c.Request.Context(), s.db, acct.ID, service.KeySpec{
-		Name: name, Permissions: b.Permissions, IPAllowlist: ips, RateLimitPerMinute: rate,
+		k, secret, err := service.NewKey(c.Request.Context(), s.db, acct.ID, n)
+		return createdKey{APIKey: k, Key: secret}, err
 	})
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "API key created; the key is shown only now", createdKey{APIKey: k, Key: secret})
 }
 
 func (s *Server) adminRevokeKey(c *gin.Context) {
@@ -190,37 +109,15 @@ func (s *Server) adminRevokeKey(c *gin.Context) {
 	ok(c, "API key revoked", k)
 }
 
-type adjustmentBody struct {
-	Amount      *money.Cents `json:"amount"`
-	Description *string      `json:"description"`
-}
-
 func (s *Server) adminAdjust(c *gin.Context) {
-	var b adjustmentBody
-	if err := bind(c, &b); err != nil {
-		fail(c, err)
-		return
-	}
-	if b.Amount == nil || *b.Amount == 0 {
-		fail(c, domain.Invalid("amount", "is required and must not be zero"))
-		return
-	}
-	desc, err := domain.Text("description", b.Description, 1, 180, true)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	t, err := service.Adjust(c.Request.Context(), s.db, acct.ID, *b.Amount, desc, c.GetHeader("Idempotency-Key"))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Adjustment posted", t.Public(s.cfg.PublicURL))
+	create[domain.NewAdjustment, domain.AdjustmentRequest](c, "Adjustment posted", func(n domain.NewAdjustment) (any, error) {
+		acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
+		if err != nil {
+			return nil, err
+		}
+		t, err := service.Adjust(c.Request.Context(), s.db, acct.ID, n.Amount, n.Description, c.GetHeader("Idempotency-Key"))
+		return t.Public(s.cfg.PublicURL), err
+	})
 }
 
 func (s *Server) adminVerifyLedger(c *gin.Context) {

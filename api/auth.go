@@ -2,8 +2,6 @@ package api
 
 import (
 	"crypto/subtle"
-	"net"
-	"net/netip"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -51,7 +49,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	if !s.limit(c, "key:"+key.ID, key.RateLimitPerMinute) {
 		return
 	}
-	if !IPAllowed(key.IPAllowlist, c.ClientIP()) {
+	if !key.AllowsIP(c.ClientIP()) {
 		fail(c, domain.Forbidden("requests from this address are not allowed for this key"))
 		return
 	}
@@ -63,37 +61,6 @@ func (s *Server) authenticate(c *gin.Context) {
 	c.Set(keyCtxKey, key)
 	c.Set(acctCtxKey, acct)
 	c.Next()
-}
-
-// IPAllowed reports whether ip is in one of the CIDRs (or equals one of the
-// plain addresses); an empty list allows every address.
-func IPAllowed(allowlist []string, ip string) bool {
-	if len(allowlist) == 0 {
-		return true
-	}
-	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
-	if err != nil {
-		return false
-	}
-	addr = addr.Unmap()
-	for _, entry := range allowlist {
-		if p, err := netip.ParsePrefix(entry); err == nil && p.Contains(addr) {
-			return true
-		}
-		if a, err := netip.ParseAddr(entry); err == nil && a.Unmap() == addr {
-			return true
-		}
-	}
-	return false
-}
-
-// ValidCIDR accepts a CIDR or a single address.
-func ValidCIDR(s string) bool {
-	if _, _, err := net.ParseCIDR(s); err == nil {
-		return true
-	}
-	_, err := netip.ParseAddr(s)
-	return err == nil
 }
 
 // require builds the permission check of one route from the route table.

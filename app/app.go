@@ -181,7 +181,7 @@ func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.API
 	if err != nil {
 		return k, err
 	}
-	if !api.IPAllowed(k.IPAllowlist, ip) {
+	if !k.AllowsIP(ip) {
 		return k, domain.Forbidden("address not allowed for this key")
 	}
 	return k, nil

@@ -82,3 +82,62 @@ const (
 	LedgerAdjustments = "platform:adjustments"
 	LedgerRefundCosts = "platform:refund_costs"
 )
+
+// AccountRequest is the body of POST /admin/v1/accounts.
+type AccountRequest struct {
+	Name     *string `json:"name"`
+	Email    *string `json:"email"`
+	Document *string `json:"document"`
+}
+
+// NewAccount is a validated account request.
+type NewAccount struct {
+	Name, Email, Document string
+}
+
+// Validate checks the request against the rules of an account.
+func (b AccountRequest) Validate() (NewAccount, error) {
+	var n NewAccount
+	var err error
+	if n.Name, err = Text("name", b.Name, 1, 120, true); err != nil {
+		return n, err
+	}
+	if n.Email, err = Email("email", b.Email); err != nil {
+		return n, err
+	}
+	n.Document, err = TaxID("document", b.Document)
+	return n, err
+}
+
+// AdjustmentRequest is the body of POST /admin/v1/accounts/{id}/adjustments.
+type AdjustmentRequest struct {
+	Amount      *money.Cents `json:"amount"`
+	Description *string      `json:"description"`
+}
+
+// NewAdjustment is a validated adjustment: a non-zero amount, either sign.
+type NewAdjustment struct {
+	Amount      money.Cents
+	Description string
+}
+
+// Validate checks the request against the rules of an adjustment.
+func (b AdjustmentRequest) Validate() (NewAdjustment, error) {
+	var n NewAdjustment
+	if b.Amount == nil || *b.Amount == 0 {
+		return n, Invalid("amount", "is required and must not be zero")
+	}
+	n.Amount = *b.Amount
+	var err error
+	n.Description, err = Text("description", b.Description, 1, 180, true)
+	return n, err
+}
+
+// Validate checks fees: non-negative, percentages below 100.
+func (f Fees) Validate() error {
+	if f.PixInFixed < 0 || f.PixOutFixed < 0 || f.PixInPercent < 0 || f.PixOutPercent < 0 ||
+		f.PixInPercent >= money.OneHundredPercent || f.PixOutPercent >= money.OneHundredPercent {
+		return Invalid("fees", "must be non-negative, with percentages below 100")
+	}
+	return nil
+}

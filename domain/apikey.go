@@ -1,6 +1,11 @@
 package domain
 
-import "strings"
+import (
+	"net"
+	"net/netip"
+	"regexp"
+	"strings"
+)
 
 // APIKey is a merchant key as stored: the secret itself is never kept.
 type APIKey struct {
@@ -28,4 +33,97 @@ func (k APIKey) Allows(perm string) bool {
 		}
 	}
 	return false
+}
+
+// AllowsIP reports whether ip is in one of the key's CIDRs (or equals one of the
+// plain addresses); an empty list allows every address.
+func (k APIKey) AllowsIP(ip string) bool {
+	allowlist := k.IPAllowlist
+	if len(allowlist) == 0 {
+		return true
+	}
+	addr, err := netip.ParseAddr(strings.TrimSpace(ip))
+	if err != nil {
+		return false
+	}
+	addr = addr.Unmap()
+	for _, entry := range allowlist {
+		if p, err := netip.ParsePrefix(entry); err == nil && p.Contains(addr) {
+			return true
+		}
+		if a, err := netip.ParseAddr(entry); err == nil && a.Unmap() == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidCIDR accepts a CIDR or a single address.
+func ValidCIDR(s string) bool {
+	if _, _, err := net.ParseCIDR(s); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(s)
+	return err == nil
+}
+
+var permissionPattern = regexp.MustCompile(`^(\*|[a-z0-9-]+(/[a-z0-9-]+)*(/\*)?)$`)
+
+// KeyRequest is the body of POST /admin/v1/accounts/{id}/keys.
+type KeyRequest struct {
+	Name               *string  `json:"name"`
+	Permissions        []string `json:"permissions"`
+	IPAllowlist        []string `json:"ipAllowlist"`
+	RateLimitPerMinute *int     `json:"rateLimitPerMinute"`
+}
+
+// NewKey is a validated key request. RateLimitPerMinute 0 takes the
+// configured default.
+type NewKey struct {
+	Name               string
+	Permissions        []string
+	IPAllowlist        []string
+	RateLimitPerMinute int
+}
+
+// Validate checks the request against the rules of a key.
+func (b KeyRequest) Validate() (NewKey, error) {
+	var n NewKey
+	var err error
+	if n.Name, err = Text("name", b.Name, 1, 120, true); err != nil {
+		return n, err
+	}
+	if len(b.Permissions) == 0 {
+		return n, Invalid("permissions", "must list at least one permission")
+	}
+	for _, p := range b.Permissions {
+		if !permissionPattern.MatchString(p) {
+			return n, Invalid("permissions", "has %q, which is not of the form group/action, group/* or *", p)
+		}
+	}
+	n.Permissions = b.Permissions
+	n.IPAllowlist = []string{}
+	for _, cidr := range b.IPAllowlist {
+		cidr = strings.TrimSpace(cidr)
+		if !validCIDR(cidr) {
+			return n, Invalid("ipAllowlist", "has %q, which is not a CIDR or an IP address", cidr)
+		}
+		n.IPAllowlist = append(n.IPAllowlist, cidr)
+	}
+	if b.RateLimitPerMinute != nil {
+		if *b.RateLimitPerMinute < 1 || *b.RateLimitPerMinute > 1_000_000 {
+			return n, Invalid("rateLimitPerMinute", "must be from 1 to 1000000")
+		}
+		n.RateLimitPerMinute = *b.RateLimitPerMinute
+	}
+	return n, nil
+}
+
+// validCIDR accepts a CIDR or a single address.
+func validCIDR(s string) bool {
+	if _, err := netip.ParsePrefix(s); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(s)
+	return err == nil
 }

@@ -53,7 +53,7 @@ func Amount(field string, v *money.Cents, lo, hi money.Cents) (money.Cents, erro
 var emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 
 // Email requires an e-mail address of at most 254 characters; it returns it
-// trimmed and in lower case.
+// trimmed (accounts are found by e-mail case-insensitively).
 func Email(field string, v *string) (string, error) {
 	s, err := Text(field, v, 3, 254, true)
 	if err != nil {
@@ -62,7 +62,7 @@ func Email(field string, v *string) (string, error) {
 	if !emailPattern.MatchString(s) {
 		return "", Invalid(field, "must be an e-mail address")
 	}
-	return strings.ToLower(s), nil
+	return s, nil
 }
 
 // TaxID requires a valid CPF or CNPJ (alphanumeric CNPJ included), with or

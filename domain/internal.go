@@ -1,6 +1,10 @@
 package domain
 
-import "github.com/jangada/jangada/money"
+import (
+	"strings"
+
+	"github.com/jangada/jangada/money"
+)
 
 // InternalRequest is the body of POST /transfer-internal/create.
 type InternalRequest struct {
@@ -33,6 +37,7 @@ func (b InternalRequest) Validate() (NewInternal, error) {
 	if n.RecipientEmail, err = Email("recipientEmail", b.RecipientEmail); err != nil {
 		return n, err
 	}
+	n.RecipientEmail = strings.ToLower(n.RecipientEmail)
 	if n.Description, err = Text("description", b.Description, 0, 140, false); err != nil {
 		return n, err
 	}

@@ -22,14 +22,6 @@ func NewAccount(ctx context.Context, d *sqlx.DB, name, email, document string) (
 	})
 }
 
-// KeySpec describes a key to issue.
-type KeySpec struct {
-	Name               string
-	Permissions        []string
-	IPAllowlist        []string
-	RateLimitPerMinute int
-}
-
 // KeyHash is the stored form of a key secret.
 func KeyHash(secret string) []byte {
 	h := sha256.Sum256([]byte(secret))
@@ -39,7 +31,7 @@ func KeyHash(secret string) []byte {
 // NewKey issues a key for the account and returns it with its secret, which
 // is never stored: only its SHA-256 (the secret has 160 random bits, so a
 // fast hash is safe and keeps authentication cheap).
-func NewKey(ctx context.Context, d *sqlx.DB, accountID string, spec KeySpec) (domain.APIKey, string, error) {
+func NewKey(ctx context.Context, d *sqlx.DB, accountID string, spec domain.NewKey) (domain.APIKey, string, error) {
 	b := make([]byte, 20)
 	rand.Read(b)
 	secret := "jgd_live_" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))

@@ -13,10 +13,11 @@ import (
 	context "context"
 	reflect "reflect"
 
+	gomock "go.uber.org/mock/gomock"
+
 	domain "github.com/jangada/jangada/domain"
 	schedule "github.com/jangada/jangada/schedule"
 	service "github.com/jangada/jangada/service"
-	gomock "go.uber.org/mock/gomock"
 )
 
 // MockAuth is a mock of Auth interface.

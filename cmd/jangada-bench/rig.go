@@ -25,6 +25,7 @@ import (
 	"github.com/jangada/jangada/app"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/devserver"
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/workflows"
 )
@@ -106,7 +107,7 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		return r, err
 	}
 	r.accountID = acct.ID
-	if _, r.key, err = service.NewKey(ctx, r.app.DB, acct.ID, service.KeySpec{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
+	if _, r.key, err = service.NewKey(ctx, r.app.DB, acct.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
 		return r, err
 	}
 	// The bare baselines run on the same server through their own client and worker.

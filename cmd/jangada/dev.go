@@ -16,6 +16,7 @@ import (
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/devserver"
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/workflows"
 )
@@ -107,7 +108,7 @@ func seedDemo(ctx context.Context, a *app.App) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, secret, err := service.NewKey(ctx, a.DB, acct.ID, service.KeySpec{Name: "demo", Permissions: []string{"*"}})
+	_, secret, err := service.NewKey(ctx, a.DB, acct.ID, domain.NewKey{Name: "demo", Permissions: []string{"*"}})
 	if err != nil {
 		return "", err
 	}
