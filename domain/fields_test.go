@@ -133,7 +133,7 @@ func TestEmail(t *testing.T) {
 		want    string
 		wantErr bool
 	}{
-		{in: strp(" Ana.Souza@Example.COM "), want: "ana.souza@example.com"},
+		{in: strp(" Ana.Souza@Example.COM "), want: "Ana.Souza@Example.COM"}, // trimmed, case kept
 		{in: strp("a@b.co"), want: "a@b.co"},
 		{in: nil, wantErr: true},
 		{in: strp(""), wantErr: true},

@@ -275,3 +275,24 @@ func (b UpdateRequest) ValidateAt(now time.Time) (Patch, error) {
 	}
 	return p, nil
 }
+
+// CheckPatch refuses a patch that does not apply to the schedule as it
+// stands: fields of another trigger, a maxRuns not above the runs made (the
+// request's own rules, such as scheduledAt in the future, are
+// UpdateRequest.Validate's). The API checks it before asking the workflow,
+// and the workflow again against its own state.
+func (sc Schedule) CheckPatch(p Patch) error {
+	if p.At != nil && sc.Trigger != Once {
+		return domain.Invalid("scheduledAt", "applies only to ONCE schedules")
+	}
+	if p.Rule != nil && sc.Trigger != Recurring {
+		return domain.Invalid("recurrenceRule", "applies only to RECURRING schedules")
+	}
+	if p.Threshold != nil && sc.Trigger != BalanceThreshold {
+		return domain.Invalid("balanceThreshold", "applies only to BALANCE_THRESHOLD schedules")
+	}
+	if p.MaxRuns != nil && *p.MaxRuns <= sc.RunCount {
+		return domain.Invalid("maxRuns", "must be greater than the %d runs made so far", sc.RunCount)
+	}
+	return nil
+}

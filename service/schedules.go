@@ -121,7 +121,7 @@ func (s *Schedules) Update(ctx context.Context, acct domain.Account, id string, 
 	if err != nil {
 		return schedule.Record{}, err
 	}
-	if err := checkPatch(sc, p, time.Now()); err != nil {
+	if err := sc.CheckPatch(p); err != nil {
 		return schedule.Record{}, err
 	}
 	if p.Status == nil || *p.Status != schedule.StatusActive || sc.Status == schedule.StatusActive {
@@ -136,28 +136,6 @@ func (s *Schedules) Update(ctx context.Context, acct domain.Account, id string, 
 		return err
 	})
 	return rec, err
-}
-
-// checkPatch refuses fields that do not apply to the schedule's trigger.
-func checkPatch(sc schedule.Schedule, p schedule.Patch, now time.Time) error {
-	if p.At != nil {
-		if sc.Trigger != schedule.Once {
-			return domain.Invalid("scheduledAt", "applies only to ONCE schedules")
-		}
-		if !p.At.After(now) {
-			return domain.Invalid("scheduledAt", "must be in the future")
-		}
-	}
-	if p.Rule != nil && sc.Trigger != schedule.Recurring {
-		return domain.Invalid("recurrenceRule", "applies only to RECURRING schedules")
-	}
-	if p.Threshold != nil && sc.Trigger != schedule.BalanceThreshold {
-		return domain.Invalid("balanceThreshold", "applies only to BALANCE_THRESHOLD schedules")
-	}
-	if p.MaxRuns != nil && *p.MaxRuns <= sc.RunCount {
-		return domain.Invalid("maxRuns", "must be greater than the %d runs made so far", sc.RunCount)
-	}
-	return nil
 }
 
 // RunNow runs the schedule's transfer at once and answers with the run.

@@ -306,8 +306,8 @@ func (w *scheduler) handle(ctx workflow.Context, r *request) (schedule.Record, e
 		return w.runNow(ctx)
 	default:
 		p := r.patch
-		if p.MaxRuns != nil && *p.MaxRuns <= w.s.RunCount {
-			return schedule.Record{}, temporal.NewApplicationError("maxRuns must be greater than the runs made so far", activities.ErrTypeInvalid)
+		if err := w.s.CheckPatch(p); err != nil {
+			return schedule.Record{}, activities.BusinessError(err)
 		}
 		resumed := p.Status != nil && *p.Status == schedule.StatusActive && w.s.Status != schedule.StatusActive
 		w.s = p.Apply(w.s)
