@@ -71,7 +71,7 @@ func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (WebhookO
 		return WebhookOutcome{Skip: SkipDelivered}, nil
 	case t.EndpointDeleted:
 		return WebhookOutcome{Skip: SkipCanceled, Error: "endpoint deleted"}, nil
-	case t.EndpointStatus != db.EndpointActive:
+	case t.EndpointStatus != domain.EndpointActive:
 		return WebhookOutcome{Skip: SkipCanceled, Error: "endpoint disabled"}, nil
 	}
 	res := a.Sender.Send(ctx, webhook.Message{

@@ -29,6 +29,7 @@ type Deps struct {
 	Refunds   Refunds
 	Internal  Internal
 	Schedules Schedules
+	Webhooks  Webhooks
 	// Sandbox is the simulator; nil when a real processor is configured,
 	// and then the sandbox routes do not exist.
 	Sandbox Simulator

@@ -3,12 +3,13 @@ package api
 import (
 	"context"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
 )
 
-//go:generate go tool mockgen -destination=apimock/usecases.go -package=apimock . Auth,Charges,Transfers,Refunds,Internal,Schedules,Simulator
+//go:generate go tool mockgen -destination=apimock/usecases.go -package=apimock . Auth,Charges,Transfers,Refunds,Internal,Schedules,Webhooks,Simulator
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
@@ -49,6 +50,12 @@ type Schedules interface {
 	Update(ctx context.Context, acct domain.Account, id string, p schedule.Patch) (schedule.Record, error)
 	RunNow(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
 	Cancel(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+}
+
+// Webhooks manages webhook endpoints.
+type Webhooks interface {
+	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
+	Update(ctx context.Context, accountID, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
 }
 
 // Simulator is the sandbox processor's simulation of the payer and the PIX

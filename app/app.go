@@ -158,6 +158,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		a.API = api.New(api.Deps{
 			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges, Sandbox: sbx,
 			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
+			Webhooks:   &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}

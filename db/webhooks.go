@@ -12,12 +12,6 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// Webhook endpoint statuses.
-const (
-	EndpointActive   = "ACTIVE"
-	EndpointDisabled = "DISABLED"
-)
-
 // WebhookEndpoint is a stored webhook endpoint. APIKeyID nil marks a
 // dashboard endpoint, which receives every event of the account.
 type WebhookEndpoint struct {
@@ -91,16 +85,8 @@ func ListEndpoints(ctx context.Context, q sqlx.QueryerContext, accountID string,
 	return items, total, nil
 }
 
-// EndpointPatch holds the fields an update may change; nil leaves one alone.
-type EndpointPatch struct {
-	URL         *string
-	Events      []string
-	Description *string
-	Status      *string
-}
-
 // UpdateEndpoint applies p to a live endpoint of the account.
-func UpdateEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string, p EndpointPatch) (WebhookEndpoint, error) {
+func UpdateEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string, p domain.EndpointPatch) (WebhookEndpoint, error) {
 	var events any
 	if p.Events != nil {
 		events = pq.StringArray(p.Events)

@@ -157,7 +157,7 @@ func (d *Dispatcher) route(ctx context.Context, tx *sqlx.Tx, evs []domain.Event)
 	var out []db.Delivery
 	for _, ev := range evs {
 		for _, ep := range eps {
-			if ForKey(ev, ep.AccountID, ep.APIKeyID) && AnyMatches(ep.Events, ev.Type) {
+			if ForKey(ev, ep.AccountID, ep.APIKeyID) && domain.AnyMatches(ep.Events, ev.Type) {
 				out = append(out, db.Delivery{
 					ID: webhook.DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, AccountID: ev.AccountID, EventType: ev.Type,
 				})

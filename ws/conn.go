@@ -161,7 +161,7 @@ func (c *conn) wants(ev domain.Event, now time.Time) bool {
 		}
 	}
 	if !match && dispatch.ForKey(ev, c.k.AccountID, &c.k.ID) {
-		match = dispatch.AnyMatches(c.patterns, ev.Type)
+		match = domain.AnyMatches(c.patterns, ev.Type)
 	}
 	return match
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
 
-	"github.com/jangada/jangada/dispatch"
+	"github.com/jangada/jangada/domain"
 )
 
 // clientMessage is any client frame; unknown fields are ignored.
@@ -99,7 +99,7 @@ func target(c *conn, m clientMessage) (pattern, paymentID string, ok bool) {
 		}
 		return "", m.PaymentID, true
 	case m.Pattern != "":
-		if !dispatch.ValidPattern(m.Pattern) {
+		if !domain.ValidPattern(m.Pattern) {
 			c.send(map[string]any{"event": "error", "code": "INVALID_PATTERN", "pattern": m.Pattern,
 				"message": "a pattern uses a-z, 0-9, _, . and *, up to 64 characters"})
 			return "", "", false
