@@ -2,7 +2,7 @@
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run test lint bench build tidy
+.PHONY: run test lint bench build tidy generate
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, Temporal UI :8233)
 run:
@@ -28,3 +28,7 @@ bench:
 ## build: production binaries (no embedded Temporal)
 build:
 	$(GO) build -o bin/jangada ./cmd/jangada
+
+## generate: regenerate the committed mocks (go.uber.org/mock) after an interface changes
+generate:
+	$(GO) generate ./...

@@ -23,7 +23,8 @@ func (s *Server) listSchedules(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Scheduled transfers", pageOf(rows, f, total, schedule.Schedule.Public))
+	// The spec fixes this route's data as {items}: the page counts stay out.
+	ok(c, "Scheduled transfers", gin.H{"items": pageOf(rows, f, total, schedule.Schedule.Public).Items})
 }
 
 func (s *Server) getSchedule(c *gin.Context) {
