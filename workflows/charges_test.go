@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -142,5 +143,31 @@ func TestChargeExpireNoticeCancelsAtOnce(t *testing.T) {
 	}
 	if env.Now().Sub(start) > time.Hour || f.calls["expire"] != 1 {
 		t.Fatalf("expired late (%v) or calls %v", env.Now().Sub(start), f.calls)
+	}
+}
+
+// A database outage longer than any timeout does not lose the charge: its
+// first step retries until the database answers, then the charge proceeds.
+func TestChargeEnsureRetriesThroughALongOutage(t *testing.T) {
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	f := &fakeCharges{calls: map[string]int{}}
+	start := env.Now()
+	outageEnds := start.Add(30 * time.Minute)
+	env.RegisterActivityWithOptions(func(context.Context, domain.Transaction) error {
+		f.calls["ensure"]++
+		if env.Now().Before(outageEnds) {
+			return errors.New("connection refused")
+		}
+		return nil
+	}, activity.RegisterOptions{Name: actName(chargeActs.EnsureCharge)})
+	env.RegisterActivityWithOptions(f.expire, activity.RegisterOptions{Name: actName(chargeActs.ExpireCharge)})
+	in := ChargeInput{Charge: domain.Transaction{ID: "c1", Status: domain.StatusPending, ExpiresAt: domain.TimePtr(start.Add(24 * time.Hour))}}
+	env.ExecuteWorkflow(ChargeWorkflow, in)
+	if got := result(t, env); got != domain.StatusCanceled {
+		t.Fatalf("status %s", got)
+	}
+	if f.calls["ensure"] < 10 || f.calls["expire"] != 1 {
+		t.Fatalf("calls %v: the first step should have retried through the 30 min outage", f.calls)
 	}
 }

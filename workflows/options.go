@@ -74,12 +74,21 @@ func moneyActivities(ctx workflow.Context) workflow.Context {
 	})
 }
 
+// retryForever bounds retries that must not end: ten years.
+const retryForever = 10 * 365 * 24 * time.Hour
+
 // ensureActivity runs a workflow's first step, the record-writing safety net
 // for an API that died between starting the workflow and committing, as a
-// local activity (no extra round trip through the server).
+// local activity (no extra round trip through the server). It never gives
+// up: a workflow that owns money retries its first step until the database
+// is back, however long the outage (backing off to one attempt a minute).
 func ensureActivity(ctx workflow.Context, activity, arg, result any) error {
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		ScheduleToCloseTimeout: 10 * time.Minute, StartToCloseTimeout: 10 * time.Second,
+		// A local activity's ScheduleToClose defaults to its StartToClose,
+		// which would end the retries after one attempt: it must be set.
+		ScheduleToCloseTimeout: retryForever,
+		StartToCloseTimeout:    10 * time.Second,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 	})
 	return workflow.ExecuteLocalActivity(lctx, activity, arg).Get(ctx, result)
 }
