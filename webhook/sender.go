@@ -185,8 +185,9 @@ func PublicAddr(ip netip.Addr) bool {
 }
 
 // CheckURL validates an endpoint URL at creation: absolute http(s) with a
-// host, at most 2048 characters; without allowPrivate, an IP literal or
-// "localhost" must be public (names are checked again at every dial).
+// host, at most 2048 characters; without allowPrivate, https only, and an IP
+// literal or "localhost" must be public (names are checked again at every
+// dial).
 func CheckURL(raw string, allowPrivate bool) error {
 	if len(raw) > 2048 {
 		return errors.New("must be at most 2048 characters")
@@ -197,6 +198,10 @@ func CheckURL(raw string, allowPrivate bool) error {
 	}
 	if allowPrivate {
 		return nil
+	}
+	// Events carry payment data: outside development they travel encrypted.
+	if u.Scheme != "https" {
+		return errors.New("must be an https URL (http only with JANGADA_WEBHOOK_ALLOW_PRIVATE=true, for development)")
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
