@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
 )
 
@@ -79,6 +80,14 @@ func accountOf(c *gin.Context) domain.Account { return c.MustGet(acctCtxKey).(do
 
 // adminOnly guards /admin/v1 with the admin token, compared in constant time.
 func (s *Server) adminOnly(c *gin.Context) {
+	// Its own budget per address, before the token is even looked at.
+	budget := s.cfg.AdminRateLimitPerMinute
+	if budget <= 0 {
+		budget = config.DefaultAdminRateLimit
+	}
+	if !s.limit(c, "admin:"+c.ClientIP(), budget) {
+		return
+	}
 	got := c.GetHeader("X-Admin-Token")
 	if s.cfg.AdminToken == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.AdminToken)) != 1 {
 		fail(c, &domain.Error{Kind: domain.ErrUnauthorized, Message: "missing or invalid X-Admin-Token"})

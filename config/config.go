@@ -27,6 +27,9 @@ type Config struct {
 	SandboxAutoSettle bool          `envconfig:"SANDBOX_AUTO_SETTLE" default:"true"`
 	// RateLimitPerMinute is the default budget of a key and of an anonymous IP.
 	RateLimitPerMinute int `envconfig:"RATE_LIMIT_PER_MINUTE" default:"100"`
+	// AdminRateLimitPerMinute is the admin API's budget per client address
+	// (0: DefaultAdminRateLimit), so that its token cannot be guessed at speed.
+	AdminRateLimitPerMinute int `envconfig:"ADMIN_RATE_LIMIT_PER_MINUTE" default:"1200"`
 	// WebhookAllowPrivate lets webhook deliveries reach loopback and private
 	// addresses; the dev command turns it on, production keeps it off.
 	WebhookAllowPrivate bool   `envconfig:"WEBHOOK_ALLOW_PRIVATE" default:"false"`
@@ -50,6 +53,22 @@ type Config struct {
 	// WSMessageRate and WSMessageBurst bound client messages per connection.
 	WSMessageRate  float64 `envconfig:"WS_MESSAGE_RATE" default:"20"`
 	WSMessageBurst int     `envconfig:"WS_MESSAGE_BURST" default:"40"`
+}
+
+// DefaultAdminRateLimit is the admin API's budget per address and minute.
+const DefaultAdminRateLimit = 1200
+
+// MinAdminToken is the shortest admin token a server process accepts.
+const MinAdminToken = 16
+
+// RequireAdminToken refuses to serve the admin API without a real token:
+// every process but `dev` (which makes one up and prints it) must be given
+// JANGADA_ADMIN_TOKEN of at least MinAdminToken characters.
+func (c Config) RequireAdminToken() error {
+	if len(c.AdminToken) < MinAdminToken {
+		return fmt.Errorf("config: JANGADA_ADMIN_TOKEN must be set to a secret of at least %d characters (only `dev` makes one up)", MinAdminToken)
+	}
+	return nil
 }
 
 // Load reads the configuration from the environment.

@@ -45,7 +45,9 @@ func main() {
 	case "dev":
 		err = runDev(ctx, cfg)
 	case "api":
-		err = runProcess(ctx, cfg, app.Options{API: true})
+		if err = cfg.RequireAdminToken(); err == nil {
+			err = runProcess(ctx, cfg, app.Options{API: true})
+		}
 	case "worker":
 		err = runProcess(ctx, cfg, app.Options{Worker: true})
 	case "migrate":
