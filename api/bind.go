@@ -64,6 +64,36 @@ func bindObject(raw []byte, v reflect.Value, prefix string) error {
 		if err := json.Unmarshal(val, fv.Addr().Interface()); err != nil {
 			return fieldError(prefix+name, fv.Type(), err)
 		}
+		if err := cleanStrings(prefix+name, fv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cleanStrings refuses a decoded string (or list of strings) holding a NUL
+// character, which PostgreSQL rejects in text and jsonb. JSON decoding has
+// already replaced invalid UTF-8 with U+FFFD.
+func cleanStrings(field string, v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			return cleanStrings(field, v.Elem())
+		}
+	case reflect.String:
+		if strings.ContainsRune(v.String(), 0) {
+			return domain.Invalid(field, "must not contain NUL characters")
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			if err := cleanStrings(field, v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			return cleanStrings(field, v.Elem())
+		}
 	}
 	return nil
 }

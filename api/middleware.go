@@ -8,9 +8,12 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/jangada/jangada/domain"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -33,6 +36,51 @@ func withRequestID(c *gin.Context) {
 }
 
 func requestID(c *gin.Context) string { return c.GetString(requestIDKey) }
+
+// Bounds of path and query values: no id or filter comes near them.
+const (
+	maxPathValue  = 256
+	maxQueryValue = 1024
+)
+
+// cleanInput refuses path and query values that PostgreSQL would reject or
+// that no resource could match: NUL characters, invalid UTF-8, and values
+// beyond the bounds above. Each refusal is a 400 naming the parameter, so
+// hostile input never reaches the database.
+func cleanInput(c *gin.Context) {
+	for _, p := range c.Params {
+		if err := cleanValue(p.Key, p.Value, maxPathValue); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	for k, vs := range c.Request.URL.Query() {
+		if err := cleanValue("query parameter", k, maxQueryValue); err != nil {
+			fail(c, err)
+			return
+		}
+		for _, v := range vs {
+			if err := cleanValue(k, v, maxQueryValue); err != nil {
+				fail(c, err)
+				return
+			}
+		}
+	}
+	c.Next()
+}
+
+// cleanValue checks one text value named field.
+func cleanValue(field, v string, maxLen int) error {
+	switch {
+	case !utf8.ValidString(v):
+		return domain.Invalid(field, "must be valid UTF-8")
+	case strings.ContainsRune(v, 0):
+		return domain.Invalid(field, "must not contain NUL characters")
+	case len(v) > maxLen:
+		return domain.Invalid(field, "must have at most %d bytes", maxLen)
+	}
+	return nil
+}
 
 // recoverer turns a panic into a logged 500 with the error envelope.
 func recoverer(c *gin.Context) {

@@ -56,7 +56,7 @@ func New(d Deps) *Server {
 	e := gin.New()
 	e.SetTrustedProxies(nil) // ClientIP is the peer address: allowlists must not trust forged headers
 	e.HandleMethodNotAllowed = false
-	e.Use(withRequestID, recoverer, observe)
+	e.Use(withRequestID, recoverer, observe, cleanInput)
 	e.NoRoute(notFound)
 
 	e.GET("/livez", s.livez)
