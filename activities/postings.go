@@ -32,10 +32,11 @@ func releasePosting(key, accountID, txID, kind string, debit money.Cents) db.Pos
 		}}
 }
 
-// refundPosting reserves (sign −1) or returns (sign +1) a refund's debit. The
-// part that repays the deposit's own net carries the deposit's lock date, so
-// it consumes (or restores) exactly the locked money the deposit added: a
-// refund within 24 h neither frees nor freezes other money.
+// refundPosting reserves (sign −1) or returns (sign +1) a refund's debit:
+// the merchant's kept net and the PIX out fee, and the split partner's
+// share. The parts that repay the deposit's own money carry the deposit's
+// lock date, so they consume (or restore) exactly the locked money the
+// deposit added: a refund within 24 h neither frees nor freezes other money.
 func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Posting {
 	r := d.Details.V.Refund
 	var lock *time.Time
@@ -47,10 +48,15 @@ func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Postin
 	if sign > 0 {
 		desc = "refund reserve returned"
 	}
-	return db.Posting{Key: key, AccountID: d.AccountID, TransactionID: r.StatementID, Kind: domain.TypeRefund, Description: desc,
-		Entries: []db.Entry{
-			{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.DepositNet, LockedUntil: lock},
-			{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.TransferFee},
-			{Account: domain.PendingLedger(d.AccountID), Amount: -sign * r.DebitNet},
-		}}
+	entries := []db.Entry{
+		{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.DepositNet, LockedUntil: lock},
+		{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.TransferFee},
+		{Account: domain.PendingLedger(d.AccountID), Amount: -sign * r.DebitNet},
+	}
+	if r.SplitAmount > 0 { // the partner's split, locked like the merchant's share
+		entries = append(entries,
+			db.Entry{Account: domain.AvailableLedger(r.SplitAccountID), Amount: sign * r.SplitAmount, LockedUntil: lock},
+			db.Entry{Account: domain.PendingLedger(r.SplitAccountID), Amount: -sign * r.SplitAmount})
+	}
+	return db.Posting{Key: key, AccountID: d.AccountID, TransactionID: r.StatementID, Kind: domain.TypeRefund, Description: desc, Entries: entries}
 }

@@ -32,17 +32,38 @@ type CompleteRefundInput struct {
 // EnsureRefund when the API did not get to commit.
 func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publicURL string) error {
 	r := d.Details.V.Refund
+	// Read (unlocked) before posting, only to say who is short if the
+	// posting is refused: after the refusal the transaction is aborted.
+	var partner db.Balance
+	if r.SplitAmount > 0 {
+		var err error
+		if partner, err = db.GetBalance(ctx, tx, r.SplitAccountID); err != nil {
+			return err
+		}
+	}
 	posted, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":reserve", d, -1))
+	if errors.Is(err, domain.ErrInsufficientBalance) && r.SplitAmount > 0 && partner.Available < r.SplitAmount {
+		return domain.Insufficient("the split partner cannot give back its share of %s, so the refund cannot be made", r.SplitAmount)
+	}
 	if err != nil || !posted {
 		return err
 	}
-	line := domain.Transaction{
+	lines := []domain.Transaction{{
 		ID: r.StatementID, AccountID: d.AccountID, APIKeyID: d.APIKeyID, Type: domain.TypeRefund, Status: domain.StatusPending,
 		Amount: r.DebitNet, FeeAmount: r.TransferFee, NetAmount: d.Amount, Description: "Refund of PIX " + d.ID,
 		EndToEndID: d.EndToEndID, CreatedAt: r.RequestedAt, Details: domain.SomeJSON(domain.Details{DepositID: d.ID}),
+	}}
+	if r.SplitAmount > 0 {
+		lines = append(lines, domain.Transaction{
+			ID: r.SplitStatementID, AccountID: r.SplitAccountID, Type: domain.TypeRefund, Status: domain.StatusPending,
+			Amount: r.SplitAmount, NetAmount: r.SplitAmount, Description: "Split returned: refund of PIX " + d.ID,
+			EndToEndID: d.EndToEndID, CreatedAt: r.RequestedAt, Details: domain.SomeJSON(domain.Details{DepositID: d.ID}),
+		})
 	}
-	if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
-		return err
+	for _, line := range lines {
+		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+			return err
+		}
 	}
 	if _, err := db.UpdateTransaction(ctx, tx, d); err != nil {
 		return err
@@ -108,7 +129,7 @@ func (a *Refunds) SubmitRefund(ctx context.Context, depositID string) error {
 			return change{}, nil
 		}
 		r.Status = domain.StatusProcessing
-		return emit(), setLine(ctx, tx, r.StatementID, domain.StatusProcessing, nil)
+		return emit(), setLines(ctx, tx, *r, domain.StatusProcessing, nil)
 	})
 	return err
 }
@@ -129,16 +150,17 @@ func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) er
 			Kind: domain.TypeRefund, Description: "PIX refund of " + *d.EndToEndID,
 			Entries: []db.Entry{
 				{Account: domain.PendingLedger(d.AccountID), Amount: -r.DebitNet},
+				{Account: domain.PendingLedger(r.SplitAccountID), Amount: -r.SplitAmount}, // zero without a split
 				{Account: domain.LedgerFees, Amount: r.TransferFee},
 				{Account: domain.LedgerPixClearing, Amount: d.Amount},
-				{Account: domain.LedgerRefundCosts, Amount: -(d.Amount - r.DepositNet)},
+				{Account: domain.LedgerRefundCosts, Amount: -(d.Amount - r.DepositNet - r.SplitAmount)},
 			}})
 		if err != nil {
 			return change{}, err
 		}
 		r.Status, r.CompletedAt = domain.StatusCompleted, domain.TimePtr(at)
 		d.Status = domain.StatusReversed
-		return emit(domain.EventRefundCompleted, domain.EventPaymentRefunded), setLine(ctx, tx, r.StatementID, domain.StatusCompleted, r.CompletedAt)
+		return emit(domain.EventRefundCompleted, domain.EventPaymentRefunded), setLines(ctx, tx, *r, domain.StatusCompleted, r.CompletedAt)
 	})
 	return err
 }
@@ -153,7 +175,7 @@ func (a *Refunds) FailRefund(ctx context.Context, in FailInput) error {
 			return change{}, err
 		}
 		r.Status = domain.StatusFailed
-		return emit(domain.EventRefundFailed), setLine(ctx, tx, r.StatementID, domain.StatusFailed, nil)
+		return emit(domain.EventRefundFailed), setLines(ctx, tx, *r, domain.StatusFailed, nil)
 	})
 	return err
 }
@@ -168,13 +190,17 @@ func (a *Refunds) refund(ctx context.Context, depositID string, apply func(*sqlx
 	})
 }
 
-// setLine moves the PIX_REFUND statement line along with the refund.
-func setLine(ctx context.Context, tx *sqlx.Tx, id, status string, at *domain.Time) error {
-	line, err := db.LockTransaction(ctx, tx, id)
-	if err != nil {
-		return err
+// setLines moves the refund's PIX_REFUND statement lines along with it.
+func setLines(ctx context.Context, tx *sqlx.Tx, r domain.RefundBlock, status string, at *domain.Time) error {
+	for _, id := range r.Lines() {
+		line, err := db.LockTransaction(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		line.Status, line.CompletedAt = status, at
+		if _, err := db.UpdateTransaction(ctx, tx, line); err != nil {
+			return err
+		}
 	}
-	line.Status, line.CompletedAt = status, at
-	_, err = db.UpdateTransaction(ctx, tx, line)
-	return err
+	return nil
 }

@@ -66,6 +66,9 @@ func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (s
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
 	if errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Status = domain.StatusFailed
+		if r := t.Details.V.SecurityReview; r != nil { // nothing left to review
+			r.Pending = false
+		}
 		err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
 			inserted, err := db.InsertTransaction(ctx, tx, t)
 			if err != nil || !inserted {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"crypto/subtle"
+	"errors"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -40,7 +41,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		if !s.limit(c, "ip:"+c.ClientIP(), s.cfg.RateLimitPerMinute) {
 			return
 		}
-		if err == nil || err == domain.ErrUnauthorized {
+		if err == nil || errors.Is(err, domain.ErrUnauthorized) {
 			err = domain.ErrUnauthorized
 		}
 		fail(c, err)

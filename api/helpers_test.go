@@ -67,6 +67,7 @@ type fixture struct {
 	refunds   *apimock.MockRefunds
 	internal  *apimock.MockInternal
 	schedules *apimock.MockSchedules
+	webhooks  *apimock.MockWebhooks
 	sim       *apimock.MockSimulator
 	srv       *Server
 }
@@ -93,6 +94,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		refunds:   apimock.NewMockRefunds(ctrl),
 		internal:  apimock.NewMockInternal(ctrl),
 		schedules: apimock.NewMockSchedules(ctrl),
+		webhooks:  apimock.NewMockWebhooks(ctrl),
 		sim:       apimock.NewMockSimulator(ctrl),
 	}
 	d := Deps{
@@ -103,6 +105,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Refunds:   f.refunds,
 		Internal:  f.internal,
 		Schedules: f.schedules,
+		Webhooks:  f.webhooks,
 		Sandbox:   f.sim,
 	}
 	for _, o := range opts {

@@ -22,7 +22,10 @@ func Text(field string, v *string, minLen, maxLen int, required bool) (string, e
 	}
 	s := strings.TrimSpace(*v)
 	if n := utf8.RuneCountInString(s); n < minLen || n > maxLen {
-		if minLen <= 1 {
+		switch minLen {
+		case 0:
+			return "", Invalid(field, "must have at most %d characters", maxLen)
+		case 1:
 			return "", Invalid(field, "must have at most %d characters and not be empty", maxLen)
 		}
 		return "", Invalid(field, "must have from %d to %d characters", minLen, maxLen)

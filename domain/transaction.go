@@ -97,6 +97,21 @@ type RefundBlock struct {
 	Description string      `json:"description,omitempty"`
 	// StatementID is the PIX_REFUND statement line: internal.
 	StatementID string `json:"statementId"`
+	// The split the partner received is taken back with the refund (from
+	// its locked money first, as the merchant's own share): SplitAmount from
+	// SplitAccountID, shown on the partner's PIX_REFUND line SplitStatementID.
+	SplitAccountID   string      `json:"splitAccountId,omitempty"`
+	SplitAmount      money.Cents `json:"splitAmount,omitempty"`
+	SplitStatementID string      `json:"splitStatementId,omitempty"`
+}
+
+// Lines are the statement lines that move with the refund: the merchant's,
+// and the partner's when a split is taken back.
+func (r RefundBlock) Lines() []string {
+	if r.SplitStatementID == "" {
+		return []string{r.StatementID}
+	}
+	return []string{r.StatementID, r.SplitStatementID}
 }
 
 // Transaction is one merchant-visible record (charge, transfer, adjustment…)
@@ -184,6 +199,8 @@ type PublicRefund struct {
 	TransferFee money.Cents `json:"transferFee"`
 	Nature      string      `json:"nature"`
 	Description string      `json:"description,omitempty"`
+	// SplitReturned is what the split partner gives back.
+	SplitReturned money.Cents `json:"splitReturned,omitempty"`
 }
 
 // QRCodeURL is where a charge's QR image is served publicly.
@@ -217,7 +234,8 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	}
 	if r := d.Refund; r != nil {
 		p.Refund = &PublicRefund{Status: r.Status, RefundID: r.RefundID, RequestedAt: r.RequestedAt, CompletedAt: r.CompletedAt,
-			DebitNet: r.DebitNet, DepositNet: r.DepositNet, TransferFee: r.TransferFee, Nature: r.Nature, Description: r.Description}
+			DebitNet: r.DebitNet, DepositNet: r.DepositNet, TransferFee: r.TransferFee, Nature: r.Nature, Description: r.Description,
+			SplitReturned: r.SplitAmount}
 	}
 	if t.Type == TypeInternalOut || t.Type == TypeInternalIn {
 		p.TransferKind = "internal"

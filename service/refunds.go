@@ -47,11 +47,18 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if sp := d.Details.V.Split; sp != nil {
 			kept -= sp.Amount
 		}
-		d.Details.V.Refund = &domain.RefundBlock{
+		r := &domain.RefundBlock{
 			Status: domain.StatusPending, RefundID: in.RefundID, RequestedAt: domain.NewTime(time.Now()),
 			DebitNet: kept + fee, DepositNet: kept, TransferFee: fee, Nature: in.Nature, Description: in.Description,
 			StatementID: domain.DerivedID("", "refund:"+d.ID),
 		}
+		// The partner gives its split back: a refund must not leave the
+		// merchants richer than before the deposit came in.
+		if sp := d.Details.V.Split; sp != nil && sp.Amount > 0 {
+			r.SplitAccountID, r.SplitAmount = sp.AccountID, sp.Amount
+			r.SplitStatementID = domain.DerivedID("", "refund-split:"+d.ID)
+		}
+		d.Details.V.Refund = r
 		if err := activities.RequestRefund(ctx, tx, d, s.PublicURL); err != nil {
 			return err
 		}

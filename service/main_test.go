@@ -1,0 +1,98 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/db/dbtest"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+// The package's database tests share one migrated database, made once by
+// dbtest: a database costs about a second to create, a test milliseconds.
+// Each test opens its own accounts and looks only at its own records.
+var sharedDB *sqlx.DB
+
+func TestMain(m *testing.M) {
+	os.Exit(runWithDB(m))
+}
+
+func runWithDB(m *testing.M) int {
+	tb := &mainTB{}
+	defer tb.cleanup()
+	sharedDB = dbtest.New(tb)
+	// A throwaway database: its commits need not wait for the disk.
+	if _, err := sharedDB.Exec(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', current_database()); END $$`); err != nil {
+		panic(err)
+	}
+	sharedDB.SetMaxIdleConns(0) // reconnect with the new setting
+	sharedDB.SetMaxIdleConns(40)
+	return m.Run()
+}
+
+// mainTB is the testing.TB dbtest needs, outside any test: it fails by
+// panicking and runs cleanups when TestMain returns.
+type mainTB struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (*mainTB) Helper()                      {}
+func (*mainTB) Fatal(args ...any)            { panic(fmt.Sprint(args...)) }
+func (*mainTB) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
+func (tb *mainTB) Cleanup(f func())          { tb.cleanups = append(tb.cleanups, f) }
+func (tb *mainTB) cleanup() {
+	for i := len(tb.cleanups) - 1; i >= 0; i-- {
+		tb.cleanups[i]()
+	}
+}
+
+// newAccount opens an account with a unique e-mail and default fees.
+func newAccount(t *testing.T, name string) domain.Account {
+	t.Helper()
+	tag := strings.ReplaceAll(domain.NewID(""), "-", "")
+	a, err := service.NewAccount(t.Context(), sharedDB, name, strings.ToLower(strings.Fields(name)[0])+"-"+tag+"@example.com", "52998224725")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// storeTx writes a record directly, in the state a test needs.
+func storeTx(t *testing.T, tr domain.Transaction) domain.Transaction {
+	t.Helper()
+	if tr.ID == "" {
+		tr.ID = domain.NewID("")
+	}
+	if tr.CreatedAt.IsZero() {
+		tr.CreatedAt = domain.NewTime(time.Now())
+	}
+	err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
+		_, err := db.InsertTransaction(t.Context(), tx, tr)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// verifyLedger fails the test unless the ledger's invariants hold.
+func verifyLedger(t *testing.T) {
+	t.Helper()
+	problems, err := db.VerifyLedger(context.Background(), sharedDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("ledger: %s", p)
+	}
+}
