@@ -16,8 +16,10 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -179,7 +181,7 @@ func baseConfig(dsn string) config.Config {
 		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: dsn,
 		TemporalNamespace: server.GetDefaultNamespace(), TaskQueue: fmt.Sprintf("jangada-test-%d", queueSeq.Add(1)),
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
-		RateLimitPerMinute: 100, ShutdownTimeout: 5 * time.Second,
+		RateLimitPerMinute: 100, AdminRateLimitPerMinute: 1_000_000, ShutdownTimeout: 5 * time.Second,
 	}
 }
 
@@ -342,4 +344,11 @@ func (e *env) verifyLedger() {
 	for _, p := range problems {
 		e.t.Error("ledger: " + p)
 	}
+}
+
+// activityName is the name Temporal records for an activity method (its
+// method name), so a test can find it in a workflow's history.
+func activityName(fn any) string {
+	name := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	return strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "-fm")
 }

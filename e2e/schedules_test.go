@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/converter"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/workflows"
 )
@@ -52,10 +53,11 @@ func (e *env) balanceReadAfterRun(id string, run int, want money.Cents) bool {
 		if a == nil {
 			continue
 		}
+		var sa *activities.Schedules
 		switch activity[a.GetScheduledEventId()] {
-		case workflows.ActRunSchedule:
+		case activityName(sa.RunSchedule):
 			runs++
-		case workflows.ActScheduleBalance:
+		case activityName(sa.ScheduleBalance):
 			var bal money.Cents
 			if err := converter.GetDefaultDataConverter().FromPayloads(a.GetResult(), &bal); err != nil {
 				e.t.Fatalf("balance read: %v", err)
@@ -244,6 +246,12 @@ func TestScheduleBalanceThresholdFiresOnCrossing(t *testing.T) {
 		return e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t)["runCount"] == 1.0
 	})
 	wantBalance(t, e, to, 30, 0, 30)
+	// The next crossing must start from below: wait until the workflow has
+	// read its balance after the first run (R$ 30), or funding again could
+	// overtake that read and the schedule would never see the dip.
+	eventually(t, "the schedule to read its balance after the first run", func() bool {
+		return e.balanceReadAfterRun(id, 1, 3000)
+	})
 	e.fund(m, 10) // 40: below again
 	e.fund(m, 15) // 55: reached again, a second run
 	eventually(t, "the second threshold run", func() bool {

@@ -8,7 +8,8 @@ import "testing"
 // only its own fee. When the partner cannot give its share back, the refund
 // is refused with a 400 and nothing moves.
 func TestSplitRefundTakesTheSplitBack(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m, partner := e.merchant(), e.merchant()
 	e.fund(m, 1) // pays the refund's PIX out fee
 	pay := func(description string) string {

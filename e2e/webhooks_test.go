@@ -387,7 +387,7 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 		if err := e.app.DB.Get(&open, `SELECT count(*) FROM webhook_deliveries WHERE status NOT IN ($1, $2)`, db.DeliveryDelivered, db.DeliveryFailed); err != nil || open != 0 {
 			return false
 		}
-		desc, err := e.app.Temporal.DescribeWorkflowExecution(ctx, dispatch.RunWorkflowID(d.ID, 0), "")
+		desc, err := e.app.Temporal.DescribeWorkflowExecution(ctx, workflows.WebhookWorkflowID(d.ID, 0), "")
 		return err == nil && desc.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 	})
 	var n int
