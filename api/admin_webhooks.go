@@ -29,7 +29,7 @@ func (s *Server) adminListWebhooks(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, c.Param("id"), f.Page, f.PageSize)
+	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, db.EndpointScope{AccountID: c.Param("id")}, f.Page, f.PageSize)
 	if err != nil {
 		fail(c, err)
 		return

@@ -108,7 +108,7 @@ func TestHandlerWebhookUpdate(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("webhooks/update")
 		want := domain.EndpointPatch{Status: ptr(domain.EndpointDisabled)}
-		f.webhooks.EXPECT().Update(gomock.Any(), testAccountID, "wh_1", want).Return(webhookEndpoint(want, nil), nil)
+		f.webhooks.EXPECT().Update(gomock.Any(), db.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", want).Return(webhookEndpoint(want, nil), nil)
 		data := expectOK(t, f.merchant("PATCH", path, `{"status":" disabled "}`), "Webhook endpoint updated")
 		expectFields(t, data, map[string]string{"id": `"wh_1"`, "status": `"DISABLED"`, "scope": `"account"`})
 		expectAbsent(t, data, "secret", "accountId", "apiKeyId")
@@ -116,7 +116,7 @@ func TestHandlerWebhookUpdate(t *testing.T) {
 	t.Run("PATCH /v1/webhooks/update/{id}: another account's endpoint → 404", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("webhooks/update")
-		f.webhooks.EXPECT().Update(gomock.Any(), testAccountID, "wh_1", gomock.Any()).Return(db.WebhookEndpoint{}, domain.NotFound("webhook endpoint"))
+		f.webhooks.EXPECT().Update(gomock.Any(), db.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", gomock.Any()).Return(db.WebhookEndpoint{}, domain.NotFound("webhook endpoint"))
 		expectFail(t, f.merchant("PATCH", path, `{"events":["*"]}`), http.StatusNotFound, "webhook endpoint not found")
 	})
 }

@@ -55,7 +55,7 @@ type Schedules interface {
 // Webhooks manages webhook endpoints.
 type Webhooks interface {
 	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
-	Update(ctx context.Context, accountID, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
+	Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
 }
 
 // Simulator is the sandbox processor's simulation of the payer and the PIX

@@ -52,15 +52,20 @@ func (s *Server) createWebhook(c *gin.Context) {
 	s.newEndpoint(c, accountOf(c).ID, &k.ID)
 }
 
-// listWebhooks lists every endpoint of the account (whichever key made it,
-// so that endpoints of a rotated key stay manageable).
+// keyScope is what the calling key may manage: the endpoints it created.
+func keyScope(c *gin.Context) db.EndpointScope {
+	return db.EndpointScope{AccountID: accountOf(c).ID, KeyID: keyOf(c).ID}
+}
+
+// listWebhooks lists the endpoints the calling key created (the dashboard's
+// and other keys' endpoints are managed through the admin API).
 func (s *Server) listWebhooks(c *gin.Context) {
 	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, accountOf(c).ID, f.Page, f.PageSize)
+	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, keyScope(c), f.Page, f.PageSize)
 	if err != nil {
 		fail(c, err)
 		return
@@ -69,7 +74,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 }
 
 func (s *Server) getWebhook(c *gin.Context) {
-	e, err := db.GetEndpoint(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"))
+	e, err := db.GetEndpoint(c.Request.Context(), s.db, keyScope(c), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -88,7 +93,7 @@ func (s *Server) updateWebhook(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	e, err := s.Webhooks.Update(c.Request.Context(), accountOf(c).ID, c.Param("id"), p)
+	e, err := s.Webhooks.Update(c.Request.Context(), keyScope(c), c.Param("id"), p)
 	if err != nil {
 		fail(c, err)
 		return
@@ -97,7 +102,7 @@ func (s *Server) updateWebhook(c *gin.Context) {
 }
 
 func (s *Server) deleteWebhook(c *gin.Context) {
-	if err := db.DeleteEndpoint(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id")); err != nil {
+	if err := db.DeleteEndpoint(c.Request.Context(), s.db, keyScope(c), c.Param("id")); err != nil {
 		fail(c, err)
 		return
 	}

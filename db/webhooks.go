@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -55,11 +56,28 @@ func CreateEndpoint(ctx context.Context, d *sqlx.DB, e WebhookEndpoint, max int)
 	return out, nil
 }
 
-// GetEndpoint reads a live endpoint; accountID "" means any account (admin).
-func GetEndpoint(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (WebhookEndpoint, error) {
+// EndpointScope is whose endpoints a caller may see and change. A merchant
+// key sees only the endpoints it created (KeyID set): another key of the
+// same account, whatever its permissions, cannot read, redirect, disable or
+// delete them, nor touch a dashboard endpoint. The admin API sees a whole
+// account (KeyID ""), or any account (AccountID "" too).
+type EndpointScope struct {
+	AccountID string
+	KeyID     string
+}
+
+// where is the condition of live endpoints in the scope, its account and
+// key taken from parameters $n and $n+1.
+func (s EndpointScope) where(n int) string {
+	a, k := "$"+strconv.Itoa(n), "$"+strconv.Itoa(n+1)
+	return `(` + a + ` = '' OR account_id = ` + a + `) AND (` + k + ` = '' OR api_key_id = ` + k + `) AND deleted_at IS NULL`
+}
+
+// GetEndpoint reads a live endpoint in scope.
+func GetEndpoint(ctx context.Context, q sqlx.QueryerContext, scope EndpointScope, id string) (WebhookEndpoint, error) {
 	var e WebhookEndpoint
 	err := sqlx.GetContext(ctx, q, &e, `SELECT `+endpointColumns+` FROM webhook_endpoints
-		WHERE id = $1 AND ($2 = '' OR account_id = $2) AND deleted_at IS NULL`, id, accountID)
+		WHERE id = $1 AND `+scope.where(2), id, scope.AccountID, scope.KeyID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, domain.NotFound("webhook endpoint")
 	}
@@ -69,24 +87,29 @@ func GetEndpoint(ctx context.Context, q sqlx.QueryerContext, accountID, id strin
 	return e, nil
 }
 
-// ListEndpoints returns one page of the account's live endpoints, oldest first.
-func ListEndpoints(ctx context.Context, q sqlx.QueryerContext, accountID string, page, pageSize int) ([]WebhookEndpoint, int, error) {
+// ListEndpoints returns one page of the live endpoints in scope (an
+// account is required), oldest first.
+func ListEndpoints(ctx context.Context, q sqlx.QueryerContext, scope EndpointScope, page, pageSize int) ([]WebhookEndpoint, int, error) {
+	if scope.AccountID == "" {
+		return nil, 0, errors.New("db: list endpoints: no account")
+	}
 	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL`, accountID); err != nil {
+	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM webhook_endpoints WHERE `+scope.where(1),
+		scope.AccountID, scope.KeyID); err != nil {
 		return nil, 0, fmt.Errorf("db: count endpoints: %w", err)
 	}
 	items := []WebhookEndpoint{}
 	err := sqlx.SelectContext(ctx, q, &items, `SELECT `+endpointColumns+` FROM webhook_endpoints
-		WHERE account_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-		accountID, pageSize, (page-1)*pageSize)
+		WHERE `+scope.where(1)+` ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+		scope.AccountID, scope.KeyID, pageSize, (page-1)*pageSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("db: list endpoints: %w", err)
 	}
 	return items, total, nil
 }
 
-// UpdateEndpoint applies p to a live endpoint of the account.
-func UpdateEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string, p domain.EndpointPatch) (WebhookEndpoint, error) {
+// UpdateEndpoint applies p to a live endpoint in scope.
+func UpdateEndpoint(ctx context.Context, d *sqlx.DB, scope EndpointScope, id string, p domain.EndpointPatch) (WebhookEndpoint, error) {
 	var events any
 	if p.Events != nil {
 		events = pq.StringArray(p.Events)
@@ -94,10 +117,10 @@ func UpdateEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string, p dom
 	var e WebhookEndpoint
 	err := d.GetContext(ctx, &e, `
 		UPDATE webhook_endpoints SET
-			url = COALESCE($3, url), events = COALESCE($4, events),
-			description = COALESCE($5, description), status = COALESCE($6, status), updated_at = now()
-		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING `+endpointColumns,
-		id, accountID, p.URL, events, p.Description, p.Status)
+			url = COALESCE($4, url), events = COALESCE($5, events),
+			description = COALESCE($6, description), status = COALESCE($7, status), updated_at = now()
+		WHERE id = $1 AND `+scope.where(2)+` RETURNING `+endpointColumns,
+		id, scope.AccountID, scope.KeyID, p.URL, events, p.Description, p.Status)
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, domain.NotFound("webhook endpoint")
 	}
@@ -109,9 +132,9 @@ func UpdateEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string, p dom
 
 // DeleteEndpoint soft-deletes an endpoint: its delivery history stays, and
 // deliveries still in their retry schedule stop at their next attempt.
-func DeleteEndpoint(ctx context.Context, d *sqlx.DB, accountID, id string) error {
+func DeleteEndpoint(ctx context.Context, d *sqlx.DB, scope EndpointScope, id string) error {
 	res, err := d.ExecContext(ctx, `UPDATE webhook_endpoints SET deleted_at = now(), updated_at = now()
-		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`, id, accountID)
+		WHERE id = $1 AND `+scope.where(2), id, scope.AccountID, scope.KeyID)
 	if err != nil {
 		return fmt.Errorf("db: delete endpoint: %w", err)
 	}

@@ -37,12 +37,12 @@ func (s *Webhooks) Create(ctx context.Context, accountID string, keyID *string, 
 	}, domain.MaxEndpoints)
 }
 
-// Update applies p to one of the account's live endpoints.
-func (s *Webhooks) Update(ctx context.Context, accountID, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
+// Update applies p to a live endpoint in scope.
+func (s *Webhooks) Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
 	if err := s.checkURL(p.URL); err != nil {
 		return db.WebhookEndpoint{}, err
 	}
-	return db.UpdateEndpoint(ctx, s.DB, accountID, id, p)
+	return db.UpdateEndpoint(ctx, s.DB, scope, id, p)
 }
 
 // checkURL applies the deployment's address policy to a URL being set.

@@ -399,18 +399,18 @@ func (mr *MockWebhooksMockRecorder) Create(ctx, accountID, keyID, p any) *gomock
 }
 
 // Update mocks base method.
-func (m *MockWebhooks) Update(ctx context.Context, accountID, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
+func (m *MockWebhooks) Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Update", ctx, accountID, id, p)
+	ret := m.ctrl.Call(m, "Update", ctx, scope, id, p)
 	ret0, _ := ret[0].(db.WebhookEndpoint)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // Update indicates an expected call of Update.
-func (mr *MockWebhooksMockRecorder) Update(ctx, accountID, id, p any) *gomock.Call {
+func (mr *MockWebhooksMockRecorder) Update(ctx, scope, id, p any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Update", reflect.TypeOf((*MockWebhooks)(nil).Update), ctx, accountID, id, p)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Update", reflect.TypeOf((*MockWebhooks)(nil).Update), ctx, scope, id, p)
 }
 
 // MockSimulator is a mock of Simulator interface.
