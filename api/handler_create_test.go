@@ -451,7 +451,7 @@ func TestHandlerCreateValid(t *testing.T) {
 			message: "Scheduled transfer created",
 			expect: scheduleCase(func(t *testing.T, in schedule.NewSchedule) {
 				want := schedule.NewSchedule{
-					Label: "aluguel", Trigger: schedule.BalanceThreshold, Threshold: 100_000, MaxRuns: 3,
+					CreatedFrom: "192.0.2.1", Label: "aluguel", Trigger: schedule.BalanceThreshold, Threshold: 100_000, MaxRuns: 3,
 					Payload: schedule.Payload{Method: schedule.MethodInternal, Amount: 500, RecipientEmail: "bob@example.com"},
 				}
 				if !reflect.DeepEqual(in, want) {

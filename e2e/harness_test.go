@@ -352,3 +352,14 @@ func activityName(fn any) string {
 	name := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
 	return strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "-fm")
 }
+
+// keyFor issues another key of m's account with the given permissions.
+func (e *env) keyFor(m merchant, perms ...string) merchant {
+	e.t.Helper()
+	k := e.admin("POST", "/accounts/"+m.ID+"/keys", map[string]any{"name": "another", "permissions": perms, "rateLimitPerMinute": 10000})
+	if k.Status != 200 {
+		e.t.Fatalf("key: %d %s", k.Status, k.Message)
+	}
+	km := k.m(e.t)
+	return merchant{ID: m.ID, Email: m.Email, Key: km["key"].(string), KeyID: km["id"].(string)}
+}

@@ -159,12 +159,7 @@ func (e *env) endpoint(r *receiver, accountID, key string, events ...string) str
 
 func (e *env) secondKey(m merchant) merchant {
 	e.t.Helper()
-	k := e.admin("POST", "/accounts/"+m.ID+"/keys", map[string]any{"name": "second", "permissions": []string{"*"}, "rateLimitPerMinute": 10000})
-	if k.Status != 200 {
-		e.t.Fatalf("key: %d %s", k.Status, k.Message)
-	}
-	km := k.m(e.t)
-	return merchant{ID: m.ID, Email: m.Email, Key: km["key"].(string), KeyID: km["id"].(string)}
+	return e.keyFor(m, "*")
 }
 
 func kinds(rs []received) map[string]int {

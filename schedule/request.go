@@ -104,7 +104,9 @@ type CreateRequest struct {
 
 // NewSchedule is a validated create request.
 type NewSchedule struct {
-	Label     string
+	// CreatedFrom is the caller's address, set by the handler.
+	CreatedFrom string
+	Label       string
 	Trigger   string
 	At        *time.Time
 	Rule      *Rule

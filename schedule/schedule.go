@@ -12,6 +12,7 @@ import (
 	// host's zoneinfo (CI images and distroless containers have none).
 	_ "time/tzdata"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 )
 
@@ -82,6 +83,34 @@ type Schedule struct {
 	Failures  int         `json:"failures"`
 	LastError string      `json:"lastError,omitempty"`
 	CreatedAt time.Time   `json:"createdAt"`
+	// CreatedFrom is the client address the schedule was created from: each
+	// run acts for the key from there, so the key's allowlist must still
+	// admit it at run time. Internal: never in the public record.
+	CreatedFrom string `json:"createdFrom,omitempty"`
+}
+
+// Permission is the key permission a run of this payload needs: the
+// permission of the create route it stands for.
+func (p Payload) Permission() string {
+	if p.Method == MethodInternal {
+		return "transfer-internal/create"
+	}
+	return "transfer-pix/create"
+}
+
+// ActsFor checks that key may make the runs of a schedule created from
+// address from, as the key stands now: not revoked, holding the payload's
+// permission, and its allowlist still admitting from.
+func ActsFor(key domain.APIKey, p Payload, from string) error {
+	switch {
+	case key.RevokedAt != nil:
+		return domain.Forbidden("the API key that created this schedule was revoked")
+	case !key.Allows(p.Permission()):
+		return domain.Forbidden("the API key of this schedule does not have permission %s", p.Permission())
+	case from != "" && !key.AllowsIP(from):
+		return domain.Forbidden("the API key of this schedule no longer allows requests from %s", from)
+	}
+	return nil
 }
 
 // Closed reports whether the schedule can no longer change.

@@ -38,6 +38,10 @@ type Schedules struct {
 // transaction (see Charges.Create), under a per-account lock so that the
 // limit of active schedules holds under concurrent requests.
 func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in schedule.NewSchedule) (schedule.Record, error) {
+	// A schedule may only do what its key could do by hand.
+	if err := schedule.ActsFor(key, in.Payload, in.CreatedFrom); err != nil {
+		return schedule.Record{}, err
+	}
 	if in.Payload.Method == schedule.MethodInternal {
 		if err := s.checkRecipient(ctx, acct, in.Payload.RecipientEmail); err != nil {
 			return schedule.Record{}, err
@@ -47,7 +51,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	sc := schedule.Schedule{
 		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
 		At: in.At, Rule: in.Rule, Threshold: in.Threshold, MaxRuns: in.MaxRuns, Payload: in.Payload,
-		Status: schedule.StatusActive, CreatedAt: now,
+		Status: schedule.StatusActive, CreatedAt: now, CreatedFrom: in.CreatedFrom,
 	}
 	// The first run is planned here so that the answer shows it; the
 	// workflow takes it from its input.
@@ -202,7 +206,7 @@ func updateError(id string, err error) error {
 
 // Run makes run number n of a schedule: a real PIX out or internal
 // transfer through the API's code path, under the key that created the
-// schedule. Its externalReference sched-<id>-<n> makes a retried run find
+// schedule with its permissions and allowlist as they stand at run time. Its externalReference sched-<id>-<n> makes a retried run find
 // the transfer it created instead of sending twice.
 func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResult, error) {
 	sc, err := db.GetSchedule(ctx, s.DB, "", id)
@@ -217,8 +221,10 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	if err != nil {
 		return schedule.RunResult{}, err
 	}
-	if key.RevokedAt != nil {
-		return schedule.RunResult{}, domain.Invalidf("the API key that created this schedule was revoked")
+	// Each run acts for the key as it stands now: revoked or narrowed, the
+	// run fails with the reason recorded.
+	if err := schedule.ActsFor(key, sc.Payload, sc.CreatedFrom); err != nil {
+		return schedule.RunResult{}, err
 	}
 	ref := fmt.Sprintf("sched-%s-%d", sc.ID, n)
 	desc := sc.Payload.Description
