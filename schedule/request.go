@@ -107,12 +107,12 @@ type NewSchedule struct {
 	// CreatedFrom is the caller's address, set by the handler.
 	CreatedFrom string
 	Label       string
-	Trigger   string
-	At        *time.Time
-	Rule      *Rule
-	Threshold money.Cents
-	MaxRuns   int
-	Payload   Payload
+	Trigger     string
+	At          *time.Time
+	Rule        *Rule
+	Threshold   money.Cents
+	MaxRuns     int
+	Payload     Payload
 }
 
 // Validate checks the request now.
