@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jangada/jangada/api"
 )
@@ -10,7 +12,8 @@ import (
 // TestEveryRouteRequiresKeyAndPermission walks the route table: every route
 // answers 401 without a key and 403 to a key lacking its permission.
 func TestEveryRouteRequiresKeyAndPermission(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	unrelated := e.merchant("nothing/none")
 	for _, r := range api.Routes() {
 		path := "/v1" + strings.NewReplacer(":id", "00000000-0000-0000-0000-000000000000").Replace(r.Path)
@@ -37,7 +40,8 @@ func TestEveryRouteRequiresKeyAndPermission(t *testing.T) {
 }
 
 func TestBearerAuthAndRevocation(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant("account/*")
 	if r := e.request("GET", "/v1/account/balance", map[string]string{"Authorization": "Bearer " + m.Key}, nil); r.Status != 200 {
 		t.Fatalf("bearer: %d %s", r.Status, r.Message)
@@ -51,7 +55,8 @@ func TestBearerAuthAndRevocation(t *testing.T) {
 }
 
 func TestIPAllowlist(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	acct := e.merchant()
 	make := func(cidrs []string) string {
 		r := e.admin("POST", "/accounts/"+acct.ID+"/keys", map[string]any{"name": "ip", "permissions": []string{"*"}, "ipAllowlist": cidrs})
@@ -71,7 +76,11 @@ func TestIPAllowlist(t *testing.T) {
 	}
 }
 
+// TestRateLimit runs its own app: the anonymous flood below spends the
+// process's per-IP budget (one for every test, all from 127.0.0.1), which
+// must be the default 100/min here and must not starve other tests.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	acct := e.merchant()
 	r := e.admin("POST", "/accounts/"+acct.ID+"/keys", map[string]any{"name": "slow", "permissions": []string{"*"}, "rateLimitPerMinute": 5})
@@ -100,7 +109,8 @@ func TestRateLimit(t *testing.T) {
 }
 
 func TestAdminAPI(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	if r := e.request("POST", "/admin/v1/accounts", nil, map[string]any{}); r.Status != 401 {
 		t.Fatalf("admin without token: %d", r.Status)
 	}
@@ -118,7 +128,9 @@ func TestAdminAPI(t *testing.T) {
 			t.Errorf("create account %v: %d", bad, r.Status)
 		}
 	}
-	if r := e.admin("POST", "/accounts", map[string]any{"name": "Alfa", "email": "alfa@example.com", "document": "12.ABC.345/01DE-35"}); r.Status != 200 {
+	// A fresh email each run: the shared database keeps earlier runs' accounts.
+	alfa := fmt.Sprintf("alfa-%d-%d@example.com", merchantSeq.Add(1), time.Now().UnixNano())
+	if r := e.admin("POST", "/accounts", map[string]any{"name": "Alfa", "email": alfa, "document": "12.ABC.345/01DE-35"}); r.Status != 200 {
 		t.Errorf("alphanumeric CNPJ: %d %s", r.Status, r.Message)
 	}
 	got := e.admin("PATCH", "/accounts/"+m.ID, map[string]any{"verified": true, "features": map[string]any{"fiscalInvoice": true}, "securityReviewThreshold": 5000})
@@ -161,7 +173,8 @@ func TestAdminAPI(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	for _, p := range []string{"/livez", "/readyz", "/metrics"} {
 		if r := e.request("GET", p, nil, nil); r.Status != 200 {
 			t.Errorf("%s: %d", p, r.Status)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
@@ -54,7 +56,8 @@ func eventTypes(t *testing.T, e *env, id string) []string {
 }
 
 func TestChargeCreatePayCompletes(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	c := e.createCharge(m, map[string]any{"amount": 150.25, "description": "Pedido 42", "externalReference": "order-42"})
 	if c["status"] != "PENDING" || c["amount"] != 150.25 || c["feeAmount"] != 0.5 || c["netAmount"] != 149.75 {
@@ -135,7 +138,8 @@ func TestChargeCreatePayCompletes(t *testing.T) {
 }
 
 func TestChargeExpireAndFail(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	for _, tc := range []struct{ action, status, event string }{
 		{"expire", "CANCELED", "payment.pix.expired"},
@@ -164,7 +168,8 @@ func TestChargeExpireAndFail(t *testing.T) {
 }
 
 func TestChargeCoverFeeAndPercentFee(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	if r := e.admin("PATCH", "/accounts/"+m.ID, map[string]any{"fees": map[string]any{"pixInFixed": 0.3, "pixInPercent": 1.99}}); r.Status != 200 {
 		t.Fatalf("set fees: %d %s", r.Status, r.Message)
@@ -189,7 +194,8 @@ func TestChargeCoverFeeAndPercentFee(t *testing.T) {
 }
 
 func TestChargeSplit(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	partner := e.merchant()
 	c := e.createCharge(m, map[string]any{"amount": 100, "description": "Com split", "splitUser": partner.Email, "splitTax": 10})
@@ -226,7 +232,8 @@ func TestChargeSplit(t *testing.T) {
 }
 
 func TestChargeOtherAccountIsNotFound(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	a, b := e.merchant(), e.merchant()
 	c := e.createCharge(a, map[string]any{"amount": 5, "description": "Privado", "externalReference": "ref-a"})
 	for _, path := range []string{"/v1/payment-pix/get/" + c["id"].(string), "/v1/payment-pix/status/" + c["id"].(string), "/v1/payment-pix/get/ref-a"} {
@@ -240,7 +247,8 @@ func TestChargeOtherAccountIsNotFound(t *testing.T) {
 }
 
 func TestChargeListFilters(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	for i, d := range []string{"Camiseta azul", "Camiseta verde", "Boné"} {
 		e.createCharge(m, map[string]any{"amount": 10 + i, "description": d})
@@ -281,7 +289,8 @@ func TestChargeListFilters(t *testing.T) {
 }
 
 func TestChargeValidation(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	e.admin("PATCH", "/accounts/"+m.ID, map[string]any{"features": map[string]any{"subaccounts": true}})
 	ok := func(extra map[string]any) map[string]any {
@@ -349,7 +358,8 @@ func TestChargeValidation(t *testing.T) {
 // starting the workflow but before committing the row: the workflow stores
 // the charge and its payment.created event itself, exactly once.
 func TestChargeWorkflowCreatesMissingRow(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	c := e.createCharge(m, map[string]any{"amount": 7, "description": "Primeira"})
 	stored, err := db.GetTransaction(context.Background(), e.app.DB, m.ID, c["id"].(string), domain.TypePixIn)
@@ -357,7 +367,7 @@ func TestChargeWorkflowCreatesMissingRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	orphan := stored
-	orphan.ID = "0190c0de-0000-7000-8000-000000000001"
+	orphan.ID = uuid.Must(uuid.NewV7()).String() // not a fixed id: the shared database and Temporal outlive a run
 	orphan.ExternalReference = nil
 	if err := startChargeWorkflowOnly(e, orphan); err != nil {
 		t.Fatal(err)

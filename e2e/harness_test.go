@@ -6,15 +6,24 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
+	"runtime"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lib/pq"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
@@ -23,22 +32,136 @@ import (
 	"github.com/jangada/jangada/db/dbtest"
 )
 
-// server is one Temporal server shared by the package's tests; each test
-// gets its own database and task queue, so they stay independent.
+// server is one Temporal server shared by the package's tests.
 var server *temporaltest.TestServer
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// The tests mostly wait (on Temporal, timers, webhooks), so by default
+	// more of them run at once than the machine has cores; -parallel given
+	// on the command line still decides.
+	if !flagSet("test.parallel") && runtime.GOMAXPROCS(0) < minParallel {
+		flag.Set("test.parallel", strconv.Itoa(minParallel))
+	}
 	server = temporaltest.NewServer()
 	code := m.Run()
+	stopShared()
 	server.Stop()
 	os.Exit(code)
+}
+
+// minParallel is the default -parallel of the package (see TestMain).
+const minParallel = 4
+
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// shared is the one Jangada (API + worker, one database, one task queue)
+// that most tests use at the same time (sharedEnv), started by the first of
+// them. They stay independent because each creates its own merchant
+// accounts through the admin API and looks only at those. A test that
+// changes the configuration, stops or adds a process, or counts rows of
+// the whole database starts its own app instead (newEnv, startApp).
+var shared struct {
+	once sync.Once
+	app  *app.App
+	err  error
+	drop func()
+}
+
+func sharedApp() (*app.App, error) {
+	shared.once.Do(func() {
+		dsn, drop, err := createDatabase()
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.drop = drop
+		cfg := baseConfig(dsn)
+		// Requests without a valid key all come from 127.0.0.1 and share one
+		// per-IP budget in a process: on the shared app that budget must not
+		// couple the tests (TestEveryRouteRequiresKeyAndPermission alone
+		// makes ~90 such requests a run). TestRateLimit, which is about that
+		// budget, runs its own app with the default of 100.
+		cfg.RateLimitPerMinute = 1_000_000
+		a, err := app.New(context.Background(), cfg, app.Options{API: true, Worker: true, Temporal: server.GetDefaultClient()})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		limitIdle(a)
+		if err := a.Start(); err != nil {
+			shutdown(a)
+			shared.err = err
+			return
+		}
+		shared.app = a
+	})
+	return shared.app, shared.err
+}
+
+// stopShared shuts the shared app down and drops its database.
+func stopShared() {
+	if shared.app != nil {
+		shutdown(shared.app)
+	}
+	if shared.drop != nil {
+		shared.drop()
+	}
+}
+
+func shutdown(a *app.App) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a.Shutdown(ctx)
+}
+
+// createDatabase creates an empty database for the shared app and returns
+// its URL and what drops it (dbtest.NewURL ties the drop to one test).
+func createDatabase() (string, func(), error) {
+	u, err := url.Parse(dbtest.ServerURL())
+	if err != nil {
+		return "", nil, err
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "jangada_test_shared_" + hex.EncodeToString(b)
+	admin, err := sql.Open("postgres", u.String())
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := admin.Exec("CREATE DATABASE " + pq.QuoteIdentifier(name)); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create shared test database: %w", err)
+	}
+	drop := func() {
+		admin.Exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(name) + " WITH (FORCE)")
+		admin.Close()
+	}
+	u.Path = "/" + name
+	return u.String(), drop, nil
+}
+
+// sharedEnv is the shared app seen from the calling test: requests,
+// failures and cleanups belong to t.
+func sharedEnv(t *testing.T) *env {
+	t.Helper()
+	a, err := sharedApp()
+	if err != nil {
+		t.Fatalf("shared app: %v", err)
+	}
+	return envOf(t, a)
 }
 
 const adminToken = "test-admin-token"
 
 var queueSeq atomic.Int64
 
-// env is one running Jangada (API + worker) on its own database.
+// env is a running Jangada (API + worker) as one test uses it: its own app
+// (newEnv, startApp) or the shared one (sharedEnv).
 type env struct {
 	t    *testing.T
 	app  *app.App
@@ -46,9 +169,14 @@ type env struct {
 	ws   string
 }
 
+// testConfig is the configuration of a test's own app, on its own database.
 func testConfig(t *testing.T) config.Config {
+	return baseConfig(dbtest.NewURL(t))
+}
+
+func baseConfig(dsn string) config.Config {
 	return config.Config{
-		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: dbtest.NewURL(t),
+		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: dsn,
 		TemporalNamespace: server.GetDefaultNamespace(), TaskQueue: fmt.Sprintf("jangada-test-%d", queueSeq.Add(1)),
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
 		RateLimitPerMinute: 100, ShutdownTimeout: 5 * time.Second,
@@ -68,14 +196,21 @@ func startApp(t *testing.T, cfg config.Config, opts app.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	limitIdle(a)
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		a.Shutdown(ctx)
-	})
+	t.Cleanup(func() { shutdown(a) })
+	return envOf(t, a)
+}
+
+// limitIdle keeps few idle database connections per app: the apps of
+// parallel tests share one PostgreSQL (max_connections 100 by default), and
+// connections opened by one test's burst of requests must not stay open,
+// idle, while other tests need theirs. Open connections are not limited.
+func limitIdle(a *app.App) { a.DB.SetMaxIdleConns(4) }
+
+func envOf(t *testing.T, a *app.App) *env {
 	return &env{t: t, app: a, base: "http://" + a.HTTPAddr, ws: "ws://" + a.WSAddr + "/v1"}
 }
 
@@ -176,7 +311,13 @@ func (e *env) merchant(perms ...string) merchant {
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	eventuallyWithin(t, 20*time.Second, what, cond)
+}
+
+// eventuallyWithin is eventually with its own deadline.
+func eventuallyWithin(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		if cond() {
 			return
@@ -186,7 +327,12 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	t.Fatalf("timed out waiting for %s", what)
 }
 
-// verifyLedger fails the test on any ledger invariant violation.
+// verifyLedger fails the test on any ledger invariant violation. It is safe
+// on the shared database while other tests post: db.VerifyLedger checks
+// invariants of every committed posting (each ledger transaction sums to
+// zero, each balance equals its entries, no forbidden negative balance),
+// each in one statement and so on one snapshot, and a posting commits its
+// entries and balances together.
 func (e *env) verifyLedger() {
 	e.t.Helper()
 	problems, err := db.VerifyLedger(context.Background(), e.app.DB)

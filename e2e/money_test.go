@@ -35,7 +35,8 @@ func wantBalance(t *testing.T, e *env, m merchant, available, pending, withdrawa
 }
 
 func TestPixOutSettlesAndFails(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	e.fund(m, 100)
 	r := e.call(m.Key, "POST", "/v1/transfer-pix/create", map[string]any{"amount": 10, "pixKey": "529.982.247-25", "pixKeyType": "CPF", "description": "Fornecedor"})
@@ -84,7 +85,8 @@ func TestPixOutSettlesAndFails(t *testing.T) {
 }
 
 func TestPixOutValidationAndBalance(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	payee := e.merchant()
 	charge := e.createCharge(payee, map[string]any{"amount": 33.33, "description": "QR a pagar"})
@@ -136,7 +138,8 @@ func TestPixOutValidationAndBalance(t *testing.T) {
 }
 
 func TestPixOutConcurrentDebitsAreExact(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	e.fund(m, 55)
 	var wg sync.WaitGroup
@@ -161,7 +164,8 @@ func TestPixOutConcurrentDebitsAreExact(t *testing.T) {
 }
 
 func TestPixOutSecurityReview(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	e.fund(m, 500)
 	e.admin("PATCH", "/accounts/"+m.ID, map[string]any{"securityReviewThreshold": 100})
@@ -198,7 +202,8 @@ func TestPixOutSecurityReview(t *testing.T) {
 }
 
 func TestPayoutsAliasPermissions(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	legacy := e.merchant("payouts/*")
 	modern := e.merchant("transfer-pix/*")
 	if r := e.call(legacy.Key, "GET", "/v1/payouts/list", nil); r.Status != 200 {

@@ -29,7 +29,8 @@ func (e *env) waitRefund(m merchant, ref, want string) map[string]any {
 }
 
 func TestRefundCompletes(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	id, e2e := e.paidCharge(m, 100) // merchant keeps 99.50 (locked)
 	e.fund(m, 10)
@@ -82,7 +83,8 @@ func TestRefundCompletes(t *testing.T) {
 }
 
 func TestRefundFailsAndConcurrentRequests(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	id, _ := e.paidCharge(m, 20) // keeps 19.50
 	if r := e.call(m.Key, "POST", "/v1/refunds/create", map[string]any{"transactionId": id, "amount": 20}); r.Status != 400 || !strings.Contains(r.Message, "insufficient") {
@@ -126,7 +128,8 @@ func TestRefundFailsAndConcurrentRequests(t *testing.T) {
 }
 
 func TestInternalTransfers(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	a, b := e.merchant(), e.merchant()
 	e.fund(a, 50)
 	for _, bad := range []map[string]any{

@@ -1,10 +1,17 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/workflows"
 )
 
 const scheduledPath = "/v1/transfer-scheduled/"
@@ -26,6 +33,42 @@ func (e *env) schedule(m merchant, body map[string]any) map[string]any {
 	return r.m(e.t)
 }
 
+// rearmedAfterRun reports whether the schedule's workflow, after its run-th
+// run, read its account's available balance below the threshold: from
+// then on it fires again when the balance reaches the threshold.
+func (e *env) rearmedAfterRun(id string, run int, threshold money.Cents) bool {
+	e.t.Helper()
+	it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflows.ScheduleWorkflowID(id), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	activity := map[int64]string{} // scheduled event id -> activity type
+	runs := 0
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			e.t.Fatalf("schedule history: %v", err)
+		}
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			activity[ev.GetEventId()] = a.GetActivityType().GetName()
+		}
+		a := ev.GetActivityTaskCompletedEventAttributes()
+		if a == nil {
+			continue
+		}
+		switch activity[a.GetScheduledEventId()] {
+		case workflows.ActRunSchedule:
+			runs++
+		case workflows.ActScheduleBalance:
+			var bal money.Cents
+			if err := converter.GetDefaultDataConverter().FromPayloads(a.GetResult(), &bal); err != nil {
+				e.t.Fatalf("balance read: %v", err)
+			}
+			if runs >= run && bal < threshold {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func wantStatus(t *testing.T, r resp, status int, contains string) {
 	t.Helper()
 	if r.Status != status || !strings.Contains(r.Message, contains) {
@@ -34,7 +77,8 @@ func wantStatus(t *testing.T, r resp, status int, contains string) {
 }
 
 func TestScheduleCreateValidationListGet(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	s := e.schedule(m, weeklyPix(10))
 	if s["method"] != "PIX" || s["destination"] != "***.982.247-**" || s["triggerType"] != "recurring" ||
@@ -92,7 +136,8 @@ func TestScheduleCreateValidationListGet(t *testing.T) {
 }
 
 func TestScheduleUpdatePauseResumeCancel(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	id := e.schedule(m, weeklyPix(10))["id"].(string)
 	patch := func(body any) resp { return e.call(m.Key, "PATCH", scheduledPath+"update/"+id, body) }
@@ -128,7 +173,8 @@ func TestScheduleUpdatePauseResumeCancel(t *testing.T) {
 }
 
 func TestScheduleRunNowMovesMoney(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m, to := e.merchant(), e.merchant()
 	e.fund(m, 100)
 
@@ -182,7 +228,8 @@ func TestScheduleRunNowMovesMoney(t *testing.T) {
 }
 
 func TestScheduleBalanceThresholdFiresOnCrossing(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m, to := e.merchant(), e.merchant()
 	s := e.schedule(m, map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 50,
 		"payload": map[string]any{"method": "interna", "amount": 30, "recipientEmail": to.Email}})
@@ -199,11 +246,22 @@ func TestScheduleBalanceThresholdFiresOnCrossing(t *testing.T) {
 	})
 	wantBalance(t, e, to, 30, 0, 30)
 	e.fund(m, 10) // 40: below again
+	// The schedule samples the balance when told it changed: it must see
+	// it below the threshold (after its run took 30) before it reaches the
+	// threshold again, or there is no crossing to see.
+	eventually(t, "the schedule to see its balance below the threshold again", func() bool {
+		return e.rearmedAfterRun(id, 1, 5000)
+	})
 	e.fund(m, 15) // 55: reached again, a second run
 	eventually(t, "the second threshold run", func() bool {
 		return e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t)["runCount"] == 2.0
 	})
-	time.Sleep(500 * time.Millisecond)
+	// Positive signal that the crossing is behind it: after its second run
+	// the workflow has read the balance back below the threshold (R$ 25),
+	// so nothing more fires without a new crossing.
+	eventually(t, "the schedule to see its balance below the threshold after the second run", func() bool {
+		return e.rearmedAfterRun(id, 2, 5000)
+	})
 	if got := e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t); got["runCount"] != 2.0 {
 		t.Fatalf("fired more than once per crossing: %v", got)
 	}
@@ -213,7 +271,8 @@ func TestScheduleBalanceThresholdFiresOnCrossing(t *testing.T) {
 }
 
 func TestScheduleLimitOfTwentyActive(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -12,7 +12,8 @@ import (
 // transfer's workflows are found by merchant, resource id and status with
 // the custom search attributes, and the status follows the transitions.
 func TestOpsFindPaymentsInTemporal(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	id, _ := e.paidCharge(m, 12)
 	e.fund(m, 50)

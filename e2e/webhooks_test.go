@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
+
 	"github.com/jangada/jangada/app"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/dispatch"
@@ -125,7 +127,8 @@ func (r *receiver) waitFor(n int) []received {
 }
 
 // hookEnv is an env whose webhooks may reach the local receivers, with a
-// short retry schedule (through configuration, as production reads it).
+// short retry schedule (through configuration, as production reads it): an
+// app of the test's own, since the shared one keeps the production defaults.
 func hookEnv(t *testing.T, retries ...time.Duration) *env {
 	cfg := testConfig(t)
 	cfg.WebhookAllowPrivate = true
@@ -183,6 +186,7 @@ func mustField(raw json.RawMessage, name string) string {
 // endpoints the routing rules select, once per delivery id, signed, and
 // never the others.
 func TestWebhookChargeFlowRouting(t *testing.T) {
+	t.Parallel()
 	e := hookEnv(t)
 	a := e.merchant()
 	b := e.secondKey(a)
@@ -210,7 +214,18 @@ func TestWebhookChargeFlowRouting(t *testing.T) {
 	for r, w := range want {
 		r.waitFor(len(w))
 	}
-	time.Sleep(700 * time.Millisecond) // room for a duplicate to show up
+	// Positive signal that no duplicate is still on its way: the charges'
+	// events are all dispatched (their deliveries started) and every
+	// delivery of them has ended.
+	eventually(t, "every delivery of both charges to end", func() bool {
+		var open int
+		err := e.app.DB.Get(&open, `
+			SELECT (SELECT count(*) FROM events WHERE resource_id IN ($1, $2) AND dispatched_at IS NULL)
+			     + (SELECT count(*) FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
+			        WHERE ev.resource_id IN ($1, $2) AND d.status NOT IN ($3, $4))`,
+			c1, c2, db.DeliveryDelivered, db.DeliveryFailed)
+		return err == nil && open == 0
+	})
 	stored := map[string]json.RawMessage{}
 	for _, id := range []string{c1, c2} {
 		evs, _ := db.EventsFor(context.Background(), e.app.DB, id)
@@ -266,6 +281,7 @@ func TestWebhookChargeFlowRouting(t *testing.T) {
 // delivery (id and bytes) again; the history shows both attempts; a manual
 // redelivery sends it once more under the same id.
 func TestWebhookRetrySameDeliveryID(t *testing.T) {
+	t.Parallel()
 	e := hookEnv(t)
 	m := e.merchant()
 	r := newReceiver(t)
@@ -312,6 +328,7 @@ func TestWebhookRetrySameDeliveryID(t *testing.T) {
 // TestWebhookExhaustedThenFailed: a receiver that always fails gets 1 + 2
 // attempts (the configured schedule) and the delivery ends FAILED.
 func TestWebhookExhaustedThenFailed(t *testing.T) {
+	t.Parallel()
 	e := hookEnv(t, 200*time.Millisecond, 200*time.Millisecond)
 	m := e.merchant()
 	dead := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "down", 503) }))
@@ -336,7 +353,8 @@ func TestWebhookExhaustedThenFailed(t *testing.T) {
 // TestWebhookDuplicateDispatchStartsNothing re-dispatches delivered events
 // and starts a delivery's workflow twice: nothing is sent again.
 func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
-	e := hookEnv(t)
+	t.Parallel()
+	e := hookEnv(t) // its own app also because it counts every delivery of the database
 	m := e.merchant()
 	r := newReceiver(t)
 	e.endpoint(r, m.ID, m.Key, "*")
@@ -361,7 +379,17 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 			t.Fatalf("duplicate start: %v", err)
 		}
 	}
-	time.Sleep(time.Second)
+	// Positive signal that nothing was started: every delivery has ended and
+	// the delivery's workflow id still names a finished run (a duplicate
+	// start would be running, or would have delivered before finishing).
+	eventually(t, "every delivery workflow to end", func() bool {
+		var open int
+		if err := e.app.DB.Get(&open, `SELECT count(*) FROM webhook_deliveries WHERE status NOT IN ($1, $2)`, db.DeliveryDelivered, db.DeliveryFailed); err != nil || open != 0 {
+			return false
+		}
+		desc, err := e.app.Temporal.DescribeWorkflowExecution(ctx, dispatch.RunWorkflowID(d.ID, 0), "")
+		return err == nil && desc.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING
+	})
 	var n int
 	e.app.DB.Get(&n, `SELECT count(*) FROM webhook_deliveries`)
 	if len(r.deliveries()) != 1 || n != 1 {
@@ -371,15 +399,22 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 
 // TestWebhookFirstAttemptIsImmediate: with polling slowed to 10 s, the
 // first attempt still leaves at once (NOTIFY and the in-process wake-up).
+// Not parallel: it bounds a latency, which the other tests must not load.
 func TestWebhookFirstAttemptIsImmediate(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.WebhookAllowPrivate = true
 	cfg.EventPollInterval = 10 * time.Second
 	e := startApp(t, cfg, app.Options{API: true, Worker: true})
+	// Positive signal that the dispatcher listens and its start-up poll is
+	// behind it (the next one is 10 s away): another account's event has
+	// been delivered.
+	warm, rWarm := e.merchant(), newReceiver(t)
+	e.endpoint(rWarm, warm.ID, warm.Key, "*")
+	e.createCharge(warm, map[string]any{"amount": 3, "description": "Warm-up"})
+	rWarm.waitFor(1)
 	m := e.merchant()
 	r := newReceiver(t)
 	e.endpoint(r, m.ID, m.Key, "*")
-	time.Sleep(200 * time.Millisecond)
 	began := time.Now()
 	e.createCharge(m, map[string]any{"amount": 3, "description": "Fast"})
 	committed := time.Now()
@@ -392,7 +427,8 @@ func TestWebhookFirstAttemptIsImmediate(t *testing.T) {
 }
 
 func TestWebhookEndpointRoutes(t *testing.T) {
-	e := newEnv(t) // JANGADA_WEBHOOK_ALLOW_PRIVATE off
+	t.Parallel()
+	e := sharedEnv(t) // JANGADA_WEBHOOK_ALLOW_PRIVATE off
 	m := e.merchant()
 	other := e.merchant()
 	bad := []struct {

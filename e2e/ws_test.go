@@ -80,19 +80,22 @@ func (c *wsClient) read() map[string]any {
 	}
 }
 
-// quiet asserts that no business frame arrives within d.
-func (c *wsClient) quiet(d time.Duration) {
+// quietUntil asserts that no business frame arrives before the marker
+// event (see mark): the positive signal that everything committed before
+// the marker has been published and nothing more is on its way.
+func (c *wsClient) quietUntil(marker string) {
 	c.t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		m, err := c.next(time.Until(deadline))
-		if err != nil {
-			return
-		}
-		if m["event"] != "ping" {
-			c.t.Fatalf("unexpected frame %v", m["_raw"])
-		}
+	if m := c.read(); m["event"] != marker {
+		c.t.Fatalf("unexpected frame %v", m["_raw"])
 	}
+}
+
+// mark commits an event without a key for the account after everything
+// before it: the outbox tail publishes in commit order, so a connection
+// that gets it has been sent every earlier event it was going to get.
+func mark(t *testing.T, e *env, accountID, typ string) {
+	t.Helper()
+	insertEvent(t, e.app.DB, accountID, nil, typ, "marker")
 }
 
 // closed waits for the server to close the connection and returns the code.
@@ -128,6 +131,7 @@ func wsEnv(t *testing.T, tune func(*config.Config)) *env {
 }
 
 func TestWSAuthentication(t *testing.T) {
+	t.Parallel()
 	e := wsEnv(t, func(c *config.Config) { c.WSAuthTimeout = 500 * time.Millisecond })
 	m := e.merchant()
 	e.connect(m.Key) // ?token=
@@ -172,7 +176,8 @@ func TestWSAuthentication(t *testing.T) {
 }
 
 func TestWSIPAllowlist(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	k := e.admin("POST", "/accounts/"+m.ID+"/keys", map[string]any{"name": "ip", "permissions": []string{"*"}, "ipAllowlist": []string{"10.0.0.0/8"}})
 	key := k.m(t)["key"].(string)
@@ -190,7 +195,8 @@ func TestWSIPAllowlist(t *testing.T) {
 }
 
 func TestWSRevocationClosesAtOnceAcrossProcesses(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := wsEnv(t, nil) // its own app: a second API process joins its database
 	cfg2 := e.app.Cfg
 	cfg2.HTTPAddr, cfg2.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
 	e2 := startApp(t, cfg2, app.Options{API: true}) // a second API process
@@ -221,6 +227,7 @@ func TestWSRevocationClosesAtOnceAcrossProcesses(t *testing.T) {
 }
 
 func TestWSSubscriptionRules(t *testing.T) {
+	t.Parallel()
 	e := wsEnv(t, func(c *config.Config) { c.WSMessageRate, c.WSMessageBurst = 1000, 1000 })
 	m, other := e.merchant(), e.merchant()
 	theirs := e.createCharge(other, map[string]any{"amount": 5, "description": "Deles"})["id"].(string)
@@ -296,7 +303,8 @@ func envelopeOK(t *testing.T, e *env, f map[string]any, event, resource string) 
 func mustMarshal(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := sharedEnv(t)
 	a := e.merchant()
 	b := e.secondKey(a)
 	ca, cb := e.connect(a.Key), e.connect(b.Key)
@@ -306,8 +314,9 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 	e.call(a.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil)
 	envelopeOK(t, e, ca.read(), "payment.created", id)
 	envelopeOK(t, e, ca.read(), "payment.paid", id)
-	ca.quiet(500 * time.Millisecond)
-	cb.quiet(100 * time.Millisecond) // another key's transactions are not its events
+	mark(t, e, a.ID, "payment.marker") // keyless: both connections get it
+	ca.quietUntil("payment.marker")
+	cb.quietUntil("payment.marker") // another key's transactions are not its events
 
 	// A paymentId subscription: the payment's events, then removed by the
 	// terminal event while the socket stays open.
@@ -322,12 +331,17 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 		f = cp.read()
 	}
 	envelopeOK(t, e, f, "payment.paid", id2)
+	// A pattern that only the marker below matches.
+	if f := cp.subscribe("pattern", "test.marker"); f["event"] != "subscribed" {
+		t.Fatalf("unexpected frame %v", f["_raw"])
+	}
 	insertEvent(t, e.app.DB, a.ID, &a.KeyID, "payment.refunded", id2)
 	cp.send(map[string]any{"action": "ping"})
 	if f := cp.read(); f["event"] != "pong" {
 		t.Fatalf("socket after the subscription ended: %v", f)
 	}
-	cp.quiet(700 * time.Millisecond) // the later event is not delivered
+	mark(t, e, a.ID, "test.marker")
+	cp.quietUntil("test.marker") // the later event is not delivered
 }
 
 // insertEvent commits an outbox event the way a state change does.
@@ -346,7 +360,8 @@ func insertEvent(t *testing.T, d *sqlx.DB, accountID string, keyID *string, typ,
 // transfer.internal.received is written for the destination account) go to
 // every connection of that account, and to no other.
 func TestWSKeylessEventsReachTheAccount(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := sharedEnv(t)
 	a, other := e.merchant(), e.merchant()
 	b := e.secondKey(a)
 	ca, cb, co := e.connect(a.Key), e.connect(b.Key), e.connect(other.Key)
@@ -359,11 +374,13 @@ func TestWSKeylessEventsReachTheAccount(t *testing.T) {
 			t.Fatalf("frame %v", f)
 		}
 	}
-	co.quiet(500 * time.Millisecond)
+	mark(t, e, other.ID, "transfer.marker")
+	co.quietUntil("transfer.marker")
 }
 
 func TestWSTwoHubsOneDatabase(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := wsEnv(t, nil) // its own app: a second API process joins its database
 	cfg2 := e.app.Cfg
 	cfg2.HTTPAddr, cfg2.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
 	e2 := startApp(t, cfg2, app.Options{API: true})
@@ -378,8 +395,13 @@ func TestWSTwoHubsOneDatabase(t *testing.T) {
 	if f1["_raw"] != f2["_raw"] {
 		t.Fatalf("hubs sent different frames:\n%s\n%s", f1["_raw"], f2["_raw"])
 	}
-	c1.quiet(500 * time.Millisecond) // exactly once
-	c2.quiet(100 * time.Millisecond)
+	// A pattern that only the marker below matches.
+	if f := c2.subscribe("pattern", "test.marker"); f["event"] != "subscribed" {
+		t.Fatalf("unexpected frame %v", f["_raw"])
+	}
+	mark(t, e, m.ID, "test.marker") // each hub's tail publishes it after the charge's event
+	c1.quietUntil("test.marker")    // exactly once
+	c2.quietUntil("test.marker")
 	// ack is recorded
 	c2.send(map[string]any{"action": "ack", "id": f2["id"]})
 	eventually(t, "the ack to be recorded", func() bool {
@@ -389,6 +411,8 @@ func TestWSTwoHubsOneDatabase(t *testing.T) {
 	})
 }
 
+// TestWSHeartbeat is not parallel: answering every ping within its 250 ms
+// pong wait must not depend on how busy the other tests keep the machine.
 func TestWSHeartbeat(t *testing.T) {
 	e := wsEnv(t, func(c *config.Config) { c.WSPingPeriod, c.WSPongWait = 400*time.Millisecond, 250*time.Millisecond })
 	m := e.merchant()
@@ -421,7 +445,8 @@ func TestWSHeartbeat(t *testing.T) {
 }
 
 func TestWSFrameLimit(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	c := e.connect(m.Key)
 	big := `{"action":"ping","pad":"` + strings.Repeat("x", 60<<10) + `"}`
@@ -436,7 +461,8 @@ func TestWSFrameLimit(t *testing.T) {
 }
 
 func TestWSRateLimit(t *testing.T) {
-	e := wsEnv(t, nil)
+	t.Parallel()
+	e := sharedEnv(t)
 	m := e.merchant()
 	c := e.connect(m.Key)
 	for range 60 {
