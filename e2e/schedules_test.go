@@ -34,9 +34,10 @@ func (e *env) schedule(m merchant, body map[string]any) map[string]any {
 	return r.m(e.t)
 }
 
-// balanceReadAfterRun reports whether the schedule's workflow, after its
-// run-th run, read its account's available balance and found want.
-func (e *env) balanceReadAfterRun(id string, run int, want money.Cents) bool {
+// rearmedAfterRun reports whether the schedule's workflow, after its run-th
+// run, read its account's available balance below the threshold: from
+// then on it fires again when the balance reaches the threshold.
+func (e *env) rearmedAfterRun(id string, run int, threshold money.Cents) bool {
 	e.t.Helper()
 	it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflows.ScheduleWorkflowID(id), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	activity := map[int64]string{} // scheduled event id -> activity type
@@ -62,7 +63,7 @@ func (e *env) balanceReadAfterRun(id string, run int, want money.Cents) bool {
 			if err := converter.GetDefaultDataConverter().FromPayloads(a.GetResult(), &bal); err != nil {
 				e.t.Fatalf("balance read: %v", err)
 			}
-			if runs >= run && bal == want {
+			if runs >= run && bal < threshold {
 				return true
 			}
 		}
@@ -246,22 +247,22 @@ func TestScheduleBalanceThresholdFiresOnCrossing(t *testing.T) {
 		return e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t)["runCount"] == 1.0
 	})
 	wantBalance(t, e, to, 30, 0, 30)
-	// The next crossing must start from below: wait until the workflow has
-	// read its balance after the first run (R$ 30), or funding again could
-	// overtake that read and the schedule would never see the dip.
-	eventually(t, "the schedule to read its balance after the first run", func() bool {
-		return e.balanceReadAfterRun(id, 1, 3000)
-	})
 	e.fund(m, 10) // 40: below again
+	// The schedule samples the balance when told it changed: it must see
+	// it below the threshold (after its run took 30) before it reaches the
+	// threshold again, or there is no crossing to see.
+	eventually(t, "the schedule to see its balance below the threshold again", func() bool {
+		return e.rearmedAfterRun(id, 1, 5000)
+	})
 	e.fund(m, 15) // 55: reached again, a second run
 	eventually(t, "the second threshold run", func() bool {
 		return e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t)["runCount"] == 2.0
 	})
 	// Positive signal that the crossing is behind it: after its second run
 	// the workflow has read the balance back below the threshold (R$ 25),
-	// so it is re-armed and nothing more fires without a new crossing.
-	eventually(t, "the schedule to read its balance after the second run", func() bool {
-		return e.balanceReadAfterRun(id, 2, 2500)
+	// so nothing more fires without a new crossing.
+	eventually(t, "the schedule to see its balance below the threshold after the second run", func() bool {
+		return e.rearmedAfterRun(id, 2, 5000)
 	})
 	if got := e.call(m.Key, "GET", scheduledPath+"get/"+id, nil).m(t); got["runCount"] != 2.0 {
 		t.Fatalf("fired more than once per crossing: %v", got)

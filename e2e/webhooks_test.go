@@ -394,6 +394,7 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 
 // TestWebhookFirstAttemptIsImmediate: with polling slowed to 10 s, the
 // first attempt still leaves at once (NOTIFY and the in-process wake-up).
+// Not parallel: it bounds a latency, which the other tests must not load.
 func TestWebhookFirstAttemptIsImmediate(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig(t)

@@ -411,6 +411,8 @@ func TestWSTwoHubsOneDatabase(t *testing.T) {
 	})
 }
 
+// TestWSHeartbeat is not parallel: answering every ping within its 250 ms
+// pong wait must not depend on how busy the other tests keep the machine.
 func TestWSHeartbeat(t *testing.T) {
 	t.Parallel()
 	e := wsEnv(t, func(c *config.Config) { c.WSPingPeriod, c.WSPongWait = 400*time.Millisecond, 250*time.Millisecond })
