@@ -34,11 +34,19 @@ func (s *Server) authenticate(c *gin.Context) {
 	var key domain.APIKey
 	var err error
 	secret := presentedKey(c)
+	// An address that has spent its budget on requests without a valid key
+	// is refused before the key is even looked up: guessing keys costs the
+	// database nothing.
+	ipID := "ip:" + c.ClientIP()
+	if s.limiter.Exhausted(ipID, s.cfg.RateLimitPerMinute) {
+		s.limit(c, ipID, s.cfg.RateLimitPerMinute)
+		return
+	}
 	if secret != "" {
 		key, err = s.Auth.KeyBySecret(c.Request.Context(), secret)
 	}
 	if secret == "" || err != nil {
-		if !s.limit(c, "ip:"+c.ClientIP(), s.cfg.RateLimitPerMinute) {
+		if !s.limit(c, ipID, s.cfg.RateLimitPerMinute) {
 			return
 		}
 		if err == nil || errors.Is(err, domain.ErrUnauthorized) {

@@ -282,10 +282,12 @@ func TestHandlerRateLimit(t *testing.T) {
 			t.Error("429 without Retry-After")
 		}
 	})
-	t.Run("GET transfer-scheduled/get: unknown keys count against the peer's budget → 429", func(t *testing.T) {
+	t.Run("GET transfer-scheduled/get: unknown keys count against the peer's budget → 429 before any lookup", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t, withConfig(func(c *config.Config) { c.RateLimitPerMinute = 1 }))
-		f.auth.EXPECT().KeyBySecret(gomock.Any(), gomock.Any()).Return(domain.APIKey{}, domain.ErrUnauthorized).Times(2)
+		// Once the address has spent its budget, the next guess is refused
+		// without looking the key up: one lookup, not two.
+		f.auth.EXPECT().KeyBySecret(gomock.Any(), gomock.Any()).Return(domain.APIKey{}, domain.ErrUnauthorized).Times(1)
 		expectFail(t, f.serve("GET", getSchedulePath, "", "X-API-Key", "sk_guess_1"), http.StatusUnauthorized, "missing or invalid API key")
 		expectFail(t, f.serve("GET", getSchedulePath, "", "X-API-Key", "sk_guess_2"), http.StatusTooManyRequests, "rate limit exceeded")
 	})

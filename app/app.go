@@ -234,7 +234,12 @@ func (a *App) listen(addr string, h http.Handler) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// Every listener bounds how long a client may take: a slow or silent
+	// client cannot hold a connection (or a goroutine) forever. The
+	// WebSocket upgrade clears these deadlines for the connection's life,
+	// whose own heartbeat then applies.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	a.servers = append(a.servers, srv)
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
