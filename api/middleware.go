@@ -13,8 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/jangada/jangada/domain"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/jangada/jangada/domain"
 )
 
 const requestIDKey = "requestId"

@@ -2,104 +2,13 @@ package api
 
 import (
 	"errors"
-	"hash/fnv"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
 )
 
 var errRateLimited = errors.New("rate limit exceeded")
-
-// RateLimiter counts requests per key (or per IP) in fixed one-minute
-// windows. It is per process: N API processes allow N times the budget.
-type RateLimiter struct {
-	shards [32]limiterShard
-	now    func() time.Time
-	// maxPerShard bounds each shard's windows (maxWindowsPerShard).
-	maxPerShard int
-}
-
-type limiterShard struct {
-	mu      sync.Mutex
-	windows map[string]*window
-}
-
-type window struct {
-	start time.Time
-	count int
-}
-
-// NewRateLimiter returns an empty limiter.
-func NewRateLimiter() *RateLimiter {
-	l := &RateLimiter{now: time.Now, maxPerShard: maxWindowsPerShard}
-	for i := range l.shards {
-		l.shards[i].windows = map[string]*window{}
-	}
-	return l
-}
-
-func (l *RateLimiter) shard(id string) *limiterShard {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return &l.shards[h.Sum32()%uint32(len(l.shards))]
-}
-
-// Allow counts one request for id against limit per minute and returns
-// whether it may proceed, the requests left and when the window resets.
-func (l *RateLimiter) Allow(id string, limit int) (bool, int, time.Time) {
-	s := l.shard(id)
-	now := l.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.windows[id]
-	if w == nil || now.Sub(w.start) >= time.Minute {
-		s.makeRoom(now, l.maxPerShard)
-		w = &window{start: now}
-		s.windows[id] = w
-	}
-	reset := w.start.Add(time.Minute)
-	if w.count >= limit {
-		return false, 0, reset
-	}
-	w.count++
-	return true, limit - w.count, reset
-}
-
-// Exhausted reports, without counting a request, whether id has spent its
-// budget of limit in the current window.
-func (l *RateLimiter) Exhausted(id string, limit int) bool {
-	s := l.shard(id)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	w := s.windows[id]
-	return w != nil && l.now().Sub(w.start) < time.Minute && w.count >= limit
-}
-
-// maxWindowsPerShard bounds the limiter's memory under rotating addresses:
-// 32 shards × 8192 windows.
-const maxWindowsPerShard = 8192
-
-// makeRoom forgets finished windows when the shard is full and, if every
-// window is still running (a flood from rotating addresses), forgets
-// arbitrary ones: memory stays bounded whatever the traffic.
-func (s *limiterShard) makeRoom(now time.Time, capacity int) {
-	if len(s.windows) < capacity {
-		return
-	}
-	for k, old := range s.windows {
-		if now.Sub(old.start) >= time.Minute {
-			delete(s.windows, k)
-		}
-	}
-	for k := range s.windows {
-		if len(s.windows) < capacity {
-			break
-		}
-		delete(s.windows, k)
-	}
-}
 
 // limit applies the limiter and writes the RateLimit-* headers; over the
 // budget it answers 429 with Retry-After.

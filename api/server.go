@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/ratelimit"
 )
 
 // Deps are what the HTTP layer needs: the use cases its handlers call (see
@@ -45,14 +46,14 @@ type Server struct {
 	Deps
 	cfg     config.Config
 	db      *sqlx.DB
-	limiter *RateLimiter
+	limiter *ratelimit.Limiter
 	engine  *gin.Engine
 }
 
 // New wires the routes.
 func New(d Deps) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{Deps: d, cfg: d.Config, db: d.DB, limiter: NewRateLimiter()}
+	s := &Server{Deps: d, cfg: d.Config, db: d.DB, limiter: ratelimit.New()}
 	e := gin.New()
 	e.SetTrustedProxies(nil) // ClientIP is the peer address: allowlists must not trust forged headers
 	e.HandleMethodNotAllowed = false

@@ -48,8 +48,15 @@ func (c *conn) key() *domain.APIKey {
 	return c.k
 }
 
-// authenticated binds the key, indexes the connection and says so.
+// authenticated binds the key, indexes the connection and says so; a key
+// already holding MaxPerKey connections is refused and the connection
+// closed.
 func (c *conn) authenticated(k *domain.APIKey) {
+	if !c.h.acquire(c.h.perKey, k.ID, c.h.opts.MaxPerKey) {
+		c.sendError("TOO_MANY_CONNECTIONS", "this API key has too many open connections")
+		c.close(websocket.ClosePolicyViolation, "too many connections for this key")
+		return
+	}
 	c.mu.Lock()
 	c.k = k
 	c.mu.Unlock()

@@ -7,6 +7,7 @@ package ws
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/ratelimit"
 	"github.com/jangada/jangada/webhook"
 )
 
@@ -62,6 +64,15 @@ type Options struct {
 	// that lets it fill is disconnected (it must resync through REST)
 	// rather than silently losing events.
 	SendBuffer int
+	// MaxPerIP bounds the open connections from one address (100): more is
+	// refused with 429 before the upgrade. MaxPerKey bounds the
+	// authenticated connections of one key (100): more is closed with 1008.
+	MaxPerIP  int
+	MaxPerKey int
+	// AuthFailuresPerMinute is how many failed authentications an address
+	// may make in a minute (20); beyond it, its next attempts are refused
+	// before the key is looked up.
+	AuthFailuresPerMinute int
 }
 
 func (o *Options) defaults() {
@@ -87,6 +98,15 @@ func (o *Options) defaults() {
 	if o.SendBuffer <= 0 {
 		o.SendBuffer = 64
 	}
+	if o.MaxPerIP <= 0 {
+		o.MaxPerIP = 100
+	}
+	if o.MaxPerKey <= 0 {
+		o.MaxPerKey = 100
+	}
+	if o.AuthFailuresPerMinute <= 0 {
+		o.AuthFailuresPerMinute = 20
+	}
 }
 
 // Hub holds the live connections of one process.
@@ -97,6 +117,11 @@ type Hub struct {
 	mu        sync.RWMutex
 	conns     map[*melody.Session]*conn
 	byAccount map[string]map[*conn]struct{} // authenticated connections
+	perIP     map[string]int                // open connections by address
+	perKey    map[string]int                // authenticated connections by key
+
+	// authFailures counts failed authentications per address.
+	authFailures *ratelimit.Limiter
 
 	acks *ackRecorder
 	stop chan struct{}
@@ -125,7 +150,8 @@ func New(o Options) *Hub {
 	m.Upgrader.WriteBufferSize = 4096
 	m.Upgrader.WriteBufferPool = &sync.Pool{}
 	m.Upgrader.HandshakeTimeout = 10 * time.Second
-	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{})}
+	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{}),
+		perIP: map[string]int{}, perKey: map[string]int{}, authFailures: ratelimit.New()}
 	h.acks = newAckRecorder(o.RecordAcks, h.stop)
 	m.HandleConnect(h.onConnect)
 	m.HandleDisconnect(h.onDisconnect)
@@ -158,16 +184,25 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && secret == "" {
 		secret = strings.TrimSpace(v)
 	}
+	ip := clientIP(r)
+	if h.throttled(ip) {
+		refuse(w, http.StatusTooManyRequests, "too many failed authentications from this address; try again in a minute")
+		return
+	}
+	if !h.acquire(h.perIP, ip, h.opts.MaxPerIP) {
+		refuse(w, http.StatusTooManyRequests, "too many open connections from this address")
+		return
+	}
+	defer h.release(h.perIP, ip)
 	if secret != "" {
-		k, err := h.opts.Authenticate(r.Context(), secret, clientIP(r))
+		k, err := h.opts.Authenticate(r.Context(), secret, ip)
 		if err != nil {
+			h.authFailed(ip)
 			status, msg := http.StatusUnauthorized, "missing or invalid API key"
 			if de, ok := err.(*domain.Error); ok && de.Kind == domain.ErrForbidden {
 				status, msg = http.StatusForbidden, de.Message
 			}
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(status)
-			w.Write([]byte(`{"success":false,"message":"` + msg + `"}`))
+			refuse(w, status, msg)
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), preKey{}, &k))
@@ -176,6 +211,41 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		slog.Debug("websocket upgrade", "error", err)
 	}
 }
+
+// refuse answers an HTTP request that will not be upgraded.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	body, _ := json.Marshal(map[string]any{"success": false, "message": msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// acquire takes one of n slots of id in counts; release gives it back.
+func (h *Hub) acquire(counts map[string]int, id string, n int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if counts[id] >= n {
+		return false
+	}
+	counts[id]++
+	return true
+}
+
+func (h *Hub) release(counts map[string]int, id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if counts[id]--; counts[id] <= 0 {
+		delete(counts, id)
+	}
+}
+
+// throttled reports whether ip spent its failed-authentication budget.
+func (h *Hub) throttled(ip string) bool {
+	return h.authFailures.Exhausted(ip, h.opts.AuthFailuresPerMinute)
+}
+
+// authFailed counts a failed authentication from ip.
+func (h *Hub) authFailed(ip string) { h.authFailures.Allow(ip, h.opts.AuthFailuresPerMinute) }
 
 // clientIP is the peer address: the allowlist must not trust headers a
 // client can forge.
@@ -217,6 +287,9 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 	c := h.conns[s]
 	delete(h.conns, s)
 	if c != nil && c.k != nil {
+		if h.perKey[c.k.ID]--; h.perKey[c.k.ID] <= 0 {
+			delete(h.perKey, c.k.ID)
+		}
 		if set := h.byAccount[c.k.AccountID]; set != nil {
 			delete(set, c)
 			if len(set) == 0 {

@@ -75,10 +75,17 @@ func (h *Hub) authenticate(c *conn, secret string) {
 		c.sendError("BAD_REQUEST", "already authenticated")
 		return
 	}
+	ip := clientIP(c.s.Request)
+	if h.throttled(ip) {
+		c.sendError("RATE_LIMIT", "too many failed authentications from this address; try again in a minute")
+		c.close(websocket.ClosePolicyViolation, "authentication throttled")
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	k, err := h.opts.Authenticate(ctx, secret, clientIP(c.s.Request))
+	k, err := h.opts.Authenticate(ctx, secret, ip)
 	if err != nil {
+		h.authFailed(ip)
 		// One try per connection: guessing keys costs a reconnect each.
 		c.sendError("UNAUTHORIZED", "invalid API key or address not allowed")
 		c.close(websocket.ClosePolicyViolation, "authentication failed")

@@ -13,11 +13,12 @@ import (
 	context "context"
 	reflect "reflect"
 
+	gomock "go.uber.org/mock/gomock"
+
 	db "github.com/jangada/jangada/db"
 	domain "github.com/jangada/jangada/domain"
 	schedule "github.com/jangada/jangada/schedule"
 	service "github.com/jangada/jangada/service"
-	gomock "go.uber.org/mock/gomock"
 )
 
 // MockAuth is a mock of Auth interface.

@@ -1,4 +1,4 @@
-package api
+package ratelimit
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 // and a known id keeps its own count.
 func TestRateLimiterMemoryIsBounded(t *testing.T) {
 	t.Parallel()
-	l := NewRateLimiter()
+	l := New()
 	now := time.Unix(1_800_000_000, 0)
 	l.now = func() time.Time { return now }
 	l.maxPerShard = 64
