@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -16,7 +17,18 @@ import (
 type Webhooks struct {
 	DB     *sqlx.DB
 	Sender *webhook.Sender
+	// PerEndpoint bounds this process's attempts in flight to one endpoint
+	// (0: no bound), so that one merchant's hanging receivers cannot take
+	// every delivery slot.
+	PerEndpoint int
+
+	slots endpointSlots
 }
+
+// slotWait is how long an attempt waits for a free slot of its endpoint;
+// after it, the attempt fails as "endpoint busy" and the delivery's retry
+// schedule takes over.
+const slotWait = 15 * time.Second
 
 // WebhookAttempt asks SendWebhook for one attempt.
 type WebhookAttempt struct {
@@ -74,6 +86,15 @@ func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (WebhookO
 	case t.EndpointStatus != domain.EndpointActive:
 		return WebhookOutcome{Skip: SkipCanceled, Error: "endpoint disabled"}, nil
 	}
+	if a.PerEndpoint > 0 {
+		wctx, cancel := context.WithTimeout(ctx, slotWait)
+		release, err := a.slots.acquire(wctx, t.Delivery.EndpointID, a.PerEndpoint)
+		cancel()
+		if err != nil {
+			return WebhookOutcome{Error: "endpoint busy: too many deliveries to it in flight"}, nil
+		}
+		defer release()
+	}
 	res := a.Sender.Send(ctx, webhook.Message{
 		URL: t.URL, Secret: t.Secret, DeliveryID: t.Delivery.ID, EventType: t.Event.Type,
 		Body: webhook.Encode(t.Delivery.ID, t.Event),
@@ -104,4 +125,45 @@ func (a *Webhooks) RecordWebhookAttempt(ctx context.Context, r WebhookRecord) er
 		rec.ResponseBody = &r.Outcome.Body
 	}
 	return db.RecordAttempt(ctx, a.DB, rec)
+}
+
+// endpointSlots is a counting semaphore per endpoint, forgotten when idle.
+type endpointSlots struct {
+	mu sync.Mutex
+	m  map[string]*endpointSlot
+}
+
+type endpointSlot struct {
+	ch    chan struct{}
+	users int
+}
+
+// acquire takes one of n slots of endpoint id, waiting until ctx ends; the
+// caller calls release when its attempt is over.
+func (s *endpointSlots) acquire(ctx context.Context, id string, n int) (release func(), err error) {
+	s.mu.Lock()
+	if s.m == nil {
+		s.m = map[string]*endpointSlot{}
+	}
+	sl := s.m[id]
+	if sl == nil {
+		sl = &endpointSlot{ch: make(chan struct{}, n)}
+		s.m[id] = sl
+	}
+	sl.users++
+	s.mu.Unlock()
+	leave := func() {
+		s.mu.Lock()
+		if sl.users--; sl.users == 0 {
+			delete(s.m, id)
+		}
+		s.mu.Unlock()
+	}
+	select {
+	case sl.ch <- struct{}{}:
+		return func() { <-sl.ch; leave() }, nil
+	case <-ctx.Done():
+		leave()
+		return nil, ctx.Err()
+	}
 }

@@ -88,7 +88,7 @@ func (s *Server) adminRedeliver(c *gin.Context) {
 		return
 	}
 	in := workflows.WebhookInput{DeliveryID: d.ID, FirstAttempt: 1, Run: d.Redeliveries}
-	if err := dispatch.StartDelivery(ctx, s.Temporal, s.cfg.TaskQueue, d, in, false); err != nil {
+	if err := dispatch.StartDelivery(ctx, s.Temporal, s.cfg.WebhookQueue(), d, in, false); err != nil {
 		fail(c, fmt.Errorf("%w: start redelivery: %v", domain.ErrUnavailable, err))
 		return
 	}

@@ -67,6 +67,7 @@ type App struct {
 	bg        sync.WaitGroup
 	ownClient bool
 	worker    sdkworker.Worker
+	hooks     sdkworker.Worker
 	servers   []*http.Server
 	// HTTPAddr and WSAddr are the bound addresses once started.
 	HTTPAddr, WSAddr string
@@ -118,7 +119,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		retries = workflows.DefaultWebhookRetries
 	}
 	if opts.Worker {
-		a.Dispatcher = &dispatch.Dispatcher{DB: d, DSN: cfg.DatabaseURL, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue,
+		a.Dispatcher = &dispatch.Dispatcher{DB: d, DSN: cfg.DatabaseURL, Temporal: a.Temporal, TaskQueue: cfg.WebhookQueue(),
 			Retries: retries, PollInterval: cfg.EventPollInterval}
 	}
 	if opts.API {
@@ -149,9 +150,15 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Charges:   &activities.Charges{Base: base},
 			Transfers: &activities.Transfers{Base: base, Processor: proc},
 			Refunds:   &activities.Refunds{Base: base, Processor: proc},
-			Webhooks:  &activities.Webhooks{DB: d, Sender: webhook.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate)},
 			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
 			Sandbox:   sbx,
+		})
+		concurrency := cfg.WebhookConcurrency
+		if concurrency <= 0 {
+			concurrency = 64
+		}
+		a.hooks = worker.NewWebhooks(a.Temporal, cfg.WebhookQueue(), concurrency, &activities.Webhooks{
+			DB: d, Sender: webhook.NewSender(cfg.WebhookTimeout, cfg.WebhookAllowPrivate), PerEndpoint: cfg.WebhookPerEndpoint,
 		})
 	}
 	if opts.API {
@@ -210,8 +217,11 @@ func (a *App) workerReady(ctx context.Context) error {
 
 // Start runs the worker and the listeners; it returns once they accept work.
 func (a *App) Start() error {
-	if a.worker != nil {
-		if err := a.worker.Start(); err != nil {
+	for _, w := range []sdkworker.Worker{a.worker, a.hooks} {
+		if w == nil {
+			continue
+		}
+		if err := w.Start(); err != nil {
 			return fmt.Errorf("worker: %w", err)
 		}
 	}
@@ -259,8 +269,10 @@ func (a *App) Shutdown(ctx context.Context) {
 	}
 	a.Hub.Close()
 	a.stopOutboxReaders()
-	if a.worker != nil {
-		a.worker.Stop()
+	for _, w := range []sdkworker.Worker{a.worker, a.hooks} {
+		if w != nil {
+			w.Stop()
+		}
 	}
 	if a.ownClient {
 		a.Temporal.Close()

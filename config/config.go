@@ -43,6 +43,12 @@ type Config struct {
 	WebhookRetrySchedule []time.Duration `envconfig:"WEBHOOK_RETRY_SCHEDULE" default:"1m,5m,15m,1h,4h"`
 	// WebhookTimeout bounds one delivery attempt (connect, send, answer).
 	WebhookTimeout time.Duration `envconfig:"WEBHOOK_TIMEOUT" default:"10s"`
+	// WebhookConcurrency bounds the delivery attempts a worker process makes
+	// at once (its webhook worker's activity slots); WebhookPerEndpoint
+	// bounds those to one endpoint, so one merchant's slow receivers cannot
+	// take every slot.
+	WebhookConcurrency int `envconfig:"WEBHOOK_CONCURRENCY" default:"64"`
+	WebhookPerEndpoint int `envconfig:"WEBHOOK_PER_ENDPOINT" default:"4"`
 	// EventPollInterval is how often outbox readers poll when no NOTIFY
 	// wakes them (NOTIFY is the fast path, polling the guarantee).
 	EventPollInterval time.Duration `envconfig:"EVENT_POLL_INTERVAL" default:"1s"`
@@ -54,6 +60,10 @@ type Config struct {
 	WSMessageRate  float64 `envconfig:"WS_MESSAGE_RATE" default:"20"`
 	WSMessageBurst int     `envconfig:"WS_MESSAGE_BURST" default:"40"`
 }
+
+// WebhookQueue is the webhook delivery task queue: deliveries run on their
+// own queue and worker, apart from money.
+func (c Config) WebhookQueue() string { return c.TaskQueue + "-webhooks" }
 
 // DefaultAdminRateLimit is the admin API's budget per address and minute.
 const DefaultAdminRateLimit = 1200

@@ -370,7 +370,7 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := dispatch.StartDelivery(ctx, e.app.Temporal, e.app.Cfg.TaskQueue, d, workflows.WebhookInput{DeliveryID: d.ID, FirstAttempt: 1}, false); err != nil {
+		if err := dispatch.StartDelivery(ctx, e.app.Temporal, e.app.Cfg.WebhookQueue(), d, workflows.WebhookInput{DeliveryID: d.ID, FirstAttempt: 1}, false); err != nil {
 			t.Fatalf("duplicate start: %v", err)
 		}
 	}

@@ -26,8 +26,9 @@ type Deps struct {
 	Charges   *activities.Charges
 	Transfers *activities.Transfers
 	Refunds   *activities.Refunds
-	Webhooks  *activities.Webhooks
 	Schedules *activities.Schedules
+	// Webhooks are hosted by their own worker (NewWebhooks).
+	Webhooks *activities.Webhooks
 	// Sandbox, when set, registers the simulated network's workflow.
 	Sandbox *sandbox.Sandbox
 }
@@ -35,7 +36,8 @@ type Deps struct {
 // StopTimeout bounds how long a stopping worker waits for its running activities.
 const StopTimeout = 10 * time.Second
 
-// New builds a worker on taskQueue with every workflow and activity registered.
+// New builds the money worker on taskQueue: every product's workflow and
+// activities but webhook delivery.
 func New(c client.Client, taskQueue string, d Deps) sdkworker.Worker {
 	w := sdkworker.New(c, taskQueue, sdkworker.Options{
 		// A graceful stop lets running activities finish (each is a short
@@ -44,6 +46,21 @@ func New(c client.Client, taskQueue string, d Deps) sdkworker.Worker {
 		WorkerStopTimeout: StopTimeout,
 	})
 	Register(w, d)
+	return w
+}
+
+// NewWebhooks builds the webhook delivery worker on its own task queue, with
+// at most concurrency delivery attempts at once. Deliveries wait on
+// merchants' receivers (up to the sender's timeout each); on their own queue
+// and worker, receivers that hang can fill only this worker's slots, never
+// delay a settlement, a transfer or a refund.
+func NewWebhooks(c client.Client, taskQueue string, concurrency int, a *activities.Webhooks) sdkworker.Worker {
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{
+		MaxConcurrentActivityExecutionSize:      concurrency,
+		MaxConcurrentLocalActivityExecutionSize: concurrency,
+		WorkerStopTimeout:                       StopTimeout,
+	})
+	RegisterWebhooks(w, a)
 	return w
 }
 
@@ -59,12 +76,11 @@ type Registry interface {
 // workflows call them (by Go reference, never by a string).
 func Register(r Registry, d Deps) {
 	for _, wf := range []any{
-		workflows.ChargeWorkflow, workflows.TransferWorkflow, workflows.RefundWorkflow,
-		workflows.ScheduleWorkflow, workflows.WebhookDeliveryWorkflow,
+		workflows.ChargeWorkflow, workflows.TransferWorkflow, workflows.RefundWorkflow, workflows.ScheduleWorkflow,
 	} {
 		r.RegisterWorkflow(wf)
 	}
-	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules, d.Webhooks} {
+	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules} {
 		if !reflect.ValueOf(a).IsNil() { // a test may host only some products
 			r.RegisterActivity(a)
 		}
@@ -72,6 +88,12 @@ func Register(r Registry, d Deps) {
 	if d.Sandbox != nil {
 		d.Sandbox.Register(r)
 	}
+}
+
+// RegisterWebhooks adds webhook delivery to r (the webhook worker).
+func RegisterWebhooks(r Registry, a *activities.Webhooks) {
+	r.RegisterWorkflow(workflows.WebhookDeliveryWorkflow)
+	r.RegisterActivity(a)
 }
 
 // EnsureSearchAttributes registers the custom search attributes on the
