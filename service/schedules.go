@@ -172,6 +172,8 @@ func (s *Schedules) open(ctx context.Context, acct domain.Account, id string) (s
 
 // update sends a workflow update and waits for its answer.
 func (s *Schedules) update(ctx context.Context, id, name string, args ...any) (schedule.Record, error) {
+	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
+	defer cancel()
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: workflows.ScheduleWorkflowID(id), UpdateName: name, Args: args,
 		WaitForStage: client.WorkflowUpdateStageCompleted,

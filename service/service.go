@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -32,9 +33,21 @@ type Temporal interface {
 // exists already (its id is derived from the resource).
 var ErrAlreadyStarted = errors.New("workflow already started")
 
+// TemporalCallTimeout bounds every call a request makes into Temporal (a
+// start or a signal): a slow or absent Temporal answers 503 in bounded time
+// instead of holding the request, its connection and its locks.
+const TemporalCallTimeout = 5 * time.Second
+
+// UpdateTimeout bounds a request waiting for a workflow update's answer
+// (a schedule's run-now makes a transfer before answering).
+const UpdateTimeout = 30 * time.Second
+
 // start starts a resource's workflow: the one way a use case does. Temporal
-// being unreachable is domain.ErrUnavailable (a 503).
+// being unreachable, or slower than TemporalCallTimeout, is
+// domain.ErrUnavailable (a 503).
 func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start, wf any, arg any) error {
+	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
+	defer cancel()
 	_, err := c.ExecuteWorkflow(ctx, st.Options(taskQueue), wf, arg)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
@@ -50,6 +63,8 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 // acts on a running payment. A workflow that has already closed answers
 // with a 400 saying gone; Temporal being unreachable is a 503.
 func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, gone string) error {
+	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
+	defer cancel()
 	err := c.SignalWorkflow(ctx, workflowID, "", name, arg)
 	var nf *serviceerror.NotFound
 	if errors.As(err, &nf) {
