@@ -2,7 +2,6 @@ package activities_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -30,43 +29,7 @@ import (
 var sharedDB *sqlx.DB
 
 func TestMain(m *testing.M) {
-	os.Exit(runWithDB(m))
-}
-
-func runWithDB(m *testing.M) int {
-	tb := &mainTB{}
-	defer tb.cleanup()
-	sharedDB = dbtest.New(tb)
-	fastCommits(sharedDB)
-	return m.Run()
-}
-
-// fastCommits stops the throwaway database's commits from waiting for the
-// disk: nothing here must survive a crash of the server, and the tests
-// commit often.
-func fastCommits(d *sqlx.DB) {
-	if _, err := d.Exec(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', current_database()); END $$`); err != nil {
-		panic(err)
-	}
-	d.SetMaxIdleConns(0) // reconnect with the new setting
-	d.SetMaxIdleConns(40)
-}
-
-// mainTB is the testing.TB dbtest needs, outside any test: it fails by
-// panicking and runs cleanups when TestMain returns.
-type mainTB struct {
-	testing.TB
-	cleanups []func()
-}
-
-func (*mainTB) Helper()                      {}
-func (*mainTB) Fatal(args ...any)            { panic(fmt.Sprint(args...)) }
-func (*mainTB) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
-func (tb *mainTB) Cleanup(f func())          { tb.cleanups = append(tb.cleanups, f) }
-func (tb *mainTB) cleanup() {
-	for i := len(tb.cleanups) - 1; i >= 0; i-- {
-		tb.cleanups[i]()
-	}
+	os.Exit(dbtest.RunWithShared(m, &sharedDB))
 }
 
 // fixture is one test's merchant and partner accounts (default fees:

@@ -2,7 +2,6 @@ package service_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -22,37 +21,7 @@ import (
 var sharedDB *sqlx.DB
 
 func TestMain(m *testing.M) {
-	os.Exit(runWithDB(m))
-}
-
-func runWithDB(m *testing.M) int {
-	tb := &mainTB{}
-	defer tb.cleanup()
-	sharedDB = dbtest.New(tb)
-	// A throwaway database: its commits need not wait for the disk.
-	if _, err := sharedDB.Exec(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', current_database()); END $$`); err != nil {
-		panic(err)
-	}
-	sharedDB.SetMaxIdleConns(0) // reconnect with the new setting
-	sharedDB.SetMaxIdleConns(40)
-	return m.Run()
-}
-
-// mainTB is the testing.TB dbtest needs, outside any test: it fails by
-// panicking and runs cleanups when TestMain returns.
-type mainTB struct {
-	testing.TB
-	cleanups []func()
-}
-
-func (*mainTB) Helper()                      {}
-func (*mainTB) Fatal(args ...any)            { panic(fmt.Sprint(args...)) }
-func (*mainTB) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
-func (tb *mainTB) Cleanup(f func())          { tb.cleanups = append(tb.cleanups, f) }
-func (tb *mainTB) cleanup() {
-	for i := len(tb.cleanups) - 1; i >= 0; i-- {
-		tb.cleanups[i]()
-	}
+	os.Exit(dbtest.RunWithShared(m, &sharedDB))
 }
 
 // newAccount opens an account with a unique e-mail and default fees.
