@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/jmoiron/sqlx"
@@ -71,7 +72,11 @@ func New(d Deps) *Server {
 			continue
 		}
 		h := r.Handler
-		v1.Handle(r.Method, r.Path, require(r.Permission), func(c *gin.Context) { h(s, c) })
+		chain := []gin.HandlerFunc{require(r.Permission)}
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/create") {
+			chain = append(chain, s.idempotent)
+		}
+		v1.Handle(r.Method, r.Path, append(chain, func(c *gin.Context) { h(s, c) })...)
 	}
 	admin := e.Group("/admin/v1", s.adminOnly)
 	for _, r := range adminRoutes() {

@@ -292,6 +292,8 @@ func (a *App) startOutboxReaders() {
 		// Worker processes also carry balance changes to threshold schedules.
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.purgeIdempotency(ctx) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)
@@ -300,6 +302,22 @@ func (a *App) startOutboxReaders() {
 		case <-a.Tail.Ready():
 		case <-time.After(10 * time.Second):
 			slog.Warn("event tail not ready after 10s; WebSocket events may start late")
+		}
+	}
+}
+
+// purgeIdempotency forgets expired Idempotency-Key answers every hour.
+func (a *App) purgeIdempotency(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if _, err := db.PurgeIdempotency(ctx, a.DB); err != nil && ctx.Err() == nil {
+			slog.Warn("purge idempotency keys", "error", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }

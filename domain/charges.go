@@ -32,6 +32,10 @@ type ChargeRequest struct {
 
 // NewCharge is a validated charge request.
 type NewCharge struct {
+	// IdempotencyKey is the request's Idempotency-Key header, set by the
+	// handler: the resource's id is derived from it, so that a retry after
+	// an ambiguous failure converges on the first attempt's resource.
+	IdempotencyKey    string
 	Amount            money.Cents
 	Description       string
 	CoverFee          bool

@@ -23,11 +23,15 @@ var RefundNatures = []string{"ORIGINAL", "RETIRADA"}
 
 // NewRefund is a validated refund request.
 type NewRefund struct {
-	DepositRef  string // transactionId or e2eId
-	RefundID    string
-	Amount      money.Cents
-	Nature      string
-	Description string
+	// IdempotencyKey is the request's Idempotency-Key header, set by the
+	// handler: the resource's id is derived from it, so that a retry after
+	// an ambiguous failure converges on the first attempt's resource.
+	IdempotencyKey string
+	DepositRef     string // transactionId or e2eId
+	RefundID       string
+	Amount         money.Cents
+	Nature         string
+	Description    string
 }
 
 // Validate checks the request against the rules of a refund.

@@ -29,6 +29,10 @@ const MaxTransfer = money.Cents(100_000_000)
 
 // NewTransfer is a validated PIX out request.
 type NewTransfer struct {
+	// IdempotencyKey is the request's Idempotency-Key header, set by the
+	// handler: the resource's id is derived from it, so that a retry after
+	// an ambiguous failure converges on the first attempt's resource.
+	IdempotencyKey    string
 	Amount            money.Cents
 	Description       string
 	PixKey            string

@@ -104,6 +104,10 @@ type CreateRequest struct {
 
 // NewSchedule is a validated create request.
 type NewSchedule struct {
+	// IdempotencyKey is the request's Idempotency-Key header, set by the
+	// handler: the resource's id is derived from it, so that a retry after
+	// an ambiguous failure converges on the first attempt's resource.
+	IdempotencyKey string
 	// CreatedFrom is the caller's address, set by the handler.
 	CreatedFrom string
 	Label       string

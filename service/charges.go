@@ -58,7 +58,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	}
 
 	now := time.Now().UTC()
-	id := domain.NewID("")
+	id := newID(acct.ID, "charge", in.IdempotencyKey)
 	expires := now.Add(in.ExpiresIn)
 	code, err := s.Processor.NewCharge(ctx, processor.ChargeRequest{
 		ID: id, Amount: gross, Description: in.Description, MerchantName: acct.Name, MerchantKey: acct.PixKey, ExpiresAt: expires,
@@ -85,12 +85,20 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		if ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		return start(ctx, s.Temporal, s.TaskQueue, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})
+		err = start(ctx, s.Temporal, s.TaskQueue, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})
+		if converged(err, in.IdempotencyKey) {
+			return nil
+		}
+		return err
 	})
 	if err != nil {
 		return CreatedCharge{}, err
 	}
-	if s.Published != nil && ev != nil {
+	if ev == nil { // an earlier attempt stored it: answer with what it stored
+		if t, err = db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn); err != nil {
+			return CreatedCharge{}, err
+		}
+	} else if s.Published != nil {
 		s.Published(*ev)
 	}
 	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil

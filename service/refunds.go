@@ -63,6 +63,9 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 			return err
 		}
 		err = start(ctx, s.Temporal, s.TaskQueue, workflows.RefundStart(d), workflows.RefundWorkflow, workflows.RefundInput{Deposit: d})
+		if converged(err, in.IdempotencyKey) {
+			err = nil
+		}
 		if errors.Is(err, ErrAlreadyStarted) {
 			return domain.Invalidf("deposit %s already has a refund", d.ID)
 		}

@@ -49,7 +49,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	now := time.Now().UTC()
 	sc := schedule.Schedule{
-		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
+		ID: newID(acct.ID, "schedule", in.IdempotencyKey), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
 		At: in.At, Rule: in.Rule, Threshold: in.Threshold, MaxRuns: in.MaxRuns, Payload: in.Payload,
 		Status: schedule.StatusActive, CreatedAt: now, CreatedFrom: in.CreatedFrom,
 	}
@@ -63,8 +63,12 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := db.InsertSchedule(ctx, tx, sc); err != nil {
 			return err
 		}
-		return start(ctx, s.Temporal, s.TaskQueue, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
+		err := start(ctx, s.Temporal, s.TaskQueue, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
 			workflows.ScheduleInput{Schedule: sc, Below: true})
+		if converged(err, in.IdempotencyKey) {
+			return nil
+		}
+		return err
 	})
 	if err != nil {
 		return schedule.Record{}, err

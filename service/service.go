@@ -59,6 +59,23 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 	return nil
 }
 
+// newID is the id of a new resource of kind: fresh, or, under an
+// Idempotency-Key, derived from the account and the key, so that every
+// attempt of one request names the same resource.
+func newID(accountID, kind, idempotencyKey string) string {
+	if idempotencyKey == "" {
+		return domain.NewID("")
+	}
+	return domain.DerivedID("", "idempotency:"+accountID+":"+kind+":"+idempotencyKey)
+}
+
+// converged reports whether a start refused as already started is the
+// earlier attempt of this very request (its id derived from the same
+// Idempotency-Key): that attempt's workflow carries the resource on.
+func converged(err error, idempotencyKey string) bool {
+	return errors.Is(err, ErrAlreadyStarted) && idempotencyKey != ""
+}
+
 // signal sends a signal to a resource's workflow, the one way the service
 // acts on a running payment. A workflow that has already closed answers
 // with a 400 saying gone; Temporal being unreachable is a 503.

@@ -40,7 +40,7 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	now := time.Now().UTC()
 	t := domain.Transaction{
-		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypePixOut,
+		ID: newID(acct.ID, "transfer", in.IdempotencyKey), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypePixOut,
 		Status: domain.StatusPending, Amount: in.Amount, FeeAmount: fee, NetAmount: sent, Description: in.Description,
 		ExternalReference: in.ExternalReference, CreatedAt: domain.NewTime(now),
 		Details: domain.SomeJSON(domain.Details{PixKey: in.PixKey, PixKeyType: in.PixKeyType, Debit: debit, CoverFee: in.CoverFee}),
@@ -52,7 +52,11 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := activities.ReserveTransfer(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		return start(ctx, s.Temporal, s.TaskQueue, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t})
+		err := start(ctx, s.Temporal, s.TaskQueue, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t})
+		if converged(err, in.IdempotencyKey) {
+			return nil
+		}
+		return err
 	})
 	if err != nil {
 		return domain.Transaction{}, err
