@@ -22,6 +22,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/api"
+	"github.com/jangada/jangada/codec"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/dispatch"
@@ -41,6 +42,9 @@ type Options struct {
 	Worker bool
 	// Temporal, when set, is used instead of dialling cfg.TemporalAddress.
 	Temporal client.Client
+	// CodecUIOrigins, in dev, serves the payload codec to the Temporal Web
+	// UI at those origins (see api.Deps.Codec).
+	CodecUIOrigins []string
 }
 
 // App is a running (or ready to run) Jangada process.
@@ -49,8 +53,11 @@ type App struct {
 	DB       *sqlx.DB
 	Temporal client.Client
 	Hub      *ws.Hub
-	API      *api.Server
-	Charges  *service.Charges
+	// Codec seals Temporal payloads (nil when the caller brought its own
+	// client, or no key is configured).
+	Codec   *codec.AESGCM
+	API     *api.Server
+	Charges *service.Charges
 	// Transfers and Refunds are the money-out services.
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
@@ -89,9 +96,17 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal}
 	if a.Temporal == nil {
-		a.Temporal, err = client.DialContext(ctx, client.Options{
-			HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter(),
-		})
+		opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter()}
+		if cfg.PayloadKey != "" {
+			c, err := codec.FromBase64(cfg.PayloadKey)
+			if err != nil {
+				d.Close()
+				return nil, err
+			}
+			a.Codec = c
+			opts.DataConverter = c.DataConverter()
+		}
+		a.Temporal, err = client.DialContext(ctx, opts)
 		if err != nil {
 			d.Close()
 			return nil, fmt.Errorf("temporal: %w", err)
@@ -166,10 +181,18 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges, Sandbox: sbx,
 			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
 			Webhooks:   &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
-			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
+			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady, Codec: a.codecEndpoint(),
 		})
 	}
 	return a, nil
+}
+
+// codecEndpoint is the payload codec for the dev Web UI, when asked for.
+func (a *App) codecEndpoint() http.Handler {
+	if a.Codec == nil || len(a.opts.CodecUIOrigins) == 0 {
+		return nil
+	}
+	return a.Codec.Handler(a.opts.CodecUIOrigins...)
 }
 
 // publish learns of an event committed by this process: it only wakes the

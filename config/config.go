@@ -21,6 +21,9 @@ type Config struct {
 	DevTemporalUIPort int           `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
 	DataDir           string        `envconfig:"DATA_DIR" default:"./.data"`
 	AdminToken        string        `envconfig:"ADMIN_TOKEN"`
+	// PayloadKey (base64 of 32 bytes) seals every payload sent to Temporal;
+	// `dev` makes one and keeps it in DATA_DIR/payload.key.
+	PayloadKey string `envconfig:"PAYLOAD_KEY"`
 	PublicURL         string        `envconfig:"PUBLIC_URL" default:"http://localhost:8080"`
 	Processor         string        `envconfig:"PROCESSOR" default:"sandbox"`
 	SandboxSettle     time.Duration `envconfig:"SANDBOX_SETTLE_DELAY" default:"2s"`
@@ -77,6 +80,15 @@ const MinAdminToken = 16
 func (c Config) RequireAdminToken() error {
 	if len(c.AdminToken) < MinAdminToken {
 		return fmt.Errorf("config: JANGADA_ADMIN_TOKEN must be set to a secret of at least %d characters (only `dev` makes one up)", MinAdminToken)
+	}
+	return nil
+}
+
+// RequirePayloadKey refuses to run a process without the payload key: its
+// Temporal payloads would rest in clear (only `dev` makes one up).
+func (c Config) RequirePayloadKey() error {
+	if c.PayloadKey == "" {
+		return fmt.Errorf("config: JANGADA_PAYLOAD_KEY must be set (base64 of 32 random bytes, the same in every api and worker process; `openssl rand -base64 32`)")
 	}
 	return nil
 }

@@ -33,6 +33,9 @@ type Options struct {
 	// idempotent; a name registered with a different type is an error
 	// because SQL visibility cannot change a column's type.
 	SearchAttributes map[string]enums.IndexedValueType
+	// CodecEndpoint, when set, is the remote codec the Web UI calls to show
+	// sealed payloads (Jangada's API serves it at /codec in dev).
+	CodecEndpoint string
 	// Logger receives the server's WARN-and-above logs only: Temporal is
 	// very chatty at INFO and that drowns the application's own logs.
 	// Nil means slog.Default().

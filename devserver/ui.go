@@ -27,6 +27,7 @@ func newUI(o Options, frontendAddr string) *uiserver.Server {
 		HideLogs: true,
 		// No outbound calls to temporal.io from a dev box.
 		DisableNewsFetch: true,
+		Codec:            uiconfig.Codec{Endpoint: o.CodecEndpoint},
 	}))
 }
 

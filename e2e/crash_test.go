@@ -33,7 +33,7 @@ func TestConcurrentMoneyMovementSurvivesWorkerRestart(t *testing.T) {
 	cfg.SandboxAutoSettle, cfg.SandboxSettle = true, 300*time.Millisecond
 	api := startApp(t, cfg, app.Options{API: true})
 	newWorker := func() *app.App {
-		a, err := app.New(context.Background(), cfg, app.Options{Worker: true, Temporal: server.GetDefaultClient()})
+		a, err := app.New(context.Background(), cfg, app.Options{Worker: true, Temporal: temporalClient})
 		if err != nil {
 			t.Fatal(err)
 		}

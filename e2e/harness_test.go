@@ -26,9 +26,11 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/codec"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/db/dbtest"
@@ -36,6 +38,9 @@ import (
 
 // server is one Temporal server shared by the package's tests.
 var server *temporaltest.TestServer
+
+// temporalClient is the package's Temporal client, with the payload codec.
+var temporalClient client.Client
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -46,8 +51,21 @@ func TestMain(m *testing.M) {
 		flag.Set("test.parallel", strconv.Itoa(minParallel))
 	}
 	server = temporaltest.NewServer()
+	// Every app in the package talks to Temporal the way production does:
+	// with its payloads sealed by the payload codec.
+	c, err := codec.FromBase64(codec.NewKey())
+	if err != nil {
+		panic(err)
+	}
+	temporalClient, err = client.Dial(client.Options{
+		HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), DataConverter: c.DataConverter(),
+	})
+	if err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	stopShared()
+	temporalClient.Close()
 	server.Stop()
 	os.Exit(code)
 }
@@ -89,7 +107,7 @@ func sharedApp() (*app.App, error) {
 		// makes ~90 such requests a run). TestRateLimit, which is about that
 		// budget, runs its own app with the default of 100.
 		cfg.RateLimitPerMinute = 1_000_000
-		a, err := app.New(context.Background(), cfg, app.Options{API: true, Worker: true, Temporal: server.GetDefaultClient()})
+		a, err := app.New(context.Background(), cfg, app.Options{API: true, Worker: true, Temporal: temporalClient})
 		if err != nil {
 			shared.err = err
 			return
@@ -193,7 +211,7 @@ func newEnv(t *testing.T) *env {
 
 func startApp(t *testing.T, cfg config.Config, opts app.Options) *env {
 	t.Helper()
-	opts.Temporal = server.GetDefaultClient()
+	opts.Temporal = temporalClient
 	a, err := app.New(context.Background(), cfg, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,9 @@ func ChargeWorkflowID(chargeID string) string { return "charge/" + chargeID }
 func ChargeStart(t domain.Transaction) Start {
 	return Start{
 		ID: ChargeWorkflowID(t.ID), AccountID: t.AccountID, ResourceID: t.ID, ResourceType: t.Type, Status: t.Status, Amount: t.Amount,
-		Summary: "PIX charge " + t.Amount.Format() + " · " + t.Description,
+		// Ids, amounts and statuses only: descriptions, payers and keys are
+		// merchants' data and stay sealed in the payloads.
+		Summary: "PIX charge " + t.Amount.Format(),
 		Details: "Account `" + t.AccountID + "`, charge `" + t.ID + "`. Signal `" + ChargeSignal +
 			"` with {\"outcome\":\"paid\"|\"failed\"|\"expired\"} to act as the processor.",
 		Memo:  map[string]any{"chargeId": t.ID, "amount": t.Amount.String()},

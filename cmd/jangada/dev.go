@@ -10,9 +10,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/codec"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/devserver"
@@ -30,6 +32,13 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		rand.Read(b)
 		cfg.AdminToken = "adm_" + hex.EncodeToString(b)
 	}
+	if cfg.PayloadKey == "" {
+		key, err := devPayloadKey(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		cfg.PayloadKey = key
+	}
 	if _, set := os.LookupEnv("JANGADA_WEBHOOK_ALLOW_PRIVATE"); !set {
 		cfg.WebhookAllowPrivate = true // local receivers are the point of dev
 	}
@@ -43,6 +52,7 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		srv, err = devserver.Start(ctx, devserver.Options{
 			DataDir: dir, Namespace: cfg.TemporalNamespace, Port: cfg.DevTemporalPort, UIPort: cfg.DevTemporalUIPort,
 			SearchAttributes: workflows.SearchAttributes(), Logger: slog.Default(),
+			CodecEndpoint: "http://localhost:" + portOf(cfg.HTTPAddr) + "/codec",
 		})
 		if err != nil {
 			return fmt.Errorf("embedded temporal: %w", err)
@@ -50,7 +60,12 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		cfg.TemporalAddress = srv.FrontendAddress()
 		uiURL = srv.UIURL()
 	}
-	a, err := app.New(ctx, cfg, app.Options{API: true, Worker: true})
+	opts := app.Options{API: true, Worker: true}
+	if srv != nil { // the embedded UI reads sealed payloads through /codec
+		port := strconv.Itoa(cfg.DevTemporalUIPort)
+		opts.CodecUIOrigins = []string{"http://localhost:" + port, "http://127.0.0.1:" + port}
+	}
+	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		stopServer(srv)
 		return err
@@ -113,4 +128,27 @@ func seedDemo(ctx context.Context, a *app.App) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("  Demo account %s (demo@jangada.dev)\n  Demo API key %s   (shown once: header X-API-Key)\n", acct.ID, secret), nil
+}
+
+// devPayloadKey is the dev payload key, made once and kept beside the
+// embedded Temporal's data: the histories it sealed must stay readable
+// after a restart.
+func devPayloadKey(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, "payload.key")
+	if b, err := os.ReadFile(path); err == nil {
+		return strings.TrimSpace(string(b)), nil
+	}
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return "", err
+	}
+	key := codec.NewKey()
+	return key, os.WriteFile(path, []byte(key+"\n"), 0o600)
+}
+
+// portOf is the port of a listen address such as ":8080".
+func portOf(addr string) string {
+	if i := strings.LastIndex(addr, ":"); i >= 0 {
+		return addr[i+1:]
+	}
+	return addr
 }

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -45,11 +46,13 @@ func main() {
 	case "dev":
 		err = runDev(ctx, cfg)
 	case "api":
-		if err = cfg.RequireAdminToken(); err == nil {
+		if err = errors.Join(cfg.RequireAdminToken(), cfg.RequirePayloadKey()); err == nil {
 			err = runProcess(ctx, cfg, app.Options{API: true})
 		}
 	case "worker":
-		err = runProcess(ctx, cfg, app.Options{Worker: true})
+		if err = cfg.RequirePayloadKey(); err == nil {
+			err = runProcess(ctx, cfg, app.Options{Worker: true})
+		}
 	case "migrate":
 		err = migrate(ctx, cfg)
 	case "admin":
