@@ -11,19 +11,19 @@ import (
 
 // Config is the whole runtime configuration of every Jangada process.
 type Config struct {
-	HTTPAddr          string        `envconfig:"HTTP_ADDR" default:":8080"`
-	WSAddr            string        `envconfig:"WS_ADDR" default:":8081"`
-	DatabaseURL       string        `envconfig:"DATABASE_URL" default:"postgres://postgres@localhost:5432/jangada?sslmode=disable"`
-	TemporalAddress   string        `envconfig:"TEMPORAL_ADDRESS"`
-	TemporalNamespace string        `envconfig:"TEMPORAL_NAMESPACE" default:"default"`
-	TaskQueue         string        `envconfig:"TASK_QUEUE" default:"jangada"`
-	DevTemporalPort   int           `envconfig:"DEV_TEMPORAL_PORT" default:"7233"`
-	DevTemporalUIPort int           `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
-	DataDir           string        `envconfig:"DATA_DIR" default:"./.data"`
-	AdminToken        string        `envconfig:"ADMIN_TOKEN"`
+	HTTPAddr          string `envconfig:"HTTP_ADDR" default:":8080"`
+	WSAddr            string `envconfig:"WS_ADDR" default:":8081"`
+	DatabaseURL       string `envconfig:"DATABASE_URL" default:"postgres://postgres@localhost:5432/jangada?sslmode=disable"`
+	TemporalAddress   string `envconfig:"TEMPORAL_ADDRESS"`
+	TemporalNamespace string `envconfig:"TEMPORAL_NAMESPACE" default:"default"`
+	TaskQueue         string `envconfig:"TASK_QUEUE" default:"jangada"`
+	DevTemporalPort   int    `envconfig:"DEV_TEMPORAL_PORT" default:"7233"`
+	DevTemporalUIPort int    `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
+	DataDir           string `envconfig:"DATA_DIR" default:"./.data"`
+	AdminToken        string `envconfig:"ADMIN_TOKEN"`
 	// PayloadKey (base64 of 32 bytes) seals every payload sent to Temporal;
 	// `dev` makes one and keeps it in DATA_DIR/payload.key.
-	PayloadKey string `envconfig:"PAYLOAD_KEY"`
+	PayloadKey        string        `envconfig:"PAYLOAD_KEY"`
 	PublicURL         string        `envconfig:"PUBLIC_URL" default:"http://localhost:8080"`
 	Processor         string        `envconfig:"PROCESSOR" default:"sandbox"`
 	SandboxSettle     time.Duration `envconfig:"SANDBOX_SETTLE_DELAY" default:"2s"`
