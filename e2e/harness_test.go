@@ -27,6 +27,7 @@ import (
 
 	"github.com/lib/pq"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
@@ -39,8 +40,12 @@ import (
 // server is one Temporal server shared by the package's tests.
 var server *temporaltest.TestServer
 
-// temporalClient is the package's Temporal client, with the payload codec.
-var temporalClient client.Client
+// temporalClient is the package's Temporal client, with the payload codec;
+// dataConverter reads payloads a test finds in a history.
+var (
+	temporalClient client.Client
+	dataConverter  converter.DataConverter
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -57,8 +62,9 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	dataConverter = c.DataConverter()
 	temporalClient, err = client.Dial(client.Options{
-		HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), DataConverter: c.DataConverter(),
+		HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), DataConverter: dataConverter,
 	})
 	if err != nil {
 		panic(err)

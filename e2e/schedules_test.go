@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/converter"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/money"
@@ -60,7 +59,7 @@ func (e *env) rearmedAfterRun(id string, run int, threshold money.Cents) bool {
 			runs++
 		case activityName(sa.ScheduleBalance):
 			var bal money.Cents
-			if err := converter.GetDefaultDataConverter().FromPayloads(a.GetResult(), &bal); err != nil {
+			if err := dataConverter.FromPayloads(a.GetResult(), &bal); err != nil {
 				e.t.Fatalf("balance read: %v", err)
 			}
 			if runs >= run && bal < threshold {
