@@ -9,7 +9,14 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-//go:generate go tool mockgen -destination=apimock/usecases.go -package=apimock . Auth,Charges,Transfers,Refunds,Internal,Schedules,Webhooks,Simulator
+//go:generate go tool mockgen -destination=apimock/auth.go -package=apimock . Auth
+//go:generate go tool mockgen -destination=apimock/charges.go -package=apimock . Charges
+//go:generate go tool mockgen -destination=apimock/transfers.go -package=apimock . Transfers
+//go:generate go tool mockgen -destination=apimock/refunds.go -package=apimock . Refunds
+//go:generate go tool mockgen -destination=apimock/internal.go -package=apimock . Internal
+//go:generate go tool mockgen -destination=apimock/schedules.go -package=apimock . Schedules
+//go:generate go tool mockgen -destination=apimock/webhooks.go -package=apimock . Webhooks
+//go:generate go tool mockgen -destination=apimock/simulator.go -package=apimock . Simulator
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
