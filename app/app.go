@@ -316,7 +316,7 @@ func (a *App) startOutboxReaders() {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
 		a.bg.Add(1)
-		go func() { defer a.bg.Done(); a.purgeIdempotency(ctx) }()
+		go func() { defer a.bg.Done(); a.purgeExpired(ctx) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)
@@ -329,13 +329,19 @@ func (a *App) startOutboxReaders() {
 	}
 }
 
-// purgeIdempotency forgets expired Idempotency-Key answers every hour.
-func (a *App) purgeIdempotency(ctx context.Context) {
+// purgeExpired forgets expired Idempotency-Key answers and old
+// WebSocket acknowledgements every hour: the tables clients grow stay
+// bounded in time.
+func (a *App) purgeExpired(ctx context.Context) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
-		if _, err := db.PurgeIdempotency(ctx, a.DB); err != nil && ctx.Err() == nil {
-			slog.Warn("purge idempotency keys", "error", err)
+		for name, purge := range map[string]func(context.Context, *sqlx.DB) (int64, error){
+			"idempotency keys": db.PurgeIdempotency, "websocket acks": db.PurgeWSAcks,
+		} {
+			if _, err := purge(ctx, a.DB); err != nil && ctx.Err() == nil {
+				slog.Warn("purge "+name, "error", err)
+			}
 		}
 		select {
 		case <-ctx.Done():
