@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -70,7 +71,17 @@ func (s *Server) idempotent(c *gin.Context) {
 	c.Set(idempotencyKeyCtx, key)
 	rec := &recorder{ResponseWriter: c.Writer}
 	c.Writer = rec
+	// The claim is settled even if the client went away (its context is
+	// cancelled) or the handler panicked: a key must never stay "in flight".
+	ctx = context.WithoutCancel(ctx)
+	answered := false
+	defer func() {
+		if !answered {
+			_ = db.Forget(ctx, s.db, acct, key)
+		}
+	}()
 	c.Next()
+	answered = true
 	if status := rec.Status(); status >= 500 {
 		err = db.Forget(ctx, s.db, acct, key)
 	} else {
