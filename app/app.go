@@ -223,17 +223,20 @@ func (a *App) ownsPayment(ctx context.Context, accountID, paymentID string) bool
 	return err == nil
 }
 
-// workerReady checks that some worker polls the task queue.
+// workerReady checks that some worker polls each task queue: money and
+// webhook delivery.
 func (a *App) workerReady(ctx context.Context) error {
-	resp, err := a.Temporal.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
-		Namespace: a.Cfg.TemporalNamespace, TaskQueue: &taskqueue.TaskQueue{Name: a.Cfg.TaskQueue, Kind: enums.TASK_QUEUE_KIND_NORMAL},
-		TaskQueueType: enums.TASK_QUEUE_TYPE_WORKFLOW,
-	})
-	if err != nil {
-		return err
-	}
-	if len(resp.GetPollers()) == 0 {
-		return errors.New("no worker polls task queue " + a.Cfg.TaskQueue)
+	for _, queue := range []string{a.Cfg.TaskQueue, a.Cfg.WebhookQueue()} {
+		resp, err := a.Temporal.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
+			Namespace: a.Cfg.TemporalNamespace, TaskQueue: &taskqueue.TaskQueue{Name: queue, Kind: enums.TASK_QUEUE_KIND_NORMAL},
+			TaskQueueType: enums.TASK_QUEUE_TYPE_WORKFLOW,
+		})
+		if err != nil {
+			return err
+		}
+		if len(resp.GetPollers()) == 0 {
+			return errors.New("no worker polls task queue " + queue)
+		}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -123,6 +124,16 @@ func sharedApp() (*app.App, error) {
 			shutdown(a)
 			shared.err = err
 			return
+		}
+		// Tests start once the worker polls its task queue: readiness is a
+		// condition to wait for, not a race with the first test.
+		for deadline := time.Now().Add(20 * time.Second); a.API.WorkerReady(context.Background()) != nil; {
+			if time.Now().After(deadline) {
+				shutdown(a)
+				shared.err = errors.New("shared app: no worker polls its task queue after 20 s")
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
 		shared.app = a
 	})
