@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -125,16 +124,6 @@ func sharedApp() (*app.App, error) {
 			shared.err = err
 			return
 		}
-		// Tests start once the worker polls its task queue: readiness is a
-		// condition to wait for, not a race with the first test.
-		for deadline := time.Now().Add(20 * time.Second); a.API.WorkerReady(context.Background()) != nil; {
-			if time.Now().After(deadline) {
-				shutdown(a)
-				shared.err = errors.New("shared app: no worker polls its task queue after 20 s")
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
 		shared.app = a
 	})
 	return shared.app, shared.err
@@ -190,6 +179,11 @@ func sharedEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatalf("shared app: %v", err)
 	}
+	// Tests start once the workers poll their task queues: readiness is a
+	// condition to wait for, not a race with the first test.
+	eventuallyWithin(t, 20*time.Second, "the shared app's workers to poll", func() bool {
+		return a.API.WorkerReady(context.Background()) == nil
+	})
 	return envOf(t, a)
 }
 
