@@ -36,6 +36,10 @@ import (
 	"github.com/jangada/jangada/ws"
 )
 
+// LaunchSweepInterval is how often a worker looks for workflow intents left
+// by their requests (service.Launcher).
+const LaunchSweepInterval = 2 * time.Second
+
 // Options selects what the process runs.
 type Options struct {
 	API    bool
@@ -63,6 +67,9 @@ type App struct {
 	Refunds   *service.Refunds
 	// Schedules runs scheduled transfers (one workflow per schedule).
 	Schedules *service.Schedules
+	// Launcher (worker processes) starts the workflows of committed
+	// resources whose request did not.
+	Launcher *service.Launcher
 
 	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
 	// processes) feeds this process's hub. Both read the outbox.
@@ -160,6 +167,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
+		a.Launcher = &service.Launcher{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL, Published: a.publish}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
 			Charges:   &activities.Charges{Base: base},
@@ -320,6 +328,9 @@ func (a *App) startOutboxReaders() {
 		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.purgeExpired(ctx) }()
+		// Workers start the workflows that committed creates left behind.
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.Launcher.Run(ctx, LaunchSweepInterval) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -10,7 +9,6 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/workflows"
 )
 
 // Refunds returns received PIX: full refunds only, at most one per deposit.
@@ -22,10 +20,11 @@ type Refunds struct {
 }
 
 // Create reserves the merchant's debit (the net it kept plus the PIX out
-// fee), puts the refund block on the deposit and starts the refund workflow,
-// in one database transaction. The deposit row lock and the workflow id
-// (derived from the deposit) make a second refund impossible, even under
-// concurrent requests.
+// fee), puts the refund block on the deposit and records the refund
+// workflow's intent in one database transaction, then starts the workflow
+// (see Charges.Create). The deposit row lock and the workflow id (derived
+// from the deposit) make a second refund impossible, even under concurrent
+// requests; the same refundId asked again answers with the first refund.
 func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error) {
 	var deposit domain.Transaction
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
@@ -35,6 +34,10 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		}
 		if d.Status != domain.StatusCompleted || d.EndToEndID == nil {
 			return domain.Invalidf("only COMPLETED deposits with an endToEndId can be refunded; this one is %s", d.Status)
+		}
+		if r := d.Details.V.Refund; r != nil && in.RefundID != "" && r.RefundID == in.RefundID {
+			deposit = d // the caller's own refund id again: this very refund
+			return nil
 		}
 		if d.Details.V.Refund != nil {
 			return domain.Invalidf("deposit %s already has a refund (%s)", d.ID, d.Details.V.Refund.Status)
@@ -62,14 +65,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if err := activities.RequestRefund(ctx, tx, d, s.PublicURL); err != nil {
 			return err
 		}
-		err = start(ctx, s.Temporal, s.TaskQueue, workflows.RefundStart(d), workflows.RefundWorkflow, workflows.RefundInput{Deposit: d})
-		if converged(err, in.IdempotencyKey) {
-			err = nil
-		}
-		if errors.Is(err, ErrAlreadyStarted) {
-			return domain.Invalidf("deposit %s already has a refund", d.ID)
-		}
-		if err != nil {
+		if err := intend(ctx, tx, refundLaunch(d)); err != nil {
 			return err
 		}
 		deposit = d
@@ -78,5 +74,6 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 	if err != nil {
 		return domain.Transaction{}, err
 	}
+	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, refundLaunch(deposit))
 	return db.GetTransaction(ctx, s.DB, acct.ID, deposit.ID, domain.TypePixIn)
 }
