@@ -282,8 +282,9 @@ func (a *App) listen(addr string, h http.Handler) (string, error) {
 	// client cannot hold a connection (or a goroutine) forever. The
 	// WebSocket upgrade clears these deadlines for the connection's life,
 	// whose own heartbeat then applies.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	c := a.Cfg
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, c.HTTPReadTimeout), ReadTimeout: c.HTTPReadTimeout,
+		WriteTimeout: c.HTTPWriteTimeout, IdleTimeout: c.HTTPIdleTimeout, MaxHeaderBytes: 64 << 10}
 	a.servers = append(a.servers, srv)
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
