@@ -14,10 +14,12 @@ import (
 // IdempotencyTTL is how long a create's answer is kept for its key.
 const IdempotencyTTL = 24 * time.Hour
 
-// IdempotencyClaimTTL is how long a claim may stay in flight: longer than
-// any request can run (the HTTP server's write timeout is 60 s), so a claim
-// older than this belongs to a process that died mid-request.
-const IdempotencyClaimTTL = 2 * time.Minute
+// IdempotencyClaimTTL is how long a claim may stay in flight: far longer
+// than a create runs (its Temporal start has a 5 s deadline), so a claim
+// older than this belongs to a process that died mid-request, or one that
+// could not record its answer while PostgreSQL was away. A retry then goes
+// ahead and converges on what the first attempt committed.
+const IdempotencyClaimTTL = time.Minute
 
 // StoredAnswer is a create's first answer under an Idempotency-Key.
 type StoredAnswer struct {

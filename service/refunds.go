@@ -24,9 +24,14 @@ type Refunds struct {
 // workflow's intent in one database transaction, then starts the workflow
 // (see Charges.Create). The deposit row lock and the workflow id (derived
 // from the deposit) make a second refund impossible, even under concurrent
-// requests; the same refundId asked again answers with the first refund.
+// requests; the same refund asked again (its refundId, or its Idempotency-Key)
+// answers with the first refund.
 func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error) {
 	var deposit domain.Transaction
+	requestID := ""
+	if in.IdempotencyKey != "" {
+		requestID = newID(acct.ID, "refund", in.IdempotencyKey)
+	}
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		d, err := db.FindDeposit(ctx, tx, acct.ID, in.DepositRef, true)
 		if err != nil {
@@ -35,8 +40,8 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if d.Status != domain.StatusCompleted || d.EndToEndID == nil {
 			return domain.Invalidf("only COMPLETED deposits with an endToEndId can be refunded; this one is %s", d.Status)
 		}
-		if r := d.Details.V.Refund; r != nil && in.RefundID != "" && r.RefundID == in.RefundID {
-			deposit = d // the caller's own refund id again: this very refund
+		if r := d.Details.V.Refund; r != nil && r.SameRequest(in.RefundID, requestID) {
+			deposit = d // this very refund asked again
 			return nil
 		}
 		if d.Details.V.Refund != nil {
@@ -53,7 +58,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		r := &domain.RefundBlock{
 			Status: domain.StatusPending, RefundID: in.RefundID, RequestedAt: domain.NewTime(time.Now()),
 			DebitNet: kept + fee, DepositNet: kept, TransferFee: fee, Nature: in.Nature, Description: in.Description,
-			StatementID: domain.DerivedID("", "refund:"+d.ID),
+			StatementID: domain.DerivedID("", "refund:"+d.ID), RequestID: requestID,
 		}
 		// The partner gives its split back: a refund must not leave the
 		// merchants richer than before the deposit came in.
