@@ -42,7 +42,9 @@ type errUnresolved struct {
 	last string
 }
 
-func (e *errUnresolved) Error() string { return fmt.Sprintf("%s: no definite answer (last: %s)", e.op, e.last) }
+func (e *errUnresolved) Error() string {
+	return fmt.Sprintf("%s: no definite answer (last: %s)", e.op, e.last)
+}
 
 // call sends one request with retries. idem, when set, is sent as the
 // Idempotency-Key header on every attempt (every create is retried this
