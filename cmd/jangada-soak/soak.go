@@ -45,9 +45,9 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 
 	// WebSocket subscribers: every merchant on every api process.
 	sctx, stopSubs := context.WithCancel(ctx)
-	defer stopSubs()
 	var subs []*subscriber
 	var swg sync.WaitGroup
+	defer func() { stopSubs(); swg.Wait() }()
 	for _, m := range ms {
 		for _, a := range r.apis {
 			s := newSubscriber(m, a)
@@ -56,7 +56,6 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 			go func() { defer swg.Done(); s.run(sctx) }()
 		}
 	}
-	defer swg.Wait()
 	if err := waitFor(ctx, 30*time.Second, func() bool {
 		for _, s := range subs {
 			if !s.subscribed() {
