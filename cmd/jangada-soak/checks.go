@@ -292,7 +292,7 @@ func (k *checker) killedBetween(a, b time.Time) bool {
 // wsMargin bounds the time between an event's commit and its frame on a
 // connected client: events committed this close to a subscription's start
 // or end are not required of it.
-const wsMargin = 2 * time.Second
+const wsMargin = 3 * time.Second
 
 // websockets checks that every subscriber received, exactly once, every
 // event of its key committed while it was subscribed.

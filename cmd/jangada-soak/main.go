@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -236,9 +237,12 @@ func waitLog(ctx context.Context, p *proc, line string, within time.Duration) er
 // teardown stops every process (SIGTERM, then SIGKILL after a grace) and
 // the database.
 func (r *rig) teardown() {
+	var wg sync.WaitGroup
 	for _, p := range append(append([]*proc{}, r.apis...), r.workers...) {
-		p.signal(syscall.SIGTERM, 20*time.Second)
+		wg.Add(1)
+		go func() { defer wg.Done(); p.signal(syscall.SIGTERM, 20*time.Second) }()
 	}
+	wg.Wait()
 	if r.temporal != nil {
 		r.temporal.signal(syscall.SIGTERM, 20*time.Second)
 	}
