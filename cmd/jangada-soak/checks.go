@@ -70,19 +70,28 @@ func (k *checker) pendingFinal(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	refunded := map[string]bool{} // a paid charge refunded ends REVERSED
+	for _, o := range k.ops {
+		if o.kind == opRefund && o.accepted {
+			refunded[o.id] = true
+		}
+	}
 	var bad []string
 	for _, o := range k.ops {
 		if !o.accepted {
 			continue
 		}
-		got := st[o.id]
-		ok := got == o.want
+		got, want := st[o.id], o.want
+		if o.kind == opCharge && refunded[o.id] {
+			want = "REVERSED"
+		}
+		ok := got == want
 		if o.kind == opRefund {
 			ok = got == "REVERSED" && st[o.id+"/refund"] == "COMPLETED"
 			got += "/refund " + st[o.id+"/refund"]
 		}
 		if !ok {
-			bad = append(bad, fmt.Sprintf("%s %s is %q, want %s", o.kind, o.id, got, o.want))
+			bad = append(bad, fmt.Sprintf("%s %s is %q, want %s", o.kind, o.id, got, want))
 		}
 	}
 	return bad, nil
