@@ -119,7 +119,7 @@ func (k *checker) finalStates(ctx context.Context, within time.Duration) check {
 		return check{"accepted operations final", false, err.Error()}
 	}
 	if len(bad) > 0 {
-		return check{"accepted operations final", false, fmt.Sprintf("%d of %d not final after %v: %s", len(bad), n, within, sample(bad))}
+		return check{"accepted operations final", false, fmt.Sprintf("%d of %d not final after %v:%s", len(bad), n, within, sample(bad))}
 	}
 	return check{"accepted operations final", true, fmt.Sprintf("%d of %d in their final state (%.1f s after the load)", n, n, time.Since(start).Seconds())}
 }
@@ -132,7 +132,7 @@ func (k *checker) definite() check {
 			bad = append(bad, o.kind+": "+o.unresolved)
 		}
 	}
-	return check{"every request answered", len(bad) == 0, fmt.Sprintf("%d operations, %d without a definite answer after retries %s", len(k.ops), len(bad), sample(bad))}
+	return check{"every request answered", len(bad) == 0, fmt.Sprintf("%d operations, %d without a definite answer after retries%s", len(k.ops), len(bad), sample(bad))}
 }
 
 // ledger runs the ledger's own invariant check.
@@ -143,7 +143,7 @@ func (k *checker) ledger(ctx context.Context) check {
 	}
 	var n int
 	k.d.GetContext(ctx, &n, `SELECT count(*) FROM ledger_transactions`)
-	return check{"ledger invariant", len(problems) == 0, fmt.Sprintf("%d ledger transactions, %d violations %s", n, len(problems), sample(problems))}
+	return check{"ledger invariant", len(problems) == 0, fmt.Sprintf("%d ledger transactions, %d violations%s", n, len(problems), sample(problems))}
 }
 
 // balances compares every merchant's balances with the accepted operations.
@@ -158,8 +158,9 @@ func (k *checker) balances(ctx context.Context) check {
 		}
 	}
 	var bad []string
-	var total int64
+	var total, wantTotal int64
 	for i, m := range k.merchants {
+		wantTotal += want[i]
 		var avail, pending int64
 		k.d.GetContext(ctx, &avail, `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE id = $1), 0)`, m.ID+":available")
 		k.d.GetContext(ctx, &pending, `SELECT COALESCE((SELECT balance FROM ledger_accounts WHERE id = $1), 0)`, m.ID+":pending")
@@ -168,7 +169,7 @@ func (k *checker) balances(ctx context.Context) check {
 			bad = append(bad, fmt.Sprintf("merchant %d: available %s (want %s), pending %s (want 0)", i, brl(avail), brl(want[i]), brl(pending)))
 		}
 	}
-	return check{"balances = accepted operations", len(bad) == 0, fmt.Sprintf("%d merchants, available total %s %s", len(k.merchants), brl(total), strings.Join(bad, "; "))}
+	return check{"balances = accepted operations", len(bad) == 0, fmt.Sprintf("%d merchants: available %s in all, %s expected from funding and accepted operations, pending 0 expected%s", len(k.merchants), brl(total), brl(wantTotal), sample(bad))}
 }
 
 // once checks nothing happened twice: one resource per accepted create
@@ -220,7 +221,7 @@ func (k *checker) once(ctx context.Context) check {
 		return check{"nothing twice", false, err.Error()}
 	}
 	bad = append(bad, dups...)
-	return check{"nothing posted twice", len(bad) == 0, fmt.Sprintf("records %v, %d duplicate events %s", got, len(dups), sample(bad))}
+	return check{"nothing posted twice", len(bad) == 0, fmt.Sprintf("records %v, %d duplicate events%s", got, len(dups), sample(bad))}
 }
 
 // soakEvents are the soak accounts' events.
@@ -261,7 +262,12 @@ func (k *checker) webhooks(ctx context.Context, r *receiver, within time.Duratio
 				missing = append(missing, ev.Type+" "+ev.ResourceID)
 			}
 		}
-		if len(missing) == 0 || time.Since(start) > within || ctx.Err() != nil {
+		// Done when every delivery id arrived and the database has every
+		// delivery DELIVERED: an attempt lost with a SIGKILLed worker is
+		// PENDING until Temporal times it out and it is sent again.
+		var undelivered int
+		k.d.GetContext(ctx, &undelivered, `SELECT count(*) FROM webhook_deliveries WHERE status <> 'DELIVERED'`)
+		if len(missing) == 0 && undelivered == 0 || time.Since(start) > within || ctx.Err() != nil {
 			break
 		}
 		pause(ctx, 500*time.Millisecond)
@@ -283,7 +289,7 @@ func (k *checker) webhooks(ctx context.Context, r *receiver, within time.Duratio
 	var undelivered int
 	k.d.GetContext(ctx, &undelivered, `SELECT count(*) FROM webhook_deliveries WHERE status <> 'DELIVERED'`)
 	ok := len(missing) == 0 && len(unknown) == 0 && len(dups) == 0 && badSig == 0 && undelivered == 0
-	info := fmt.Sprintf("%d events, %d delivery ids received, %d missing %s, %d unknown, %d posted twice with 2xx without a SIGKILL between %s, %d resent after a SIGKILL %s, %d badly signed, %d deliveries not DELIVERED in the database",
+	info := fmt.Sprintf("%d events, %d delivery ids received, %d missing%s, %d unknown, %d posted twice with 2xx without a SIGKILL between%s, %d resent after a SIGKILL%s, %d badly signed, %d deliveries not DELIVERED in the database",
 		len(want), len(got)-len(unknown), len(missing), sample(missing), len(unknown), len(dups), sample(dups), len(resent), sample(resent), badSig, undelivered)
 	return check{"webhooks once per delivery id", ok, info}
 }
@@ -364,7 +370,7 @@ func (k *checker) wsOnce(ctx context.Context, subs []*subscriber) []check {
 			}
 		}
 		ok := len(missing) == 0 && dupN == 0 && empty == 0
-		out = append(out, check{"websocket on " + name, ok, fmt.Sprintf("%d subscribers (%d connections), %d events due while subscribed, %d received, %d missing %s, %d twice, %d subscribers with no event due",
+		out = append(out, check{"websocket on " + name, ok, fmt.Sprintf("%d subscribers (%d connections), %d events due while subscribed, %d received, %d missing%s, %d twice, %d subscribers with no event due",
 			len(byAPI[name]), dials, wantN, gotN, len(missing), sample(missing), dupN, empty)})
 	}
 	return out
@@ -387,9 +393,9 @@ func sample(items []string) string {
 		return ""
 	}
 	if len(items) > 3 {
-		return fmt.Sprintf("[%s, … %d more]", strings.Join(items[:3], "; "), len(items)-3)
+		return fmt.Sprintf(" [%s, … %d more]", strings.Join(items[:3], "; "), len(items)-3)
 	}
-	return "[" + strings.Join(items, "; ") + "]"
+	return " [" + strings.Join(items, "; ") + "]"
 }
 
 // brl formats centavos.
