@@ -113,6 +113,11 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		n := counts[kind]
 		fmt.Printf("  %-20s %5d accepted  %3d refused  %3d unresolved\n", kind, n[0], n[1], n[2])
 	}
+	for _, o := range ops {
+		if o.refused != "" || o.unresolved != "" {
+			fmt.Printf("  not accepted: %s %s: %s%s\n", o.kind, o.id, o.refused, o.unresolved)
+		}
+	}
 	fmt.Println("fault timeline (since the load began):")
 	for _, f := range faults {
 		line := fmt.Sprintf("  %6.1f s  %s (%.1f s)", f.at.Seconds(), f.what, f.took.Seconds())
