@@ -77,7 +77,7 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 		switch {
 		case err != nil:
 			last = err.Error()
-		case a.status == 429 || a.status >= 500:
+		case a.status == 429 || a.status >= 500 || inFlight(a):
 			last = fmt.Sprintf("HTTP %d %s", a.status, a.message)
 		default:
 			return a, nil
@@ -86,6 +86,13 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 			return answer{}, ctx.Err()
 		}
 	}
+}
+
+// inFlight is the answer to a retry that arrives while the first attempt
+// with the same Idempotency-Key is still in flight: a 400 whose message
+// asks to retry shortly, which is what the client does.
+func inFlight(a answer) bool {
+	return a.status == 400 && strings.Contains(a.message, "still in progress")
 }
 
 func (c *client) once(ctx context.Context, addr, method, path, key, idem string, raw []byte) (answer, error) {

@@ -43,6 +43,7 @@ type options struct {
 	pg        string
 	sharedURL string
 	keep      bool
+	pgRestart bool
 }
 
 func main() {
@@ -55,6 +56,7 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "", "a jangada binary built with -tags devserver (default: build one)")
 	flag.StringVar(&o.pg, "pg", "", "private (a cluster of the soak's own, really restarted) or shared (the server at -pg-url; the restart is simulated); default private, shared with -quick")
 	flag.StringVar(&o.sharedURL, "pg-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "the shared PostgreSQL's maintenance database")
+	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()
 	if o.duration == 0 {
@@ -126,7 +128,7 @@ func run(ctx context.Context, o options) (bool, error) {
 	}
 	fmt.Printf("split up in %.1f s: temporal %s, api %s and %s, 2 workers, database %s\n",
 		time.Since(began).Seconds(), r.temporal.httpAddr, r.apis[0].httpAddr, r.apis[1].httpAddr, r.pg.dbName)
-	fmt.Println("PostgreSQL restart:", map[bool]string{true: r.pg.restartMethod(), false: "not in the quick variant"}[!o.quick])
+	fmt.Println("PostgreSQL restart:", map[bool]string{true: r.pg.restartMethod(), false: "none in this run"}[!o.quick && o.pgRestart])
 	passed, err = r.soak(ctx, o)
 	fmt.Printf("soak total %.1f s\n", time.Since(began).Seconds())
 	return passed, err

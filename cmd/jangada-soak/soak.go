@@ -150,7 +150,11 @@ func plan(o options) string {
 	if o.quick {
 		return "worker-1 SIGKILLed at 1/3 and restarted 2 s later"
 	}
-	return "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%; PostgreSQL restarted at 70%"
+	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%"
+	if o.pgRestart {
+		p += "; PostgreSQL restarted at 70%"
+	}
+	return p
 }
 
 // inject runs the fault plan while the load runs; it returns the timeline
@@ -200,7 +204,7 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 			return waitReady(bg, a, 2*time.Minute)
 		})
 	}
-	if at(0.70) {
+	if o.pgRestart && at(0.70) {
 		do("restart PostgreSQL: "+r.pg.restartMethod(), func() error { return r.pg.restart(bg, 3*time.Second) })
 	}
 	return out, kills
