@@ -39,7 +39,8 @@ type checker struct {
 	kills     []time.Time // worker SIGKILLs, to explain webhook resends
 }
 
-// finalStatus is a resource's status as the checks read it.
+// statuses reads the status of every resource the load made (and, for a
+// deposit with a refund, the refund's status under "<id>/refund").
 func (k *checker) statuses(ctx context.Context) (map[string]string, error) {
 	var ids []string
 	for _, o := range k.ops {
