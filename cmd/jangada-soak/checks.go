@@ -235,8 +235,10 @@ func (k *checker) soakEvents(ctx context.Context) ([]domain.Event, error) {
 // endpoint, then checks: one delivery id per event and endpoint, each
 // received, nothing unknown, nothing badly signed, and a delivery id posted
 // twice only when a worker was SIGKILLed between the two posts (the
-// attempt's result was lost with the worker, so it is sent again with the
-// same id: at least once, as receivers are told to expect).
+// attempt's result was lost with the worker) or an attempt is recorded as
+// failed (the sender timed out before the receiver's 200 reached it): then
+// it is sent again with the same id, at least once, as receivers are told
+// to expect.
 func (k *checker) webhooks(ctx context.Context, r *receiver, within time.Duration) check {
 	start := time.Now()
 	var missing []string
@@ -280,7 +282,7 @@ func (k *checker) webhooks(ctx context.Context, r *receiver, within time.Duratio
 			unknown = append(unknown, id)
 		}
 		if len(d.posts) > 1 {
-			if k.killedBetween(d.posts[0], d.posts[len(d.posts)-1]) {
+			if k.killedBetween(d.posts[0], d.posts[len(d.posts)-1]) || k.failedAttempt(ctx, id) {
 				resent = append(resent, fmt.Sprintf("%s %s ×%d", d.event, d.dataID, len(d.posts)))
 			} else {
 				dups = append(dups, fmt.Sprintf("%s %s %s ×%d", id, d.event, d.dataID, len(d.posts)))
@@ -290,9 +292,18 @@ func (k *checker) webhooks(ctx context.Context, r *receiver, within time.Duratio
 	var undelivered int
 	k.d.GetContext(ctx, &undelivered, `SELECT count(*) FROM webhook_deliveries WHERE status <> 'DELIVERED'`)
 	ok := len(missing) == 0 && len(unknown) == 0 && len(dups) == 0 && badSig == 0 && undelivered == 0
-	info := fmt.Sprintf("%d events, %d delivery ids received, %d missing%s, %d unknown, %d posted twice with 2xx without a SIGKILL between%s, %d resent after a SIGKILL%s, %d badly signed, %d deliveries not DELIVERED in the database",
+	info := fmt.Sprintf("%d events, %d delivery ids received, %d missing%s, %d unknown, %d posted twice with 2xx without a SIGKILL or failed attempt between%s, %d resent after a SIGKILL or a failed attempt%s, %d badly signed, %d deliveries not DELIVERED in the database",
 		len(want), len(got)-len(unknown), len(missing), sample(missing), len(unknown), len(dups), sample(dups), len(resent), sample(resent), badSig, undelivered)
 	return check{"webhooks once per delivery id", ok, info}
+}
+
+// failedAttempt reports whether the delivery has an attempt recorded
+// without a 2xx: the sender did not see the receiver's answer (its own
+// timeout), so it sent again, with the same id.
+func (k *checker) failedAttempt(ctx context.Context, deliveryID string) bool {
+	var n int
+	k.d.GetContext(ctx, &n, `SELECT count(*) FROM webhook_attempts WHERE delivery_id = $1 AND (status_code IS NULL OR status_code NOT BETWEEN 200 AND 299)`, deliveryID)
+	return n > 0
 }
 
 // killedBetween reports whether a worker was SIGKILLed between a and b.

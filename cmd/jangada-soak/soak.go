@@ -177,8 +177,10 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 	killWorker := func(down time.Duration) {
 		w := r.workers[0]
 		do(fmt.Sprintf("SIGKILL %s (pid %d)", w.name, w.pid()), func() error {
+			err := w.signal(syscall.SIGKILL, 10*time.Second)
+			// Noted once the process is gone: every post it made is earlier.
 			kills = append(kills, time.Now())
-			return w.signal(syscall.SIGKILL, 10*time.Second)
+			return err
 		})
 		pause(bg, down)
 		do("restart "+w.name, w.start)
