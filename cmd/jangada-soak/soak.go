@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq" // the database/sql driver
 )
@@ -30,7 +31,10 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	defer rcv.close()
-	c := &client{apis: r.apis, adminToken: envOf(r.apis[0], "JANGADA_ADMIN_TOKEN"), retryFor: 60 * time.Second,
+	// A create whose answer was lost in a PostgreSQL restart leaves its
+	// Idempotency-Key in flight until db.IdempotencyClaimTTL: an integration
+	// retries at least that long.
+	c := &client{apis: r.apis, adminToken: envOf(r.apis[0], "JANGADA_ADMIN_TOKEN"), retryFor: db.IdempotencyClaimTTL + 30*time.Second,
 		http: &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}}
 	tag := fmt.Sprint(time.Now().UnixNano())
 	var ms []merchant
