@@ -75,8 +75,12 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 	})
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-		StartToCloseTimeout: 10 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+		// Recording an attempt never gives up: without ScheduleToClose (it
+		// defaults to StartToClose) a database outage over 10 s failed the
+		// workflow and left its delivery PENDING for good.
+		ScheduleToCloseTimeout: retryForever,
+		StartToCloseTimeout:    10 * time.Second,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: 200 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 	})
 	first := max(in.FirstAttempt, 1)
 	status := WebhookPending

@@ -20,6 +20,8 @@ type fakeWebhooks struct {
 	errs    map[int]error               // send number (from 1) → activity error
 	sends   int
 	records []activities.WebhookRecord
+	// down, when set and true, makes recording fail (a database outage).
+	down func() bool
 }
 
 func (f *fakeWebhooks) send(_ context.Context, at activities.WebhookAttempt) (activities.WebhookOutcome, error) {
@@ -35,6 +37,9 @@ func (f *fakeWebhooks) send(_ context.Context, at activities.WebhookAttempt) (ac
 func (f *fakeWebhooks) record(_ context.Context, r activities.WebhookRecord) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.down != nil && f.down() {
+		return errors.New("db: connection refused")
+	}
 	f.records = append(f.records, r)
 	return nil
 }
@@ -126,6 +131,25 @@ func TestWebhookSucceedsOnThirdAttempt(t *testing.T) {
 	}
 	if f.records[0].Status != WebhookPending || f.records[1].Status != WebhookPending || f.records[2].Status != WebhookDelivered {
 		t.Fatalf("statuses %s %s %s", f.records[0].Status, f.records[1].Status, f.records[2].Status)
+	}
+}
+
+// A database outage while an attempt is recorded does not fail the
+// delivery: the record retries until the database is back (found by the
+// soak test: a 10 s bound on the local activity failed the workflow and
+// left the delivery PENDING for good).
+func TestWebhookRecordRetriesThroughAnOutage(t *testing.T) {
+	f := &fakeWebhooks{script: []activities.WebhookOutcome{http200}}
+	env := newWebhookEnv(f)
+	outageEnds := env.Now().Add(30 * time.Minute)
+	tries := 0
+	f.down = func() bool { tries++; return env.Now().Before(outageEnds) }
+	env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "dlv_o", FirstAttempt: 1, Retries: DefaultWebhookRetries})
+	if got := webhookResult(t, env); got != WebhookDelivered {
+		t.Fatalf("status %s", got)
+	}
+	if f.sends != 1 || len(f.records) != 1 || tries < 10 {
+		t.Fatalf("%d sends, %d records after %d tries: want one send recorded once, after retrying through the outage", f.sends, len(f.records), tries)
 	}
 }
 
