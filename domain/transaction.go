@@ -74,6 +74,9 @@ type Details struct {
 	CounterpartyName string `json:"counterpartyName,omitempty"`
 	// CounterpartyID is the other account of an internal transfer: internal.
 	CounterpartyID string `json:"counterpartyId,omitempty"`
+
+	// Sub-account transfers: the destination (the source is SubaccountID).
+	ToSubaccountID string `json:"toSubaccountId,omitempty"`
 }
 
 // SecurityReview is the anti-fraud hold of a PIX out.
@@ -168,6 +171,7 @@ type PublicTransaction struct {
 	QRCodeURL         *string       `json:"qrcodeUrl,omitempty"`
 	ExpiresAt         *Time         `json:"expiresAt,omitempty"`
 	SubaccountID      *string       `json:"subaccountId,omitempty"`
+	ToSubaccountID    string        `json:"toSubaccountId,omitempty"`
 	Split             *PublicSplit  `json:"split,omitempty"`
 	PixKey            string        `json:"pixKey,omitempty"`
 	PixKeyType        string        `json:"pixKeyType,omitempty"`
@@ -228,7 +232,7 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	if s := d.Split; s != nil {
 		p.Split = &PublicSplit{SplitUser: s.Email, SplitTax: s.Percent, Amount: s.Amount}
 	}
-	p.PixKey, p.PixKeyType = d.PixKey, d.PixKeyType
+	p.PixKey, p.PixKeyType, p.ToSubaccountID = d.PixKey, d.PixKeyType, d.ToSubaccountID
 	if r := d.SecurityReview; r != nil {
 		p.SecurityReview = &PublicReview{Pending: r.Pending, Decision: r.Decision}
 	}
