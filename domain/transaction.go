@@ -248,6 +248,16 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	return p
 }
 
+// Wallet is the owner of the record's money in the ledger: its sub-account
+// when it was created with one (a charge credits it, a PIX out and a refund
+// debit it), else the account itself.
+func (t Transaction) Wallet() string {
+	if t.SubaccountID != nil && *t.SubaccountID != "" {
+		return *t.SubaccountID
+	}
+	return t.AccountID
+}
+
 // EventData is the record as events carry it (webhook and WebSocket data):
 // the lean record without QR fields, which no event carries (the spec's
 // 2026-08-15 change: payment.created has no QR data).

@@ -183,3 +183,26 @@ func (s *Subaccounts) ReleaseDisputed(ctx context.Context, accountID, subID, key
 		return err
 	})
 }
+
+// pixSubaccount resolves the subaccountId of a PIX request: 403 unless the
+// operator enabled sub-accounts with PIX, 404 unless it is the account's.
+func pixSubaccount(ctx context.Context, q sqlx.QueryerContext, acct domain.Account, id string) (subaccount.Subaccount, error) {
+	if !acct.Features.Enabled(domain.FeatureSubaccountPix) {
+		return subaccount.Subaccount{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
+	}
+	return db.GetSubaccount(ctx, q, acct.ID, id)
+}
+
+// pixOutChecks are a sub-account PIX out's checks, under the sub-account's
+// row lock (taken before the ledger locks, as every move does): its status
+// and lock mode, and its limits.
+func pixOutChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, id string, amount money.Cents) error {
+	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, id)
+	if err != nil {
+		return err
+	}
+	if err := subs[0].Permit(subaccount.OpPixOut); err != nil {
+		return err
+	}
+	return CheckLimits(ctx, tx, subs[0], amount, time.Now())
+}

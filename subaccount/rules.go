@@ -158,12 +158,12 @@ func PreviewOf(id string, main, surcharge domain.Fees) Preview {
 	}
 }
 
-// Surcharge splits what a PIX on the sub-account costs: the main account's
-// fee (platform revenue) and the sub-account's surcharge (paid to the main
-// account, which sets it).
-func Surcharge(main, sur domain.Fees, gross money.Cents, in bool) (fee, surcharge money.Cents) {
-	if in {
-		return main.PixIn(gross), sur.PixIn(gross)
+// Combined is the price of PIX on a sub-account: the main account's fees
+// plus the sub-account's surcharges, fixed part and percentage each. The
+// whole fee is platform revenue (docs/ledger.md).
+func Combined(main, surcharge domain.Fees) domain.Fees {
+	return domain.Fees{
+		PixInFixed: main.PixInFixed + surcharge.PixInFixed, PixInPercent: main.PixInPercent + surcharge.PixInPercent,
+		PixOutFixed: main.PixOutFixed + surcharge.PixOutFixed, PixOutPercent: main.PixOutPercent + surcharge.PixOutPercent,
 	}
-	return main.PixOut(gross), sur.PixOut(gross)
 }
