@@ -179,6 +179,19 @@ func SubaccountBalance(ctx context.Context, q sqlx.QueryerContext, id string) (s
 		LockedPadrao: locked, PendingPadrao: b.Pending}, nil
 }
 
+// OpenCharges counts the sub-account's charges still waiting to be paid:
+// each would credit it when paid.
+func OpenCharges(ctx context.Context, q sqlx.QueryerContext, subID string) (int, error) {
+	var n int
+	err := sqlx.GetContext(ctx, q, &n, `
+		SELECT count(*) FROM transactions WHERE subaccount_id = $1 AND type = $2 AND status = $3`,
+		subID, domain.TypePixIn, domain.StatusPending)
+	if err != nil {
+		return 0, fmt.Errorf("db: open charges of %s: %w", subID, err)
+	}
+	return n, nil
+}
+
 // SubaccountDebitTypes are the record types that debit the sub-account named
 // in their subaccount_id: what the limits count.
 var SubaccountDebitTypes = []string{subaccount.TypeRemoveBalance, subaccount.TypeTransfer, domain.TypePixOut}

@@ -55,6 +55,9 @@ func TestSubaccountPixChargeAndRefund(t *testing.T) {
 	if c["feeAmount"] != 0.75 || c["netAmount"] != 9.25 || c["subaccountId"] != sub {
 		t.Fatalf("charge: %v", c)
 	}
+	if r := e.move(m, "delete", map[string]any{"id": sub}); r.Status != 400 || !strings.Contains(r.Message, "still payable") {
+		t.Fatalf("delete with a payable charge: %d %s", r.Status, r.Message)
+	}
 	e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil)
 	paid := e.waitStatus(m, id, "COMPLETED")
 	wantSubBalance(t, e, m, sub, 0, 9.25, 0, 0) // received PIX: locked 24 h, not spendable

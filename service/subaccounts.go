@@ -219,6 +219,13 @@ func (s *Subaccounts) Delete(ctx context.Context, acct domain.Account, id string
 			return domain.Invalid("id", "names a sub-account that still holds money (available %s, pending %s, locked %s): empty it first",
 				b.AvailablePadrao, b.PendingPadrao, b.LockedPadrao)
 		}
+		// A charge still payable would credit a deleted sub-account.
+		if n, err := db.OpenCharges(ctx, tx, id); err != nil || n > 0 {
+			if err != nil {
+				return err
+			}
+			return domain.Invalid("id", "names a sub-account with %d charge(s) still payable: wait for them to be paid or expire", n)
+		}
 		return db.DeleteSubaccount(ctx, tx, id)
 	})
 }
