@@ -133,6 +133,26 @@ func TestSubaccountMovesAreIdempotentUnderConcurrentRepeats(t *testing.T) {
 	wantBalance(t, e, m, 42, 0, 42)
 	wantSubBalance(t, e, m, a, 5, 5, 0, 0)
 	wantSubBalance(t, e, m, b, 3, 3, 0, 0)
+	// Crossing transfers a→b and b→a at once: the locks are taken in id
+	// order, so none deadlocks and every one completes.
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			from, to := a, b
+			if i%2 == 1 {
+				from, to = b, a
+			}
+			r := e.move(m, "transfer", map[string]any{"fromSubaccountId": from, "toSubaccountId": to, "amount": 0.5, "externalReference": fmt.Sprintf("cross-%d", i)})
+			if r.Status != 200 {
+				t.Errorf("crossing transfer %d: %d %s", i, r.Status, r.Message)
+			}
+		}()
+	}
+	wg.Wait()
+	wantSubBalance(t, e, m, a, 5, 5, 0, 0)
+	wantSubBalance(t, e, m, b, 3, 3, 0, 0)
 	e.verifyLedger()
 }
 
