@@ -50,8 +50,43 @@ func (a *Schedules) EnsureSchedule(ctx context.Context, s schedule.Schedule) err
 
 // SaveSchedule writes the workflow's view of the schedule to its row; the
 // workflow is the row's only writer after creation, so the last write wins.
+// A resume (the row not active, the view active) takes one of the
+// account's active-schedule slots atomically with the write, so that no
+// request holds the quota lock while it waits on the workflow.
 func (a *Schedules) SaveSchedule(ctx context.Context, s schedule.Schedule) error {
-	return db.SaveSchedule(ctx, a.DB, s)
+	if s.Status != schedule.StatusActive {
+		return db.SaveSchedule(ctx, a.DB, s)
+	}
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		cur, err := db.GetSchedule(ctx, tx, "", s.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Status != schedule.StatusActive {
+			if err := RequireScheduleSlot(ctx, tx, s.AccountID, s.ID); err != nil {
+				return err
+			}
+		}
+		return db.SaveSchedule(ctx, tx, s)
+	})
+	return BusinessError(err)
+}
+
+// RequireScheduleSlot takes the account's schedule quota lock (until tx
+// ends) and refuses one more active schedule beyond the limit; exceptID is
+// the schedule being resumed. Create and resume share it.
+func RequireScheduleSlot(ctx context.Context, tx *sqlx.Tx, accountID, exceptID string) error {
+	if err := db.LockScheduleQuota(ctx, tx, accountID); err != nil {
+		return err
+	}
+	n, err := db.CountActiveSchedules(ctx, tx, accountID, exceptID)
+	if err != nil {
+		return err
+	}
+	if n >= schedule.MaxActivePerAccount {
+		return domain.Invalidf("the account has %d active scheduled transfers, the most allowed: pause or cancel one first", n)
+	}
+	return nil
 }
 
 // ScheduleBalance reads the account's available balance.

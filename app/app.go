@@ -36,6 +36,10 @@ import (
 	"github.com/jangada/jangada/ws"
 )
 
+// LaunchSweepInterval is how often a worker looks for workflow intents left
+// by their requests (service.Launcher).
+const LaunchSweepInterval = 2 * time.Second
+
 // Options selects what the process runs.
 type Options struct {
 	API    bool
@@ -65,6 +69,9 @@ type App struct {
 	Schedules *service.Schedules
 	// Subaccounts is the sub-account product (synchronous moves, no workflow).
 	Subaccounts *service.Subaccounts
+	// Launcher (worker processes) starts the workflows of committed
+	// resources whose request did not.
+	Launcher *service.Launcher
 
 	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
 	// processes) feeds this process's hub. Both read the outbox.
@@ -163,6 +170,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
+		a.Launcher = &service.Launcher{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL, Published: a.publish}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
 			Charges:   &activities.Charges{Base: base},
@@ -278,8 +286,9 @@ func (a *App) listen(addr string, h http.Handler) (string, error) {
 	// client cannot hold a connection (or a goroutine) forever. The
 	// WebSocket upgrade clears these deadlines for the connection's life,
 	// whose own heartbeat then applies.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	c := a.Cfg
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, c.HTTPReadTimeout), ReadTimeout: c.HTTPReadTimeout,
+		WriteTimeout: c.HTTPWriteTimeout, IdleTimeout: c.HTTPIdleTimeout, MaxHeaderBytes: 64 << 10}
 	a.servers = append(a.servers, srv)
 	go func() {
 		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -324,6 +333,9 @@ func (a *App) startOutboxReaders() {
 		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.purgeExpired(ctx) }()
+		// Workers start the workflows that committed creates left behind.
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.Launcher.Run(ctx, LaunchSweepInterval) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)

@@ -39,6 +39,13 @@ type Config struct {
 	LogLevel            string `envconfig:"LOG_LEVEL" default:"info"`
 	// ShutdownTimeout bounds how long HTTP draining may take on SIGTERM.
 	ShutdownTimeout time.Duration `envconfig:"SHUTDOWN_TIMEOUT" default:"15s"`
+	// HTTPReadTimeout, HTTPWriteTimeout and HTTPIdleTimeout bound how long a
+	// client of either listener may take to send a request, to read its
+	// answer, and to keep an idle connection; a WebSocket clears them at the
+	// upgrade and lives by its own heartbeat.
+	HTTPReadTimeout  time.Duration `envconfig:"HTTP_READ_TIMEOUT" default:"30s"`
+	HTTPWriteTimeout time.Duration `envconfig:"HTTP_WRITE_TIMEOUT" default:"60s"`
+	HTTPIdleTimeout  time.Duration `envconfig:"HTTP_IDLE_TIMEOUT" default:"2m"`
 
 	// WebhookRetrySchedule is the delays before each retry of a webhook
 	// delivery that got no 2xx (1 + 5 attempts by default); it travels in

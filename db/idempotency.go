@@ -14,6 +14,13 @@ import (
 // IdempotencyTTL is how long a create's answer is kept for its key.
 const IdempotencyTTL = 24 * time.Hour
 
+// IdempotencyClaimTTL is how long a claim may stay in flight: far longer
+// than a create runs (its Temporal start has a 5 s deadline), so a claim
+// older than this belongs to a process that died mid-request, or one that
+// could not record its answer while PostgreSQL was away. A retry then goes
+// ahead and converges on what the first attempt committed.
+const IdempotencyClaimTTL = time.Minute
+
 // StoredAnswer is a create's first answer under an Idempotency-Key.
 type StoredAnswer struct {
 	Status   int
@@ -24,13 +31,18 @@ type StoredAnswer struct {
 // hash. It answers one of: claimed (this request goes ahead and must
 // Remember or Forget its answer), a stored answer to replay, in flight (the
 // first request has not answered yet), or a mismatch (the key was used
-// with another body). Keys older than IdempotencyTTL are reclaimed.
+// with another body). Keys older than IdempotencyTTL are reclaimed, and so
+// is a claim still in flight after IdempotencyClaimTTL by the same request:
+// its process died before answering, and the retry must be able to go on
+// (and converge on the resource the first attempt committed).
 func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []byte) (claimed bool, stored *StoredAnswer, inFlight, mismatch bool, err error) {
 	res, err := d.ExecContext(ctx, `
 		INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)
 		ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now()
-		WHERE idempotency_keys.created_at < now() - $4 * interval '1 second'`,
-		accountID, key, hash, IdempotencyTTL.Seconds())
+		WHERE idempotency_keys.created_at < now() - $4 * interval '1 second'
+		   OR (idempotency_keys.status IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
+		       AND idempotency_keys.created_at < now() - $5 * interval '1 second')`,
+		accountID, key, hash, IdempotencyTTL.Seconds(), IdempotencyClaimTTL.Seconds())
 	if err != nil {
 		return false, nil, false, false, fmt.Errorf("db: claim idempotency key: %w", err)
 	}

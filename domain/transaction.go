@@ -106,6 +106,17 @@ type RefundBlock struct {
 	SplitAccountID   string      `json:"splitAccountId,omitempty"`
 	SplitAmount      money.Cents `json:"splitAmount,omitempty"`
 	SplitStatementID string      `json:"splitStatementId,omitempty"`
+	// RequestID names the request that asked for the refund (derived from
+	// its Idempotency-Key; internal): that request retried answers with
+	// this refund instead of "already has a refund".
+	RequestID string `json:"requestId,omitempty"`
+}
+
+// SameRequest reports whether a refund asked for with the caller's
+// refundId and the request id derived from its Idempotency-Key ("" when
+// absent) is this one asked again.
+func (r RefundBlock) SameRequest(refundID, requestID string) bool {
+	return (refundID != "" && r.RefundID == refundID) || (requestID != "" && r.RequestID == requestID)
 }
 
 // Lines are the statement lines that move with the refund: the merchant's,

@@ -211,6 +211,7 @@ func baseConfig(dsn string) config.Config {
 		TemporalNamespace: server.GetDefaultNamespace(), TaskQueue: fmt.Sprintf("jangada-test-%d", queueSeq.Add(1)),
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
 		RateLimitPerMinute: 100, AdminRateLimitPerMinute: 1_000_000, ShutdownTimeout: 5 * time.Second,
+		HTTPReadTimeout: 30 * time.Second, HTTPWriteTimeout: 60 * time.Second, HTTPIdleTimeout: 2 * time.Minute,
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
 	"github.com/jangada/jangada/subaccount"
-	"github.com/jangada/jangada/workflows"
 )
 
 // Charges creates PIX charges and forwards processor notices to them.
@@ -35,10 +34,11 @@ type CreatedCharge struct {
 	QRCodeBase64 string
 }
 
-// Create prices the charge, asks the processor for its BR Code, and stores the
-// row and its payment.created event in the same database transaction that
-// starts the charge workflow: if the start fails nothing is stored, and if
-// the process dies after the start the workflow stores the row itself.
+// Create prices the charge, asks the processor for its BR Code, commits the
+// row, its payment.created event and the intent to start its workflow in
+// one database transaction, then starts the workflow outside it (see
+// launchCommitted: a Temporal that is away delays the workflow, not the
+// answer, and the sweeper starts it).
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
 	fees := acct.Fees
 	if in.SubaccountID != "" {
@@ -93,19 +93,17 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		t.SubaccountID = &in.SubaccountID
 	}
 	var ev *domain.Event
+	l := chargeLaunch(t)
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) (err error) {
 		if ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		err = start(ctx, s.Temporal, s.TaskQueue, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t})
-		if converged(err, in.IdempotencyKey) {
-			return nil
-		}
-		return err
+		return intend(ctx, tx, l)
 	})
 	if err != nil {
 		return CreatedCharge{}, err
 	}
+	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
 	if ev == nil { // an earlier attempt stored it: answer with what it stored
 		if t, err = db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn); err != nil {
 			return CreatedCharge{}, err

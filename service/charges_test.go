@@ -78,30 +78,6 @@ func chargeWith(f func(*domain.NewCharge)) domain.NewCharge {
 	return n
 }
 
-func TestCreateChargeStartFailsStoresNothing(t *testing.T) {
-	t.Parallel()
-	acct := newAccount(t, "Loja Falha")
-	r := newChargeRig(t)
-	r.expectNewCharge()
-	r.temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
-		Return(nil, errors.New("context deadline exceeded")).Times(1)
-
-	_, err := r.charges.Create(t.Context(), acct, domain.APIKey{ID: "key_1"}, newCharge(1000))
-	if !errors.Is(err, domain.ErrUnavailable) {
-		t.Fatalf("Create = %v, want ErrUnavailable", err)
-	}
-	id := r.request().ID
-	if _, err := db.TransactionByID(t.Context(), sharedDB, id, domain.TypePixIn); !errors.Is(err, domain.ErrNotFound) {
-		t.Fatalf("charge row after a failed start: %v, want not found", err)
-	}
-	if evs, err := db.EventsFor(t.Context(), sharedDB, id); err != nil || len(evs) != 0 {
-		t.Fatalf("events after a failed start: %v, %v", evs, err)
-	}
-	if len(r.published) != 0 {
-		t.Fatalf("published %v after a failed start", r.published)
-	}
-}
-
 func TestCreateChargeStoresRowEventAndStartsWorkflow(t *testing.T) {
 	t.Parallel()
 	acct := newAccount(t, "Loja Sucesso")

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -11,7 +10,6 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/subaccount"
-	"github.com/jangada/jangada/workflows"
 )
 
 // Refunds returns received PIX: full refunds only, at most one per deposit.
@@ -23,15 +21,21 @@ type Refunds struct {
 }
 
 // Create reserves the merchant's debit (the net it kept plus the PIX out
-// fee), puts the refund block on the deposit and starts the refund workflow,
-// in one database transaction. The deposit row lock and the workflow id
-// (derived from the deposit) make a second refund impossible, even under
-// concurrent requests.
+// fee), puts the refund block on the deposit and records the refund
+// workflow's intent in one database transaction, then starts the workflow
+// (see Charges.Create). The deposit row lock and the workflow id (derived
+// from the deposit) make a second refund impossible, even under concurrent
+// requests; the same refund asked again (its refundId, or its Idempotency-Key)
+// answers with the first refund.
 func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error) {
 	if in.SubaccountID != "" && !acct.Features.Enabled(domain.FeatureSubaccountPix) {
 		return domain.Transaction{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
 	}
 	var deposit domain.Transaction
+	requestID := ""
+	if in.IdempotencyKey != "" {
+		requestID = newID(acct.ID, "refund", in.IdempotencyKey)
+	}
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		d, err := db.FindDeposit(ctx, tx, acct.ID, in.DepositRef, true)
 		if err != nil {
@@ -39,6 +43,10 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		}
 		if d.Status != domain.StatusCompleted || d.EndToEndID == nil {
 			return domain.Invalidf("only COMPLETED deposits with an endToEndId can be refunded; this one is %s", d.Status)
+		}
+		if r := d.Details.V.Refund; r != nil && r.SameRequest(in.RefundID, requestID) {
+			deposit = d // this very refund asked again
+			return nil
 		}
 		if d.Details.V.Refund != nil {
 			return domain.Invalidf("deposit %s already has a refund (%s)", d.ID, d.Details.V.Refund.Status)
@@ -58,7 +66,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		r := &domain.RefundBlock{
 			Status: domain.StatusPending, RefundID: in.RefundID, RequestedAt: domain.NewTime(time.Now()),
 			DebitNet: kept + fee, DepositNet: kept, TransferFee: fee, Nature: in.Nature, Description: in.Description,
-			StatementID: domain.DerivedID("", "refund:"+d.ID),
+			StatementID: domain.DerivedID("", "refund:"+d.ID), RequestID: requestID,
 		}
 		// The partner gives its split back: a refund must not leave the
 		// merchants richer than before the deposit came in.
@@ -70,14 +78,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if err := activities.RequestRefund(ctx, tx, d, s.PublicURL); err != nil {
 			return err
 		}
-		err = start(ctx, s.Temporal, s.TaskQueue, workflows.RefundStart(d), workflows.RefundWorkflow, workflows.RefundInput{Deposit: d})
-		if converged(err, in.IdempotencyKey) {
-			err = nil
-		}
-		if errors.Is(err, ErrAlreadyStarted) {
-			return domain.Invalidf("deposit %s already has a refund", d.ID)
-		}
-		if err != nil {
+		if err := intend(ctx, tx, refundLaunch(d)); err != nil {
 			return err
 		}
 		deposit = d
@@ -86,6 +87,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 	if err != nil {
 		return domain.Transaction{}, err
 	}
+	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, refundLaunch(deposit))
 	return db.GetTransaction(ctx, s.DB, acct.ID, deposit.ID, domain.TypePixIn)
 }
 

@@ -57,39 +57,19 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	// workflow takes it from its input.
 	sc.NextRunAt = sc.Next(now)
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if err := s.requireQuota(ctx, tx, acct.ID, ""); err != nil {
+		if err := activities.RequireScheduleSlot(ctx, tx, acct.ID, ""); err != nil {
 			return err
 		}
 		if err := db.InsertSchedule(ctx, tx, sc); err != nil {
 			return err
 		}
-		err := start(ctx, s.Temporal, s.TaskQueue, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
-			workflows.ScheduleInput{Schedule: sc, Below: true})
-		if converged(err, in.IdempotencyKey) {
-			return nil
-		}
-		return err
+		return intend(ctx, tx, scheduleLaunch(sc))
 	})
 	if err != nil {
 		return schedule.Record{}, err
 	}
+	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, scheduleLaunch(sc))
 	return sc.Public(), nil
-}
-
-// requireQuota takes the account's schedule lock (until tx ends) and
-// refuses one more active schedule beyond the limit.
-func (s *Schedules) requireQuota(ctx context.Context, tx *sqlx.Tx, accountID, exceptID string) error {
-	if err := db.LockScheduleQuota(ctx, tx, accountID); err != nil {
-		return err
-	}
-	n, err := db.CountActiveSchedules(ctx, tx, accountID, exceptID)
-	if err != nil {
-		return err
-	}
-	if n >= schedule.MaxActivePerAccount {
-		return domain.Invalidf("the account has %d active scheduled transfers, the most allowed: pause or cancel one first", n)
-	}
-	return nil
 }
 
 func (s *Schedules) checkRecipient(ctx context.Context, acct domain.Account, email string) error {
@@ -122,8 +102,8 @@ func (s *Schedules) List(ctx context.Context, acct domain.Account, page, pageSiz
 }
 
 // Update checks the patch against the schedule's trigger and hands it to
-// the workflow. Resuming counts against the limit of active schedules: the
-// quota lock is held until the workflow has written the row.
+// the workflow. Resuming counts against the limit of active schedules
+// (activities.Schedules.SaveSchedule).
 func (s *Schedules) Update(ctx context.Context, acct domain.Account, id string, p schedule.Patch) (schedule.Record, error) {
 	sc, err := s.open(ctx, acct, id)
 	if err != nil {
@@ -132,18 +112,9 @@ func (s *Schedules) Update(ctx context.Context, acct domain.Account, id string, 
 	if err := sc.CheckPatch(p); err != nil {
 		return schedule.Record{}, err
 	}
-	if p.Status == nil || *p.Status != schedule.StatusActive || sc.Status == schedule.StatusActive {
-		return s.update(ctx, id, workflows.ScheduleUpdate, p)
-	}
-	var rec schedule.Record
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if err := s.requireQuota(ctx, tx, acct.ID, id); err != nil {
-			return err
-		}
-		rec, err = s.update(ctx, id, workflows.ScheduleUpdate, p)
-		return err
-	})
-	return rec, err
+	// A resume's quota check happens in the workflow's save, under the
+	// quota lock, so nothing is held here while the update runs.
+	return s.update(ctx, id, workflows.ScheduleUpdate, p)
 }
 
 // RunNow runs the schedule's transfer at once and answers with the run.

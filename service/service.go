@@ -69,13 +69,6 @@ func newID(accountID, kind, idempotencyKey string) string {
 	return domain.DerivedID("", "idempotency:"+accountID+":"+kind+":"+idempotencyKey)
 }
 
-// converged reports whether a start refused as already started is the
-// earlier attempt of this very request (its id derived from the same
-// Idempotency-Key): that attempt's workflow carries the resource on.
-func converged(err error, idempotencyKey string) bool {
-	return errors.Is(err, ErrAlreadyStarted) && idempotencyKey != ""
-}
-
 // signal sends a signal to a resource's workflow, the one way the service
 // acts on a running payment. A workflow that has already closed answers
 // with a 400 saying gone; Temporal being unreachable is a 503.

@@ -22,9 +22,10 @@ type Transfers struct {
 	PublicURL string
 }
 
-// Create prices the transfer, reserves its debit from withdrawable money and
-// starts its workflow in one database transaction (see Charges.Create for
-// why). A repeated externalReference returns the first transfer.
+// Create prices the transfer and commits its record, the reserve of its
+// debit (withdrawable money only) and its workflow intent in one database
+// transaction, then starts the workflow (see Charges.Create). A repeated
+// externalReference returns the first transfer.
 func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewTransfer) (domain.Transaction, error) {
 	if in.ExternalReference != nil {
 		if t, err := db.GetTransaction(ctx, s.DB, acct.ID, *in.ExternalReference, domain.TypePixOut); err == nil {
@@ -60,6 +61,7 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	if r := reviewReason(acct, in.Amount); r != "" {
 		t.Details.V.SecurityReview = &domain.SecurityReview{Pending: true, Reason: r}
 	}
+	l := transferLaunch(t)
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		if in.SubaccountID != "" {
 			if err := pixOutChecks(ctx, tx, acct, in.SubaccountID, in.Amount); err != nil {
@@ -69,15 +71,12 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := activities.ReserveTransfer(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		err := start(ctx, s.Temporal, s.TaskQueue, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t})
-		if converged(err, in.IdempotencyKey) {
-			return nil
-		}
-		return err
+		return intend(ctx, tx, l)
 	})
 	if err != nil {
 		return domain.Transaction{}, err
 	}
+	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
 	return db.GetTransaction(ctx, s.DB, acct.ID, t.ID, domain.TypePixOut)
 }
 

@@ -310,6 +310,7 @@ func (w *scheduler) handle(ctx workflow.Context, r *request) (schedule.Record, e
 			return schedule.Record{}, activities.BusinessError(err)
 		}
 		resumed := p.Status != nil && *p.Status == schedule.StatusActive && w.s.Status != schedule.StatusActive
+		before, below, dirty := w.s, w.below, w.dirty
 		w.s = p.Apply(w.s)
 		if p.Threshold != nil {
 			// A new threshold is judged afresh: reached already, it fires.
@@ -318,6 +319,15 @@ func (w *scheduler) handle(ctx workflow.Context, r *request) (schedule.Record, e
 		if resumed && w.s.Trigger == schedule.BalanceThreshold {
 			w.dirty = true
 		}
+		w.plan(ctx)
+		if err := w.save(ctx); err != nil {
+			if refused(err) { // no slot to resume into: the patch is not applied
+				w.s, w.below, w.dirty = before, below, dirty
+				return schedule.Record{}, refusal(err)
+			}
+			return schedule.Record{}, err
+		}
+		return w.s.Public(), nil
 	}
 	w.plan(ctx)
 	if err := w.save(ctx); err != nil {
@@ -367,12 +377,19 @@ func message(err error) string {
 	return err.Error()
 }
 
+// refused reports a business refusal (ErrTypeInvalid, ErrTypeInsufficient)
+// coming back from an activity.
+func refused(err error) bool {
+	var app *temporal.ApplicationError
+	return errors.As(err, &app) && (app.Type() == activities.ErrTypeInvalid || app.Type() == activities.ErrTypeInsufficient)
+}
+
 // refusal passes a run's business refusal to the update's caller as its own
 // error, without the activity's wrapping; other errors become a retryable
 // failure of the request.
 func refusal(err error) error {
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) && (app.Type() == activities.ErrTypeInvalid || app.Type() == activities.ErrTypeInsufficient) {
+	if refused(err) && errors.As(err, &app) {
 		return temporal.NewNonRetryableApplicationError(app.Message(), app.Type(), nil)
 	}
 	return temporal.NewApplicationError("the run could not be made now: "+message(err), "RunUnavailable")

@@ -29,12 +29,19 @@ type fakeSchedules struct {
 	saved    []schedule.Schedule
 	balance  money.Cents
 	runError error
+	// saveError, when set, refuses a save (the activity's quota check).
+	saveError func(schedule.Schedule) error
 }
 
 func (f *fakeSchedules) ensure(context.Context, schedule.Schedule) error { return nil }
 func (f *fakeSchedules) save(_ context.Context, s schedule.Schedule) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.saveError != nil {
+		if err := f.saveError(s); err != nil {
+			return err
+		}
+	}
 	f.saved = append(f.saved, s)
 	return nil
 }
@@ -153,6 +160,40 @@ func TestSchedulePauseSkipsRuns(t *testing.T) {
 		t.Fatalf("status %s", got)
 	}
 	wantRuns(t, f, "2026-03-10 09:00", "2026-03-13 09:00")
+}
+
+// A resume the save refuses (no active-schedule slot left) answers the
+// refusal and leaves the schedule paused: it does not run.
+func TestScheduleResumeRefusedStaysPaused(t *testing.T) {
+	start := time.Date(2026, 3, 10, 8, 0, 0, 0, saoPaulo)
+	env, f := scheduleEnv(start)
+	paused, active := schedule.StatusPaused, schedule.StatusActive
+	f.saveError = func(s schedule.Schedule) error {
+		if len(f.saved) > 0 && f.saved[len(f.saved)-1].Status == paused && s.Status == active {
+			return temporal.NewNonRetryableApplicationError("the account has 20 active scheduled transfers", activities.ErrTypeInvalid, nil)
+		}
+		return nil
+	}
+	var rec schedule.Record
+	var pauseErr, resumeErr, cancelErr error
+	env.RegisterDelayedCallback(func() {
+		update(env, ScheduleUpdate, &rec, &pauseErr, schedule.Patch{Status: &paused})
+	}, 4*time.Hour)
+	env.RegisterDelayedCallback(func() {
+		update(env, ScheduleUpdate, nil, &resumeErr, schedule.Patch{Status: &active})
+	}, 28*time.Hour)
+	env.RegisterDelayedCallback(func() {
+		update(env, ScheduleCancel, &rec, &cancelErr)
+	}, 76*time.Hour) // two more 09:00s have passed
+	env.ExecuteWorkflow(ScheduleWorkflow, recurring(start, schedule.Rule{Interval: schedule.Daily, Time: "09:00"}, 0))
+	if got := result(t, env); got != schedule.StatusCompleted {
+		t.Fatalf("status %s", got)
+	}
+	var app *temporal.ApplicationError
+	if pauseErr != nil || !errors.As(resumeErr, &app) || app.Type() != activities.ErrTypeInvalid || cancelErr != nil {
+		t.Fatalf("pause %v, resume %v, cancel %v", pauseErr, resumeErr, cancelErr)
+	}
+	wantRuns(t, f, "2026-03-10 09:00")
 }
 
 func TestScheduleClosedRejectsUpdates(t *testing.T) {

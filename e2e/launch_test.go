@@ -1,0 +1,75 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/workflows"
+)
+
+// startsFail is a Temporal client whose starts never reach the server, as
+// when Temporal is down or partitioned from the API.
+type startsFail struct{ client.Client }
+
+func (startsFail) ExecuteWorkflow(context.Context, client.StartWorkflowOptions, any, ...any) (client.WorkflowRun, error) {
+	return nil, errors.New("temporal unreachable (test)")
+}
+
+// A create made while the API cannot reach Temporal still answers with the
+// resource it committed; the worker's sweeper starts the workflow after
+// the request's grace, and the payment then runs its normal course.
+func TestCreatesDuringATemporalOutageStartLater(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.SandboxAutoSettle, cfg.SandboxSettle = true, 300*time.Millisecond
+	a, err := app.New(context.Background(), cfg, app.Options{API: true, Worker: true, Temporal: temporalClient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limitIdle(a)
+	a.Charges.Temporal = startsFail{temporalClient}
+	a.Transfers.Temporal = startsFail{temporalClient}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { shutdown(a) })
+	e := envOf(t, a)
+	m := e.merchant()
+	e.fund(m, 100)
+
+	charge := e.createCharge(m, map[string]any{"amount": 10, "description": "Venda"})
+	id := charge["id"].(string)
+	if charge["status"] != "PENDING" {
+		t.Fatalf("charge created during the outage: %v", charge)
+	}
+	r := e.call(m.Key, "POST", "/v1/transfer-pix/create", map[string]any{"amount": 5, "pixKey": "a@example.com", "pixKeyType": "EMAIL"})
+	if r.Status != 200 {
+		t.Fatalf("transfer during the outage: %d %s", r.Status, r.Message)
+	}
+	transfer := r.m(t)["id"].(string)
+
+	started := func(wid string) func() bool {
+		return func() bool {
+			_, err := temporalClient.DescribeWorkflowExecution(context.Background(), wid, "")
+			return err == nil
+		}
+	}
+	within := service.LaunchGrace + 3*app.LaunchSweepInterval + 10*time.Second
+	eventuallyWithin(t, within, "the sweeper to start the charge's workflow", started(workflows.ChargeWorkflowID(id)))
+	eventuallyWithin(t, within, "the sweeper to start the transfer's workflow", started(workflows.TransferWorkflowID(transfer)))
+
+	e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil)
+	e.waitStatus(m, id, "COMPLETED")
+	e.waitTransfer(m, transfer, "COMPLETED")
+	var left int
+	if err := a.DB.Get(&left, `SELECT count(*) FROM workflow_launches`); err != nil || left != 0 {
+		t.Fatalf("%d workflow intents left (%v)", left, err)
+	}
+	e.verifyLedger()
+}

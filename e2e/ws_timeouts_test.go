@@ -1,0 +1,60 @@
+package e2e
+
+import (
+	"testing"
+	"time"
+
+	"github.com/jangada/jangada/config"
+)
+
+// A WebSocket outlives the HTTP server's read, write and idle timeouts:
+// the upgrade clears them and the connection lives by its heartbeat. With
+// timeouts of 300 ms, the client answers heartbeats for more than five
+// times that (the positive signal: eight pongs), then still gets its
+// account's events.
+func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
+	t.Parallel()
+	const timeout = 300 * time.Millisecond
+	e := wsEnv(t, func(c *config.Config) {
+		c.HTTPReadTimeout, c.HTTPWriteTimeout, c.HTTPIdleTimeout = timeout, timeout, timeout
+		c.WSPingPeriod, c.WSPongWait = 200*time.Millisecond, 150*time.Millisecond
+	})
+	m := e.merchant()
+	c := e.connect(m.Key)
+	opened := time.Now()
+	for pongs := 0; pongs < 8; {
+		f, err := c.next(10 * time.Second)
+		if err != nil {
+			t.Fatalf("connection lost after %v (%d pongs): %v", time.Since(opened), pongs, err)
+		}
+		switch f["event"] {
+		case "ping":
+			c.send(map[string]any{"action": "ping"})
+		case "pong":
+			pongs++
+		}
+	}
+	if lived := time.Since(opened); lived < 5*timeout {
+		t.Fatalf("eight heartbeats in %v: the test proves nothing about timeouts of %v", lived, timeout)
+	}
+	if f := c.subscribe("pattern", "payment.*"); f["event"] != "subscribed" {
+		t.Fatalf("subscribe: %v", f)
+	}
+	id := e.createCharge(m, map[string]any{"amount": 10, "description": "Venda"})["id"].(string)
+	for {
+		f, err := c.next(10 * time.Second)
+		if err != nil {
+			t.Fatalf("no event after the timeouts: %v", err)
+		}
+		switch f["event"] {
+		case "ping":
+			c.send(map[string]any{"action": "ping"})
+		case "pong":
+		case "payment.created":
+			envelopeOK(t, e, f, "payment.created", id)
+			return
+		default:
+			t.Fatalf("unexpected frame %v", f["_raw"])
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/workflows"
+)
+
+// LaunchGrace is how long a committed intent is left to the request that
+// wrote it before a sweeper starts its workflow instead.
+const LaunchGrace = 10 * time.Second
+
+// launchLease is how long a sweeper holds an intent it claimed.
+const launchLease = 30 * time.Second
+
+// Intent kinds: which workflow a committed resource needs.
+const (
+	LaunchCharge   = "charge"
+	LaunchTransfer = "transfer"
+	LaunchRefund   = "refund"
+	LaunchSchedule = "schedule"
+)
+
+// launch is a committed resource's workflow start: its intent and how to
+// start it. The use case and the sweeper build it with the same function.
+type launch struct {
+	kind, id string
+	st       workflows.Start
+	wf, arg  any
+}
+
+func chargeLaunch(t domain.Transaction) launch {
+	return launch{LaunchCharge, t.ID, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t}}
+}
+
+func transferLaunch(t domain.Transaction) launch {
+	return launch{LaunchTransfer, t.ID, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t}}
+}
+
+func refundLaunch(deposit domain.Transaction) launch {
+	return launch{LaunchRefund, deposit.ID, workflows.RefundStart(deposit), workflows.RefundWorkflow, workflows.RefundInput{Deposit: deposit}}
+}
+
+func scheduleLaunch(sc schedule.Schedule) launch {
+	return launch{LaunchSchedule, sc.ID, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
+		workflows.ScheduleInput{Schedule: sc, Below: true}}
+}
+
+// intend records, in the create's transaction, that l's workflow must start.
+func intend(ctx context.Context, tx *sqlx.Tx, l launch) error {
+	return db.InsertLaunch(ctx, tx, l.kind, l.id, LaunchGrace)
+}
+
+// launchCommitted starts the workflow of a resource whose records (and
+// intent) are committed, then clears the intent. No transaction is open
+// here: a slow Temporal holds no row and no pool connection. A start that
+// fails leaves the intent to the sweeper; the resource stands, so the
+// request still answers with it (the error is only logged: answering 503
+// would invite a retry that pays twice).
+func launchCommitted(ctx context.Context, d *sqlx.DB, c Temporal, taskQueue string, l launch) {
+	err := start(ctx, c, taskQueue, l.st, l.wf, l.arg)
+	if err != nil && !errors.Is(err, ErrAlreadyStarted) {
+		slog.Warn("workflow start deferred to the sweeper", "kind", l.kind, "id", l.id, "error", err)
+		return
+	}
+	// The workflow exists: clearing the intent is only housekeeping, so it
+	// survives the client going away.
+	if err := db.DeleteLaunch(context.WithoutCancel(ctx), d, l.kind, l.id); err != nil {
+		slog.Warn("clear workflow intent", "kind", l.kind, "id", l.id, "error", err)
+	}
+}
+
+// Launcher is the sweeper of workflow intents: it starts the workflow of
+// every committed resource whose request did not (it died between commit
+// and start, or Temporal was away). Each worker process runs one; they
+// share the table through leases.
+type Launcher struct {
+	DB        *sqlx.DB
+	Temporal  Temporal
+	TaskQueue string
+}
+
+// Sweep starts the workflows of the due intents and reports how many it
+// started.
+func (l *Launcher) Sweep(ctx context.Context) (int, error) {
+	due, err := db.ClaimLaunches(ctx, l.DB, launchLease, 100)
+	if err != nil {
+		return 0, err
+	}
+	started := 0
+	for _, in := range due {
+		x, err := l.load(ctx, in.Kind, in.ResourceID)
+		if errors.Is(err, domain.ErrNotFound) { // nothing to start: drop the intent
+			slog.Error("workflow intent without its resource", "kind", in.Kind, "id", in.ResourceID)
+			err = db.DeleteLaunch(ctx, l.DB, in.Kind, in.ResourceID)
+		}
+		if err != nil {
+			return started, err
+		}
+		err = start(ctx, l.Temporal, l.TaskQueue, x.st, x.wf, x.arg)
+		if err != nil && !errors.Is(err, ErrAlreadyStarted) {
+			if ferr := db.FailLaunch(ctx, l.DB, in.Kind, in.ResourceID, err.Error()); ferr != nil {
+				return started, ferr
+			}
+			return started, err // Temporal is away: the leases bring the rest back later
+		}
+		if err := db.DeleteLaunch(ctx, l.DB, in.Kind, in.ResourceID); err != nil {
+			return started, err
+		}
+		started++
+	}
+	return started, nil
+}
+
+// Run sweeps every interval until ctx ends.
+func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := l.Sweep(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("sweep workflow intents", "error", err)
+		} else if n > 0 {
+			slog.Info("started workflows left by their requests", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// load rebuilds an intent's launch from the committed resource.
+func (l *Launcher) load(ctx context.Context, kind, id string) (launch, error) {
+	switch kind {
+	case LaunchCharge:
+		t, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixIn)
+		return chargeLaunch(t), err
+	case LaunchTransfer:
+		t, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixOut)
+		return transferLaunch(t), err
+	case LaunchRefund:
+		d, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixIn)
+		return refundLaunch(d), err
+	case LaunchSchedule:
+		sc, err := db.GetSchedule(ctx, l.DB, "", id)
+		return scheduleLaunch(sc), err
+	}
+	return launch{}, fmt.Errorf("%w: workflow intent of unknown kind %q", domain.ErrNotFound, kind)
+}
