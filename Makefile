@@ -2,16 +2,23 @@
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run test lint bench build tidy generate
+.PHONY: run test soak lint bench build tidy generate
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, Temporal UI :8233)
 run:
 	@./scripts/ensure-postgres.sh
 	$(GO) run -tags devserver ./cmd/jangada dev
 
-## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal)
+## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal),
+## then the short soak (the production split for 30 s, a worker SIGKILLed and restarted)
 test:
 	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) run ./cmd/jangada-soak -quick
+
+## soak: the chaos/soak test (a few minutes): the production split under mixed load while a
+## worker is SIGKILLed, an api process and PostgreSQL are restarted; see docs/soak.md
+soak:
+	$(GO) run ./cmd/jangada-soak
 
 ## lint: formatting and vet, with and without the dev-server build tag
 lint:

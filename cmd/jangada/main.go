@@ -1,5 +1,6 @@
 // Command jangada runs Jangada: `dev` (everything in one process on embedded
-// defaults), `api`, `worker` and `migrate` (the production split), and
+// defaults), `api`, `worker` and `migrate` (the production split),
+// `temporal` (the embedded Temporal alone, for a split on one machine) and
 // `admin` (operator tools).
 package main
 
@@ -23,6 +24,7 @@ const usage = `usage: jangada <command>
 
 commands:
   dev       API, WebSocket gateway, worker and an embedded Temporal dev server with its UI
+  temporal  only the embedded Temporal dev server (build tag devserver), for api and worker processes
   api       the HTTP API and WebSocket gateway
   worker    the Temporal worker
   migrate   create the database if missing and apply migrations
@@ -45,6 +47,8 @@ func main() {
 	switch os.Args[1] {
 	case "dev":
 		err = runDev(ctx, cfg)
+	case "temporal":
+		err = runTemporal(ctx, cfg)
 	case "api":
 		if err = errors.Join(cfg.RequireAdminToken(), cfg.RequirePayloadKey()); err == nil {
 			err = runProcess(ctx, cfg, app.Options{API: true})
