@@ -73,7 +73,8 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 			}
 		}
 		entries = append(entries,
-			db.Entry{Account: domain.AvailableLedger(t.AccountID), Amount: merchantNet, LockedUntil: &unlock},
+			// The net goes to the charge's sub-account when it has one.
+			db.Entry{Account: domain.AvailableLedger(t.Wallet()), Amount: merchantNet, LockedUntil: &unlock},
 			db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
 		_, err := db.Post(ctx, tx, db.Posting{
 			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,

@@ -12,23 +12,23 @@ import (
 // resource and the step, so that whichever of the API or a retried activity
 // writes it, it is written once.
 
-// reservePosting moves debit from available to pending when a PIX out is
-// requested.
-func reservePosting(key, accountID, txID, kind string, debit money.Cents) db.Posting {
-	return db.Posting{Key: key, AccountID: accountID, TransactionID: txID, Kind: kind, Description: "reserve",
+// reservePosting moves debit from available to pending of the record's
+// wallet (the account, or its sub-account) when a PIX out is requested.
+func reservePosting(key string, t domain.Transaction, kind string, debit money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: t.AccountID, TransactionID: t.ID, Kind: kind, Description: "reserve",
 		Entries: []db.Entry{
-			{Account: domain.AvailableLedger(accountID), Amount: -debit},
-			{Account: domain.PendingLedger(accountID), Amount: debit},
+			{Account: domain.AvailableLedger(t.Wallet()), Amount: -debit},
+			{Account: domain.PendingLedger(t.Wallet()), Amount: debit},
 		}}
 }
 
 // releasePosting returns a reserve to available, exactly, when the
 // operation fails.
-func releasePosting(key, accountID, txID, kind string, debit money.Cents) db.Posting {
-	return db.Posting{Key: key, AccountID: accountID, TransactionID: txID, Kind: kind, Description: "reserve returned",
+func releasePosting(key string, t domain.Transaction, kind string, debit money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: t.AccountID, TransactionID: t.ID, Kind: kind, Description: "reserve returned",
 		Entries: []db.Entry{
-			{Account: domain.PendingLedger(accountID), Amount: -debit},
-			{Account: domain.AvailableLedger(accountID), Amount: debit},
+			{Account: domain.PendingLedger(t.Wallet()), Amount: -debit},
+			{Account: domain.AvailableLedger(t.Wallet()), Amount: debit},
 		}}
 }
 
@@ -49,9 +49,9 @@ func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Postin
 		desc = "refund reserve returned"
 	}
 	entries := []db.Entry{
-		{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.DepositNet, LockedUntil: lock},
-		{Account: domain.AvailableLedger(d.AccountID), Amount: sign * r.TransferFee},
-		{Account: domain.PendingLedger(d.AccountID), Amount: -sign * r.DebitNet},
+		{Account: domain.AvailableLedger(d.Wallet()), Amount: sign * r.DepositNet, LockedUntil: lock},
+		{Account: domain.AvailableLedger(d.Wallet()), Amount: sign * r.TransferFee},
+		{Account: domain.PendingLedger(d.Wallet()), Amount: -sign * r.DebitNet},
 	}
 	if r.SplitAmount > 0 { // the partner's split, locked like the merchant's share
 		entries = append(entries,

@@ -149,7 +149,7 @@ func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) er
 		_, err := db.Post(ctx, tx, db.Posting{Key: "refund:" + d.ID + ":settle", AccountID: d.AccountID, TransactionID: r.StatementID,
 			Kind: domain.TypeRefund, Description: "PIX refund of " + *d.EndToEndID,
 			Entries: []db.Entry{
-				{Account: domain.PendingLedger(d.AccountID), Amount: -r.DebitNet},
+				{Account: domain.PendingLedger(d.Wallet()), Amount: -r.DebitNet},
 				{Account: domain.PendingLedger(r.SplitAccountID), Amount: -r.SplitAmount}, // zero without a split
 				{Account: domain.LedgerFees, Amount: r.TransferFee},
 				{Account: domain.LedgerPixClearing, Amount: d.Amount},

@@ -49,13 +49,14 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 		return err
 	}
 	// The balance lock comes last, to be held as briefly as possible.
-	if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(t.AccountID)); err != nil {
+	// A PIX out with a sub-account pays from the sub-account's money.
+	if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(t.Wallet())); err != nil {
 		return err
 	}
-	if err := db.RequireWithdrawable(ctx, tx, t.AccountID, t.Details.V.Debit); err != nil {
+	if err := db.RequireWithdrawable(ctx, tx, t.Wallet(), t.Details.V.Debit); err != nil {
 		return err
 	}
-	_, err = db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit))
+	_, err = db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t, domain.TypePixOut, t.Details.V.Debit))
 	return err
 }
 
@@ -140,7 +141,7 @@ func (a *Transfers) CompleteTransfer(ctx context.Context, in CompleteTransferInp
 		_, err := db.Post(ctx, tx, db.Posting{Key: "transfer:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
 			Kind: domain.TypePixOut, Description: "PIX sent " + n.EndToEndID,
 			Entries: []db.Entry{
-				{Account: domain.PendingLedger(t.AccountID), Amount: -debit},
+				{Account: domain.PendingLedger(t.Wallet()), Amount: -debit},
 				{Account: domain.LedgerPixClearing, Amount: t.NetAmount},
 				{Account: domain.LedgerFees, Amount: debit - t.NetAmount},
 			}})
@@ -165,7 +166,7 @@ func (a *Transfers) FailTransfer(ctx context.Context, in FailInput) error {
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, releasePosting("transfer:"+t.ID+":release", t.AccountID, t.ID, domain.TypePixOut, t.Details.V.Debit)); err != nil {
+		if _, err := db.Post(ctx, tx, releasePosting("transfer:"+t.ID+":release", *t, domain.TypePixOut, t.Details.V.Debit)); err != nil {
 			return change{}, err
 		}
 		t.Status = domain.StatusFailed

@@ -84,6 +84,18 @@ func require(perm string) gin.HandlerFunc {
 	}
 }
 
+// requireFeature refuses a route whose account feature the operator has not
+// enabled (403), whatever the request carries.
+func requireFeature(feature string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if feature != "" && !accountOf(c).Features.Enabled(feature) {
+			fail(c, domain.Forbidden("the feature %s is not enabled for this account", feature))
+			return
+		}
+		c.Next()
+	}
+}
+
 func keyOf(c *gin.Context) domain.APIKey      { return c.MustGet(keyCtxKey).(domain.APIKey) }
 func accountOf(c *gin.Context) domain.Account { return c.MustGet(acctCtxKey).(domain.Account) }
 

@@ -19,6 +19,7 @@ type chargeCreated struct {
 	QRCodeBase64 string      `json:"qrCodeBase64"`
 	QRCodeURL    string      `json:"qrcodeUrl"`
 	ExpiresAt    domain.Time `json:"expiresAt"`
+	SubaccountID *string     `json:"subaccountId,omitempty"`
 	CreatedAt    domain.Time `json:"createdAt"`
 }
 
@@ -33,7 +34,7 @@ func (s *Server) createCharge(c *gin.Context) {
 		return chargeCreated{
 			ID: t.ID, Status: t.Status, Amount: t.Amount, FeeAmount: t.FeeAmount, NetAmount: t.NetAmount,
 			CopyPaste: *t.CopyPaste, QRCodeBase64: created.QRCodeBase64, QRCodeURL: domain.QRCodeURL(s.cfg.PublicURL, t.ID),
-			ExpiresAt: *t.ExpiresAt, CreatedAt: t.CreatedAt,
+			ExpiresAt: *t.ExpiresAt, SubaccountID: t.SubaccountID, CreatedAt: t.CreatedAt,
 		}, nil
 	})
 }

@@ -156,7 +156,7 @@ func TestHandlerCreateValidation(t *testing.T) {
 		{transfer, "description too long", `{"amount":25,"pixKey":"a@example.com","pixKeyType":"EMAIL","description":` + long(141) + `}`, 0, "description must have at most 140 characters"},
 		{transfer, "empty externalReference", `{"amount":25,"pixKey":"a@example.com","pixKeyType":"EMAIL","externalReference":""}`, 0, "externalReference must have at most 120 characters"},
 		{transfer, "pixRail sent", `{"amount":25,"pixKey":"a@example.com","pixKeyType":"EMAIL","pixRail":{"name":"PADRAO"}}`, 0, "pixRail must not be sent"},
-		{transfer, "subaccountId without sub-accounts", `{"amount":25,"pixKey":"a@example.com","pixKeyType":"EMAIL","subaccountId":"sub_1"}`, http.StatusForbidden, "subaccountId needs sub-accounts"},
+		{transfer, "empty subaccountId", `{"amount":25,"pixKey":"a@example.com","pixKeyType":"EMAIL","subaccountId":" "}`, 0, "subaccountId must have at most 64 characters"},
 		{payout, "empty body", `{}`, 0, "pixKey or pixCopyPaste is required"},
 		{payout, "amount with three decimals", `{"amount":25.001,"pixKey":"a@example.com","pixKeyType":"EMAIL"}`, 0, "amount must be a number with at most two decimal places"},
 		{payout, "amount as a string", `{"amount":"25","pixKey":"a@example.com","pixKeyType":"EMAIL"}`, 0, "amount must be a number, not a string"},
@@ -185,7 +185,7 @@ func TestHandlerCreateValidation(t *testing.T) {
 		{refund, "refundId too long", `{"transactionId":"tx_in_1","amount":10,"refundId":` + long(36) + `}`, 0, "refundId must have at most 35 characters"},
 		{refund, "unknown nature", `{"transactionId":"tx_in_1","amount":10,"nature":"PARCIAL"}`, 0, "nature must be ORIGINAL or RETIRADA"},
 		{refund, "description too long", `{"transactionId":"tx_in_1","amount":10,"description":` + long(141) + `}`, 0, "description must have at most 140 characters"},
-		{refund, "subaccountId without sub-accounts", `{"transactionId":"tx_in_1","amount":10,"subaccountId":"sub_1"}`, http.StatusForbidden, "subaccountId needs sub-accounts"},
+		{refund, "empty subaccountId", `{"transactionId":"tx_in_1","amount":10,"subaccountId":" "}`, 0, "subaccountId must have at most 64 characters"},
 
 		// POST /v1/transfer-scheduled/create
 		{sched, "empty body", `{}`, 0, "triggerType is required"},

@@ -69,6 +69,7 @@ type fixture struct {
 	schedules *apimock.MockSchedules
 	webhooks  *apimock.MockWebhooks
 	sim       *apimock.MockSimulator
+	subs      *apimock.MockSubaccounts
 	srv       *Server
 }
 
@@ -96,17 +97,19 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		schedules: apimock.NewMockSchedules(ctrl),
 		webhooks:  apimock.NewMockWebhooks(ctrl),
 		sim:       apimock.NewMockSimulator(ctrl),
+		subs:      apimock.NewMockSubaccounts(ctrl),
 	}
 	d := Deps{
-		Config:    testConfig(),
-		Auth:      f.auth,
-		Charges:   f.charges,
-		Transfers: f.transfers,
-		Refunds:   f.refunds,
-		Internal:  f.internal,
-		Schedules: f.schedules,
-		Webhooks:  f.webhooks,
-		Sandbox:   f.sim,
+		Config:      testConfig(),
+		Auth:        f.auth,
+		Charges:     f.charges,
+		Transfers:   f.transfers,
+		Refunds:     f.refunds,
+		Internal:    f.internal,
+		Schedules:   f.schedules,
+		Webhooks:    f.webhooks,
+		Sandbox:     f.sim,
+		Subaccounts: f.subs,
 	}
 	for _, o := range opts {
 		o(&d)

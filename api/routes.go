@@ -1,6 +1,10 @@
 package api
 
-import "github.com/gin-gonic/gin"
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
 
 // Route is one row of the route table: the single source of truth for what
 // each merchant route requires. Permission "" means authentication only.
@@ -8,8 +12,11 @@ type Route struct {
 	Method     string
 	Path       string
 	Permission string
-	Sandbox    bool
-	Handler    func(*Server, *gin.Context)
+	// Feature is the account feature the route needs ("" for none): an
+	// account without it gets 403 before its body is even read.
+	Feature string
+	Sandbox bool
+	Handler func(*Server, *gin.Context)
 }
 
 // Routes is the merchant route table (paths relative to /v1).
@@ -49,6 +56,28 @@ func Routes() []Route {
 
 		{Method: "GET", Path: "/account/balance", Permission: "account/balance", Handler: (*Server).balance},
 		{Method: "GET", Path: "/account/transactions", Permission: "account/transactions", Handler: (*Server).transactions},
+
+		{Method: "POST", Path: "/subaccount/create", Permission: "subaccount/create", Feature: domain.FeatureSubaccounts, Handler: (*Server).createSubaccount},
+		{Method: "GET", Path: "/subaccount/get/:id", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).getSubaccount},
+		{Method: "GET", Path: "/subaccount/get-by-ref/:ref", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).getSubaccountByRef},
+		{Method: "GET", Path: "/subaccount/list", Permission: "subaccount/list", Feature: domain.FeatureSubaccounts, Handler: (*Server).listSubaccounts},
+		{Method: "POST", Path: "/subaccount/update", Permission: "subaccount/update", Feature: domain.FeatureSubaccounts, Handler: (*Server).updateSubaccount},
+		{Method: "POST", Path: "/subaccount/delete", Permission: "subaccount/delete", Feature: domain.FeatureSubaccounts, Handler: (*Server).deleteSubaccount},
+		{Method: "GET", Path: "/subaccount/balance", Permission: "subaccount/balance", Feature: domain.FeatureSubaccounts, Handler: (*Server).subaccountBalance},
+		{Method: "POST", Path: "/subaccount/add-balance", Permission: "subaccount/add-balance", Feature: domain.FeatureSubaccounts, Handler: (*Server).addSubaccountBalance},
+		{Method: "POST", Path: "/subaccount/remove-balance", Permission: "subaccount/remove-balance", Feature: domain.FeatureSubaccounts, Handler: (*Server).removeSubaccountBalance},
+		{Method: "POST", Path: "/subaccount/transfer", Permission: "subaccount/transfer", Feature: domain.FeatureSubaccounts, Handler: (*Server).transferSubaccount},
+		{Method: "POST", Path: "/subaccount/lock", Permission: "subaccount/lock", Feature: domain.FeatureSubaccounts, Handler: (*Server).lockSubaccount},
+		{Method: "POST", Path: "/subaccount/unlock", Permission: "subaccount/unlock", Feature: domain.FeatureSubaccounts, Handler: (*Server).unlockSubaccount},
+		{Method: "POST", Path: "/subaccount/set-limits", Permission: "subaccount/set-limits", Feature: domain.FeatureSubaccounts, Handler: (*Server).setSubaccountLimits},
+		{Method: "POST", Path: "/subaccount/set-pricing", Permission: "subaccount/set-pricing", Feature: domain.FeatureSubaccounts, Handler: (*Server).setSubaccountPricing},
+		// The spec gives the pricing preview the permission subaccount/get.
+		{Method: "GET", Path: "/subaccount/pricing", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).subaccountPricing},
+		{Method: "POST", Path: "/subaccount/portal/setup", Permission: "subaccount/portal/setup", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalSetup},
+		{Method: "GET", Path: "/subaccount/portal/status", Permission: "subaccount/portal/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalStatus},
+		{Method: "POST", Path: "/subaccount/portal/update-email", Permission: "subaccount/portal/update-email", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalUpdateEmail},
+		{Method: "POST", Path: "/subaccount/portal/revoke", Permission: "subaccount/portal/revoke", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalRevoke},
+		{Method: "POST", Path: "/subaccount/portal/reset-2fa", Permission: "subaccount/portal/reset-2fa", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalReset2FA},
 
 		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
 		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},

@@ -33,6 +33,8 @@ type Deps struct {
 	Internal  Internal
 	Schedules Schedules
 	Webhooks  Webhooks
+	// Subaccounts is the sub-account product (routes under /subaccount).
+	Subaccounts Subaccounts
 	// Sandbox is the simulator; nil when a real processor is configured,
 	// and then the sandbox routes do not exist.
 	Sandbox Simulator
@@ -87,7 +89,7 @@ func New(d Deps) *Server {
 			continue
 		}
 		h := r.Handler
-		chain := []gin.HandlerFunc{require(r.Permission)}
+		chain := []gin.HandlerFunc{require(r.Permission), requireFeature(r.Feature)}
 		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/create") {
 			chain = append(chain, s.idempotent)
 		}

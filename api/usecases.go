@@ -7,6 +7,7 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/subaccount"
 )
 
 //go:generate go tool mockgen -destination=apimock/auth.go -package=apimock . Auth
@@ -17,6 +18,7 @@ import (
 //go:generate go tool mockgen -destination=apimock/schedules.go -package=apimock . Schedules
 //go:generate go tool mockgen -destination=apimock/webhooks.go -package=apimock . Webhooks
 //go:generate go tool mockgen -destination=apimock/simulator.go -package=apimock . Simulator
+//go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
@@ -63,6 +65,28 @@ type Schedules interface {
 type Webhooks interface {
 	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
 	Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
+}
+
+// Subaccounts manages sub-accounts, their moves, locks, limits, pricing and portal.
+type Subaccounts interface {
+	Create(ctx context.Context, acct domain.Account, in subaccount.NewSubaccount) (subaccount.View, error)
+	Get(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Subaccount, subaccount.Balance, error)
+	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]subaccount.View, int, error)
+	Update(ctx context.Context, acct domain.Account, u subaccount.Update) (subaccount.View, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+	AddBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	RemoveBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	Transfer(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	Lock(ctx context.Context, acct domain.Account, l subaccount.Lock) (subaccount.View, error)
+	Unlock(ctx context.Context, acct domain.Account, id string) (subaccount.View, error)
+	SetLimits(ctx context.Context, acct domain.Account, l subaccount.SetLimits) (subaccount.View, error)
+	SetPricing(ctx context.Context, acct domain.Account, p subaccount.SetPricing) (subaccount.View, error)
+	Pricing(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Preview, error)
+	PortalSetup(ctx context.Context, acct domain.Account, p subaccount.PortalSetup) error
+	PortalStatus(ctx context.Context, acct domain.Account, ref string) ([]subaccount.PortalItem, error)
+	PortalUpdateEmail(ctx context.Context, acct domain.Account, p subaccount.PortalEmail) (subaccount.PortalItem, error)
+	PortalRevoke(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
+	PortalReset2FA(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
 }
 
 // Simulator is the sandbox processor's simulation of the payer and the PIX

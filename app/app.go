@@ -67,6 +67,8 @@ type App struct {
 	Refunds   *service.Refunds
 	// Schedules runs scheduled transfers (one workflow per schedule).
 	Schedules *service.Schedules
+	// Subaccounts is the sub-account product (synchronous moves, no workflow).
+	Subaccounts *service.Subaccounts
 	// Launcher (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	Launcher *service.Launcher
@@ -164,6 +166,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
+	a.Subaccounts = &service.Subaccounts{DB: d}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
@@ -188,8 +191,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		a.API = api.New(api.Deps{
 			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges, Sandbox: sbx,
 			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
-			Webhooks:   &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
-			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady, Codec: a.codecEndpoint(),
+			Webhooks:    &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
+			Subaccounts: a.Subaccounts,
+			KeyRevoked:  a.Hub.CloseKey, WorkerReady: a.workerReady, Codec: a.codecEndpoint(),
 		})
 	}
 	return a, nil

@@ -55,7 +55,8 @@ func (f ListFilter) where(accountID string) (string, []any) {
 		add("external_reference = ?", f.ExternalReference)
 	}
 	if f.SubaccountID != "" {
-		add("subaccount_id = ?", f.SubaccountID)
+		// A sub-account transfer is listed under both its sub-accounts.
+		add("(subaccount_id = ? OR details->>'toSubaccountId' = ?)", f.SubaccountID)
 	}
 	if f.Search != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f.Search) + "%"

@@ -10,7 +10,9 @@ import (
 // VerifyLedger checks the ledger's invariants and returns one line per
 // violation: every transaction balances and has two entries or more, every
 // cached balance equals the sum of its entries, and no account that must stay
-// non-negative is below zero. An empty result means the ledger is exact.
+// non-negative is below zero; a sub-account's ledger accounts belong to its
+// merchant account and hold nothing once it is deleted. An empty result
+// means the ledger is exact.
 func VerifyLedger(ctx context.Context, d *sqlx.DB) ([]string, error) {
 	checks := []struct{ name, query string }{
 		{"unbalanced transaction", `
@@ -25,6 +27,16 @@ func VerifyLedger(ctx context.Context, d *sqlx.DB) ([]string, error) {
 			WHERE a.balance <> COALESCE(e.s, 0)`},
 		{"forbidden negative balance", `
 			SELECT id || ': ' || balance FROM ledger_accounts WHERE NOT allow_negative AND balance < 0`},
+		// A sub-account's ledger accounts belong to its own merchant account,
+		// and a deleted sub-account holds nothing (its money would be lost).
+		{"sub-account ledger account under another account", `
+			SELECT la.id || ' belongs to ' || COALESCE(la.account_id, 'no account') || ', its sub-account to ' || s.account_id
+			FROM subaccounts s JOIN ledger_accounts la ON la.id IN (s.id || ':available', s.id || ':pending', s.id || ':locked')
+			WHERE la.account_id IS DISTINCT FROM s.account_id`},
+		{"deleted sub-account holding money", `
+			SELECT la.id || ': ' || la.balance
+			FROM subaccounts s JOIN ledger_accounts la ON la.id IN (s.id || ':available', s.id || ':pending', s.id || ':locked')
+			WHERE s.deleted_at IS NOT NULL AND la.balance <> 0`},
 	}
 	var problems []string
 	for _, c := range checks {

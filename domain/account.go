@@ -23,6 +23,23 @@ type Features struct {
 	MobileRecharge bool `json:"mobileRecharge"`
 }
 
+// Feature names, as the admin API spells them.
+const (
+	FeatureSubaccounts   = "subaccounts"
+	FeatureSubaccountPix = "subaccountPix"
+)
+
+// Enabled reports whether the named feature is on (unknown names are off).
+func (f Features) Enabled(name string) bool {
+	switch name {
+	case FeatureSubaccounts:
+		return f.Subaccounts
+	case FeatureSubaccountPix:
+		return f.Subaccounts && f.SubaccountPix
+	}
+	return false
+}
+
 // DefaultFeatures is what a new account gets: only auto-contest is on, as the spec says.
 func DefaultFeatures() Features { return Features{AutoContest: true} }
 

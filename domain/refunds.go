@@ -32,6 +32,8 @@ type NewRefund struct {
 	Amount         money.Cents
 	Nature         string
 	Description    string
+	// SubaccountID, when sent, must be the sub-account the deposit credited.
+	SubaccountID string
 }
 
 // Validate checks the request against the rules of a refund.
@@ -46,7 +48,11 @@ func (b RefundRequest) Validate() (NewRefund, error) {
 		return n, Invalid("transactionId", "or e2eId is required")
 	}
 	if b.SubaccountID != nil {
-		return n, Forbidden("subaccountId needs sub-accounts, which are not enabled on this account")
+		id, err := Text("subaccountId", b.SubaccountID, 1, 64, true)
+		if err != nil {
+			return n, err
+		}
+		n.SubaccountID = id
 	}
 	if b.Amount == nil {
 		return n, Invalid("amount", "is required and must equal the deposit's gross amount")

@@ -16,7 +16,7 @@ func TestRefundRequestInvalid(t *testing.T) {
 	}{
 		{"no deposit named", `{"amount": 10}`, "transactionId", domain.ErrInvalid},
 		{"blank ids", `{"transactionId": " ", "e2eId": "", "amount": 10}`, "transactionId", domain.ErrInvalid},
-		{"subaccountId", `{"transactionId": "tx1", "amount": 10, "subaccountId": "sub_1"}`, "subaccountId", domain.ErrForbidden},
+		{"subaccountId empty", `{"transactionId": "tx1", "amount": 10, "subaccountId": " "}`, "subaccountId", domain.ErrInvalid},
 		{"amount absent", `{"transactionId": "tx1"}`, "amount", domain.ErrInvalid},
 		{"refundId empty", `{"transactionId": "tx1", "amount": 10, "refundId": " "}`, "refundId", domain.ErrInvalid},
 		{"refundId too long", `{"transactionId": "tx1", "amount": 10, "refundId": "` + strings.Repeat("r", 36) + `"}`, "refundId", domain.ErrInvalid},

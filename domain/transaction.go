@@ -74,6 +74,9 @@ type Details struct {
 	CounterpartyName string `json:"counterpartyName,omitempty"`
 	// CounterpartyID is the other account of an internal transfer: internal.
 	CounterpartyID string `json:"counterpartyId,omitempty"`
+
+	// Sub-account transfers: the destination (the source is SubaccountID).
+	ToSubaccountID string `json:"toSubaccountId,omitempty"`
 }
 
 // SecurityReview is the anti-fraud hold of a PIX out.
@@ -179,6 +182,7 @@ type PublicTransaction struct {
 	QRCodeURL         *string       `json:"qrcodeUrl,omitempty"`
 	ExpiresAt         *Time         `json:"expiresAt,omitempty"`
 	SubaccountID      *string       `json:"subaccountId,omitempty"`
+	ToSubaccountID    string        `json:"toSubaccountId,omitempty"`
 	Split             *PublicSplit  `json:"split,omitempty"`
 	PixKey            string        `json:"pixKey,omitempty"`
 	PixKeyType        string        `json:"pixKeyType,omitempty"`
@@ -239,7 +243,7 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	if s := d.Split; s != nil {
 		p.Split = &PublicSplit{SplitUser: s.Email, SplitTax: s.Percent, Amount: s.Amount}
 	}
-	p.PixKey, p.PixKeyType = d.PixKey, d.PixKeyType
+	p.PixKey, p.PixKeyType, p.ToSubaccountID = d.PixKey, d.PixKeyType, d.ToSubaccountID
 	if r := d.SecurityReview; r != nil {
 		p.SecurityReview = &PublicReview{Pending: r.Pending, Decision: r.Decision}
 	}
@@ -253,6 +257,16 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 		p.RecipientEmail, p.RecipientName, p.CounterpartyName, p.PairID = d.RecipientEmail, d.RecipientName, d.CounterpartyName, d.PairID
 	}
 	return p
+}
+
+// Wallet is the owner of the record's money in the ledger: its sub-account
+// when it was created with one (a charge credits it, a PIX out and a refund
+// debit it), else the account itself.
+func (t Transaction) Wallet() string {
+	if t.SubaccountID != nil && *t.SubaccountID != "" {
+		return *t.SubaccountID
+	}
+	return t.AccountID
 }
 
 // EventData is the record as events carry it (webhook and WebSocket data):

@@ -39,6 +39,8 @@ type NewTransfer struct {
 	PixKeyType        string
 	CoverFee          bool
 	ExternalReference *string
+	// SubaccountID debits the PIX out from that sub-account ("" for none).
+	SubaccountID string
 }
 
 // Validate checks the request against the rules of a PIX out: a PIX key
@@ -47,9 +49,6 @@ func (b TransferRequest) Validate() (NewTransfer, error) {
 	var n NewTransfer
 	if b.PixRail != nil {
 		return n, Invalid("pixRail", "must not be sent: the rail comes from the API key")
-	}
-	if b.SubaccountID != nil {
-		return n, Forbidden("subaccountId needs sub-accounts, which are not enabled on this account")
 	}
 	switch {
 	case b.PixCopyPaste != nil && b.PixKey != nil:
@@ -101,6 +100,11 @@ func (b TransferRequest) Validate() (NewTransfer, error) {
 	n.CoverFee = b.CoverFee == nil || *b.CoverFee
 	if n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 120); err != nil {
 		return n, err
+	}
+	if b.SubaccountID != nil {
+		if n.SubaccountID, err = Text("subaccountId", b.SubaccountID, 1, 64, true); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
 }

@@ -77,9 +77,9 @@ func TestTransferRequestRefusals(t *testing.T) {
 	_, err := decodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "pixCopyPaste": `+
 		brCode(t, "ana@example.com", 0)+`}`).Validate()
 	wantFieldErr(t, err, domain.ErrInvalid, "send either pixKey with pixKeyType or pixCopyPaste,")
-	// Sub-accounts are a permission, not a bad field.
-	_, err = decodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": "sub_1"}`).Validate()
-	wantFieldErr(t, err, domain.ErrForbidden, "subaccountId")
+	// The sub-account's feature is the use case's to check; an empty id is a bad field.
+	_, err = decodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": " "}`).Validate()
+	wantFieldErr(t, err, domain.ErrInvalid, "subaccountId")
 }
 
 func TestTransferRequestValid(t *testing.T) {

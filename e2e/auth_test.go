@@ -32,6 +32,9 @@ func TestEveryRouteRequiresKeyAndPermission(t *testing.T) {
 		group, _, _ := strings.Cut(r.Permission, "/")
 		for _, perm := range []string{r.Permission, group + "/*", "*"} {
 			k := e.merchant(perm)
+			if r.Feature != "" {
+				e.enable(k, r.Feature)
+			}
 			if got := e.call(k.Key, r.Method, path, "{}"); got.Status == 401 || got.Status == 403 {
 				t.Errorf("%s %s with %s: %d %s", r.Method, r.Path, perm, got.Status, got.Message)
 			}

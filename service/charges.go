@@ -14,6 +14,7 @@ import (
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
+	"github.com/jangada/jangada/subaccount"
 )
 
 // Charges creates PIX charges and forwards processor notices to them.
@@ -39,16 +40,24 @@ type CreatedCharge struct {
 // launchCommitted: a Temporal that is away delays the workflow, not the
 // answer, and the sweeper starts it).
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
-	if in.SubaccountID != "" && !(acct.Features.Subaccounts && acct.Features.SubaccountPix) {
-		return CreatedCharge{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
-	}
+	fees := acct.Fees
 	if in.SubaccountID != "" {
-		return CreatedCharge{}, domain.Forbidden("sub-accounts are not available yet")
+		sa, err := pixSubaccount(ctx, s.DB, acct, in.SubaccountID)
+		if err != nil {
+			return CreatedCharge{}, err
+		}
+		if err := sa.Permit(subaccount.OpCharge); err != nil {
+			return CreatedCharge{}, err
+		}
+		if in.SplitUser != "" {
+			return CreatedCharge{}, domain.Invalid("splitUser", "cannot be combined with subaccountId")
+		}
+		fees = subaccount.Combined(acct.Fees, sa.Pricing.V)
 	}
 	if in.EmitFiscalInvoice && !acct.Features.FiscalInvoice {
 		return CreatedCharge{}, domain.Forbidden("emitFiscalInvoice needs automatic fiscal invoice emission enabled on the account")
 	}
-	gross, fee, net, err := price(acct.Fees, in.Amount, in.CoverFee)
+	gross, fee, net, err := price(fees, in.Amount, in.CoverFee)
 	if err != nil {
 		return CreatedCharge{}, err
 	}
@@ -79,6 +88,9 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	}
 	if in.Payer != nil {
 		t.Payer = domain.SomeJSON(*in.Payer)
+	}
+	if in.SubaccountID != "" {
+		t.SubaccountID = &in.SubaccountID
 	}
 	var ev *domain.Event
 	l := chargeLaunch(t)

@@ -9,6 +9,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/subaccount"
 )
 
 // Refunds returns received PIX: full refunds only, at most one per deposit.
@@ -27,6 +28,9 @@ type Refunds struct {
 // requests; the same refund asked again (its refundId, or its Idempotency-Key)
 // answers with the first refund.
 func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error) {
+	if in.SubaccountID != "" && !acct.Features.Enabled(domain.FeatureSubaccountPix) {
+		return domain.Transaction{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
+	}
 	var deposit domain.Transaction
 	requestID := ""
 	if in.IdempotencyKey != "" {
@@ -50,7 +54,11 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if in.Amount != d.Amount {
 			return domain.Invalid("amount", "must equal the deposit's gross amount of %s (full refunds only)", d.Amount)
 		}
-		fee := acct.Fees.PixOut(d.Amount)
+		fees, err := refundFees(ctx, tx, acct, d, in.SubaccountID)
+		if err != nil {
+			return err
+		}
+		fee := fees.PixOut(d.Amount)
 		kept := d.NetAmount
 		if sp := d.Details.V.Split; sp != nil {
 			kept -= sp.Amount
@@ -81,4 +89,24 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 	}
 	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, refundLaunch(deposit))
 	return db.GetTransaction(ctx, s.DB, acct.ID, deposit.ID, domain.TypePixIn)
+}
+
+// refundFees prices a refund's PIX out: a deposit credited to a sub-account
+// is refunded from it (the ledger follows the deposit's wallet) at the
+// sub-account's price; a subaccountId sent must be that sub-account.
+func refundFees(ctx context.Context, tx *sqlx.Tx, acct domain.Account, d domain.Transaction, sent string) (domain.Fees, error) {
+	if d.SubaccountID == nil {
+		if sent != "" {
+			return domain.Fees{}, domain.Invalid("subaccountId", "is not the sub-account this deposit credited: it credited the main account")
+		}
+		return acct.Fees, nil
+	}
+	if sent != "" && sent != *d.SubaccountID {
+		return domain.Fees{}, domain.Invalid("subaccountId", "is not the sub-account this deposit credited")
+	}
+	sa, err := db.GetSubaccount(ctx, tx, acct.ID, *d.SubaccountID)
+	if err != nil {
+		return acct.Fees, nil // deleted: it held nothing, and the refund will find no money
+	}
+	return subaccount.Combined(acct.Fees, sa.Pricing.V), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/subaccount"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -31,7 +32,15 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 			return t, nil
 		}
 	}
-	fee := acct.Fees.PixOut(in.Amount)
+	fees := acct.Fees
+	if in.SubaccountID != "" {
+		sa, err := pixSubaccount(ctx, s.DB, acct, in.SubaccountID)
+		if err != nil {
+			return domain.Transaction{}, err
+		}
+		fees = subaccount.Combined(acct.Fees, sa.Pricing.V)
+	}
+	fee := fees.PixOut(in.Amount)
 	debit, sent := in.Amount+fee, in.Amount
 	if !in.CoverFee {
 		debit, sent = in.Amount, in.Amount-fee
@@ -46,11 +55,19 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 		ExternalReference: in.ExternalReference, CreatedAt: domain.NewTime(now),
 		Details: domain.SomeJSON(domain.Details{PixKey: in.PixKey, PixKeyType: in.PixKeyType, Debit: debit, CoverFee: in.CoverFee}),
 	}
+	if in.SubaccountID != "" {
+		t.SubaccountID = &in.SubaccountID
+	}
 	if r := reviewReason(acct, in.Amount); r != "" {
 		t.Details.V.SecurityReview = &domain.SecurityReview{Pending: true, Reason: r}
 	}
 	l := transferLaunch(t)
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if in.SubaccountID != "" {
+			if err := pixOutChecks(ctx, tx, acct, in.SubaccountID, in.Amount); err != nil {
+				return err
+			}
+		}
 		if err := activities.ReserveTransfer(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}

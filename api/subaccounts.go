@@ -1,0 +1,238 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/subaccount"
+)
+
+// The sub-account routes (spec "Sub-accounts"; body names from CONTRACTS.md).
+
+func (s *Server) createSubaccount(c *gin.Context) {
+	if !strings.HasPrefix(c.ContentType(), "multipart/") {
+		create[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", func(in subaccount.NewSubaccount) (any, error) {
+			return s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
+		})
+		return
+	}
+	body, err := multipartCreate(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	in, err := body.Validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	v, err := s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-account created", v)
+}
+
+// multipartCreate reads a PJ create (multipart/form-data): the same field
+// names as the JSON body, and the proof document as the file "document".
+func multipartCreate(c *gin.Context) (subaccount.CreateRequest, error) {
+	b := subaccount.CreateRequest{Multipart: true}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
+	if err := c.Request.ParseMultipartForm(maxBody); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return b, domain.Invalidf("request body is larger than 1 MiB")
+		}
+		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	}
+	form := c.Request.MultipartForm
+	field := func(name string) (*string, error) {
+		vs := form.Value[name]
+		if len(vs) == 0 {
+			return nil, nil
+		}
+		if err := cleanValue(name, vs[0], 1024); err != nil {
+			return nil, err
+		}
+		return &vs[0], nil
+	}
+	for name, dst := range map[string]**string{
+		"personType": &b.PersonType, "fullName": &b.FullName, "cpf": &b.CPF, "birthDate": &b.BirthDate,
+		"postalCode": &b.PostalCode, "externalReference": &b.ExternalReference, "portalEmail": &b.PortalEmail,
+		"portalPassword": &b.PortalPassword, "cnpj": &b.CNPJ, "companyName": &b.CompanyName, "site": &b.Site,
+	} {
+		v, err := field(name)
+		if err != nil {
+			return b, err
+		}
+		*dst = v
+	}
+	files := form.File["document"]
+	if len(files) == 0 {
+		return b, nil
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return b, domain.Invalid("document", "could not be read")
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, subaccount.MaxDocument+1))
+	if err != nil {
+		return b, domain.Invalid("document", "could not be read")
+	}
+	name := files[0].Filename
+	if len(name) > 200 || cleanValue("document", name, 200) != nil {
+		name = "document"
+	}
+	b.Document = &subaccount.File{Bytes: raw, Info: subaccount.FileInfo{
+		Name: name, Size: int64(len(raw)), ContentType: strings.Split(http.DetectContentType(raw), ";")[0],
+	}}
+	return b, nil
+}
+
+func (s *Server) getSubaccount(c *gin.Context) {
+	sa, b, err := s.Subaccounts.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-account", sa.View(b))
+}
+
+func (s *Server) getSubaccountByRef(c *gin.Context) {
+	sa, b, err := s.Subaccounts.Get(c.Request.Context(), accountOf(c), c.Param("ref"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-account", sa.Lean(b))
+}
+
+func (s *Server) listSubaccounts(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	status, err := subaccount.StatusFilter(c.Query("status"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Subaccounts.List(c.Request.Context(), accountOf(c), status, f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-accounts", pageOf(rows, f, total, func(v subaccount.View) subaccount.View { return v }))
+}
+
+// queryRef is the id or externalReference query parameter of the balance,
+// pricing and portal status routes.
+func queryRef(c *gin.Context) (string, error) {
+	return subaccount.Ref{ID: queryPtr(c, "id"), ExternalReference: queryPtr(c, "externalReference")}.Validate()
+}
+
+func queryPtr(c *gin.Context, name string) *string {
+	if v, present := c.GetQuery(name); present {
+		return &v
+	}
+	return nil
+}
+
+func (s *Server) subaccountBalance(c *gin.Context) {
+	ref, err := queryRef(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	sa, b, err := s.Subaccounts.Get(c.Request.Context(), accountOf(c), ref)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-account balance", struct {
+		ID                string `json:"id"`
+		ExternalReference string `json:"externalReference"`
+		Currency          string `json:"currency"`
+		subaccount.Balance
+	}{sa.ID, sa.ExternalReference, "BRL", b})
+}
+
+func (s *Server) subaccountPricing(c *gin.Context) {
+	ref, err := queryRef(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	p, err := s.Subaccounts.Pricing(c.Request.Context(), accountOf(c), ref)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Sub-account pricing", p)
+}
+
+func (s *Server) updateSubaccount(c *gin.Context) {
+	create[subaccount.Update, subaccount.UpdateRequest](c, "Sub-account updated", func(u subaccount.Update) (any, error) {
+		return s.Subaccounts.Update(c.Request.Context(), accountOf(c), u)
+	})
+}
+
+func (s *Server) deleteSubaccount(c *gin.Context) {
+	create[string, subaccount.IDRequest](c, "Sub-account deleted", func(id string) (any, error) {
+		return gin.H{"id": id}, s.Subaccounts.Delete(c.Request.Context(), accountOf(c), id)
+	})
+}
+
+func (s *Server) addSubaccountBalance(c *gin.Context) {
+	create[subaccount.Move, subaccount.MoveRequest](c, "Balance added to the sub-account", func(m subaccount.Move) (any, error) {
+		t, err := s.Subaccounts.AddBalance(c.Request.Context(), accountOf(c), keyOf(c), m)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) removeSubaccountBalance(c *gin.Context) {
+	create[subaccount.Move, subaccount.MoveRequest](c, "Balance removed from the sub-account", func(m subaccount.Move) (any, error) {
+		t, err := s.Subaccounts.RemoveBalance(c.Request.Context(), accountOf(c), keyOf(c), m)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) transferSubaccount(c *gin.Context) {
+	create[subaccount.Move, subaccount.TransferRequest](c, "Sub-account transfer completed", func(m subaccount.Move) (any, error) {
+		t, err := s.Subaccounts.Transfer(c.Request.Context(), accountOf(c), keyOf(c), m)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) lockSubaccount(c *gin.Context) {
+	create[subaccount.Lock, subaccount.LockRequest](c, "Sub-account locked", func(l subaccount.Lock) (any, error) {
+		return s.Subaccounts.Lock(c.Request.Context(), accountOf(c), l)
+	})
+}
+
+func (s *Server) unlockSubaccount(c *gin.Context) {
+	create[string, subaccount.IDRequest](c, "Sub-account unlocked", func(id string) (any, error) {
+		v, err := s.Subaccounts.Unlock(c.Request.Context(), accountOf(c), id)
+		return gin.H{"id": v.ID, "lockMode": v.LockMode, "status": v.Status}, err
+	})
+}
+
+func (s *Server) setSubaccountLimits(c *gin.Context) {
+	create[subaccount.SetLimits, subaccount.LimitsRequest](c, "Sub-account limits set", func(l subaccount.SetLimits) (any, error) {
+		return s.Subaccounts.SetLimits(c.Request.Context(), accountOf(c), l)
+	})
+}
+
+func (s *Server) setSubaccountPricing(c *gin.Context) {
+	create[subaccount.SetPricing, subaccount.PricingRequest](c, "Sub-account pricing set", func(p subaccount.SetPricing) (any, error) {
+		return s.Subaccounts.SetPricing(c.Request.Context(), accountOf(c), p)
+	})
+}

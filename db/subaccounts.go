@@ -1,0 +1,210 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/subaccount"
+)
+
+const subColumns = `id, account_id, name, external_reference, person_type, cpf, birth_date, postal_code, cnpj,
+	company_name, site, document_info, status, lock_mode, limit_daily, limit_monthly, limit_per_transaction,
+	pricing, portal_state, portal_email, portal_password_hash, portal_email_verified, portal_two_factor,
+	portal_last_login_at, created_at, updated_at`
+
+// subConflict names the field a unique violation of the subaccounts table is about.
+func subConflict(err error, emailField string) error {
+	var pqErr *pq.Error
+	if !errors.As(err, &pqErr) || pqErr.Code != "23505" {
+		return nil
+	}
+	if pqErr.Constraint == "subaccounts_portal_email_key" {
+		return domain.Invalid(emailField, "is already used by another sub-account portal")
+	}
+	return domain.Invalid("externalReference", "is already used by another sub-account of this account")
+}
+
+// InsertSubaccount stores a new sub-account with its proof document (PJ)
+// and opens its ledger accounts, all inside tx.
+func InsertSubaccount(ctx context.Context, tx *sqlx.Tx, s subaccount.Subaccount, file []byte) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO subaccounts (id, account_id, name, external_reference, person_type, cpf, birth_date, postal_code,
+			cnpj, company_name, site, document_info, document_file, pricing, portal_state, portal_email,
+			portal_password_hash, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)`,
+		s.ID, s.AccountID, s.Name, s.ExternalReference, s.PersonType, s.CPF, s.BirthDate, s.PostalCode,
+		s.CNPJ, s.CompanyName, s.Site, s.Document, file, s.Pricing, s.PortalState, s.PortalEmail,
+		s.PortalPasswordHash, s.CreatedAt)
+	if c := subConflict(err, "portalEmail"); c != nil {
+		return c
+	}
+	if err != nil {
+		return fmt.Errorf("db: insert sub-account: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `
+		INSERT INTO ledger_accounts (id, account_id, kind) VALUES
+			($1, $4, 'sub_available'), ($2, $4, 'sub_pending'), ($3, $4, 'sub_locked')`,
+		domain.AvailableLedger(s.ID), domain.PendingLedger(s.ID), subaccount.LockedLedger(s.ID), s.AccountID)
+	if err != nil {
+		return fmt.Errorf("db: open sub-account ledger accounts: %w", err)
+	}
+	return nil
+}
+
+// GetSubaccount loads one of the account's live sub-accounts by id or by
+// externalReference. Another account's sub-account is simply not found.
+func GetSubaccount(ctx context.Context, q sqlx.QueryerContext, accountID, idOrRef string) (subaccount.Subaccount, error) {
+	var s subaccount.Subaccount
+	err := sqlx.GetContext(ctx, q, &s, `
+		SELECT `+subColumns+` FROM subaccounts
+		WHERE account_id = $1 AND deleted_at IS NULL AND (id = $2 OR external_reference = $2)
+		ORDER BY (id = $2) DESC LIMIT 1`, accountID, idOrRef)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, domain.NotFound("sub-account")
+	}
+	if err != nil {
+		return s, fmt.Errorf("db: get sub-account: %w", err)
+	}
+	return s, nil
+}
+
+// LockSubaccounts loads the account's live sub-accounts with the given ids
+// FOR UPDATE, in id order (so that two moves over the same pair cannot
+// deadlock), and returns them in the order asked. A missing one is a 404
+// naming field. This row lock serialises every debit of a sub-account, which
+// is what makes the limit check atomic with the debit.
+func LockSubaccounts(ctx context.Context, tx *sqlx.Tx, accountID string, fields []string, ids ...string) ([]subaccount.Subaccount, error) {
+	var rows []subaccount.Subaccount
+	if err := tx.SelectContext(ctx, &rows, `
+		SELECT `+subColumns+` FROM subaccounts
+		WHERE account_id = $1 AND deleted_at IS NULL AND id = ANY($2) ORDER BY id FOR UPDATE`,
+		accountID, stringArray(ids)); err != nil {
+		return nil, fmt.Errorf("db: lock sub-accounts: %w", err)
+	}
+	out := make([]subaccount.Subaccount, len(ids))
+	for i, id := range ids {
+		found := false
+		for _, r := range rows {
+			if r.ID == id {
+				out[i], found = r, true
+			}
+		}
+		if !found {
+			return nil, &domain.Error{Kind: domain.ErrNotFound, Message: fields[i] + ": sub-account not found"}
+		}
+	}
+	return out, nil
+}
+
+// ListSubaccounts returns one page of the account's live sub-accounts,
+// newest first, optionally of one status, and the total.
+func ListSubaccounts(ctx context.Context, q sqlx.QueryerContext, accountID, status string, page, pageSize int) ([]subaccount.Subaccount, int, error) {
+	var total int
+	if err := sqlx.GetContext(ctx, q, &total, `
+		SELECT count(*) FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL AND ($2 = '' OR status = $2)`,
+		accountID, status); err != nil {
+		return nil, 0, fmt.Errorf("db: count sub-accounts: %w", err)
+	}
+	rows := []subaccount.Subaccount{}
+	err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT `+subColumns+` FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL AND ($2 = '' OR status = $2)
+		ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, accountID, status, pageSize, (page-1)*pageSize)
+	if err != nil {
+		return nil, 0, fmt.Errorf("db: list sub-accounts: %w", err)
+	}
+	return rows, total, nil
+}
+
+// ListPortals returns every live sub-account of the account, oldest first,
+// for the portal status route.
+func ListPortals(ctx context.Context, q sqlx.QueryerContext, accountID string) ([]subaccount.Subaccount, error) {
+	rows := []subaccount.Subaccount{}
+	err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT `+subColumns+` FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL
+		ORDER BY created_at, id LIMIT 1000`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("db: list portals: %w", err)
+	}
+	return rows, nil
+}
+
+// SaveSubaccount writes the mutable fields of s (name, status, lock, limits,
+// pricing, portal) inside tx; the caller holds its row lock.
+func SaveSubaccount(ctx context.Context, tx *sqlx.Tx, s subaccount.Subaccount) error {
+	_, err := tx.ExecContext(ctx, `
+		UPDATE subaccounts SET name = $2, status = $3, lock_mode = $4, limit_daily = $5, limit_monthly = $6,
+			limit_per_transaction = $7, pricing = $8, portal_state = $9, portal_email = $10,
+			portal_password_hash = $11, portal_email_verified = $12, portal_two_factor = $13, updated_at = now()
+		WHERE id = $1`, s.ID, s.Name, s.Status, s.LockMode, s.LimitDaily, s.LimitMonthly, s.LimitPerTransaction,
+		s.Pricing, s.PortalState, s.PortalEmail, s.PortalPasswordHash, s.PortalEmailVerified, s.PortalTwoFactor)
+	if c := subConflict(err, "email"); c != nil {
+		return c
+	}
+	if err != nil {
+		return fmt.Errorf("db: save sub-account: %w", err)
+	}
+	return nil
+}
+
+// DeleteSubaccount marks the sub-account deleted; its ledger accounts stay
+// (the ledger is immutable) and hold zero.
+func DeleteSubaccount(ctx context.Context, tx *sqlx.Tx, id string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE subaccounts SET deleted_at = now(), updated_at = now() WHERE id = $1`, id)
+	if err != nil {
+		return fmt.Errorf("db: delete sub-account: %w", err)
+	}
+	return nil
+}
+
+// SubaccountBalance computes a sub-account's balance (docs/ledger.md):
+// spendable is the withdrawable money of its available ledger account.
+func SubaccountBalance(ctx context.Context, q sqlx.QueryerContext, id string) (subaccount.Balance, error) {
+	b, err := GetBalance(ctx, q, id)
+	if err != nil {
+		return subaccount.Balance{}, err
+	}
+	var locked money.Cents
+	if err := sqlx.GetContext(ctx, q, &locked, `SELECT balance FROM ledger_accounts WHERE id = $1`, subaccount.LockedLedger(id)); err != nil {
+		return subaccount.Balance{}, fmt.Errorf("db: locked balance of %s: %w", id, err)
+	}
+	return subaccount.Balance{SpendablePadrao: b.Withdrawable, AvailablePadrao: b.Available,
+		LockedPadrao: locked, PendingPadrao: b.Pending}, nil
+}
+
+// OpenCharges counts the sub-account's charges still waiting to be paid:
+// each would credit it when paid.
+func OpenCharges(ctx context.Context, q sqlx.QueryerContext, subID string) (int, error) {
+	var n int
+	err := sqlx.GetContext(ctx, q, &n, `
+		SELECT count(*) FROM transactions WHERE subaccount_id = $1 AND type = $2 AND status = $3`,
+		subID, domain.TypePixIn, domain.StatusPending)
+	if err != nil {
+		return 0, fmt.Errorf("db: open charges of %s: %w", subID, err)
+	}
+	return n, nil
+}
+
+// SubaccountDebitTypes are the record types that debit the sub-account named
+// in their subaccount_id: what the limits count.
+var SubaccountDebitTypes = []string{subaccount.TypeRemoveBalance, subaccount.TypeTransfer, domain.TypePixOut}
+
+// SpentBetween sums the COMPLETED debits of a sub-account completed in [from, to).
+func SpentBetween(ctx context.Context, q sqlx.QueryerContext, subID string, from, to time.Time) (money.Cents, error) {
+	var spent money.Cents
+	err := sqlx.GetContext(ctx, q, &spent, `
+		SELECT COALESCE(sum(amount), 0) FROM transactions
+		WHERE subaccount_id = $1 AND type = ANY($2) AND status = 'COMPLETED' AND completed_at >= $3 AND completed_at < $4`,
+		subID, stringArray(SubaccountDebitTypes), from, to)
+	if err != nil {
+		return 0, fmt.Errorf("db: spent by %s: %w", subID, err)
+	}
+	return spent, nil
+}

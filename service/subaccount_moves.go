@@ -1,0 +1,208 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/subaccount"
+)
+
+// AddBalance moves money from the main account's withdrawable balance to a
+// sub-account.
+func (s *Subaccounts) AddBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error) {
+	return s.move(ctx, acct, key, subaccount.TypeAddBalance, m)
+}
+
+// RemoveBalance moves money from a sub-account's spendable balance back to
+// the main account.
+func (s *Subaccounts) RemoveBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error) {
+	return s.move(ctx, acct, key, subaccount.TypeRemoveBalance, m)
+}
+
+// Transfer moves money between two sub-accounts of the account.
+func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error) {
+	return s.move(ctx, acct, key, subaccount.TypeTransfer, m)
+}
+
+// move makes one move in one database transaction: the sub-account rows are
+// locked first (id order), then the ledger rows (id order, as db.Post does),
+// so that concurrent moves serialise per sub-account and cannot deadlock;
+// status, lock mode and limits are checked under those locks; the record and
+// one posting are written; the same externalReference answers the first move.
+func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.APIKey, typ string, m subaccount.Move) (domain.Transaction, error) {
+	if err := gate(acct); err != nil {
+		return domain.Transaction{}, err
+	}
+	if t, err := db.GetTransaction(ctx, s.DB, acct.ID, m.ExternalReference, typ); err == nil {
+		return t, nil
+	}
+	now := s.now()
+	stamp := domain.NewTime(now)
+	rec := domain.Transaction{ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: &key.ID, Type: typ,
+		Status: domain.StatusCompleted, Amount: m.Amount, NetAmount: m.Amount, Description: m.Description,
+		ExternalReference: &m.ExternalReference, CompletedAt: &stamp, CreatedAt: stamp}
+	var from, to string // ledger accounts
+	var ids, fields []string
+	var ops []subaccount.Op
+	switch typ {
+	case subaccount.TypeAddBalance:
+		ids, fields, ops = []string{m.To}, []string{"id"}, []subaccount.Op{subaccount.OpAddBalance}
+		from, to = acct.ID, m.To
+		rec.SubaccountID = &m.To
+	case subaccount.TypeRemoveBalance:
+		ids, fields, ops = []string{m.From}, []string{"id"}, []subaccount.Op{subaccount.OpRemoveBalance}
+		from, to = m.From, acct.ID
+		rec.SubaccountID = &m.From
+	default:
+		ids, fields = []string{m.From, m.To}, []string{"fromSubaccountId", "toSubaccountId"}
+		ops = []subaccount.Op{subaccount.OpTransferOut, subaccount.OpTransferIn}
+		from, to = m.From, m.To
+		rec.SubaccountID = &m.From
+		rec.Details = domain.SomeJSON(domain.Details{ToSubaccountID: m.To})
+	}
+	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		subs, err := db.LockSubaccounts(ctx, tx, acct.ID, fields, ids...)
+		if err != nil {
+			return err
+		}
+		// A repeat that waited for the first attempt's locks finds its record now.
+		if _, err := db.GetTransaction(ctx, tx, acct.ID, m.ExternalReference, typ); err == nil {
+			return errReplay
+		}
+		for i, sa := range subs {
+			if err := sa.Permit(ops[i]); err != nil {
+				return err
+			}
+			if ops[i].Out() {
+				if err := CheckLimits(ctx, tx, sa, m.Amount, now); err != nil {
+					return err
+				}
+			}
+		}
+		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(from), domain.AvailableLedger(to)); err != nil {
+			return err
+		}
+		if err := db.RequireWithdrawable(ctx, tx, from, m.Amount); err != nil {
+			return err
+		}
+		if _, err := db.InsertTransaction(ctx, tx, rec); err != nil {
+			return err
+		}
+		_, err = db.Post(ctx, tx, db.Posting{Key: "subaccount:" + rec.ID, AccountID: acct.ID, TransactionID: rec.ID,
+			Kind: typ, Description: m.Description, Entries: []db.Entry{
+				{Account: domain.AvailableLedger(from), Amount: -m.Amount},
+				{Account: domain.AvailableLedger(to), Amount: m.Amount},
+			}})
+		return err
+	})
+	if err != nil {
+		// The same reference committed by a concurrent repeat (found under
+		// the locks, or by the unique index): answer the first move.
+		if errors.Is(err, errReplay) || errors.Is(err, domain.ErrInvalid) {
+			if t, gerr := db.GetTransaction(ctx, s.DB, acct.ID, m.ExternalReference, typ); gerr == nil {
+				return t, nil
+			}
+		}
+		return domain.Transaction{}, err
+	}
+	return rec, nil
+}
+
+// CheckLimits refuses a debit of amount from sa that would pass one of its
+// limits, counting the COMPLETED debits of the day and month (America/
+// Sao_Paulo) that contain now. Call it holding the sub-account's row lock
+// (db.LockSubaccounts): that lock serialises the sub-account's debits, so
+// two concurrent debits cannot both pass a limit that only one fits.
+func CheckLimits(ctx context.Context, tx *sqlx.Tx, sa subaccount.Subaccount, amount money.Cents, now time.Time) error {
+	l := sa.Limits()
+	if l.Daily == nil && l.Monthly == nil && l.PerTransaction == nil {
+		return nil
+	}
+	w := subaccount.WindowAt(now)
+	day, err := db.SpentBetween(ctx, tx, sa.ID, w.DayStart, w.DayEnd)
+	if err != nil {
+		return err
+	}
+	month, err := db.SpentBetween(ctx, tx, sa.ID, w.MonthStart, w.MonthEnd)
+	if err != nil {
+		return err
+	}
+	return l.Check(amount, day, month)
+}
+
+// HoldDisputed is the MED hook: it moves up to amount from the sub-account's
+// available balance to its locked balance (lockedPadrao), once per key
+// (the dispute), and returns what it moved (what is left of the disputed
+// money when less than amount remains). The MED issue calls it.
+func (s *Subaccounts) HoldDisputed(ctx context.Context, accountID, subID, key string, amount money.Cents) (money.Cents, error) {
+	var moved money.Cents
+	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if _, err := db.LockSubaccounts(ctx, tx, accountID, []string{"subaccountId"}, subID); err != nil {
+			return err
+		}
+		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(subID), subaccount.LockedLedger(subID)); err != nil {
+			return err
+		}
+		b, err := db.SubaccountBalance(ctx, tx, subID)
+		if err != nil {
+			return err
+		}
+		moved = min(amount, b.AvailablePadrao)
+		if moved <= 0 {
+			moved = 0
+			return nil
+		}
+		posted, err := db.Post(ctx, tx, db.Posting{Key: "med-hold:" + key, AccountID: accountID, Kind: "MED_HOLD",
+			Description: "MED: disputed value blocked", Entries: []db.Entry{
+				{Account: domain.AvailableLedger(subID), Amount: -moved},
+				{Account: subaccount.LockedLedger(subID), Amount: moved},
+			}})
+		if !posted {
+			moved = 0
+		}
+		return err
+	})
+	return moved, err
+}
+
+// ReleaseDisputed moves amount back from locked to available (a MED decided
+// in the receiver's favour), once per key.
+func (s *Subaccounts) ReleaseDisputed(ctx context.Context, accountID, subID, key string, amount money.Cents) error {
+	return db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		_, err := db.Post(ctx, tx, db.Posting{Key: "med-release:" + key, AccountID: accountID, Kind: "MED_RELEASE",
+			Description: "MED: blocked value released", Entries: []db.Entry{
+				{Account: subaccount.LockedLedger(subID), Amount: -amount},
+				{Account: domain.AvailableLedger(subID), Amount: amount},
+			}})
+		return err
+	})
+}
+
+// pixSubaccount resolves the subaccountId of a PIX request: 403 unless the
+// operator enabled sub-accounts with PIX, 404 unless it is the account's.
+func pixSubaccount(ctx context.Context, q sqlx.QueryerContext, acct domain.Account, id string) (subaccount.Subaccount, error) {
+	if !acct.Features.Enabled(domain.FeatureSubaccountPix) {
+		return subaccount.Subaccount{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
+	}
+	return db.GetSubaccount(ctx, q, acct.ID, id)
+}
+
+// pixOutChecks are a sub-account PIX out's checks, under the sub-account's
+// row lock (taken before the ledger locks, as every move does): its status
+// and lock mode, and its limits.
+func pixOutChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, id string, amount money.Cents) error {
+	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, id)
+	if err != nil {
+		return err
+	}
+	if err := subs[0].Permit(subaccount.OpPixOut); err != nil {
+		return err
+	}
+	return CheckLimits(ctx, tx, subs[0], amount, time.Now())
+}
