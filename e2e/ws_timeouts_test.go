@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/app"
 )
 
 // A WebSocket outlives the HTTP server's read, write and idle timeouts:
@@ -15,12 +15,18 @@ import (
 func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
-	e := wsEnv(t, func(c *config.Config) {
-		c.HTTPReadTimeout, c.HTTPWriteTimeout, c.HTTPIdleTimeout = timeout, timeout, timeout
-		c.WSPingPeriod, c.WSPongWait = 200*time.Millisecond, 150*time.Millisecond
-	})
+	// The requests go to an API process with the usual timeouts (a create
+	// on a loaded machine may take longer than 300 ms to answer); the
+	// WebSocket lives on a second API process of the same database whose
+	// listeners have the short ones.
+	e := wsEnv(t, nil)
+	cfg := e.app.Cfg
+	cfg.HTTPAddr, cfg.WSAddr = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.HTTPReadTimeout, cfg.HTTPWriteTimeout, cfg.HTTPIdleTimeout = timeout, timeout, timeout
+	cfg.WSPingPeriod, cfg.WSPongWait = 200*time.Millisecond, 150*time.Millisecond
+	short := startApp(t, cfg, app.Options{API: true})
 	m := e.merchant()
-	c := e.connect(m.Key)
+	c := short.connect(m.Key)
 	opened := time.Now()
 	for pongs := 0; pongs < 8; {
 		f, err := c.next(10 * time.Second)
