@@ -61,17 +61,13 @@ func (b *PayloadRequest) payload() (Payload, error) {
 	p.Method = strings.ToLower(strings.TrimSpace(*b.Method))
 	switch p.Method {
 	case MethodPix:
-		if b.SubaccountID != nil {
-			// A scheduled run would debit a sub-account with nobody to see its
-			// locks and limits refuse it: not offered yet (docs/schedules.md).
-			return p, inPayload(domain.Forbidden("subaccountId needs sub-accounts, which scheduled transfers do not support yet"))
-		}
 		n, err := domain.TransferRequest{Amount: b.Amount, Description: b.Description, PixKey: b.PixKey, PixKeyType: b.PixKeyType,
 			CoverFee: b.CoverFee, SubaccountID: b.SubaccountID, PixRail: b.PixRail}.Validate()
 		if err != nil {
 			return p, inPayload(err)
 		}
 		p.Amount, p.Description, p.CoverFee, p.PixKey, p.PixKeyType = n.Amount, n.Description, n.CoverFee, n.PixKey, n.PixKeyType
+		p.SubaccountID = n.SubaccountID
 	case MethodInternal:
 		n, err := domain.InternalRequest{Amount: b.Amount, RecipientEmail: b.RecipientEmail, Description: b.Description}.Validate()
 		if err != nil {

@@ -106,12 +106,15 @@ func TestCreateRequestInvalid(t *testing.T) {
 	}
 }
 
-func TestCreateRequestPayloadForbidden(t *testing.T) {
+func TestCreateRequestPayloadSubaccount(t *testing.T) {
 	t.Parallel()
-	// A refusal that is not a bad field keeps its kind and is not prefixed.
-	_, err := decodeReq[schedule.CreateRequest](t, `{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100,
-		"payload": {"method": "pix_padrao", "amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": "sub_1"}}`).ValidateAt(reqNow)
-	wantReqErr(t, err, domain.ErrForbidden, "subaccountId")
+	// A PIX payload may debit a sub-account: the use case checks it exists
+	// and the account has sub-account PIX; each run checks its locks.
+	n, err := decodeReq[schedule.CreateRequest](t, `{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100,
+		"payload": {"method": "pix_padrao", "amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": " sub_1 "}}`).ValidateAt(reqNow)
+	if err != nil || n.Payload.SubaccountID != "sub_1" {
+		t.Fatalf("payload %+v, %v; want subaccountId sub_1", n.Payload, err)
+	}
 }
 
 func TestCreateRequestValid(t *testing.T) {

@@ -60,6 +60,9 @@ type Payload struct {
 	PixKey         string      `json:"pixKey,omitempty"`
 	PixKeyType     string      `json:"pixKeyType,omitempty"`
 	RecipientEmail string      `json:"recipientEmail,omitempty"`
+	// SubaccountID debits each run's PIX out from that sub-account, under
+	// its lock mode and limits as they stand at run time.
+	SubaccountID string `json:"subaccountId,omitempty"`
 }
 
 // Schedule is a stored scheduled transfer: its definition (trigger and

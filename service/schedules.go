@@ -42,6 +42,11 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	if err := schedule.ActsFor(key, in.Payload, in.CreatedFrom); err != nil {
 		return schedule.Record{}, err
 	}
+	if id := in.Payload.SubaccountID; id != "" {
+		if _, err := pixSubaccount(ctx, s.DB, acct, id); err != nil {
+			return schedule.Record{}, err
+		}
+	}
 	if in.Payload.Method == schedule.MethodInternal {
 		if err := s.checkRecipient(ctx, acct, in.Payload.RecipientEmail); err != nil {
 			return schedule.Record{}, err
@@ -213,7 +218,7 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	switch p.Method {
 	case schedule.MethodPix:
 		t, err = s.Transfers.Create(ctx, acct, key, domain.NewTransfer{Amount: p.Amount, Description: desc, PixKey: p.PixKey,
-			PixKeyType: p.PixKeyType, CoverFee: p.CoverFee, ExternalReference: &ref})
+			PixKeyType: p.PixKeyType, CoverFee: p.CoverFee, ExternalReference: &ref, SubaccountID: p.SubaccountID})
 	case schedule.MethodInternal:
 		t, err = s.Internal.Create(ctx, acct, key, domain.NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
 			Description: desc, ExternalReference: &ref})
