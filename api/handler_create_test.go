@@ -221,7 +221,6 @@ func TestHandlerCreateValidation(t *testing.T) {
 		{sched, "payload zero amount", threshold(`{"method":"interna","amount":0,"recipientEmail":"bob@example.com"}`), 0, "payload.amount must be between 0.01 and 1000000.00"},
 		{sched, "payload interna without recipient", threshold(`{"method":"interna","amount":5}`), 0, "payload.recipientEmail is required"},
 		{sched, "payload pixRail sent", threshold(`{"method":"pix_padrao","amount":5,"pixKey":"a@example.com","pixKeyType":"EMAIL","pixRail":"PADRAO"}`), 0, "payload.pixRail must not be sent"},
-		{sched, "payload subaccountId without sub-accounts", threshold(`{"method":"pix_padrao","amount":5,"pixKey":"a@example.com","pixKeyType":"EMAIL","subaccountId":"sub_1"}`), http.StatusForbidden, "subaccountId needs sub-accounts"},
 	}
 	for _, tc := range cases {
 		status := tc.status
