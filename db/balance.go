@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
@@ -22,33 +23,57 @@ type Balance struct {
 
 // GetBalance computes the balance of accountID at the database's now().
 func GetBalance(ctx context.Context, q sqlx.QueryerContext, accountID string) (Balance, error) {
-	var row struct {
+	bs, err := GetBalances(ctx, q, accountID)
+	if err != nil {
+		return Balance{}, err
+	}
+	b, ok := bs[accountID]
+	if !ok {
+		return Balance{}, fmt.Errorf("db: balance of %s: %w", accountID, sql.ErrNoRows)
+	}
+	return b, nil
+}
+
+// GetBalances computes the balances of several accounts (or sub-accounts)
+// in one query, by the same rule as GetBalance; an unknown id is absent
+// from the map.
+func GetBalances(ctx context.Context, q sqlx.QueryerContext, accountIDs ...string) (map[string]Balance, error) {
+	avail, pend := make([]string, len(accountIDs)), make([]string, len(accountIDs))
+	for i, id := range accountIDs {
+		avail[i], pend[i] = domain.AvailableLedger(id), domain.PendingLedger(id)
+	}
+	var rows []struct {
+		ID        string      `db:"id"`
 		Available money.Cents `db:"available"`
 		Pending   money.Cents `db:"pending"`
 		Locked    money.Cents `db:"locked"`
 		Next      *time.Time  `db:"next_unlock"`
 	}
-	err := sqlx.GetContext(ctx, q, &row, `
-		SELECT a.balance AS available, p.balance AS pending,
+	err := sqlx.SelectContext(ctx, q, &rows, `
+		SELECT s.id, a.balance AS available, p.balance AS pending,
 		       COALESCE(l.locked, 0) AS locked, l.next_unlock
-		FROM ledger_accounts a
-		JOIN ledger_accounts p ON p.id = $2
+		FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, av, pe)
+		JOIN ledger_accounts a ON a.id = s.av
+		JOIN ledger_accounts p ON p.id = s.pe
 		LEFT JOIN LATERAL (
-			SELECT sum(s) AS locked, min(locked_until) FILTER (WHERE s > 0) AS next_unlock
+			SELECT sum(g.s) AS locked, min(g.locked_until) FILTER (WHERE g.s > 0) AS next_unlock
 			FROM (SELECT locked_until, sum(amount) AS s FROM ledger_entries
 			      WHERE ledger_account_id = a.id AND locked_until > now() GROUP BY locked_until) g
-		) l ON true
-		WHERE a.id = $1`, domain.AvailableLedger(accountID), domain.PendingLedger(accountID))
+		) l ON true`, stringArray(accountIDs), stringArray(avail), stringArray(pend))
 	if err != nil {
-		return Balance{}, fmt.Errorf("db: balance of %s: %w", accountID, err)
+		return nil, fmt.Errorf("db: balances: %w", err)
 	}
-	b := Balance{Available: row.Available, Pending: row.Pending, Locked24h: min(row.Locked, max(row.Available, 0))}
-	b.Withdrawable = max(row.Available-b.Locked24h, 0)
-	if b.Locked24h > 0 && row.Next != nil {
-		t := row.Next.UTC()
-		b.NextUnlockAt = &t
+	out := make(map[string]Balance, len(rows))
+	for _, row := range rows {
+		b := Balance{Available: row.Available, Pending: row.Pending, Locked24h: min(row.Locked, max(row.Available, 0))}
+		b.Withdrawable = max(row.Available-b.Locked24h, 0)
+		if b.Locked24h > 0 && row.Next != nil {
+			t := row.Next.UTC()
+			b.NextUnlockAt = &t
+		}
+		out[row.ID] = b
 	}
-	return b, nil
+	return out, nil
 }
 
 // LockLedgerAccounts takes row locks on the given ledger accounts in id

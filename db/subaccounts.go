@@ -167,16 +167,50 @@ func DeleteSubaccount(ctx context.Context, tx *sqlx.Tx, id string) error {
 // SubaccountBalance computes a sub-account's balance (docs/ledger.md):
 // spendable is the withdrawable money of its available ledger account.
 func SubaccountBalance(ctx context.Context, q sqlx.QueryerContext, id string) (subaccount.Balance, error) {
-	b, err := GetBalance(ctx, q, id)
+	bs, err := SubaccountBalances(ctx, q, id)
 	if err != nil {
 		return subaccount.Balance{}, err
 	}
-	var locked money.Cents
-	if err := sqlx.GetContext(ctx, q, &locked, `SELECT balance FROM ledger_accounts WHERE id = $1`, subaccount.LockedLedger(id)); err != nil {
-		return subaccount.Balance{}, fmt.Errorf("db: locked balance of %s: %w", id, err)
+	b, ok := bs[id]
+	if !ok {
+		return subaccount.Balance{}, fmt.Errorf("db: balance of sub-account %s: no ledger accounts", id)
 	}
-	return subaccount.Balance{SpendablePadrao: b.Withdrawable, AvailablePadrao: b.Available,
-		LockedPadrao: locked, PendingPadrao: b.Pending}, nil
+	return b, nil
+}
+
+// SubaccountBalances computes the balances of several sub-accounts in two
+// queries (a list page reads its balances at once).
+func SubaccountBalances(ctx context.Context, q sqlx.QueryerContext, ids ...string) (map[string]subaccount.Balance, error) {
+	bs, err := GetBalances(ctx, q, ids...)
+	if err != nil {
+		return nil, err
+	}
+	lockedIDs := make([]string, len(ids))
+	for i, id := range ids {
+		lockedIDs[i] = subaccount.LockedLedger(id)
+	}
+	var held []struct {
+		ID      string      `db:"id"`
+		Balance money.Cents `db:"balance"`
+	}
+	if err := sqlx.SelectContext(ctx, q, &held, `SELECT id, balance FROM ledger_accounts WHERE id = ANY($1)`, stringArray(lockedIDs)); err != nil {
+		return nil, fmt.Errorf("db: locked balances: %w", err)
+	}
+	locked := make(map[string]money.Cents, len(held))
+	for _, h := range held {
+		locked[h.ID] = h.Balance
+	}
+	out := make(map[string]subaccount.Balance, len(bs))
+	for _, id := range ids {
+		b, ok := bs[id]
+		l, held := locked[subaccount.LockedLedger(id)]
+		if !ok || !held {
+			continue
+		}
+		out[id] = subaccount.Balance{SpendablePadrao: b.Withdrawable, AvailablePadrao: b.Available,
+			LockedPadrao: l, PendingPadrao: b.Pending}
+	}
+	return out, nil
 }
 
 // OpenCharges counts the sub-account's charges still waiting to be paid:

@@ -158,6 +158,17 @@ func TestSubaccountReadUpdateDelete(t *testing.T) {
 	if r := e.call(m.Key, "POST", "/v1/subaccount/add-balance", map[string]any{"id": full, "amount": 1, "externalReference": "del-" + full}); r.Status != 200 {
 		t.Fatalf("add: %d %s", r.Status, r.Message)
 	}
+	// A list page reads every item's balance (in one batch).
+	for _, it := range e.call(m.Key, "GET", "/v1/subaccount/list?pageSize=100", nil).m(t)["items"].([]any) {
+		item := it.(map[string]any)
+		want := 0.0
+		if item["id"] == full {
+			want = 1
+		}
+		if b := item["balance"].(map[string]any); b["availablePadrao"] != want || b["spendablePadrao"] != want {
+			t.Fatalf("listed balance of %v: %v, want %v", item["id"], b, want)
+		}
+	}
 	if r := e.call(m.Key, "POST", "/v1/subaccount/delete", map[string]any{"id": full}); r.Status != 400 {
 		t.Fatalf("delete with balance: %d %s", r.Status, r.Message)
 	}

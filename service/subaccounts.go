@@ -113,13 +113,17 @@ func (s *Subaccounts) List(ctx context.Context, acct domain.Account, status stri
 	if err != nil {
 		return nil, 0, err
 	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	bs, err := db.SubaccountBalances(ctx, s.DB, ids...)
+	if err != nil {
+		return nil, 0, err
+	}
 	views := make([]subaccount.View, len(rows))
 	for i, r := range rows {
-		b, err := db.SubaccountBalance(ctx, s.DB, r.ID)
-		if err != nil {
-			return nil, 0, err
-		}
-		views[i] = r.View(b)
+		views[i] = r.View(bs[r.ID])
 	}
 	return views, total, nil
 }
