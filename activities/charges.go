@@ -24,7 +24,7 @@ type SettleChargeInput struct {
 
 // InsertCharge writes a new charge and its payment.created event; it writes
 // nothing (and returns no event) when the row exists. The API calls it when
-// it creates the charge, EnsureCharge when the API did not get to commit.
+// it creates the charge; EnsureCharge, the workflow's guard, finds it written.
 func InsertCharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) (*domain.Event, error) {
 	inserted, err := db.InsertTransaction(ctx, tx, t)
 	if err != nil || !inserted {

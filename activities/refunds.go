@@ -29,7 +29,7 @@ type CompleteRefundInput struct {
 // block and the PIX_REFUND statement line, and writes refund.requested; it
 // assumes the deposit row is locked and writes nothing if the reserve was
 // posted already. The API calls it when it creates the refund,
-// EnsureRefund when the API did not get to commit.
+// EnsureRefund, the workflow's guard, finds it written.
 func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publicURL string) error {
 	r := d.Details.V.Refund
 	// Read (unlocked) before posting, only to say who is short if the
@@ -72,8 +72,9 @@ func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publi
 	return err
 }
 
-// EnsureRefund is the refund workflow's first step: it requests the refund
-// if the API died before committing. Short of money then, the refund is
+// EnsureRefund is the refund workflow's first step, a guard like
+// EnsureTransfer: it requests the refund only if no request committed it.
+// Short of money then, the refund is
 // FAILED with nothing debited. It returns the refund's status.
 func (a *Refunds) EnsureRefund(ctx context.Context, want domain.Transaction) (string, error) {
 	var status string

@@ -43,7 +43,8 @@ type RunScheduleInput struct {
 	RunNumber  int
 }
 
-// EnsureSchedule writes the schedule's row if the API died before committing it.
+// EnsureSchedule writes the schedule's row if it was not committed (a guard:
+// creates commit it before they start the workflow).
 func (a *Schedules) EnsureSchedule(ctx context.Context, s schedule.Schedule) error {
 	return db.InsertSchedule(ctx, a.DB, s)
 }

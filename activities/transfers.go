@@ -39,7 +39,7 @@ type FailInput struct {
 // ReserveTransfer writes a new PIX out, its transfer.created event and the
 // reserve of its debit (withdrawable money only). It writes nothing when the
 // row exists already. The API calls it when it creates the transfer,
-// EnsureTransfer when the API did not get to commit.
+// EnsureTransfer, the workflow's guard, finds it written.
 func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) error {
 	inserted, err := db.InsertTransaction(ctx, tx, t)
 	if err != nil || !inserted {
@@ -60,8 +60,11 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 	return err
 }
 
-// EnsureTransfer is the workflow's first step: it writes the transfer if the
-// API died before committing it. Short of money then, the transfer is stored
+// EnsureTransfer is the workflow's first step, a guard: creates commit the
+// transfer before they start its workflow (service/launch.go), so it finds
+// the row and writes nothing; it would write the transfer for a workflow
+// started before its record committed (histories from before that order).
+// Short of money then, the transfer is stored
 // as FAILED with nothing debited. It returns the stored status.
 func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (string, error) {
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })

@@ -14,7 +14,7 @@ import (
 const ChargeSignal = "processor-notice"
 
 // ChargeInput is the charge workflow's input: the whole record, so that the
-// workflow can create the row itself if the API died before committing it.
+// workflow's guard step can write the row if it was not committed.
 type ChargeInput struct {
 	Charge domain.Transaction
 }
@@ -43,8 +43,8 @@ func ChargeStart(t domain.Transaction) Start {
 // idempotent activity writing ledger, charge and outbox event together.
 func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	var a *activities.Charges
-	// The API normally commits the row before this runs; this is the safety
-	// net for an API that died between start and commit.
+	// Creates commit the row before they start this workflow (service/
+	// launch.go); this guard writes it only for a run started without it.
 	if err := ensureActivity(ctx, a.EnsureCharge, in.Charge, nil); err != nil {
 		return "", err
 	}

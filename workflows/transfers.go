@@ -29,7 +29,7 @@ const (
 const ReviewTimeout = 72 * time.Hour
 
 // TransferInput is the transfer workflow's input: the record, so that the
-// workflow can write it if the API died first.
+// workflow's guard step can write it if it was not committed.
 type TransferInput struct {
 	Transfer domain.Transaction
 }
