@@ -116,10 +116,14 @@ func TestWSThrottlesFailedAuthentications(t *testing.T) {
 // eventuallyWS polls cond until it holds or 5 s pass.
 func eventuallyWS(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if cond() {
-			return
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
+	for !cond() {
+		select {
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		case <-tick.C:
 		}
 	}
-	t.Fatalf("timed out waiting for %s", what)
 }
