@@ -19,15 +19,12 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// Base is what every product's activities share: the database, the public
-// URL events carry, and the in-process wake-up of the outbox readers.
+// Base is what every product's activities share: the database and the
+// public URL events carry. (Committed events wake the outbox readers
+// through db.OnEventsCommitted.)
 type Base struct {
 	DB        *sqlx.DB
 	PublicURL string
-	// Published, when set, learns of each committed event at once (the
-	// in-process fast path to the outbox readers); the outbox remains the
-	// guarantee.
-	Published func(domain.Event)
 }
 
 // change is what a step did to a record: whether it changed and the events
@@ -46,9 +43,7 @@ func emit(events ...string) change { return change{changed: true, events: events
 // then store it and its events. It returns the record as stored.
 func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error)) (domain.Transaction, error) {
 	var out domain.Transaction
-	var evs []domain.Event
 	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error {
-		evs = evs[:0]
 		t, err := db.LockTransaction(ctx, tx, id)
 		if err != nil {
 			return err
@@ -62,26 +57,11 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 			return err
 		}
 		for _, name := range ch.events {
-			ev, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, name, out.ID, out.EventData(b.PublicURL))
-			if err != nil {
+			if _, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, name, out.ID, out.EventData(b.PublicURL)); err != nil {
 				return err
 			}
-			evs = append(evs, ev)
 		}
 		return nil
 	})
-	if err == nil {
-		b.publish(evs...)
-	}
 	return out, err
-}
-
-// publish wakes the outbox readers for events this process committed.
-func (b *Base) publish(evs ...domain.Event) {
-	if b.Published == nil {
-		return
-	}
-	for _, ev := range evs {
-		b.Published(ev)
-	}
 }

@@ -38,15 +38,10 @@ func InsertCharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, public
 // API did not commit them: a charge never exists without its workflow, nor
 // the reverse.
 func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error {
-	var ev *domain.Event
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) (err error) {
-		ev, err = InsertCharge(ctx, tx, t, a.PublicURL)
+	return db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		_, err := InsertCharge(ctx, tx, t, a.PublicURL)
 		return err
 	})
-	if err == nil && ev != nil {
-		a.publish(*ev)
-	}
-	return err
 }
 
 // SettleCharge books a confirmed deposit: gross from PIX clearing, the fee to

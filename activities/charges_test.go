@@ -19,6 +19,7 @@ func TestSettleChargeOnceWithSplit(t *testing.T) {
 	f.wantEqual("split", split.Amount, money.Cents(995))
 
 	n := paidNotice()
+	f.resetPublished()
 	for i := range 2 { // the second call is a retried activity
 		status, err := a.SettleCharge(f.ctx, activities.SettleChargeInput{ChargeID: c.ID, Notice: n})
 		if err != nil {
@@ -161,6 +162,7 @@ func TestEnsureChargeWritesOnce(t *testing.T) {
 	f := newFixture(t)
 	a := &activities.Charges{Base: f.base()}
 	c := f.newCharge(3000, 0) // the API committed it
+	f.resetPublished()
 	if err := a.EnsureCharge(f.ctx, c); err != nil {
 		t.Fatal(err)
 	}

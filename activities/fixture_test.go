@@ -43,7 +43,7 @@ type fixture struct {
 	partner  domain.Account
 
 	mu        sync.Mutex
-	published []string // event types handed to Base.Published
+	published []string // types of this fixture's events handed to db.OnEventsCommitted
 }
 
 const publicURL = "https://api.jangada.test"
@@ -60,6 +60,15 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.verifyLedger)
+	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for _, ev := range evs {
+			if ev.AccountID == f.merchant.ID || ev.AccountID == f.partner.ID {
+				f.published = append(f.published, ev.Type)
+			}
+		}
+	}))
 	return f
 }
 
@@ -75,11 +84,14 @@ func (f *fixture) verifyLedger() {
 }
 
 func (f *fixture) base() activities.Base {
-	return activities.Base{DB: f.db, PublicURL: publicURL, Published: func(ev domain.Event) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.published = append(f.published, ev.Type)
-	}}
+	return activities.Base{DB: f.db, PublicURL: publicURL}
+}
+
+// resetPublished forgets the events published so far (a test's set-up).
+func (f *fixture) resetPublished() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.published = nil
 }
 
 func (f *fixture) publishedTypes() []string {

@@ -82,6 +82,7 @@ func TestCompleteTransferPostsOnce(t *testing.T) {
 
 	a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
 	n := settledNotice()
+	f.resetPublished()
 	for i := range 2 {
 		if err := a.CompleteTransfer(f.ctx, activities.CompleteTransferInput{ID: tr.ID, Notice: n}); err != nil {
 			t.Fatalf("CompleteTransfer #%d: %v", i+1, err)

@@ -77,8 +77,12 @@ type App struct {
 	// processes) feeds this process's hub. Both read the outbox.
 	Dispatcher *dispatch.Dispatcher
 	Tail       *dispatch.Tail
+	// Notifier tells other processes' outbox readers of this process's
+	// commits (one NOTIFY per burst, outside the business transactions).
+	Notifier *dispatch.Notifier
 
 	opts      Options
+	unhook    func()
 	stopBg    context.CancelFunc
 	bg        sync.WaitGroup
 	ownClient bool
@@ -152,7 +156,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	// The processor adapter (only the sandbox exists; config refuses others)
 	// and the inbox its notices arrive at.
-	inbox := &service.Inbox{DB: d, Temporal: a.Temporal}
+	inbox := &service.Inbox{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 	sbx := &sandbox.Sandbox{Inbox: inbox, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 	if cfg.SandboxAutoSettle {
 		sbx.SettleAfter = cfg.SandboxSettle
@@ -161,7 +165,6 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 
 	a.Charges = &service.Charges{
 		DB: d, Temporal: a.Temporal, Processor: proc, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
-		Published: a.publish,
 	}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
@@ -171,7 +174,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
 		a.Launcher = &service.Launcher{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
-		base := activities.Base{DB: d, PublicURL: cfg.PublicURL, Published: a.publish}
+		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
 			Charges:   &activities.Charges{Base: base},
 			Transfers: &activities.Transfers{Base: base, Processor: proc},
@@ -207,16 +210,18 @@ func (a *App) codecEndpoint() http.Handler {
 	return a.Codec.Handler(a.opts.CodecUIOrigins...)
 }
 
-// publish learns of an event committed by this process: it only wakes the
-// outbox readers (the fast path beside NOTIFY); they read the event from
-// the table, so nothing is delivered twice or out of order.
-func (a *App) publish(domain.Event) {
+// publish learns of events committed in this process (db.OnEventsCommitted):
+// it only wakes the outbox readers, here and, through the Notifier, in the
+// other processes; they read the events from the table, so nothing is
+// delivered twice or out of order.
+func (a *App) publish([]domain.Event) {
 	if a.Tail != nil {
 		a.Tail.Wake()
 	}
 	if a.Dispatcher != nil {
 		a.Dispatcher.Wake()
 	}
+	a.Notifier.Poke()
 }
 
 func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.APIKey, error) {
@@ -325,6 +330,10 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) startOutboxReaders() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.stopBg = cancel
+	a.Notifier = &dispatch.Notifier{DB: a.DB}
+	a.bg.Add(1)
+	go func() { defer a.bg.Done(); a.Notifier.Run(ctx) }()
+	a.unhook = db.OnEventsCommitted(a.publish)
 	if a.Dispatcher != nil {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.Dispatcher.Run(ctx) }()
@@ -371,6 +380,9 @@ func (a *App) purgeExpired(ctx context.Context) {
 }
 
 func (a *App) stopOutboxReaders() {
+	if a.unhook != nil {
+		a.unhook()
+	}
 	if a.stopBg != nil {
 		a.stopBg()
 		a.bg.Wait()

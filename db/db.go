@@ -98,7 +98,9 @@ func Migrate(ctx context.Context, d *sqlx.DB) error {
 	return nil
 }
 
-// InTx runs fn in one database transaction, committing when it returns nil.
+// InTx runs fn in one database transaction, committing when it returns nil;
+// the events fn inserted then reach the OnEventsCommitted hooks. Every
+// transaction that inserts events runs through it.
 func InTx(ctx context.Context, d *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	tx, err := d.BeginTxx(ctx, nil)
 	if err != nil {
@@ -106,9 +108,12 @@ func InTx(ctx context.Context, d *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
+		endTx(tx, false)
 		return err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	endTx(tx, err == nil)
+	return err
 }
 
 func isUniqueViolation(err error) bool {

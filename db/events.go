@@ -26,6 +26,7 @@ func InsertEvent(ctx context.Context, tx *sqlx.Tx, accountID string, apiKeyID *s
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("db: insert event: %w", err)
 	}
+	noteEvent(tx, ev)
 	return ev, nil
 }
 

@@ -24,8 +24,6 @@ type Charges struct {
 	Processor processor.Processor
 	TaskQueue string
 	PublicURL string
-	// Published learns of committed events at once (see activities.Base).
-	Published func(domain.Event)
 }
 
 // CreatedCharge is a new charge with its QR image, returned only at creation.
@@ -108,8 +106,6 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		if t, err = db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn); err != nil {
 			return CreatedCharge{}, err
 		}
-	} else if s.Published != nil {
-		s.Published(*ev)
 	}
 	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
 }

@@ -42,12 +42,27 @@ func newChargeRig(t *testing.T) *chargeRig {
 	ctrl := gomock.NewController(t)
 	r := &chargeRig{temporal: servicemock.NewMockTemporal(ctrl), processor: processormock.NewMockProcessor(ctrl)}
 	r.charges = &service.Charges{DB: sharedDB, Temporal: r.temporal, Processor: r.processor, TaskQueue: taskQueue,
-		PublicURL: "https://api.jangada.test", Published: func(ev domain.Event) {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			r.published = append(r.published, ev)
-		}}
+		PublicURL: "https://api.jangada.test"}
+	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.published = append(r.published, evs...)
+	}))
 	return r
+}
+
+// publishedFor is the committed events of one resource the rig was told of
+// (tests run in parallel: the hook sees every test's commits).
+func (r *chargeRig) publishedFor(resourceID string) []domain.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []domain.Event
+	for _, ev := range r.published {
+		if ev.ResourceID == resourceID {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 // expectNewCharge lets the processor issue one BR Code.
@@ -138,8 +153,8 @@ func TestCreateChargeStoresRowEventAndStartsWorkflow(t *testing.T) {
 	if strings.Contains(string(evs[0].Data), "copyPaste") {
 		t.Errorf("payment.created carries QR data: %s", evs[0].Data)
 	}
-	if len(r.published) != 1 || r.published[0].ID != evs[0].ID {
-		t.Errorf("published = %+v", r.published)
+	if got := r.publishedFor(c.ID); len(got) != 1 || got[0].ID != evs[0].ID {
+		t.Errorf("published = %+v", got)
 	}
 	verifyLedger(t)
 }

@@ -16,8 +16,9 @@ import (
 // checked against the resource's state and signalled to its workflow. A
 // resource that has already concluded refuses a notice with a 400.
 type Inbox struct {
-	DB       *sqlx.DB
-	Temporal Temporal
+	DB        *sqlx.DB
+	Temporal  Temporal
+	TaskQueue string
 }
 
 var _ processor.Inbox = (*Inbox)(nil)
@@ -31,7 +32,9 @@ func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.C
 	if t.Status != domain.StatusPending {
 		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
 	}
-	return signal(ctx, s.Temporal, workflows.ChargeWorkflowID(t.ID), workflows.ChargeSignal, n,
+	// Signal-With-Start: a charge's workflow is started deferred until its
+	// expiry, and only this ends the delay (see workflows.ChargeStart).
+	return signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
 		fmt.Sprintf("charge %s is no longer PENDING", t.ID))
 }
 

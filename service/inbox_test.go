@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
@@ -18,7 +19,8 @@ func TestInboxChargeNotice(t *testing.T) {
 	t.Parallel()
 	acct := newAccount(t, "Loja Inbox")
 	charge := func(t *testing.T, status string) domain.Transaction {
-		return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypePixIn, Status: status, Amount: 1000, FeeAmount: 50, NetAmount: 950})
+		return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypePixIn, Status: status, Amount: 1000, FeeAmount: 50, NetAmount: 950,
+			ExpiresAt: domain.TimePtr(time.Now().Add(time.Hour))})
 	}
 	notice := processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E99999908202611230000ABCDEFGHIJK", At: time.Now().UTC(),
 		Payer: &domain.Party{Name: "Pagador", Document: "11144477735"}}
@@ -26,13 +28,13 @@ func TestInboxChargeNotice(t *testing.T) {
 	tests := []struct {
 		name    string
 		status  string
-		signal  error // what SignalWorkflow answers; not called when status is not PENDING
+		signal  error // what SignalWithStartWorkflow answers; not called when status is not PENDING
 		wantErr error // nil: success
 	}{
 		{"pending charge is signalled", domain.StatusPending, nil, nil},
 		{"completed charge is refused", domain.StatusCompleted, nil, domain.ErrInvalid},
 		{"canceled charge is refused", domain.StatusCanceled, nil, domain.ErrInvalid},
-		{"workflow gone", domain.StatusPending, serviceerror.NewNotFound("workflow execution already completed"), domain.ErrInvalid},
+		{"workflow closed", domain.StatusPending, serviceerror.NewWorkflowExecutionAlreadyStarted("closed", "", ""), domain.ErrInvalid},
 		{"Temporal unreachable", domain.StatusPending, errors.New("connection refused"), domain.ErrUnavailable},
 	}
 	for _, tt := range tests {
@@ -41,9 +43,14 @@ func TestInboxChargeNotice(t *testing.T) {
 			c := charge(t, tt.status)
 			temporal := servicemock.NewMockTemporal(gomock.NewController(t))
 			if tt.status == domain.StatusPending {
-				temporal.EXPECT().SignalWorkflow(gomock.Any(), "charge/"+c.ID, "", "processor-notice", notice).Return(tt.signal).Times(1)
+				// Signal-With-Start, with the start the create would make:
+				// deferred until the expiry, on the inbox's task queue.
+				temporal.EXPECT().SignalWithStartWorkflow(gomock.Any(), "charge/"+c.ID, "processor-notice", notice,
+					gomock.Cond(func(o client.StartWorkflowOptions) bool {
+						return o.ID == "charge/"+c.ID && o.TaskQueue == "q" && o.StartDelay > 50*time.Minute && !o.EnableEagerStart
+					}), gomock.Any(), gomock.Any()).Return(nil, tt.signal).Times(1)
 			}
-			err := (&service.Inbox{DB: sharedDB, Temporal: temporal}).ChargeNotice(t.Context(), c.ID, notice)
+			err := (&service.Inbox{DB: sharedDB, Temporal: temporal, TaskQueue: "q"}).ChargeNotice(t.Context(), c.ID, notice)
 			if tt.wantErr == nil {
 				if err != nil {
 					t.Fatalf("ChargeNotice = %v, want nil", err)

@@ -26,6 +26,8 @@ import (
 type Temporal interface {
 	ExecuteWorkflow(ctx context.Context, options client.StartWorkflowOptions, workflow any, args ...any) (client.WorkflowRun, error)
 	SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error
+	SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any,
+		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
 	UpdateWorkflow(ctx context.Context, options client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error)
 }
 
@@ -82,6 +84,25 @@ func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, g
 	}
 	if err != nil {
 		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, workflowID, err)
+	}
+	return nil
+}
+
+// signalWithStart sends a signal to the workflow of a committed resource,
+// starting it first if it has not started (its create died before the
+// start, or the sweeper has not run yet) and ending its start delay (a
+// deferred charge runs its first task now). A workflow that has closed
+// answers with a 400 saying gone; Temporal being unreachable is a 503.
+func signalWithStart(ctx context.Context, c Temporal, taskQueue string, l launch, name string, arg any, gone string) error {
+	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
+	defer cancel()
+	_, err := c.SignalWithStartWorkflow(ctx, l.st.ID, name, arg, l.st.Options(taskQueue), l.wf, l.arg)
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) { // closed, and its id may not be reused
+		return domain.Invalidf("%s", gone)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, l.st.ID, err)
 	}
 	return nil
 }

@@ -23,30 +23,47 @@ type ChargeInput struct {
 // charge, and any process can find it.
 func ChargeWorkflowID(chargeID string) string { return "charge/" + chargeID }
 
-// ChargeStart is how the API starts a charge's workflow.
+// ChargeStart is how the API starts a charge's workflow: deferred until the
+// charge expires (Start.Delay). A charge costs Temporal one write at create;
+// its first workflow task runs when a processor notice arrives as
+// Signal-With-Start (service.Inbox), or at expiry. Built when it is used
+// (create, sweeper, notice), so the delay is what remains then.
 func ChargeStart(t domain.Transaction) Start {
+	var delay time.Duration
+	if t.ExpiresAt != nil {
+		delay = time.Until(t.ExpiresAt.Time)
+	}
 	return Start{
 		ID: ChargeWorkflowID(t.ID), AccountID: t.AccountID, ResourceID: t.ID, ResourceType: t.Type, Status: t.Status, Amount: t.Amount,
 		// Ids, amounts and statuses only: descriptions, payers and keys are
 		// merchants' data and stay sealed in the payloads.
 		Summary: "PIX charge " + t.Amount.Format(),
-		Details: "Account `" + t.AccountID + "`, charge `" + t.ID + "`. Signal `" + ChargeSignal +
-			"` with {\"outcome\":\"paid\"|\"failed\"|\"expired\"} to act as the processor.",
+		Details: "Account `" + t.AccountID + "`, charge `" + t.ID + "`. The first workflow task waits for the charge's expiry " +
+			"or a processor notice. To act as the processor, Signal-With-Start `" + ChargeSignal +
+			"` with {\"outcome\":\"paid\"|\"failed\"|\"expired\"} (a plain signal is read at expiry).",
 		Memo:  map[string]any{"chargeId": t.ID, "amount": t.Amount.String()},
-		Eager: true,
+		Delay: delay,
 	}
 }
+
+// chargeDeferredChange marks histories of deferred charges (version 1):
+// no guard step, and the transitions run as local activities. Histories
+// recorded before (DefaultVersion) replay the guard and the activities.
+const chargeDeferredChange = "charge-deferred-start"
 
 // ChargeWorkflow drives one PIX charge: PENDING until the processor confirms
 // the deposit (COMPLETED), reports a failure (FAILED) or the QR expires at
 // expiresAt (CANCELED), whichever comes first. Each transition is one
-// idempotent activity writing ledger, charge and outbox event together.
+// idempotent step writing ledger, charge and outbox event together.
 func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	var a *activities.Charges
-	// Creates commit the row before they start this workflow (service/
-	// launch.go); this guard writes it only for a run started without it.
-	if err := ensureActivity(ctx, a.EnsureCharge, in.Charge, nil); err != nil {
-		return "", err
+	deferred := workflow.GetVersion(ctx, chargeDeferredChange, workflow.DefaultVersion, 1) == 1
+	if !deferred {
+		// Started eagerly with a guard that wrote the row if a create had
+		// not committed it.
+		if err := ensureActivity(ctx, a.EnsureCharge, in.Charge, nil); err != nil {
+			return "", err
+		}
 	}
 
 	notice := processor.ChargeNotice{Outcome: processor.OutcomeExpired}
@@ -54,22 +71,25 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	if in.Charge.ExpiresAt != nil {
 		wait = in.Charge.ExpiresAt.Sub(workflow.Now(ctx))
 	}
-	if wait > 0 {
+	// A notice that arrived while the start was deferred (a plain signal
+	// does not end the delay) came before the expiry: it counts.
+	if n, ok := receiveNow(ctx, ChargeSignal, processor.ChargeNotice.Final); ok {
+		notice = n
+	} else if wait > 0 {
 		if n, ok := awaitSignal(ctx, ChargeSignal, wait, processor.ChargeNotice.Final); ok {
 			notice = n
 		}
 	}
 
-	actx := moneyActivities(ctx)
 	var status string
 	var err error
 	switch notice.Outcome {
 	case processor.OutcomePaid:
-		err = workflow.ExecuteActivity(actx, a.SettleCharge, activities.SettleChargeInput{ChargeID: in.Charge.ID, Notice: notice}).Get(ctx, &status)
+		err = moneyStep(ctx, deferred, a.SettleCharge, activities.SettleChargeInput{ChargeID: in.Charge.ID, Notice: notice}, &status)
 	case processor.OutcomeFailed:
-		err = workflow.ExecuteActivity(actx, a.FailCharge, in.Charge.ID).Get(ctx, &status)
+		err = moneyStep(ctx, deferred, a.FailCharge, in.Charge.ID, &status)
 	default:
-		err = workflow.ExecuteActivity(actx, a.ExpireCharge, in.Charge.ID).Get(ctx, &status)
+		err = moneyStep(ctx, deferred, a.ExpireCharge, in.Charge.ID, &status)
 	}
 	if err != nil {
 		return "", err

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
@@ -78,13 +80,21 @@ func TestChargeExpiresAtExpiresAtWithoutWaiting(t *testing.T) {
 	if time.Since(began) > 5*time.Second {
 		t.Fatal("the test waited in real time")
 	}
-	if f.calls["expire"] != 1 || f.calls["settle"] != 0 || f.calls["ensure"] != 1 {
+	// A deferred charge has no guard step: its create committed the row.
+	if f.calls["expire"] != 1 || f.calls["settle"] != 0 || f.calls["ensure"] != 0 {
 		t.Fatalf("calls %v", f.calls)
 	}
 }
 
-func TestChargePaidBeforeExpiry(t *testing.T) {
+// Histories recorded before deferred starts (DefaultVersion) replay their
+// guard step and run the transitions as activities, as they were recorded.
+func TestChargeHistoriesBeforeDeferredStartKeepTheirSteps(t *testing.T) {
 	env, f, in := newChargeEnv(t)
+	env.OnGetVersion(chargeDeferredChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	var activityKinds []string
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		activityKinds = append(activityKinds, info.ActivityType.Name)
+	})
 	env.RegisterDelayedCallback(func() {
 		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
 	}, time.Hour)
@@ -92,82 +102,55 @@ func TestChargePaidBeforeExpiry(t *testing.T) {
 	if got := result(t, env); got != domain.StatusCompleted {
 		t.Fatalf("status %s", got)
 	}
-	if f.calls["settle"] != 1 || f.calls["expire"] != 0 {
+	if f.calls["ensure"] != 1 || f.calls["settle"] != 1 {
 		t.Fatalf("calls %v", f.calls)
+	}
+	if len(activityKinds) != 1 || activityKinds[0] != actName(chargeActs.SettleCharge) {
+		t.Fatalf("activities (not local) started: %v, want only the settle", activityKinds)
 	}
 }
 
-func TestChargeDuplicateConfirmationsAreHarmless(t *testing.T) {
+// A new charge's transitions are local activities: no activity task is
+// scheduled through the server.
+func TestChargeTransitionsAreLocalActivities(t *testing.T) {
 	env, f, in := newChargeEnv(t)
+	activities := 0
+	env.SetOnActivityStartedListener(func(*activity.Info, context.Context, converter.EncodedValues) { activities++ })
+	locals := 0
+	env.SetOnLocalActivityStartedListener(func(*activity.Info, context.Context, []any) { locals++ })
 	env.RegisterDelayedCallback(func() {
-		for range 3 {
-			env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
-		}
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomeFailed})
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
 	}, time.Minute)
 	env.ExecuteWorkflow(ChargeWorkflow, in)
 	if got := result(t, env); got != domain.StatusCompleted {
 		t.Fatalf("status %s", got)
 	}
-	if f.calls["settle"] != 1 || f.calls["fail"] != 0 {
-		t.Fatalf("calls %v", f.calls)
-	}
-}
-
-func TestChargeIgnoresUnknownNoticesAndFails(t *testing.T) {
-	env, f, in := newChargeEnv(t)
-	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: "bogus"})
-	}, time.Minute)
-	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomeFailed})
-	}, 2*time.Minute)
-	env.ExecuteWorkflow(ChargeWorkflow, in)
-	if got := result(t, env); got != domain.StatusFailed {
-		t.Fatalf("status %s", got)
-	}
-	if f.calls["fail"] != 1 {
-		t.Fatalf("calls %v", f.calls)
-	}
-}
-
-func TestChargeExpireNoticeCancelsAtOnce(t *testing.T) {
-	env, f, in := newChargeEnv(t)
-	start := env.Now()
-	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomeExpired})
-	}, time.Minute)
-	env.ExecuteWorkflow(ChargeWorkflow, in)
-	if got := result(t, env); got != domain.StatusCanceled {
-		t.Fatalf("status %s", got)
-	}
-	if env.Now().Sub(start) > time.Hour || f.calls["expire"] != 1 {
-		t.Fatalf("expired late (%v) or calls %v", env.Now().Sub(start), f.calls)
+	if activities != 0 || locals != 1 || f.calls["settle"] != 1 {
+		t.Fatalf("%d activities, %d local activities, calls %v; want 0, 1 settle", activities, locals, f.calls)
 	}
 }
 
 // A database outage longer than any timeout does not lose the charge: its
-// first step retries until the database answers, then the charge proceeds.
-func TestChargeEnsureRetriesThroughALongOutage(t *testing.T) {
+// transition retries until the database answers, then the charge moves.
+func TestChargeTransitionRetriesThroughALongOutage(t *testing.T) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
-	f := &fakeCharges{calls: map[string]int{}}
 	start := env.Now()
-	outageEnds := start.Add(30 * time.Minute)
-	env.RegisterActivityWithOptions(func(context.Context, domain.Transaction) error {
-		f.calls["ensure"]++
+	outageEnds := start.Add(24*time.Hour + 30*time.Minute)
+	attempts := 0
+	env.RegisterActivityWithOptions(func(context.Context, string) (string, error) {
+		attempts++
 		if env.Now().Before(outageEnds) {
-			return errors.New("connection refused")
+			return "", errors.New("connection refused")
 		}
-		return nil
-	}, activity.RegisterOptions{Name: actName(chargeActs.EnsureCharge)})
-	env.RegisterActivityWithOptions(f.expire, activity.RegisterOptions{Name: actName(chargeActs.ExpireCharge)})
+		return domain.StatusCanceled, nil
+	}, activity.RegisterOptions{Name: actName(chargeActs.ExpireCharge)})
 	in := ChargeInput{Charge: domain.Transaction{ID: "c1", Status: domain.StatusPending, ExpiresAt: domain.TimePtr(start.Add(24 * time.Hour))}}
 	env.ExecuteWorkflow(ChargeWorkflow, in)
 	if got := result(t, env); got != domain.StatusCanceled {
 		t.Fatalf("status %s", got)
 	}
-	if f.calls["ensure"] < 10 || f.calls["expire"] != 1 {
-		t.Fatalf("calls %v: the first step should have retried through the 30 min outage", f.calls)
+	if attempts < 10 {
+		t.Fatalf("%d attempts: the transition should have retried through the 30 min outage", attempts)
 	}
 }

@@ -31,6 +31,11 @@ type Start struct {
 	// Eager asks for the first workflow task in the start response (a worker
 	// in the same process saves a matching round trip; elsewhere ignored).
 	Eager bool
+	// Delay defers the first workflow task (StartWorkflowOptions.StartDelay):
+	// the start is one write to Temporal and nothing runs until the delay
+	// ends or a Signal-With-Start arrives (a plain signal waits for the
+	// delay). Positive delays turn Eager off: Temporal refuses both at once.
+	Delay time.Duration
 }
 
 // Options are the StartWorkflowOptions of s on taskQueue. A second start
@@ -55,7 +60,8 @@ func (s Start) Options(taskQueue string) client.StartWorkflowOptions {
 		Memo:                                     memo,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		EnableEagerStart:                         s.Eager,
+		EnableEagerStart:                         s.Eager && s.Delay <= 0,
+		StartDelay:                               max(s.Delay, 0),
 	}
 }
 
@@ -93,10 +99,46 @@ func ensureActivity(ctx workflow.Context, activity, arg, result any) error {
 	return workflow.ExecuteLocalActivity(lctx, activity, arg).Get(ctx, result)
 }
 
+// moneyStep runs one money-moving activity of a workflow. A local activity
+// (local true) runs inside the workflow task that decided it: no
+// scheduling, dispatch and completion round trips through Temporal, which
+// on a store that serialises writes is most of a payment's cost. It
+// retries like moneyActivities, without end, and is as idempotent as the
+// activity is (a retried workflow task runs it again; its ledger key posts
+// once). local false is the activity of histories recorded before.
+func moneyStep(ctx workflow.Context, local bool, activity, arg, result any) error {
+	if !local {
+		return workflow.ExecuteActivity(moneyActivities(ctx), activity, arg).Get(ctx, result)
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		ScheduleToCloseTimeout: retryForever,
+		StartToCloseTimeout:    MoneyActivityTimeout,
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
+	})
+	return workflow.ExecuteLocalActivity(lctx, activity, arg).Get(ctx, result)
+}
+
 // setStatus records the resource's new status on the workflow, for ops'
 // searches.
 func setStatus(ctx workflow.Context, status string) error {
 	return workflow.UpsertTypedSearchAttributes(ctx, StatusKey.ValueSet(status))
+}
+
+// receiveNow takes the first value already buffered on the signal channel
+// name that accept takes, without waiting; values it refuses are dropped.
+func receiveNow[T any](ctx workflow.Context, name string, accept func(T) bool) (T, bool) {
+	ch := workflow.GetSignalChannel(ctx, name)
+	for {
+		var v T
+		if !ch.ReceiveAsync(&v) {
+			var zero T
+			return zero, false
+		}
+		if accept(v) {
+			return v, true
+		}
+		workflow.GetLogger(ctx).Warn("ignoring signal value", "signal", name)
+	}
 }
 
 // awaitSignal waits for the first value on the signal channel name that

@@ -61,19 +61,36 @@ func WebhookStart(dl db.Delivery, run int, eager bool) Start {
 	}
 }
 
+// webhookLocalSendChange marks histories (version 1) whose attempts are
+// local activities; histories recorded before replay them as activities.
+const webhookLocalSendChange = "webhook-local-send"
+
 // WebhookDeliveryWorkflow delivers one event to one endpoint. Each attempt
-// is one activity that is never retried by Temporal: the schedule lives
-// here, as durable timers, so it survives restarts and deploys and the
-// history shows every wait. Every attempt is recorded in PostgreSQL by a
-// local activity that retries until the database answers.
+// is one local activity that is never retried by Temporal: the schedule
+// lives here, as durable timers, so it survives restarts and deploys and
+// the history shows every wait. Every attempt is recorded in PostgreSQL by
+// a local activity that retries until the database answers. A delivery
+// that succeeds at once is one workflow task: the start (eager, from the
+// dispatcher) and one completion are its only writes to Temporal, against
+// four for a workflow whose attempt is an activity.
 func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, error) {
 	var a *activities.Webhooks
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		// The HTTP attempt itself is bounded by the sender's timeout (10 s);
-		// this only catches a worker that died mid-attempt.
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
-	})
+	// The HTTP attempt itself is bounded by the sender's timeout (10 s);
+	// this only catches a worker that died mid-attempt (the workflow task
+	// times out and the attempt runs again: delivery is at least once).
+	const attemptTimeout = 30 * time.Second
+	send := func(ctx workflow.Context, at activities.WebhookAttempt) workflow.Future {
+		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: attemptTimeout, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+		}), a.SendWebhook, at)
+	}
+	if workflow.GetVersion(ctx, webhookLocalSendChange, workflow.DefaultVersion, 1) == 1 {
+		send = func(ctx workflow.Context, at activities.WebhookAttempt) workflow.Future {
+			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+				ScheduleToCloseTimeout: attemptTimeout, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+			}), a.SendWebhook, at)
+		}
+	}
 	lctx := workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
 		// Recording an attempt never gives up: without ScheduleToClose (it
 		// defaults to StartToClose) a database outage over 10 s failed the
@@ -88,7 +105,7 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 		at := activities.WebhookAttempt{DeliveryID: in.DeliveryID, Run: in.Run, Attempt: first + i}
 		started := workflow.Now(ctx)
 		var out activities.WebhookOutcome
-		if err := workflow.ExecuteActivity(actx, a.SendWebhook, at).Get(ctx, &out); err != nil {
+		if err := send(ctx, at).Get(ctx, &out); err != nil {
 			out = activities.WebhookOutcome{Error: "attempt failed: " + err.Error()}
 		}
 		if out.Skip == activities.SkipDelivered {

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
 )
@@ -212,5 +214,31 @@ func TestWebhookScheduleComesFromInput(t *testing.T) {
 	}
 	if got := offsets(f.records); got[1] != time.Second || got[2] != 3*time.Second {
 		t.Fatalf("attempts at %v", got)
+	}
+}
+
+// A delivery's attempts are local activities: one that succeeds at once
+// schedules no activity through the server. Histories recorded before
+// (DefaultVersion) replay their attempts as activities.
+func TestWebhookAttemptsAreLocalActivitiesSinceVersion1(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		version      workflow.Version
+		wantActivity int
+	}{{"new history", 1, 0}, {"history before local sends", workflow.DefaultVersion, 1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeWebhooks{script: []activities.WebhookOutcome{http200}}
+			env := newWebhookEnv(f)
+			env.OnGetVersion(webhookLocalSendChange, workflow.DefaultVersion, 1).Return(tt.version)
+			started := 0
+			env.SetOnActivityStartedListener(func(*activity.Info, context.Context, converter.EncodedValues) { started++ })
+			env.ExecuteWorkflow(WebhookDeliveryWorkflow, WebhookInput{DeliveryID: "d1", FirstAttempt: 1})
+			if got := webhookResult(t, env); got != WebhookDelivered {
+				t.Fatalf("status %s", got)
+			}
+			if started != tt.wantActivity || f.sends != 1 || len(f.records) != 1 {
+				t.Fatalf("%d activities, %d sends, %d records; want %d, 1, 1", started, f.sends, len(f.records), tt.wantActivity)
+			}
+		})
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/service"
 )
@@ -132,22 +134,21 @@ func runEvents(ctx context.Context, r *rig, n1, n32 int) (eventFigures, error) {
 		return out, err
 	}
 	tag := fmt.Sprintf("bench_%d", time.Now().UnixNano())
-	tx, err := r.app.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return out, err
-	}
 	want = want[:0]
 	insStart := time.Now()
-	for i := range nHooks {
-		id := fmt.Sprintf("%s_%d", tag, i)
-		if _, err := db.InsertEvent(ctx, tx, r.accountID, &key.ID, "payment.created", id, map[string]any{"id": id, "status": "PENDING"}); err != nil {
-			tx.Rollback()
-			return out, err
+	var commit time.Time
+	err = db.InTx(ctx, r.app.DB, func(tx *sqlx.Tx) error {
+		for i := range nHooks {
+			id := fmt.Sprintf("%s_%d", tag, i)
+			if _, err := db.InsertEvent(ctx, tx, r.accountID, &key.ID, "payment.created", id, map[string]any{"id": id, "status": "PENDING"}); err != nil {
+				return err
+			}
+			want = append(want, id)
 		}
-		want = append(want, id)
-	}
-	commit := time.Now()
-	if err := tx.Commit(); err != nil {
+		commit = time.Now()
+		return nil
+	})
+	if err != nil {
 		return out, err
 	}
 	h = rcv.await(ctx, "webhooks, outbox burst (1 commit)", want, commit)

@@ -61,6 +61,26 @@ func (mr *MockTemporalMockRecorder) ExecuteWorkflow(ctx, options, workflow any, 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ExecuteWorkflow", reflect.TypeOf((*MockTemporal)(nil).ExecuteWorkflow), varargs...)
 }
 
+// SignalWithStartWorkflow mocks base method.
+func (m *MockTemporal) SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any, options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error) {
+	m.ctrl.T.Helper()
+	varargs := []any{ctx, workflowID, signalName, signalArg, options, workflow}
+	for _, a := range workflowArgs {
+		varargs = append(varargs, a)
+	}
+	ret := m.ctrl.Call(m, "SignalWithStartWorkflow", varargs...)
+	ret0, _ := ret[0].(client.WorkflowRun)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SignalWithStartWorkflow indicates an expected call of SignalWithStartWorkflow.
+func (mr *MockTemporalMockRecorder) SignalWithStartWorkflow(ctx, workflowID, signalName, signalArg, options, workflow any, workflowArgs ...any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	varargs := append([]any{ctx, workflowID, signalName, signalArg, options, workflow}, workflowArgs...)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SignalWithStartWorkflow", reflect.TypeOf((*MockTemporal)(nil).SignalWithStartWorkflow), varargs...)
+}
+
 // SignalWorkflow mocks base method.
 func (m *MockTemporal) SignalWorkflow(ctx context.Context, workflowID, runID, signalName string, arg any) error {
 	m.ctrl.T.Helper()

@@ -1,0 +1,46 @@
+package dispatch
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+)
+
+// Notifier tells the outbox readers of other processes that this process
+// committed events: one NOTIFY on db.EventsChannel, in its own statement
+// outside every business transaction, for each burst of commits (pokes
+// that arrive while one is being sent coalesce into the next). The
+// database-wide lock a notifying transaction takes at commit is then taken
+// by this small statement, at most once per round trip, instead of by
+// every payment's commit.
+type Notifier struct {
+	DB *sqlx.DB
+
+	once sync.Once
+	wake chan struct{}
+}
+
+func (n *Notifier) init() { n.once.Do(func() { n.wake = make(chan struct{}, 1) }) }
+
+// Poke asks for one NOTIFY soon; it never blocks.
+func (n *Notifier) Poke() { n.init(); signal(n.wake) }
+
+// Run sends the NOTIFYs until ctx ends. A failed one is only logged: the
+// readers poll, so a lost wake-up delays, never loses, an event.
+func (n *Notifier) Run(ctx context.Context) {
+	n.init()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-n.wake:
+		}
+		if _, err := n.DB.ExecContext(ctx, `SELECT pg_notify($1, '')`, db.EventsChannel); err != nil && ctx.Err() == nil {
+			slog.Warn("notify committed events", "error", err)
+		}
+	}
+}
