@@ -129,7 +129,7 @@ func runEvents(ctx context.Context, r *rig, n1, n32 int) (eventFigures, error) {
 	// transaction (the outbox as a state change writes it), so that the
 	// rate of creating charges does not bound the figure.
 	time.Sleep(2 * time.Second)
-	key, err := db.KeyByHash(ctx, r.app.DB, service.KeyHash(r.key))
+	key, err := db.KeyByHash(ctx, r.db, service.KeyHash(r.key))
 	if err != nil {
 		return out, err
 	}
@@ -137,7 +137,7 @@ func runEvents(ctx context.Context, r *rig, n1, n32 int) (eventFigures, error) {
 	want = want[:0]
 	insStart := time.Now()
 	var commit time.Time
-	err = db.InTx(ctx, r.app.DB, func(tx *sqlx.Tx) error {
+	err = db.InTx(ctx, r.db, func(tx *sqlx.Tx) error {
 		for i := range nHooks {
 			id := fmt.Sprintf("%s_%d", tag, i)
 			if _, err := db.InsertEvent(ctx, tx, r.accountID, &key.ID, "payment.created", id, map[string]any{"id": id, "status": "PENDING"}); err != nil {

@@ -13,24 +13,24 @@ import (
 // PostgreSQL transaction with as many row writes on the same database, and
 // PIX out create latency.
 func runMoney(ctx context.Context, r *rig, n int) ([]result, error) {
-	to, err := service.NewAccount(ctx, r.app.DB, "Loja Destino", "bench-dest@jangada.dev", "52998224725")
+	to, err := service.NewAccount(ctx, r.db, "Loja Destino", "bench-dest@jangada.dev", "52998224725")
 	if err != nil {
 		return nil, err
 	}
 	from := r.accountID
-	if _, err := service.Adjust(ctx, r.app.DB, from, 100_000_000, "bench funding", "bench-funding"); err != nil {
+	if _, err := service.Adjust(ctx, r.db, from, 100_000_000, "bench funding", "bench-funding"); err != nil {
 		return nil, err
 	}
-	if _, err := r.app.DB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, n bigint, s text)`); err != nil {
+	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, n bigint, s text)`); err != nil {
 		return nil, err
 	}
-	if _, err := r.app.DB.ExecContext(ctx, `INSERT INTO bench_rows (n, s) VALUES (0, 'a'), (0, 'b')`); err != nil {
+	if _, err := r.db.ExecContext(ctx, `INSERT INTO bench_rows (n, s) VALUES (0, 'a'), (0, 'b')`); err != nil {
 		return nil, err
 	}
 	// An internal transfer writes 2 records, 1 ledger transaction, 2 entries,
 	// 2 balance updates and 2 events (9 rows) after locking 2 balance rows.
 	bare := func(ctx context.Context, i int) error {
-		tx, err := r.app.DB.BeginTxx(ctx, nil)
+		tx, err := r.db.BeginTxx(ctx, nil)
 		if err != nil {
 			return err
 		}

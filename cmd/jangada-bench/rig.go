@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
@@ -32,12 +33,18 @@ import (
 
 // rig is everything one bench run needs, torn down by stop.
 type rig struct {
-	srv       *devserver.Server
-	mem       *temporaltest.TestServer
-	tmp       string
-	dbName    string
-	adminURL  string
-	app       *app.App
+	srv      *devserver.Server
+	mem      *temporaltest.TestServer
+	tmp      string
+	dbName   string
+	adminURL string
+	app      *app.App
+	// db is the bench database (set-up, the bare PostgreSQL baseline, the
+	// outbox burst); wsAddr the WebSocket gateway's host:port.
+	db     *sqlx.DB
+	wsAddr string
+	// stopExtra, when set, stops what a split rig started (processes).
+	stopExtra func()
 	client    client.Client
 	bare      sdkworker.Worker
 	http      *http.Client
@@ -102,12 +109,13 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		return r, err
 	}
 	r.base = "http://" + r.app.HTTPAddr
-	acct, err := service.NewAccount(ctx, r.app.DB, "Loja Bench", "bench@jangada.dev", "11222333000181")
+	r.db, r.wsAddr = r.app.DB, r.app.WSAddr
+	acct, err := service.NewAccount(ctx, r.db, "Loja Bench", "bench@jangada.dev", "11222333000181")
 	if err != nil {
 		return r, err
 	}
 	r.accountID = acct.ID
-	if _, r.key, err = service.NewKey(ctx, r.app.DB, acct.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
+	if _, r.key, err = service.NewKey(ctx, r.db, acct.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
 		return r, err
 	}
 	// The bare baselines run on the same server through their own client and worker.
@@ -133,6 +141,9 @@ func (r *rig) stop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		r.app.Shutdown(ctx)
 		cancel()
+	}
+	if r.stopExtra != nil {
+		r.stopExtra()
 	}
 	if r.srv != nil {
 		r.srv.Stop()

@@ -26,7 +26,7 @@ type wsWatcher struct {
 
 func dialWatcher(ctx context.Context, r *rig) (*wsWatcher, error) {
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	c, res, err := d.DialContext(ctx, "ws://"+r.app.WSAddr+"/v1?token="+r.key, nil)
+	c, res, err := d.DialContext(ctx, "ws://"+r.wsAddr+"/v1?token="+r.key, nil)
 	if err != nil {
 		if res != nil {
 			err = fmt.Errorf("%w (HTTP %d)", err, res.StatusCode)
