@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
@@ -352,34 +350,4 @@ func TestChargeValidation(t *testing.T) {
 	if r := e.call(m.Key, "POST", "/v1/payment-pix/create", ok(map[string]any{"externalReference": "dup"})); r.Status != 400 {
 		t.Fatalf("duplicate externalReference: %d %s", r.Status, r.Message)
 	}
-}
-
-// TestChargeWorkflowCreatesMissingRow simulates an API that died after
-// starting the workflow but before committing the row: the workflow stores
-// the charge and its payment.created event itself, exactly once.
-func TestChargeWorkflowCreatesMissingRow(t *testing.T) {
-	t.Parallel()
-	e := sharedEnv(t)
-	m := e.merchant()
-	c := e.createCharge(m, map[string]any{"amount": 7, "description": "Primeira"})
-	stored, err := db.GetTransaction(context.Background(), e.app.DB, m.ID, c["id"].(string), domain.TypePixIn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	orphan := stored
-	orphan.ID = uuid.Must(uuid.NewV7()).String() // not a fixed id: the shared database and Temporal outlive a run
-	orphan.ExternalReference = nil
-	if err := startChargeWorkflowOnly(e, orphan); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the workflow to store the orphan charge", func() bool {
-		_, err := db.GetTransaction(context.Background(), e.app.DB, m.ID, orphan.ID, domain.TypePixIn)
-		return err == nil
-	})
-	if evs := eventTypes(t, e, orphan.ID); len(evs) != 1 || evs[0] != "payment.created" {
-		t.Fatalf("orphan events: %v", evs)
-	}
-	e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+orphan.ID+"/pay", nil)
-	e.waitStatus(m, orphan.ID, "COMPLETED")
-	e.verifyLedger()
 }

@@ -11,158 +11,141 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
-	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/service"
+	"go.temporal.io/sdk/client"
 )
 
-// eventFigures are the event benchmarks of runEvents.
-type eventFigures struct {
-	// latency: sandbox pay call start → payment.paid frame on the
-	// WebSocket client, at concurrency 1 and 16.
-	latency []result
-	// creates is the (timed) charge creation that produced hooks[0]'s events.
-	creates result
-	hooks   []hookRun
+// payToWS measures the latency from the sandbox pay call to the
+// payment.paid frame on an authenticated WebSocket client, at concurrency
+// 1, beside the bare path of a processor notice: SignalWorkflow to the
+// start of the activity the signal releases. The charges and the bare
+// workflows are made first, untimed.
+func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
+	ids, err := r.makeCharges(ctx, n)
+	if err != nil {
+		return ours, bare, err
+	}
+	bareIDs := make([]string, n)
+	mk := run(ctx, "bare workflows (setup)", 8, n, func(ctx context.Context, i int) error {
+		bareIDs[i] = fmt.Sprintf("bench-await-%d", r.seq.Add(1))
+		_, err := r.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: bareIDs[i], TaskQueue: bareQueue}, "BenchAwaitSignal", bareIDs[i])
+		return err
+	})
+	if mk.errors > 0 {
+		return ours, bare, fmt.Errorf("bare workflows: %v", mk.firstErr)
+	}
+	pause() // the bare workflows reach their wait
+	w, err := dialWatcher(ctx, r)
+	if err != nil {
+		return ours, bare, err
+	}
+	defer w.close()
+	bare = run(ctx, "bare SignalWorkflow → activity start", 1, n, func(ctx context.Context, i int) error {
+		ch := r.marks.expect(bareIDs[i])
+		if err := r.client.SignalWorkflow(ctx, bareIDs[i], "", "go", nil); err != nil {
+			return err
+		}
+		select {
+		case <-ch: // run times the call up to here: signal to activity start
+			return nil
+		case <-time.After(30 * time.Second):
+			return fmt.Errorf("activity of %s did not start", bareIDs[i])
+		}
+	})
+	pause()
+	ours = run(ctx, "pay → WebSocket payment.paid", 1, n, func(ctx context.Context, i int) error {
+		id := ids[i]
+		ch := w.expect(id)
+		if err := r.post(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{}); err != nil {
+			w.forget(id)
+			return err
+		}
+		return w.wait(ctx, id, ch, 30*time.Second)
+	})
+	return ours, bare, nil
 }
 
-// hookRun is one webhook throughput measurement.
-type hookRun struct {
-	name string
-	// expected events; received distinct delivery ids for them; duplicates
-	// are repeated posts of an id already received; extra are distinct
-	// delivery ids beyond one per expected event; badSig failed the
-	// x-jangada-signature check (answered 400).
-	expected, received, duplicates, extra, badSig int
-	// produce is how long generating the events took; window runs from
-	// the first event to the last delivery received.
-	produce, window time.Duration
-}
-
-func (h hookRun) loss() int { return h.expected - h.received }
-
-func (h hookRun) perSecond() float64 { return float64(h.received) / h.window.Seconds() }
-
-func (h hookRun) String() string {
-	return fmt.Sprintf("%-34s n=%-5d %8.1f/s  loss %d  dup %d  extra %d  bad sig %d  (events made in %.2f s, last delivery %.2f s after the first event)",
-		h.name, h.expected, h.perSecond(), h.loss(), h.duplicates, h.extra, h.badSig, h.produce.Seconds(), h.window.Seconds())
-}
-
-// runEvents measures, on the rig: the latency from the sandbox pay call to
-// the payment.paid frame on an authenticated WebSocket client (c=1, then
-// c=16), and webhook deliveries per second to a local signature-checking
-// receiver, with loss and duplicates counted.
-func runEvents(ctx context.Context, r *rig, n1, n32 int) (eventFigures, error) {
-	var out eventFigures
-	nLat1, nLat16, nHooks := max(n1/2, 10), max(n32/6, 16), max(n32/3, 50)
-
-	// 1. pay → WebSocket. The charges are made first, untimed.
-	ids := make([]string, nLat1+nLat16)
-	mk := run(ctx, "create charges (setup)", 8, len(ids), func(ctx context.Context, i int) error {
+// makeCharges creates n charges through the API at concurrency 8 (set-up).
+func (r *rig) makeCharges(ctx context.Context, n int) ([]string, error) {
+	ids := make([]string, n)
+	mk := run(ctx, "create charges (setup)", 8, n, func(ctx context.Context, i int) error {
 		id, err := r.createChargeID(ctx, i)
 		ids[i] = id
 		return err
 	})
 	if mk.errors > 0 {
-		return out, fmt.Errorf("creating charges for the event bench: %d errors, first: %v", mk.errors, mk.firstErr)
+		return nil, fmt.Errorf("creating charges: %d errors, first: %v", mk.errors, mk.firstErr)
 	}
-	time.Sleep(2 * time.Second) // let the creations' workflows and events settle
-	w, err := dialWatcher(ctx, r)
-	if err != nil {
-		return out, err
-	}
-	pay := func(base int) func(ctx context.Context, i int) error {
-		return func(ctx context.Context, i int) error {
-			id := ids[base+i]
-			ch := w.expect(id)
-			if err := r.post(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{}); err != nil {
-				w.forget(id)
-				return err
-			}
-			return w.wait(ctx, id, ch, 30*time.Second)
-		}
-	}
-	out.latency = append(out.latency, run(ctx, "pay → WebSocket payment.paid", 1, nLat1, pay(0)))
-	time.Sleep(2 * time.Second)
-	out.latency = append(out.latency, run(ctx, "pay → WebSocket payment.paid", 16, nLat16, pay(nLat1)))
-	w.close()
+	return ids, nil
+}
 
-	// 2. Webhook deliveries to a local receiver.
-	time.Sleep(2 * time.Second)
+// deliveries measures webhook deliveries per second end to end: n charges
+// created and paid through the API at concurrency 32, each giving two
+// events (payment.created, payment.paid) delivered signed to a local
+// receiver, from the first create to the last delivery; beside 2n bare
+// workflows, started at concurrency 32, whose one activity POSTs.
+func deliveries(ctx context.Context, r *rig, n int) (ours, bare hookRun, err error) {
+	brcv := newBareReceiver()
+	defer brcv.srv.Close()
+	ids := make([]string, 2*n)
+	start := time.Now()
+	mk := run(ctx, "bare post workflows", 32, 2*n, func(ctx context.Context, i int) error {
+		ids[i] = fmt.Sprintf("bare-%d", r.seq.Add(1))
+		_, err := r.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "bench-post-" + ids[i], TaskQueue: bareQueue},
+			"BenchPost", brcv.srv.URL, ids[i])
+		return err
+	})
+	bare = brcv.await(ctx, "bare workflows, one activity POSTs", ids, start)
+	bare.produce = mk.elapsed
+	pause()
+
 	rcv := newHookReceiver()
 	defer rcv.srv.Close()
 	raw, err := r.postData(ctx, "/v1/webhooks/create", map[string]any{
-		"url": rcv.srv.URL + "/hooks", "events": []string{"payment.created"}, "description": "bench receiver",
+		"url": rcv.srv.URL + "/hooks", "events": []string{"payment.created", "payment.paid"}, "description": "bench receiver",
 	})
 	if err != nil {
-		return out, fmt.Errorf("create webhook endpoint: %w", err)
+		return ours, bare, fmt.Errorf("create webhook endpoint: %w", err)
 	}
 	var ep struct{ ID, Secret string }
 	if err := json.Unmarshal(raw, &ep); err != nil || ep.Secret == "" {
-		return out, fmt.Errorf("create webhook endpoint: %s %v", raw, err)
+		return ours, bare, fmt.Errorf("create webhook endpoint: %s %v", raw, err)
 	}
 	defer r.postDelete(context.Background(), "/v1/webhooks/delete/"+ep.ID)
 	rcv.setSecret(ep.Secret)
-
-	// 2a. Real events: charges created through the API at c=32, each
-	// committing one payment.created.
-	hookIDs := make([]string, nHooks)
-	start := time.Now()
-	out.creates = run(ctx, "payment-pix/create, hook active", 32, nHooks, func(ctx context.Context, i int) error {
+	charges := make([]string, n)
+	start = time.Now()
+	mk = run(ctx, "charges created and paid", 32, n, func(ctx context.Context, i int) error {
 		id, err := r.createChargeID(ctx, i)
-		hookIDs[i] = id
-		return err
-	})
-	produced := time.Since(start)
-	var want []string
-	for _, id := range hookIDs {
-		if id != "" {
-			want = append(want, id)
+		if err != nil {
+			return err
 		}
-	}
-	h := rcv.await(ctx, "webhooks, charges created at c=32", want, start)
-	h.produce = produced
-	out.hooks = append(out.hooks, h)
-
-	// 2b. Delivery capacity alone: as many events committed in one
-	// transaction (the outbox as a state change writes it), so that the
-	// rate of creating charges does not bound the figure.
-	time.Sleep(2 * time.Second)
-	key, err := db.KeyByHash(ctx, r.db, service.KeyHash(r.key))
-	if err != nil {
-		return out, err
-	}
-	tag := fmt.Sprintf("bench_%d", time.Now().UnixNano())
-	want = want[:0]
-	insStart := time.Now()
-	var commit time.Time
-	err = db.InTx(ctx, r.db, func(tx *sqlx.Tx) error {
-		for i := range nHooks {
-			id := fmt.Sprintf("%s_%d", tag, i)
-			if _, err := db.InsertEvent(ctx, tx, r.accountID, &key.ID, "payment.created", id, map[string]any{"id": id, "status": "PENDING"}); err != nil {
-				return err
-			}
-			want = append(want, id)
-		}
-		commit = time.Now()
-		return nil
+		charges[i] = id
+		return r.post(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{})
 	})
-	if err != nil {
-		return out, err
+	if mk.errors > 0 {
+		return ours, bare, fmt.Errorf("charges created and paid: %d errors, first: %v", mk.errors, mk.firstErr)
 	}
-	h = rcv.await(ctx, "webhooks, outbox burst (1 commit)", want, commit)
-	h.produce = commit.Sub(insStart)
-	out.hooks = append(out.hooks, h)
-	return out, nil
+	ours = rcv.await(ctx, "webhooks, charges created and paid", charges, 2, start)
+	ours.produce = mk.elapsed
+	return ours, bare, nil
 }
 
 // postData sends one authenticated JSON POST, wants a 200 and returns the
 // response envelope's data.
 func (r *rig) postData(ctx context.Context, path string, body any) (json.RawMessage, error) {
+	return r.postDataAs(ctx, r.key, path, body)
+}
+
+// postAs is post with another account's key.
+func (r *rig) postAs(ctx context.Context, key, path string, body any) error {
+	_, err := r.postDataAs(ctx, key, path, body)
+	return err
+}
+
+func (r *rig) postDataAs(ctx context.Context, key, path string, body any) (json.RawMessage, error) {
 	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequestWithContext(ctx, "POST", r.base+path, bytes.NewReader(raw))
-	req.Header.Set("X-API-Key", r.key)
+	req.Header.Set("X-API-Key", key)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := r.http.Do(req)
 	if err != nil {

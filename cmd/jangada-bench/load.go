@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -64,3 +65,5 @@ func run(ctx context.Context, name string, c, n int, op func(ctx context.Context
 	r.p50, r.p99 = lat[n/2], lat[min(n-1, n*99/100)]
 	return r
 }
+
+func numCPU() int { return runtime.NumCPU() }

@@ -1,15 +1,17 @@
 //go:build devserver
 
-// Command jangada-bench is Jangada's load tool (`make bench`). In one run on
-// this machine it starts an embedded Temporal server (SQLite file with WAL,
-// as `make run` uses), a private database and a Jangada process (API and
-// worker), then measures, on the same server:
+// Command jangada-bench is Jangada's load tool (`make bench`). In one run
+// on this machine it starts an embedded Temporal server (SQLite file with
+// WAL, as `make run` uses), a private database and a Jangada process (API
+// and worker), and measures each hot path beside the bare machinery it
+// stands on, on the same servers: charge creation against a bare
+// StartWorkflow, internal transfers against a bare PostgreSQL transaction,
+// webhook deliveries against bare one-activity workflows, pay→WebSocket
+// against a bare signal→activity, and idle WebSocket memory against a bare
+// WebSocket server. It prints a table of figures, baselines and ratios.
 //
-//   - a bare Temporal StartWorkflow,
-//   - a bare start + one activity + completion round trip,
-//   - POST /v1/payment-pix/create through HTTP,
-//
-// at concurrency 1 and 32, and prints throughput, p50/p99 and the ratios.
+// With -split it measures the production shape instead: `jangada temporal`,
+// `jangada api` and 1, then 2, `jangada worker` processes (split.go).
 package main
 
 import (
@@ -22,22 +24,34 @@ import (
 )
 
 func main() {
-	n1 := flag.Int("n1", 200, "requests at concurrency 1")
-	n32 := flag.Int("n32", 3000, "requests at concurrency 32")
-	quick := flag.Bool("quick", false, "only the Temporal baselines and charge creation")
+	quick := flag.Bool("quick", false, "a short run (smaller phases, 2000 WebSocket connections)")
 	store := flag.String("store", "file", "Temporal store: file (the make run dev server) or memory (the test server)")
+	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
+	sz := fullSizes()
+	if *quick {
+		sz = quickSizes()
+	}
 	rig, err := startRig(ctx, *store)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
+		rig.stop()
 		os.Exit(1)
 	}
-	defer rig.stop()
-	fmt.Printf("Temporal store: %s\n", *store)
-	if err := runAll(ctx, rig, *n1, *n32, *quick); err != nil {
+	fmt.Printf("Temporal store: %s; %d CPUs\n", *store, numCPU())
+	figs, err := runTable(ctx, rig, sz)
+	rig.stop()
+	if err == nil && !*noWS {
+		var f figure
+		if f, err = wsMemory(ctx, sz.wsConns); err == nil {
+			figs = append(figs, f)
+		}
+	}
+	printTable(figs)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

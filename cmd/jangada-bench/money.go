@@ -6,62 +6,65 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/service"
 )
 
-// runMoney measures internal transfers at concurrency 16 beside a bare
-// PostgreSQL transaction with as many row writes on the same database, and
-// PIX out create latency.
-func runMoney(ctx context.Context, r *rig, n int) ([]result, error) {
-	to, err := service.NewAccount(ctx, r.db, "Loja Destino", "bench-dest@jangada.dev", "52998224725")
+// internalTransfers measures POST /v1/transfer-internal/create at
+// concurrency 16 between two accounts in both directions, beside one
+// PostgreSQL transaction with the same writes on the same database: two
+// balance rows locked in id order and updated, two rows inserted.
+func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
+	other, err := service.NewAccount(ctx, r.db, "Loja Destino", fmt.Sprintf("bench-dest-%d@jangada.dev", r.seq.Add(1)), "52998224725")
 	if err != nil {
-		return nil, err
+		return ours, bare, err
 	}
-	from := r.accountID
-	if _, err := service.Adjust(ctx, r.db, from, 100_000_000, "bench funding", "bench-funding"); err != nil {
-		return nil, err
+	_, otherKey, err := service.NewKey(ctx, r.db, other.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000})
+	if err != nil {
+		return ours, bare, err
 	}
-	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, n bigint, s text)`); err != nil {
-		return nil, err
+	for _, id := range []string{r.accountID, other.ID} {
+		if _, err := service.Adjust(ctx, r.db, id, 100_000_000, "bench funding", "bench-funding-"+id); err != nil {
+			return ours, bare, err
+		}
 	}
-	if _, err := r.db.ExecContext(ctx, `INSERT INTO bench_rows (n, s) VALUES (0, 'a'), (0, 'b')`); err != nil {
-		return nil, err
+	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_balances (id bigint PRIMARY KEY, balance bigint NOT NULL);
+		INSERT INTO bench_balances VALUES (1, 0), (2, 0) ON CONFLICT DO NOTHING;
+		CREATE TABLE IF NOT EXISTS bench_moves (id bigserial PRIMARY KEY, account bigint, amount bigint, note text)`); err != nil {
+		return ours, bare, err
 	}
-	// An internal transfer writes 2 records, 1 ledger transaction, 2 entries,
-	// 2 balance updates and 2 events (9 rows) after locking 2 balance rows.
-	bare := func(ctx context.Context, i int) error {
+	bare = run(ctx, "bare PG tx (2 rows locked, 2 inserts)", 16, n, func(ctx context.Context, i int) error {
 		tx, err := r.db.BeginTxx(ctx, nil)
 		if err != nil {
 			return err
 		}
 		defer tx.Rollback()
-		if _, err := tx.ExecContext(ctx, `SELECT id FROM bench_rows WHERE id IN (1, 2) ORDER BY id FOR UPDATE`); err != nil {
+		from, to := int64(1+i%2), int64(2-i%2)
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM bench_balances WHERE id IN (1, 2) ORDER BY id FOR UPDATE`); err != nil {
 			return err
 		}
-		for range 7 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO bench_rows (n, s) VALUES ($1, 'row')`, i); err != nil {
+		for _, m := range []struct{ acct, amount int64 }{{from, -1}, {to, 1}} {
+			if _, err := tx.ExecContext(ctx, `UPDATE bench_balances SET balance = balance + $2 WHERE id = $1`, m.acct, m.amount); err != nil {
 				return err
 			}
-		}
-		for _, id := range []int{1, 2} {
-			if _, err := tx.ExecContext(ctx, `UPDATE bench_rows SET n = n + 1 WHERE id = $1`, id); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO bench_moves (account, amount, note) VALUES ($1, $2, 'move')`, m.acct, m.amount); err != nil {
 				return err
 			}
 		}
 		return tx.Commit()
-	}
-	internal := func(ctx context.Context, i int) error {
-		return r.post(ctx, "/v1/transfer-internal/create", map[string]any{"amount": 0.01, "recipientEmail": to.Email, "description": fmt.Sprint(i)})
-	}
-	pixOut := func(ctx context.Context, i int) error {
-		return r.post(ctx, "/v1/transfer-pix/create", map[string]any{"amount": 1, "pixKey": fmt.Sprintf("b%d@example.com", i), "pixKeyType": "EMAIL"})
-	}
-	var out []result
-	out = append(out, run(ctx, "bare PG tx, 9 row writes", 16, n, bare))
-	out = append(out, run(ctx, "POST /v1/transfer-internal/create", 16, n, internal))
-	out = append(out, run(ctx, "POST /v1/transfer-pix/create", 1, n/10, pixOut))
-	out = append(out, run(ctx, "POST /v1/transfer-pix/create", 16, n/2, pixOut))
-	return out, nil
+	})
+	pause()
+	myEmail := r.email
+	ours = run(ctx, "POST /v1/transfer-internal/create", 16, n, func(ctx context.Context, i int) error {
+		body := map[string]any{"amount": 0.01, "description": fmt.Sprint(i)}
+		if i%2 == 0 {
+			body["recipientEmail"] = other.Email
+			return r.post(ctx, "/v1/transfer-internal/create", body)
+		}
+		body["recipientEmail"] = myEmail
+		return r.postAs(ctx, otherKey, "/v1/transfer-internal/create", body)
+	})
+	return ours, bare, nil
 }
 
 // post sends one authenticated JSON POST and wants a 200.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -20,7 +21,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
-	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
@@ -46,14 +46,15 @@ type rig struct {
 	// stopExtra, when set, stops what a split rig started (processes).
 	stopExtra func()
 	client    client.Client
+	seq       atomic.Int64
+	marks     marks
 	bare      sdkworker.Worker
 	http      *http.Client
 	base      string
 	key       string
 	accountID string
+	email     string
 }
-
-const bareQueue = "bench-bare"
 
 func freePort() int {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -114,7 +115,7 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 	if err != nil {
 		return r, err
 	}
-	r.accountID = acct.ID
+	r.accountID, r.email = acct.ID, acct.Email
 	if _, r.key, err = service.NewKey(ctx, r.db, acct.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000}); err != nil {
 		return r, err
 	}
@@ -123,11 +124,7 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		Logger: log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))}); err != nil {
 		return r, err
 	}
-	r.bare = sdkworker.New(r.client, bareQueue, sdkworker.Options{})
-	r.bare.RegisterWorkflowWithOptions(noopWorkflow, workflow.RegisterOptions{Name: "BenchNoop"})
-	r.bare.RegisterWorkflowWithOptions(oneActivityWorkflow, workflow.RegisterOptions{Name: "BenchOneActivity"})
-	r.bare.RegisterActivity(echoActivity)
-	return r, r.bare.Start()
+	return r, r.startBareWorker()
 }
 
 func (r *rig) stop() {
@@ -157,17 +154,6 @@ func (r *rig) stop() {
 	}
 	os.RemoveAll(r.tmp)
 }
-
-func noopWorkflow(workflow.Context) error { return nil }
-
-func oneActivityWorkflow(ctx workflow.Context) (string, error) {
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
-	var out string
-	err := workflow.ExecuteActivity(ctx, echoActivity, "x").Get(ctx, &out)
-	return out, err
-}
-
-func echoActivity(_ context.Context, s string) (string, error) { return s, nil }
 
 // createCharge is one POST /v1/payment-pix/create.
 func (r *rig) createCharge(ctx context.Context, i int) error {
