@@ -8,7 +8,6 @@ import (
 
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 )
 
