@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"runtime/pprof"
 	"time"
 )
 
@@ -27,6 +28,8 @@ func main() {
 	quick := flag.Bool("quick", false, "a short run (smaller phases, 2000 WebSocket connections)")
 	store := flag.String("store", "file", "Temporal store: file (the make run dev server) or memory (the test server)")
 	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")
+	split := flag.String("split", "", "worker process counts, like 1,2: measure the production split (jangada temporal, api, workers) instead")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -35,6 +38,18 @@ func main() {
 	if *quick {
 		sz = quickSizes()
 	}
+	if *split != "" {
+		counts, err := parseWorkers(*split)
+		if err == nil {
+			fmt.Printf("production split, Temporal store: file; %d CPUs\n", numCPU())
+			err = runSplit(ctx, counts, sz)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	rig, err := startRig(ctx, *store)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -42,7 +57,13 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Printf("Temporal store: %s; %d CPUs\n", *store, numCPU())
+	stopProfile, err := profileCPU(*cpuProfile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
 	figs, err := runTable(ctx, rig, sz)
+	stopProfile()
 	rig.stop()
 	if err == nil && !*noWS {
 		var f figure
@@ -55,4 +76,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// profileCPU starts a CPU profile into path (none when path is empty) and
+// returns the function that ends it.
+func profileCPU(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
