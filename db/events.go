@@ -22,7 +22,7 @@ func InsertEvent(ctx context.Context, tx *sqlx.Tx, accountID string, apiKeyID *s
 		INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
 		VALUES ($1, $2, $3, $4, $5, $6)
 		RETURNING id, seq, account_id, api_key_id, type, resource_id, data, created_at`,
-		domain.NewID("evt_"), accountID, apiKeyID, typ, resourceID, raw)
+		domain.NewID("evt_"), accountID, apiKeyID, typ, resourceID, string(raw)) // jsonb takes text, not binary
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("db: insert event: %w", err)
 	}

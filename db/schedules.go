@@ -52,7 +52,7 @@ func InsertSchedule(ctx context.Context, ex sqlx.ExecerContext, s schedule.Sched
 	_, err = ex.ExecContext(ctx, `
 		INSERT INTO scheduled_transfers (id, account_id, api_key_id, trigger_type, status, doc, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-		s.ID, s.AccountID, s.APIKeyID, s.Trigger, s.Status, doc, s.CreatedAt)
+		s.ID, s.AccountID, s.APIKeyID, s.Trigger, s.Status, string(doc), s.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("db: insert schedule: %w", err)
 	}
@@ -66,7 +66,7 @@ func SaveSchedule(ctx context.Context, ex sqlx.ExecerContext, s schedule.Schedul
 		return err
 	}
 	_, err = ex.ExecContext(ctx, `UPDATE scheduled_transfers SET status = $2, doc = $3, updated_at = now() WHERE id = $1`,
-		s.ID, s.Status, doc)
+		s.ID, s.Status, string(doc))
 	if err != nil {
 		return fmt.Errorf("db: save schedule: %w", err)
 	}

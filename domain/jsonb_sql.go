@@ -27,6 +27,8 @@ func (j JSONB[T]) Value() (driver.Value, error) {
 	if !j.Valid {
 		return nil, nil
 	}
+	// A string, not []byte: the database connection sends []byte in
+	// binary format (db.Open), which jsonb does not take as JSON text.
 	b, err := json.Marshal(j.V)
-	return b, err
+	return string(b), err
 }
