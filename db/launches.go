@@ -35,6 +35,25 @@ func DeleteLaunch(ctx context.Context, q sqlx.ExecerContext, kind, resourceID st
 	return nil
 }
 
+// LaunchKey names one workflow intent.
+type LaunchKey struct {
+	Kind, ResourceID string
+}
+
+// DeleteLaunches clears many intents in one statement.
+func DeleteLaunches(ctx context.Context, q sqlx.ExecerContext, keys []LaunchKey) error {
+	kinds, ids := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		kinds[i], ids[i] = k.Kind, k.ResourceID
+	}
+	_, err := q.ExecContext(ctx, `DELETE FROM workflow_launches l USING unnest($1::text[], $2::text[]) AS k(kind, id)
+		WHERE l.kind = k.kind AND l.resource_id = k.id`, stringArray(kinds), stringArray(ids))
+	if err != nil {
+		return fmt.Errorf("db: delete launches: %w", err)
+	}
+	return nil
+}
+
 // ClaimLaunches leases up to limit due intents for lease: they are not due
 // again until it ends, so sweepers in several workers share the table
 // without taking the same intent, and no transaction stays open while the

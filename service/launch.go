@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -73,9 +74,55 @@ func launchCommitted(ctx context.Context, d *sqlx.DB, c Temporal, taskQueue stri
 		return
 	}
 	// The workflow exists: clearing the intent is only housekeeping, so it
-	// survives the client going away.
-	if err := db.DeleteLaunch(context.WithoutCancel(ctx), d, l.kind, l.id); err != nil {
-		slog.Warn("clear workflow intent", "kind", l.kind, "id", l.id, "error", err)
+	// is not the request's to wait for. Clears are batched in the
+	// background; one that is lost only leaves the intent to the sweeper,
+	// whose start then finds the workflow started and clears it.
+	clearIntent(d, db.LaunchKey{Kind: l.kind, ResourceID: l.id})
+}
+
+// intentClears batch the clearing of workflow intents, per database.
+var intentClears sync.Map // *sqlx.DB → *clearQueue
+
+// clearQueue is the intents waiting to be cleared and whether a goroutine
+// is clearing them; it runs only while there is work.
+type clearQueue struct {
+	mu      sync.Mutex
+	pending []db.LaunchKey
+	running bool
+}
+
+func clearIntent(d *sqlx.DB, k db.LaunchKey) {
+	v, _ := intentClears.LoadOrStore(d, &clearQueue{})
+	q := v.(*clearQueue)
+	q.mu.Lock()
+	q.pending = append(q.pending, k)
+	if q.running {
+		q.mu.Unlock()
+		return
+	}
+	q.running = true
+	q.mu.Unlock()
+	go q.drain(d)
+}
+
+// drain deletes the pending intents, a batch per statement, until none is
+// left.
+func (q *clearQueue) drain(d *sqlx.DB) {
+	for {
+		q.mu.Lock()
+		batch := q.pending
+		q.pending = nil
+		if len(batch) == 0 {
+			q.running = false
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := db.DeleteLaunches(ctx, d, batch); err != nil {
+			slog.Warn("clear workflow intents (the sweeper will)", "count", len(batch), "error", err)
+		}
+		cancel()
 	}
 }
 
