@@ -82,6 +82,7 @@ type App struct {
 	Notifier *dispatch.Notifier
 
 	opts      Options
+	origin    string // this process's id in event notifications
 	unhook    func()
 	stopBg    context.CancelFunc
 	bg        sync.WaitGroup
@@ -107,7 +108,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		d.Close()
 		return nil, err
 	}
-	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal}
+	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal, origin: domain.NewID("proc_")}
 	if a.Temporal == nil {
 		opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter()}
 		if cfg.PayloadKey != "" {
@@ -148,11 +149,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.Worker {
 		a.Dispatcher = &dispatch.Dispatcher{DB: d, DSN: cfg.DatabaseURL, Temporal: a.Temporal, TaskQueue: cfg.WebhookQueue(),
-			Retries: retries, PollInterval: cfg.EventPollInterval}
+			Retries: retries, PollInterval: cfg.EventPollInterval, Origin: a.origin}
 	}
 	if opts.API {
 		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: a.Hub.Publish, KeyRevoked: a.Hub.CloseKey,
-			PollInterval: cfg.EventPollInterval}
+			PollInterval: cfg.EventPollInterval, Origin: a.origin}
 	}
 	// The processor adapter (only the sandbox exists; config refuses others)
 	// and the inbox its notices arrive at.
@@ -330,7 +331,7 @@ func (a *App) Shutdown(ctx context.Context) {
 func (a *App) startOutboxReaders() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.stopBg = cancel
-	a.Notifier = &dispatch.Notifier{DB: a.DB}
+	a.Notifier = &dispatch.Notifier{DB: a.DB, Origin: a.origin}
 	a.bg.Add(1)
 	go func() { defer a.bg.Done(); a.Notifier.Run(ctx) }()
 	a.unhook = db.OnEventsCommitted(a.publish)

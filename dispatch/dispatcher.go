@@ -34,6 +34,9 @@ type Dispatcher struct {
 	PollInterval time.Duration
 	// Batch is how many events one database transaction claims.
 	Batch int
+	// Origin is this process's Notifier.Origin: its own notifications are
+	// skipped (the commit woke the dispatcher directly).
+	Origin string
 
 	once sync.Once
 	wake chan struct{}
@@ -49,7 +52,10 @@ func (d *Dispatcher) init() { d.once.Do(func() { d.wake = make(chan struct{}, 1)
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.init()
 	backoff := time.Duration(0)
-	db.Listen(ctx, d.DSN, []string{db.EventsChannel}, d.wake, pollEvery(d.PollInterval), nil, func(string, string) {
+	db.Listen(ctx, d.DSN, []string{db.EventsChannel}, d.wake, pollEvery(d.PollInterval), nil, func(_, payload string) {
+		if payload != "" && payload == d.Origin {
+			return
+		}
 		for ctx.Err() == nil {
 			n, err := d.DispatchOnce(ctx)
 			if err != nil {

@@ -19,6 +19,9 @@ import (
 // every payment's commit.
 type Notifier struct {
 	DB *sqlx.DB
+	// Origin is the payload: this process's readers woke already, and
+	// skip the notifications that carry their own process's Origin.
+	Origin string
 
 	once sync.Once
 	wake chan struct{}
@@ -39,7 +42,7 @@ func (n *Notifier) Run(ctx context.Context) {
 			return
 		case <-n.wake:
 		}
-		if _, err := n.DB.ExecContext(ctx, `SELECT pg_notify($1, '')`, db.EventsChannel); err != nil && ctx.Err() == nil {
+		if _, err := n.DB.ExecContext(ctx, `SELECT pg_notify($1, $2)`, db.EventsChannel, n.Origin); err != nil && ctx.Err() == nil {
 			slog.Warn("notify committed events", "error", err)
 		}
 	}

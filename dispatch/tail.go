@@ -39,6 +39,9 @@ type Tail struct {
 	// KeyRevoked, when set, learns of revoked keys from any process.
 	KeyRevoked   func(keyID string)
 	PollInterval time.Duration
+	// Origin is this process's Notifier.Origin: its own notifications are
+	// skipped (the commit woke the tail directly).
+	Origin string
 
 	once sync.Once
 	wake chan struct{}
@@ -90,6 +93,9 @@ func (t *Tail) Run(ctx context.Context) {
 			if t.KeyRevoked != nil && payload != "" {
 				t.KeyRevoked(payload)
 			}
+			return
+		}
+		if ch == db.EventsChannel && payload != "" && payload == t.Origin {
 			return
 		}
 		if err := t.drain(ctx); err != nil {
