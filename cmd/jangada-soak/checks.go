@@ -347,10 +347,10 @@ func (k *checker) wsOnce(ctx context.Context, subs []*subscriber) []check {
 	byAPI := map[string][]*subscriber{}
 	var names []string
 	for _, s := range subs {
-		if byAPI[s.api.name] == nil {
-			names = append(names, s.api.name)
+		if byAPI[s.api.Name] == nil {
+			names = append(names, s.api.Name)
 		}
-		byAPI[s.api.name] = append(byAPI[s.api.name], s)
+		byAPI[s.api.Name] = append(byAPI[s.api.Name], s)
 	}
 	sort.Strings(names)
 	var out []check

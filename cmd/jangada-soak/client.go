@@ -73,7 +73,7 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 			api = (api + 1) % len(c.apis)
 		}
 		c.attempts.Add(1)
-		a, err := c.once(ctx, c.apis[api].httpAddr, method, path, key, idem, raw)
+		a, err := c.once(ctx, c.apis[api].HTTPAddr, method, path, key, idem, raw)
 		switch {
 		case err != nil:
 			last = err.Error()
@@ -178,7 +178,7 @@ func (c *client) newMerchant(ctx context.Context, i int, tag, hookURL string, fu
 	// One attempt only: an adjustment has no idempotency key, and a retry
 	// of an ambiguous attempt could fund twice.
 	raw, _ := json.Marshal(map[string]any{"amount": float64(funding) / 100, "description": "soak funding"})
-	if a, err := c.once(ctx, c.apis[0].httpAddr, "POST", "/admin/v1/accounts/"+m.ID+"/adjustments", "", "", raw); err != nil || !a.ok() {
+	if a, err := c.once(ctx, c.apis[0].HTTPAddr, "POST", "/admin/v1/accounts/"+m.ID+"/adjustments", "", "", raw); err != nil || !a.ok() {
 		return m, fmt.Errorf("funding %s: HTTP %d %s %v", m.ID, a.status, a.message, err)
 	}
 	var h struct{ ID, Secret string }

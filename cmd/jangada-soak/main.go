@@ -16,20 +16,14 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/jangada/jangada/codec"
+	"github.com/jangada/jangada/internal/procs"
 )
 
 // options are the command's flags.
@@ -94,6 +88,7 @@ func main() {
 type rig struct {
 	tmp      string
 	pg       *postgres
+	split    *procs.Split
 	temporal *proc
 	apis     []*proc
 	workers  []*proc
@@ -127,7 +122,7 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	fmt.Printf("split up in %.1f s: temporal %s, api %s and %s, 2 workers, database %s\n",
-		time.Since(began).Seconds(), r.temporal.httpAddr, r.apis[0].httpAddr, r.apis[1].httpAddr, r.pg.dbName)
+		time.Since(began).Seconds(), r.temporal.HTTPAddr, r.apis[0].HTTPAddr, r.apis[1].HTTPAddr, r.pg.dbName)
 	fmt.Println("PostgreSQL restart:", map[bool]string{true: r.pg.restartMethod(), false: "none in this run"}[!o.quick && o.pgRestart])
 	passed, err = r.soak(ctx, o)
 	fmt.Printf("soak total %.1f s\n", time.Since(began).Seconds())
@@ -148,105 +143,21 @@ func (r *rig) start(ctx context.Context, o options) error {
 	if err := r.pg.createDatabase(); err != nil {
 		return err
 	}
-	tport, err := freePort()
-	if err != nil {
-		return err
-	}
-	b := make([]byte, 16)
-	rand.Read(b)
-	common := map[string]string{
-		"JANGADA_DATABASE_URL":           r.pg.dbURL,
-		"JANGADA_TEMPORAL_ADDRESS":       fmt.Sprintf("127.0.0.1:%d", tport),
-		"JANGADA_TEMPORAL_NAMESPACE":     "default",
+	r.split, err = procs.Start(ctx, procs.Options{Bin: o.bin, Dir: r.tmp, DatabaseURL: r.pg.dbURL, APIs: 2, Workers: 2, Env: map[string]string{
 		"JANGADA_TASK_QUEUE":             "jangada-soak",
-		"JANGADA_PAYLOAD_KEY":            codec.NewKey(),
-		"JANGADA_ADMIN_TOKEN":            "soak_" + hex.EncodeToString(b),
-		"JANGADA_WEBHOOK_ALLOW_PRIVATE":  "true", // the receiver is on 127.0.0.1
 		"JANGADA_WEBHOOK_RETRY_SCHEDULE": "1s,2s,5s,10s,20s",
 		"JANGADA_SANDBOX_SETTLE_DELAY":   "1s",
 		"JANGADA_LOG_LEVEL":              "warn",
-		"JANGADA_DATA_DIR":               filepath.Join(r.tmp, "data"),
-		"JANGADA_DEV_TEMPORAL_PORT":      fmt.Sprint(tport),
-		"JANGADA_DEV_TEMPORAL_UI_PORT":   "0",
-		"JANGADA_HTTP_ADDR":              "127.0.0.1:0",
-		"JANGADA_WS_ADDR":                "127.0.0.1:0",
-	}
-	newProc := func(name string, args []string, extra map[string]string) *proc {
-		env := map[string]string{}
-		for k, v := range common {
-			env[k] = v
-		}
-		for k, v := range extra {
-			env[k] = v
-		}
-		p := &proc{name: name, bin: o.bin, args: args, env: cleanEnv(env), log: filepath.Join(r.tmp, name+".log")}
-		p.httpAddr, p.wsAddr = extra["JANGADA_HTTP_ADDR"], extra["JANGADA_WS_ADDR"]
-		return p
-	}
-	r.temporal = newProc("temporal", []string{"temporal"}, nil)
-	r.temporal.httpAddr = common["JANGADA_TEMPORAL_ADDRESS"]
-	if err := r.temporal.start(); err != nil {
-		return err
-	}
-	if err := waitLog(ctx, r.temporal, "temporal ready", 2*time.Minute); err != nil {
-		return err
-	}
-	if err := runOnce(ctx, o.bin, cleanEnv(common), filepath.Join(r.tmp, "migrate.log"), "migrate"); err != nil {
-		return err
-	}
-	for i := 1; i <= 2; i++ {
-		w := newProc(fmt.Sprintf("worker-%d", i), []string{"worker"}, nil)
-		if err := w.start(); err != nil {
-			return err
-		}
-		r.workers = append(r.workers, w)
-	}
-	for i := 1; i <= 2; i++ {
-		h, err1 := freeAddr()
-		ws, err2 := freeAddr()
-		if err := errors.Join(err1, err2); err != nil {
-			return err
-		}
-		a := newProc(fmt.Sprintf("api-%d", i), []string{"api"}, map[string]string{"JANGADA_HTTP_ADDR": h, "JANGADA_WS_ADDR": ws})
-		if err := a.start(); err != nil {
-			return err
-		}
-		r.apis = append(r.apis, a)
-	}
-	for _, a := range r.apis {
-		if err := waitReady(ctx, a, 2*time.Minute); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// waitLog polls p's log until it holds line, p exits, or the deadline.
-func waitLog(ctx context.Context, p *proc, line string, within time.Duration) error {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if b, _ := os.ReadFile(p.log); strings.Contains(string(b), line) {
-			return nil
-		}
-		if !p.running() {
-			return fmt.Errorf("%s exited while starting (log %s)", p.name, p.log)
-		}
-		pause(ctx, 100*time.Millisecond)
-	}
-	return fmt.Errorf("%s: no %q within %v (log %s)", p.name, line, within, p.log)
+	}})
+	r.temporal, r.apis, r.workers = r.split.Temporal, r.split.APIs, r.split.Workers
+	return err
 }
 
 // teardown stops every process (SIGTERM, then SIGKILL after a grace) and
 // the database.
 func (r *rig) teardown() {
-	var wg sync.WaitGroup
-	for _, p := range append(append([]*proc{}, r.apis...), r.workers...) {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.signal(syscall.SIGTERM, 20*time.Second) }()
-	}
-	wg.Wait()
-	if r.temporal != nil {
-		r.temporal.signal(syscall.SIGTERM, 20*time.Second)
+	if r.split != nil {
+		r.split.Stop(20 * time.Second)
 	}
 	if r.pg != nil {
 		r.pg.stop()

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jangada/jangada/internal/procs"
 	"github.com/lib/pq"
 )
 
@@ -73,7 +74,7 @@ func startPrivate(ctx context.Context, tmp string) (*postgres, error) {
 	if p.bindir == "" {
 		return nil, fmt.Errorf("initdb and pg_ctl not found")
 	}
-	port, err := freePort()
+	port, err := procs.FreePort()
 	if err != nil {
 		return nil, err
 	}

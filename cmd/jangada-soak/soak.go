@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/internal/procs"
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq" // the database/sql driver
 )
@@ -34,7 +35,7 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 	// A create whose answer was lost in a PostgreSQL restart leaves its
 	// Idempotency-Key in flight until db.IdempotencyClaimTTL: an integration
 	// retries at least that long.
-	c := &client{apis: r.apis, adminToken: envOf(r.apis[0], "JANGADA_ADMIN_TOKEN"), retryFor: db.IdempotencyClaimTTL + 30*time.Second,
+	c := &client{apis: r.apis, adminToken: r.apis[0].Getenv("JANGADA_ADMIN_TOKEN"), retryFor: db.IdempotencyClaimTTL + 30*time.Second,
 		http: &http.Client{Timeout: 15 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}}
 	tag := fmt.Sprint(time.Now().UnixNano())
 	var ms []merchant
@@ -91,8 +92,8 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 
 	// Everything must be back before the checks.
 	for _, p := range append(append([]*proc{}, r.apis...), r.workers...) {
-		if !p.running() {
-			return false, fmt.Errorf("%s is not running after the faults (log %s)", p.name, p.log)
+		if !p.Running() {
+			return false, fmt.Errorf("%s is not running after the faults (log %s)", p.Name, p.Log)
 		}
 	}
 	counts, ops := d.counts()
@@ -180,14 +181,14 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 	bg := context.Background()
 	killWorker := func(down time.Duration) {
 		w := r.workers[0]
-		do(fmt.Sprintf("SIGKILL %s (pid %d)", w.name, w.pid()), func() error {
-			err := w.signal(syscall.SIGKILL, 10*time.Second)
+		do(fmt.Sprintf("SIGKILL %s (pid %d)", w.Name, w.Pid()), func() error {
+			err := w.Signal(syscall.SIGKILL, 10*time.Second)
 			// Noted once the process is gone: every post it made is earlier.
 			kills = append(kills, time.Now())
 			return err
 		})
 		pause(bg, down)
-		do("restart "+w.name, w.start)
+		do("restart "+w.Name, w.Start)
 	}
 	if o.quick {
 		if at(1.0 / 3) {
@@ -200,14 +201,14 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 	}
 	if at(0.45) {
 		a := r.apis[1]
-		do("restart "+a.name+" (SIGTERM, start, ready)", func() error {
-			if err := a.signal(syscall.SIGTERM, 30*time.Second); err != nil {
+		do("restart "+a.Name+" (SIGTERM, start, ready)", func() error {
+			if err := a.Signal(syscall.SIGTERM, 30*time.Second); err != nil {
 				return err
 			}
-			if err := a.start(); err != nil {
+			if err := a.Start(); err != nil {
 				return err
 			}
-			return waitReady(bg, a, 2*time.Minute)
+			return procs.WaitReady(bg, a, 2*time.Minute)
 		})
 	}
 	if o.pgRestart && at(0.70) {
@@ -229,14 +230,4 @@ func waitFor(ctx context.Context, within time.Duration, cond func() bool) error 
 		pause(ctx, 50*time.Millisecond)
 	}
 	return nil
-}
-
-// envOf reads one variable of a process's environment.
-func envOf(p *proc, name string) string {
-	for _, kv := range p.env {
-		if len(kv) > len(name) && kv[:len(name)+1] == name+"=" {
-			return kv[len(name)+1:]
-		}
-	}
-	return ""
 }

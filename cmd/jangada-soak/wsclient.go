@@ -53,7 +53,7 @@ func (s *subscriber) session(ctx context.Context) bool {
 	s.dials++
 	s.mu.Unlock()
 	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
-	c, _, err := d.DialContext(ctx, "ws://"+s.api.wsAddr+"/v1?token="+s.m.Key, nil)
+	c, _, err := d.DialContext(ctx, "ws://"+s.api.WSAddr+"/v1?token="+s.m.Key, nil)
 	if err != nil {
 		return false
 	}
