@@ -56,6 +56,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if payload != "" && payload == d.Origin {
 			return
 		}
+		gather(ctx, DispatchGather)
 		for ctx.Err() == nil {
 			n, err := d.DispatchOnce(ctx)
 			if err != nil {

@@ -98,6 +98,7 @@ func (t *Tail) Run(ctx context.Context) {
 		if ch == db.EventsChannel && payload != "" && payload == t.Origin {
 			return
 		}
+		gather(ctx, TailGather)
 		if err := t.drain(ctx); err != nil {
 			if ctx.Err() == nil {
 				slog.Error("event tail", "error", err)

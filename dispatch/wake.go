@@ -1,6 +1,9 @@
 package dispatch
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // DefaultPollInterval is how often an outbox reader looks without being
 // woken: NOTIFY is lost while a listener reconnects, so polling is the
@@ -20,5 +23,28 @@ func signal(ch chan struct{}) {
 	select {
 	case ch <- struct{}{}:
 	default:
+	}
+}
+
+// Gathering: a reader woken by a commit waits this long before it reads,
+// so that the commits of a burst are read together (one dispatch
+// transaction or one tail query for many events) instead of one read per
+// commit competing with the payments for the database.
+const (
+	// DispatchGather delays the webhook dispatcher: a delivery's budget is
+	// seconds, and a dispatch is a transaction of several statements.
+	DispatchGather = 20 * time.Millisecond
+	// TailGather delays the WebSocket tail a little: a frame's budget is
+	// tens of milliseconds.
+	TailGather = 3 * time.Millisecond
+)
+
+// gather waits d, or until ctx ends.
+func gather(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
