@@ -55,21 +55,6 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	if sum != 0 || len(p.Entries) < 2 {
 		return false, fmt.Errorf("%w: %q sums to %d over %d entries", ErrUnbalanced, p.Key, sum, len(p.Entries))
 	}
-	var ltxID int64
-	err := tx.QueryRowxContext(ctx, `
-		INSERT INTO ledger_transactions (idempotency_key, account_id, transaction_id, kind, description)
-		VALUES ($1, NULLIF($2, ''), NULLIF($3, ''), $4, $5)
-		ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description).Scan(&ltxID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("ledger: insert transaction: %w", err)
-	}
-	// Three statements whatever the number of entries: lock the balances in
-	// id order (so concurrent postings cannot deadlock), insert the entries,
-	// apply the deltas. The CHECK constraint refuses an overdraft.
 	accounts := make([]string, len(p.Entries))
 	amounts := make([]int64, len(p.Entries))
 	locks := make([]sql.NullTime, len(p.Entries))
@@ -79,29 +64,47 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 			locks[i] = sql.NullTime{Time: *e.LockedUntil, Valid: true}
 		}
 	}
-	var distinct int
-	if err := tx.GetContext(ctx, &distinct, `
-		SELECT count(*) FROM (SELECT id FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE) l`,
-		pq.StringArray(accounts)); err != nil {
-		return false, fmt.Errorf("ledger: lock balances: %w", err)
+	// Two statements whatever the number of entries, because inside a
+	// transaction that holds balance locks every round trip is time the
+	// other payments of those accounts wait:
+	//  1. insert the ledger transaction and, only if it is new, lock its
+	//     balances in id order (so concurrent postings cannot deadlock);
+	//     a posting already made returns no row and locks nothing;
+	//  2. insert the entries and apply their deltas to the rows locked by 1
+	//     (the CHECK constraint refuses an overdraft).
+	var head struct {
+		ID       int64 `db:"id"`
+		Distinct int   `db:"distinct"`
 	}
-	if _, err := tx.ExecContext(ctx, `
-		INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
-		SELECT $1, a, m, l FROM unnest($2::text[], $3::bigint[], $4::timestamptz[]) AS u(a, m, l)`,
-		ltxID, pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks)); err != nil {
-		return false, fmt.Errorf("ledger: insert entries: %w", err)
+	err := tx.GetContext(ctx, &head, `
+		WITH t AS (
+			INSERT INTO ledger_transactions (idempotency_key, account_id, transaction_id, kind, description)
+			VALUES ($1, NULLIF($2, ''), NULLIF($3, ''), $4, $5)
+			ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)
+		SELECT t.id, (SELECT count(*) FROM (SELECT id FROM ledger_accounts WHERE id = ANY($6) ORDER BY id FOR UPDATE) l) AS distinct
+		FROM t`,
+		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description, pq.StringArray(accounts))
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ledger: insert transaction: %w", err)
 	}
 	res, err := tx.ExecContext(ctx, `
+		WITH e AS (
+			INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
+			SELECT $1, a, m, l FROM unnest($2::text[], $3::bigint[], $4::timestamptz[]) AS u(a, m, l)
+			RETURNING ledger_account_id, amount)
 		UPDATE ledger_accounts la SET balance = la.balance + d.delta
-		FROM (SELECT a, sum(m) AS delta FROM unnest($1::text[], $2::bigint[]) AS u(a, m) GROUP BY a) d
-		WHERE la.id = d.a`, pq.StringArray(accounts), pq.Int64Array(amounts))
+		FROM (SELECT ledger_account_id AS a, sum(amount) AS delta FROM e GROUP BY ledger_account_id) d
+		WHERE la.id = d.a`, head.ID, pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks))
 	if isCheckViolation(err, "ledger_accounts_non_negative") {
 		return false, domain.Insufficient("insufficient balance")
 	}
 	if err != nil {
-		return false, fmt.Errorf("ledger: update balances: %w", err)
+		return false, fmt.Errorf("ledger: post entries: %w", err)
 	}
-	if n, _ := res.RowsAffected(); int(n) != distinct || !allKnown(accounts, distinct) {
+	if n, _ := res.RowsAffected(); int(n) != head.Distinct || !allKnown(accounts, head.Distinct) {
 		return false, fmt.Errorf("ledger: posting %q names an unknown ledger account", p.Key)
 	}
 	return true, nil
