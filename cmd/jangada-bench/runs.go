@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,14 @@ import (
 // sizes are how much each phase does; -quick divides them.
 type sizes struct {
 	n1, n32, internal, payWS, charges, wsConns int
+	// only, when set, names the phases to run (create1, create32,
+	// internal, hooks, paywss), comma-separated.
+	only string
+}
+
+// wants reports whether the phase runs.
+func (sz sizes) wants(phase string) bool {
+	return sz.only == "" || slices.Contains(strings.Split(sz.only, ","), phase)
 }
 
 func fullSizes() sizes { return sizes{n1: 200, n32: 2000, internal: 2000, payWS: 100, charges: 500} }
@@ -77,53 +86,63 @@ func runTable(ctx context.Context, r *rig, sz sizes) ([]figure, error) {
 	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
 	pause()
 
-	bare1 := run(ctx, "bare StartWorkflow (no worker)", 1, sz.n1, r.startBare(idleQueue, "BenchNoop"))
-	pause()
-	c1 := run(ctx, "POST /v1/payment-pix/create", 1, sz.n1, r.createCharge)
-	show(bare1, c1)
-	figs = append(figs, figure{name: "payment-pix/create p50, c=1", ours: msf(c1.p50), bare: "StartWorkflow " + msf(bare1.p50),
-		ratio: ms(c1.p50) / ms(bare1.p50), atMost: true, target: 2})
-	pause()
-
-	bare32 := run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
-	pause()
-	c32 := run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
-	show(bare32, c32)
-	figs = append(figs, figure{name: "charge creates/s, c=32", ours: rate(c32), bare: "StartWorkflow " + rate(bare32),
-		ratio: c32.perSecond() / bare32.perSecond(), target: 0.8, note: errNote(c32)})
-	pause()
-
-	in, inBare, err := internalTransfers(ctx, r, sz.internal)
-	if err != nil {
-		return figs, err
+	if sz.wants("create1") {
+		bare1 := run(ctx, "bare StartWorkflow (no worker)", 1, sz.n1, r.startBare(idleQueue, "BenchNoop"))
+		pause()
+		c1 := run(ctx, "POST /v1/payment-pix/create", 1, sz.n1, r.createCharge)
+		show(bare1, c1)
+		figs = append(figs, figure{name: "payment-pix/create p50, c=1", ours: msf(c1.p50), bare: "StartWorkflow " + msf(bare1.p50),
+			ratio: ms(c1.p50) / ms(bare1.p50), atMost: true, target: 2})
+		pause()
 	}
-	show(inBare, in)
-	figs = append(figs, figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s", rate(in), msf(in.p50)),
-		bare: fmt.Sprintf("PG tx %s, p50 %s", rate(inBare), msf(inBare.p50)), ratio: in.perSecond() / inBare.perSecond(), target: 0.5, note: errNote(in)})
-	pause()
+	if sz.wants("create32") {
 
-	hooks, hooksBare, err := deliveries(ctx, r, sz.charges)
-	if err != nil {
-		return figs, err
+		bare32 := run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
+		pause()
+		c32 := run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
+		show(bare32, c32)
+		figs = append(figs, figure{name: "charge creates/s, c=32", ours: rate(c32), bare: "StartWorkflow " + rate(bare32),
+			ratio: c32.perSecond() / bare32.perSecond(), target: 0.8, note: errNote(c32)})
+		pause()
 	}
-	fmt.Println(hooksBare)
-	fmt.Println(hooks)
-	note := fmt.Sprintf("(lost %d, bare lost %d)", hooks.loss(), hooksBare.loss())
-	figs = append(figs, figure{name: fmt.Sprintf("webhook deliveries/s, %d charges created+paid at c=32", sz.charges),
-		ours: fmt.Sprintf("%.1f/s", hooks.perSecond()), bare: fmt.Sprintf("1-activity POST workflows %.1f/s", hooksBare.perSecond()),
-		ratio: hooks.perSecond() / hooksBare.perSecond(), target: 0.8, note: note})
-	if hooks.loss() != 0 || hooks.badSig != 0 {
-		figs[len(figs)-1].ratio = 0 // a lost delivery fails the figure whatever the rate
-	}
-	pause()
+	if sz.wants("internal") {
 
-	ws, wsBare, err := payToWS(ctx, r, sz.payWS)
-	if err != nil {
-		return figs, err
+		in, inBare, err := internalTransfers(ctx, r, sz.internal)
+		if err != nil {
+			return figs, err
+		}
+		show(inBare, in)
+		figs = append(figs, figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s", rate(in), msf(in.p50)),
+			bare: fmt.Sprintf("PG tx %s, p50 %s", rate(inBare), msf(inBare.p50)), ratio: in.perSecond() / inBare.perSecond(), target: 0.5, note: errNote(in)})
+		pause()
 	}
-	show(wsBare, ws)
-	figs = append(figs, figure{name: "sandbox pay → payment.paid on WebSocket, p50", ours: msf(ws.p50), bare: "signal → activity start " + msf(wsBare.p50),
-		ratio: ms(ws.p50) / ms(wsBare.p50), atMost: true, target: 1.5, note: errNote(ws)})
+	if sz.wants("hooks") {
+
+		hooks, hooksBare, err := deliveries(ctx, r, sz.charges)
+		if err != nil {
+			return figs, err
+		}
+		fmt.Println(hooksBare)
+		fmt.Println(hooks)
+		note := fmt.Sprintf("(lost %d, bare lost %d)", hooks.loss(), hooksBare.loss())
+		figs = append(figs, figure{name: fmt.Sprintf("webhook deliveries/s, %d charges created+paid at c=32", sz.charges),
+			ours: fmt.Sprintf("%.1f/s", hooks.perSecond()), bare: fmt.Sprintf("1-activity POST workflows %.1f/s", hooksBare.perSecond()),
+			ratio: hooks.perSecond() / hooksBare.perSecond(), target: 0.8, note: note})
+		if hooks.loss() != 0 || hooks.badSig != 0 {
+			figs[len(figs)-1].ratio = 0 // a lost delivery fails the figure whatever the rate
+		}
+		pause()
+	}
+	if sz.wants("paywss") {
+
+		ws, wsBare, err := payToWS(ctx, r, sz.payWS)
+		if err != nil {
+			return figs, err
+		}
+		show(wsBare, ws)
+		figs = append(figs, figure{name: "sandbox pay → payment.paid on WebSocket, p50", ours: msf(ws.p50), bare: "signal → activity start " + msf(wsBare.p50),
+			ratio: ms(ws.p50) / ms(wsBare.p50), atMost: true, target: 1.5, note: errNote(ws)})
+	}
 	return figs, nil
 }
 
