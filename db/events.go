@@ -2,32 +2,68 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
 )
 
+// NewEvent is an event to append to the outbox.
+type NewEvent struct {
+	AccountID  string
+	APIKeyID   *string
+	Type       string
+	ResourceID string
+	// Data is the lean public record.
+	Data any
+}
+
 // InsertEvent appends an event to the outbox inside tx, in the same database
 // transaction as the change it reports. data is the lean public record.
 func InsertEvent(ctx context.Context, tx *sqlx.Tx, accountID string, apiKeyID *string, typ, resourceID string, data any) (domain.Event, error) {
-	raw, err := json.Marshal(data)
+	evs, err := InsertEvents(ctx, tx, NewEvent{AccountID: accountID, APIKeyID: apiKeyID, Type: typ, ResourceID: resourceID, Data: data})
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("db: event data: %w", err)
+		return domain.Event{}, err
 	}
-	var ev domain.Event
-	err = tx.GetContext(ctx, &ev, `
+	return evs[0], nil
+}
+
+// InsertEvents appends several events in one statement, in order (the two
+// sides of an internal transfer).
+func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Event, error) {
+	ids, accounts, types, resources, data := make([]string, len(in)), make([]string, len(in)), make([]string, len(in)),
+		make([]string, len(in)), make([]string, len(in))
+	keys := make([]sql.NullString, len(in))
+	for i, e := range in {
+		raw, err := json.Marshal(e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("db: event data: %w", err)
+		}
+		ids[i], accounts[i], types[i], resources[i], data[i] = domain.NewID("evt_"), e.AccountID, e.Type, e.ResourceID, string(raw)
+		if e.APIKeyID != nil {
+			keys[i] = sql.NullString{String: *e.APIKeyID, Valid: true}
+		}
+	}
+	var evs []domain.Event
+	err := tx.SelectContext(ctx, &evs, `
 		INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
-		VALUES ($1, $2, $3, $4, $5, $6)
+		SELECT id, acct, key, typ, res, d::jsonb
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
+		     AS u(id, acct, key, typ, res, d, n)
+		ORDER BY n
 		RETURNING id, seq, account_id, api_key_id, type, resource_id, data, created_at`,
-		domain.NewID("evt_"), accountID, apiKeyID, typ, resourceID, string(raw)) // jsonb takes text, not binary
+		stringArray(ids), stringArray(accounts), pq.Array(keys), stringArray(types), stringArray(resources), stringArray(data))
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("db: insert event: %w", err)
+		return nil, fmt.Errorf("db: insert event: %w", err)
 	}
-	noteEvent(tx, ev)
-	return ev, nil
+	for _, ev := range evs {
+		noteEvent(tx, ev)
+	}
+	return evs, nil
 }
 
 // EventsFor lists a resource's events in order (tests and the admin API use it).

@@ -19,23 +19,34 @@ const txColumns = `id, account_id, api_key_id, type, status, amount, fee_amount,
 // with the same id exists: the caller (a retried activity, or the charge
 // workflow's safety net) then knows another writer got there first.
 func InsertTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (bool, error) {
-	if !t.Details.Valid {
-		t.Details = domain.SomeJSON(domain.Details{})
+	n, err := InsertTransactions(ctx, tx, t)
+	return n == 1, err
+}
+
+// InsertTransactions stores records made together (the two sides of an
+// internal transfer) in one statement and reports how many were new; an
+// id that exists writes nothing. An externalReference already used by the
+// account is a 400 naming the field.
+func InsertTransactions(ctx context.Context, tx *sqlx.Tx, ts ...domain.Transaction) (int, error) {
+	for i := range ts {
+		if !ts[i].Details.Valid {
+			ts[i].Details = domain.SomeJSON(domain.Details{})
+		}
 	}
 	res, err := tx.NamedExecContext(ctx, `
 		INSERT INTO transactions (`+txColumns+`)
 		VALUES (:id, :account_id, :api_key_id, :type, :status, :amount, :fee_amount, :net_amount, :description,
 			:external_reference, :reference_id, :end_to_end_id, :copy_paste, :subaccount_id, :payer, :recipient, :details,
 			:expires_at, :completed_at, :created_at, :created_at)
-		ON CONFLICT (id) DO NOTHING`, t)
+		ON CONFLICT (id) DO NOTHING`, ts)
 	if isUniqueViolation(err) {
-		return false, domain.Invalid("externalReference", "is already used by another %s of this account", t.Type)
+		return 0, domain.Invalid("externalReference", "is already used by another %s of this account", ts[0].Type)
 	}
 	if err != nil {
-		return false, fmt.Errorf("db: insert transaction: %w", err)
+		return 0, fmt.Errorf("db: insert transaction: %w", err)
 	}
 	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return int(n), nil
 }
 
 // GetTransaction loads one of the account's transactions of the given types

@@ -57,17 +57,14 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
 		// Rows that nobody else touches go first; the balance locks are taken
 		// last so that they are held for as short a time as possible.
-		if _, err := db.InsertTransaction(ctx, tx, out); err != nil {
-			return err
-		}
-		if _, err := db.InsertTransaction(ctx, tx, inRec); err != nil {
-			return err
-		}
-		if _, err := db.InsertEvent(ctx, tx, acct.ID, &key.ID, domain.EventInternalCompleted, out.ID, out.EventData(publicURL)); err != nil {
+		if _, err := db.InsertTransactions(ctx, tx, out, inRec); err != nil {
 			return err
 		}
 		// The receiver's event belongs to its account, not to the sender's key.
-		if _, err := db.InsertEvent(ctx, tx, to.ID, nil, domain.EventInternalReceived, inRec.ID, inRec.EventData(publicURL)); err != nil {
+		if _, err := db.InsertEvents(ctx, tx,
+			db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
+			db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
+		); err != nil {
 			return err
 		}
 		// Both balances are locked in id order before anything moves, so

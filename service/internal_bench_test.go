@@ -21,6 +21,7 @@ func BenchmarkInternalTransferParallel(b *testing.B) {
 		}
 	}
 	s := &service.Internal{DB: sharedDB, PublicURL: "https://api.jangada.test"}
+
 	var n atomic.Int64
 	b.SetParallelism(8) // 8 × GOMAXPROCS (2 here) = 16 in flight
 	b.ResetTimer()
