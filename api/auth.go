@@ -42,8 +42,9 @@ func (s *Server) authenticate(c *gin.Context) {
 		s.limit(c, ipID, s.cfg.RateLimitPerMinute)
 		return
 	}
+	var acct domain.Account
 	if secret != "" {
-		key, err = s.Auth.KeyBySecret(c.Request.Context(), secret)
+		key, acct, err = s.Auth.Resolve(c.Request.Context(), secret)
 	}
 	if secret == "" || err != nil {
 		if !s.limit(c, ipID, s.cfg.RateLimitPerMinute) {
@@ -61,11 +62,6 @@ func (s *Server) authenticate(c *gin.Context) {
 	}
 	if !key.AllowsIP(c.ClientIP()) {
 		fail(c, domain.Forbidden("requests from this address are not allowed for this key"))
-		return
-	}
-	acct, err := s.Auth.Account(c.Request.Context(), key.AccountID)
-	if err != nil {
-		fail(c, err)
 		return
 	}
 	c.Set(keyCtxKey, key)

@@ -52,7 +52,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			name: "GET transfer-scheduled/get: unknown X-API-Key → 401", method: "GET", path: getSchedulePath,
 			headers: []string{"X-API-Key", unknown},
 			setup: func(f *fixture) {
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), unknown).Return(domain.APIKey{}, domain.ErrUnauthorized)
+				f.auth.EXPECT().Resolve(gomock.Any(), unknown).Return(domain.APIKey{}, domain.Account{}, domain.ErrUnauthorized)
 			},
 			status: http.StatusUnauthorized, message: "missing or invalid API key",
 		},
@@ -60,7 +60,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			name: "GET transfer-scheduled/get: unknown Bearer token → 401", method: "GET", path: getSchedulePath,
 			headers: []string{"Authorization", "Bearer " + unknown},
 			setup: func(f *fixture) {
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), unknown).Return(domain.APIKey{}, domain.ErrUnauthorized)
+				f.auth.EXPECT().Resolve(gomock.Any(), unknown).Return(domain.APIKey{}, domain.Account{}, domain.ErrUnauthorized)
 			},
 			status: http.StatusUnauthorized, message: "missing or invalid API key",
 		},
@@ -73,8 +73,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			name: "GET transfer-scheduled/get: key lookup unavailable → 503", method: "GET", path: getSchedulePath,
 			headers: []string{"X-API-Key", testSecret},
 			setup: func(f *fixture) {
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).
-					Return(domain.APIKey{}, fmt.Errorf("db: key lookup: %w: dial tcp 10.0.0.5:5432", domain.ErrUnavailable))
+				f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(domain.APIKey{}, domain.Account{}, fmt.Errorf("db: key lookup: %w: dial tcp 10.0.0.5:5432", domain.ErrUnavailable))
 			},
 			status: http.StatusServiceUnavailable, message: domain.ErrUnavailable.Error(),
 		},
@@ -82,7 +81,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			name: "GET transfer-scheduled/get: key lookup fails unexpectedly → 500", method: "GET", path: getSchedulePath,
 			headers: []string{"X-API-Key", testSecret},
 			setup: func(f *fixture) {
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(domain.APIKey{}, errors.New("pq: password authentication failed"))
+				f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(domain.APIKey{}, domain.Account{}, errors.New("pq: password authentication failed"))
 			},
 			status: http.StatusInternalServerError, message: "internal error",
 		},
@@ -90,8 +89,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			name: "GET transfer-scheduled/get: account lookup fails → 500", method: "GET", path: getSchedulePath,
 			headers: []string{"X-API-Key", testSecret},
 			setup: func(f *fixture) {
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(testKey("*"), nil)
-				f.auth.EXPECT().Account(gomock.Any(), testAccountID).Return(domain.Account{}, errors.New("pq: connection reset"))
+				f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(domain.APIKey{}, domain.Account{}, errors.New("pq: connection reset"))
 			},
 			status: http.StatusInternalServerError, message: "internal error",
 		},
@@ -161,7 +159,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			setup: func(f *fixture) {
 				k := testKey("*")
 				k.IPAllowlist = []string{"10.0.0.0/8", "203.0.113.7"}
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(k, nil)
+				f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(k, testAccount(), nil)
 			},
 			status: http.StatusForbidden, message: "requests from this address are not allowed for this key",
 		},
@@ -171,7 +169,7 @@ func TestHandlerAuthentication(t *testing.T) {
 			setup: func(f *fixture) {
 				k := testKey("*")
 				k.IPAllowlist = []string{"10.0.0.0/8"}
-				f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(k, nil)
+				f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(k, testAccount(), nil)
 			},
 			status: http.StatusForbidden, message: "requests from this address are not allowed for this key",
 		},
@@ -291,7 +289,7 @@ func TestHandlerRateLimit(t *testing.T) {
 		f := newFixture(t, withConfig(func(c *config.Config) { c.RateLimitPerMinute = 1 }))
 		// Once the address has spent its budget, the next guess is refused
 		// without looking the key up: one lookup, not two.
-		f.auth.EXPECT().KeyBySecret(gomock.Any(), gomock.Any()).Return(domain.APIKey{}, domain.ErrUnauthorized).Times(1)
+		f.auth.EXPECT().Resolve(gomock.Any(), gomock.Any()).Return(domain.APIKey{}, domain.Account{}, domain.ErrUnauthorized).Times(1)
 		expectFail(t, f.serve("GET", getSchedulePath, "", "X-API-Key", "sk_guess_1"), http.StatusUnauthorized, "missing or invalid API key")
 		expectFail(t, f.serve("GET", getSchedulePath, "", "X-API-Key", "sk_guess_2"), http.StatusTooManyRequests, "rate limit exceeded")
 	})

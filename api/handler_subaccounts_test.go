@@ -19,8 +19,7 @@ import (
 func (f *fixture) withSubaccounts(perms ...string) *fixture {
 	acct := testAccount()
 	acct.Features.Subaccounts = true
-	f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(testKey(perms...), nil).AnyTimes()
-	f.auth.EXPECT().Account(gomock.Any(), testAccountID).Return(acct, nil).AnyTimes()
+	f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(testKey(perms...), acct, nil).AnyTimes()
 	return f
 }
 

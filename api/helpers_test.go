@@ -120,8 +120,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 
 // withKey makes testSecret resolve to key (and its account), as often as asked.
 func (f *fixture) withKey(key domain.APIKey) *fixture {
-	f.auth.EXPECT().KeyBySecret(gomock.Any(), testSecret).Return(key, nil).AnyTimes()
-	f.auth.EXPECT().Account(gomock.Any(), key.AccountID).Return(testAccount(), nil).AnyTimes()
+	f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(key, testAccount(), nil).AnyTimes()
 	return f
 }
 

@@ -24,10 +24,9 @@ import (
 // by package service (and by generated mocks in handler tests). Handlers
 // bind, call one of these, and map the error: nothing else.
 
-// Auth resolves a presented API key and its account.
+// Auth resolves a presented API key and its account (one read).
 type Auth interface {
-	KeyBySecret(ctx context.Context, secret string) (domain.APIKey, error)
-	Account(ctx context.Context, id string) (domain.Account, error)
+	Resolve(ctx context.Context, secret string) (domain.APIKey, domain.Account, error)
 }
 
 // Charges creates PIX charges.

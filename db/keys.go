@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -57,6 +58,35 @@ func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.
 		return domain.APIKey{}, fmt.Errorf("db: key lookup: %w", err)
 	}
 	return row.key(), nil
+}
+
+// KeyAndAccountByHash finds an unrevoked key by the hash of its secret
+// together with its account, in one statement (every request needs both).
+func KeyAndAccountByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, domain.Account, error) {
+	var row struct {
+		K keyRow     `db:"k"`
+		A accountRow `db:"a"`
+	}
+	err := sqlx.GetContext(ctx, q, &row, `SELECT `+prefixed("k", keyColumns)+`, `+prefixed("a", accountColumns)+`
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked_at IS NULL`, hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return domain.APIKey{}, domain.Account{}, domain.ErrUnauthorized
+	}
+	if err != nil {
+		return domain.APIKey{}, domain.Account{}, fmt.Errorf("db: key lookup: %w", err)
+	}
+	return row.K.key(), row.A.account(), nil
+}
+
+// prefixed qualifies a column list with a table alias and names each
+// result "alias.column", which sqlx maps to the field tagged alias.
+func prefixed(alias, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		c = strings.TrimSpace(c)
+		parts[i] = alias + "." + c + ` AS "` + alias + "." + c + `"`
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RevokeKey marks a key revoked; revoking twice is harmless.

@@ -21,7 +21,8 @@ func (s *Auth) KeyBySecret(ctx context.Context, secret string) (domain.APIKey, e
 	return db.KeyByHash(ctx, s.DB, KeyHash(secret))
 }
 
-// Account loads the key's account.
-func (s *Auth) Account(ctx context.Context, id string) (domain.Account, error) {
-	return db.GetAccount(ctx, s.DB, id)
+// Resolve finds the presented key and its account in one read: every
+// request pays it, so it is one statement, not two.
+func (s *Auth) Resolve(ctx context.Context, secret string) (domain.APIKey, domain.Account, error) {
+	return db.KeyAndAccountByHash(ctx, s.DB, KeyHash(secret))
 }

@@ -41,32 +41,18 @@ func (m *MockAuth) EXPECT() *MockAuthMockRecorder {
 	return m.recorder
 }
 
-// Account mocks base method.
-func (m *MockAuth) Account(ctx context.Context, id string) (domain.Account, error) {
+// Resolve mocks base method.
+func (m *MockAuth) Resolve(ctx context.Context, secret string) (domain.APIKey, domain.Account, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Account", ctx, id)
-	ret0, _ := ret[0].(domain.Account)
-	ret1, _ := ret[1].(error)
-	return ret0, ret1
-}
-
-// Account indicates an expected call of Account.
-func (mr *MockAuthMockRecorder) Account(ctx, id any) *gomock.Call {
-	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Account", reflect.TypeOf((*MockAuth)(nil).Account), ctx, id)
-}
-
-// KeyBySecret mocks base method.
-func (m *MockAuth) KeyBySecret(ctx context.Context, secret string) (domain.APIKey, error) {
-	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "KeyBySecret", ctx, secret)
+	ret := m.ctrl.Call(m, "Resolve", ctx, secret)
 	ret0, _ := ret[0].(domain.APIKey)
-	ret1, _ := ret[1].(error)
-	return ret0, ret1
+	ret1, _ := ret[1].(domain.Account)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
 }
 
-// KeyBySecret indicates an expected call of KeyBySecret.
-func (mr *MockAuthMockRecorder) KeyBySecret(ctx, secret any) *gomock.Call {
+// Resolve indicates an expected call of Resolve.
+func (mr *MockAuthMockRecorder) Resolve(ctx, secret any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "KeyBySecret", reflect.TypeOf((*MockAuth)(nil).KeyBySecret), ctx, secret)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Resolve", reflect.TypeOf((*MockAuth)(nil).Resolve), ctx, secret)
 }
