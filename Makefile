@@ -2,7 +2,7 @@
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run test soak lint bench build tidy generate
+.PHONY: run test soak lint bench bench-split build tidy generate
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, Temporal UI :8233)
 run:
@@ -26,11 +26,16 @@ lint:
 	$(GO) vet ./...
 	$(GO) vet -tags devserver ./cmd/...
 
-## bench: the load tool (creates/s and latency vs bare Temporal) plus Go micro-benchmarks
+## bench: every performance figure beside its bare baseline, measured in one run on the make run
+## shape (docs/performance.md); QUICK=1 for the short run. Then the Go micro-benchmarks.
 bench:
+	$(GO) run -tags devserver ./cmd/jangada-bench $(if $(QUICK),-quick)
 	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/
-	$(GO) run -tags devserver ./cmd/jangada-bench
-	$(GO) test -run '^$$' -bench IdleConnections -benchtime 1x ./ws/
+
+## bench-split: creates/s and webhook deliveries/s on the production shape (jangada temporal,
+## one api, 1 then 2 worker processes) beside bare baselines; QUICK=1 for the short run
+bench-split:
+	$(GO) run -tags devserver ./cmd/jangada-bench -split 1,2 $(if $(QUICK),-quick)
 
 ## build: production binaries (no embedded Temporal)
 build:
