@@ -99,6 +99,7 @@ func Routes() []Route {
 func adminRoutes() []Route {
 	return []Route{
 		{Method: "POST", Path: "/accounts", Handler: (*Server).adminCreateAccount},
+		{Method: "GET", Path: "/debug/pprof/*name", Handler: (*Server).adminPprof},
 		{Method: "GET", Path: "/accounts/:id", Handler: (*Server).adminGetAccount},
 		{Method: "PATCH", Path: "/accounts/:id", Handler: (*Server).adminPatchAccount},
 		{Method: "POST", Path: "/accounts/:id/keys", Handler: (*Server).adminCreateKey},
