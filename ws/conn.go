@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
@@ -16,10 +15,10 @@ import (
 var terminal = map[string]bool{domain.EventPaymentPaid: true, domain.EventPaymentFailed: true, domain.EventPaymentExpired: true}
 
 // conn is one connection's protocol state. Kept small: an idle
-// authenticated connection costs this, melody's session and two goroutines.
+// authenticated connection costs this, its session and one goroutine.
 type conn struct {
 	h         *Hub
-	s         *melody.Session
+	s         *session
 	connected time.Time
 
 	mu       sync.Mutex
