@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
@@ -15,10 +16,10 @@ import (
 var terminal = map[string]bool{domain.EventPaymentPaid: true, domain.EventPaymentFailed: true, domain.EventPaymentExpired: true}
 
 // conn is one connection's protocol state. Kept small: an idle
-// authenticated connection costs this, its session and one goroutine.
+// authenticated connection costs this, melody's session and two goroutines.
 type conn struct {
 	h         *Hub
-	s         *session
+	s         *melody.Session
 	connected time.Time
 
 	mu       sync.Mutex

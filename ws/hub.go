@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/ratelimit"
@@ -110,12 +111,11 @@ func (o *Options) defaults() {
 
 // Hub holds the live connections of one process.
 type Hub struct {
-	up   websocket.Upgrader
+	m    *melody.Melody
 	opts Options
 
 	mu        sync.RWMutex
-	closed    bool // Close was called: no new connections
-	conns     map[*session]*conn
+	conns     map[*melody.Session]*conn
 	byAccount map[string]map[*conn]struct{} // authenticated connections
 	perIP     map[string]int                // open connections by address
 	perKey    map[string]int                // authenticated connections by key
@@ -128,23 +128,40 @@ type Hub struct {
 	once sync.Once
 }
 
-// New builds the hub. Its connections are served by session (session.go),
-// on gorilla/websocket.
+// New builds the hub with melody configured for this protocol rather than
+// its defaults (any Origin, 512-byte messages, 256-frame buffers).
 func New(o Options) *Hub {
 	o.defaults()
-	h := &Hub{opts: o, conns: map[*session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{}),
-		perIP: map[string]int{}, perKey: map[string]int{}, authFailures: ratelimit.New()}
+	m := melody.New()
+	m.Config.MaxMessageSize = MaxFrame // larger frames: gorilla closes with 1009
+	m.Config.MessageBufferSize = o.SendBuffer
+	m.Config.WriteWait = 10 * time.Second
+	// Protocol-level pings find dead TCP peers; the JSON heartbeat of the
+	// specification is the hub's own (see heartbeat).
+	m.Config.PingPeriod = o.PingPeriod
+	m.Config.PongWait = o.PingPeriod + o.PongWait
 	// Clients are servers, never browsers: a request carrying an Origin is
 	// a browser's (cross-site WebSocket hijacking) and is refused.
-	h.up.CheckOrigin = func(r *http.Request) bool { return r.Header.Get("Origin") == "" }
+	m.Upgrader.CheckOrigin = func(r *http.Request) bool { return r.Header.Get("Origin") == "" }
 	// Read buffer size 0 makes gorilla reuse the 4 KiB reader net/http
 	// already holds for the connection's life; writes take a buffer from a
 	// pool only while writing. Buffers are most of an idle connection's cost.
-	h.up.ReadBufferSize = 0
-	h.up.WriteBufferSize = 4096
-	h.up.WriteBufferPool = &sync.Pool{}
-	h.up.HandshakeTimeout = 10 * time.Second
+	m.Upgrader.ReadBufferSize = 0
+	m.Upgrader.WriteBufferSize = 4096
+	m.Upgrader.WriteBufferPool = &sync.Pool{}
+	m.Upgrader.HandshakeTimeout = 10 * time.Second
+	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{}),
+		perIP: map[string]int{}, perKey: map[string]int{}, authFailures: ratelimit.New()}
 	h.acks = newAckRecorder(o.RecordAcks, h.stop)
+	m.HandleConnect(h.onConnect)
+	m.HandleDisconnect(h.onDisconnect)
+	m.HandleMessage(h.onMessage)
+	m.HandleMessageBinary(func(s *melody.Session, _ []byte) {
+		if c := h.conn(s); c != nil {
+			c.sendError("BAD_REQUEST", "frames must be JSON text")
+		}
+	})
+	m.HandleError(h.onError)
 	if o.Revoked != nil {
 		go h.recheckRevocations()
 	}
@@ -190,7 +207,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r = r.WithContext(context.WithValue(r.Context(), preKey{}, &k))
 	}
-	if err := h.serve(w, r); err != nil {
+	if err := h.m.HandleRequest(w, r); err != nil {
 		slog.Debug("websocket upgrade", "error", err)
 	}
 }
@@ -240,24 +257,17 @@ func clientIP(r *http.Request) string {
 	return strings.Trim(host, "[]")
 }
 
-func (h *Hub) conn(s *session) *conn {
+func (h *Hub) conn(s *melody.Session) *conn {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	return h.conns[s]
 }
 
-// onConnect registers a new connection and starts its authentication
-// deadline and heartbeat; false means the hub is closed and the
-// connection must end.
-func (h *Hub) onConnect(s *session) bool {
+func (h *Hub) onConnect(s *melody.Session) {
 	c := &conn{h: h, s: s, connected: time.Now()}
 	c.tokens = float64(h.opts.MessageBurst)
 	c.last = c.connected
 	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return false
-	}
 	h.conns[s] = c
 	h.mu.Unlock()
 	if k, ok := s.Request.Context().Value(preKey{}).(*domain.APIKey); ok {
@@ -269,14 +279,13 @@ func (h *Hub) onConnect(s *session) bool {
 			}
 		})
 	}
-	// Under mu: beat reads hb under mu, and runs on the timer's goroutine.
+	// Under mu: beat reads hb from the timer's goroutine.
 	c.mu.Lock()
 	c.hb = time.AfterFunc(h.opts.PingPeriod, c.beat)
 	c.mu.Unlock()
-	return true
 }
 
-func (h *Hub) onDisconnect(s *session) {
+func (h *Hub) onDisconnect(s *melody.Session) {
 	h.mu.Lock()
 	c := h.conns[s]
 	delete(h.conns, s)
@@ -294,6 +303,20 @@ func (h *Hub) onDisconnect(s *session) {
 	h.mu.Unlock()
 	if c != nil {
 		c.stopTimers()
+	}
+}
+
+// onError handles melody's errors; a full send buffer means the client
+// does not keep up: it is cut off at once (its buffer cannot even take the
+// close frame), and will resync through REST after reconnecting.
+func (h *Hub) onError(s *melody.Session, err error) {
+	if err == melody.ErrMessageBufferFull {
+		go func() {
+			ws := s.WebsocketConnection()
+			ws.WriteControl(websocket.CloseMessage,
+				websocket.FormatCloseMessage(websocket.ClosePolicyViolation, "too slow: events were not read"), time.Now().Add(time.Second))
+			ws.Close()
+		}()
 	}
 }
 
@@ -391,40 +414,11 @@ func (h *Hub) recheckRevocations() {
 	}
 }
 
-// Close closes every connection (shutdown) with 1001, after the frames
-// already queued; new connections are refused.
+// Close closes every connection (shutdown) with 1001.
 func (h *Hub) Close() error {
 	h.once.Do(func() { close(h.stop) })
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return errHubClosed
-	}
-	h.closed = true
-	sessions := make([]*session, 0, len(h.conns))
-	for s := range h.conns {
-		sessions = append(sessions, s)
-	}
-	h.mu.Unlock()
-	msg := websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down")
-	for _, s := range sessions {
-		s.CloseWithMsg(msg)
-	}
-	return nil
+	return h.m.CloseWithMsg(websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"))
 }
 
-func (h *Hub) isClosed() bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return h.closed
-}
-
-// Count is the number of open connections (none once the hub is closed).
-func (h *Hub) Count() int {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.closed {
-		return 0
-	}
-	return len(h.conns)
-}
+// Count is the number of open connections.
+func (h *Hub) Count() int { return h.m.Len() }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/domain"
 )
@@ -19,7 +20,7 @@ type clientMessage struct {
 	ID        string `json:"id"`
 }
 
-func (h *Hub) onMessage(s *session, raw []byte) {
+func (h *Hub) onMessage(s *melody.Session, raw []byte) {
 	c := h.conn(s)
 	if c == nil {
 		return
@@ -66,13 +67,6 @@ func (h *Hub) onMessage(s *session, raw []byte) {
 		h.acks.add(Ack{EventID: m.ID, KeyID: c.key().ID})
 	default:
 		c.sendError("BAD_REQUEST", "unknown action; use authenticate, subscribe, unsubscribe, ack or ping")
-	}
-}
-
-// onBinary refuses a binary frame: the protocol is JSON text.
-func (h *Hub) onBinary(s *session) {
-	if c := h.conn(s); c != nil {
-		c.sendError("BAD_REQUEST", "frames must be JSON text")
 	}
 }
 
