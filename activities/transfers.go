@@ -48,15 +48,14 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 	if _, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventTransferCreated, t.ID, t.EventData(publicURL)); err != nil {
 		return err
 	}
-	// The balance lock comes last, to be held as briefly as possible.
-	// A PIX out with a sub-account pays from the sub-account's money.
-	if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(t.Wallet())); err != nil {
-		return err
+	// The balance lock comes last, to be held as briefly as possible: the
+	// posting takes it and checks the withdrawable money under it. A PIX
+	// out with a sub-account pays from the sub-account's money.
+	p := reservePosting("transfer:"+t.ID+":reserve", t, domain.TypePixOut, t.Details.V.Debit)
+	p.Guard = func(ctx context.Context, tx *sqlx.Tx) error {
+		return db.RequireWithdrawable(ctx, tx, t.Wallet(), t.Details.V.Debit)
 	}
-	if err := db.RequireWithdrawable(ctx, tx, t.Wallet(), t.Details.V.Debit); err != nil {
-		return err
-	}
-	_, err = db.Post(ctx, tx, reservePosting("transfer:"+t.ID+":reserve", t, domain.TypePixOut, t.Details.V.Debit))
+	_, err = db.Post(ctx, tx, p)
 	return err
 }
 

@@ -31,6 +31,14 @@ type Posting struct {
 	Kind          string
 	Description   string
 	Entries       []Entry
+	// Guard, when set, runs after the posting's balances are locked and
+	// before any entry is written; its error aborts the posting (the
+	// caller rolls back). It is where a debit checks what may be spent
+	// (RequireWithdrawable): under the lock, in a statement of its own,
+	// so it sees every posting committed before the lock was granted. The
+	// caller needs no lock statement of its own: one round trip fewer
+	// while the locks are held.
+	Guard func(ctx context.Context, tx *sqlx.Tx) error
 }
 
 // ErrUnbalanced means a posting's entries do not sum to zero: a programming error.
@@ -89,6 +97,11 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	}
 	if err != nil {
 		return false, fmt.Errorf("ledger: insert transaction: %w", err)
+	}
+	if p.Guard != nil {
+		if err := p.Guard(ctx, tx); err != nil {
+			return false, err
+		}
 	}
 	res, err := tx.ExecContext(ctx, `
 		WITH e AS (

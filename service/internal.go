@@ -67,20 +67,17 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		); err != nil {
 			return err
 		}
-		// Both balances are locked in id order before anything moves, so
-		// that A→B and B→A at the same time cannot deadlock.
-		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(acct.ID), domain.AvailableLedger(to.ID)); err != nil {
-			return err
-		}
-		if err := db.RequireWithdrawable(ctx, tx, acct.ID, in.Amount); err != nil {
-			return err
-		}
+		// Both balances are locked in id order by the posting (so that A→B
+		// and B→A at the same time cannot deadlock); the sender's
+		// withdrawable money is checked under that lock.
 		_, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
 			Kind: domain.TypeInternalOut, Description: "internal transfer to " + to.Email,
 			Entries: []db.Entry{
 				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
 				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
-			}})
+			},
+			Guard: func(ctx context.Context, tx *sqlx.Tx) error { return db.RequireWithdrawable(ctx, tx, acct.ID, in.Amount) },
+		})
 		return err
 	})
 	if err != nil {

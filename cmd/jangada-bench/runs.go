@@ -70,80 +70,105 @@ func (f figure) String() string {
 // drain before the next phase is timed.
 func pause() { time.Sleep(2 * time.Second) }
 
-// runTable runs every phase on the rig and prints the table.
+// phase is one row of the table: its name for -only and how to measure it.
+type phase struct {
+	name    string
+	measure func(ctx context.Context, r *rig, sz sizes) (figure, error)
+}
+
+// phases are the table's rows, in order.
+var phases = []phase{
+	{"create1", createLatency},
+	{"create32", createRate},
+	{"internal", internalFigure},
+	{"hooks", deliveriesFigure},
+	{"paywss", payToWSFigure},
+}
+
+// runTable runs the wanted phases on the rig, each after the previous one's
+// background work drained, and returns their figures.
 func runTable(ctx context.Context, r *rig, sz sizes) ([]figure, error) {
-	var figs []figure
-	show := func(res ...result) {
-		for _, x := range res {
-			fmt.Println(x)
-			if x.firstErr != nil {
-				fmt.Println("   first error:", x.firstErr)
-			}
-		}
-	}
 	fmt.Println("warming up…")
 	run(ctx, "warm-up", 4, 50, r.createCharge)
 	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
-	pause()
-
-	if sz.wants("create1") {
-		bare1 := run(ctx, "bare StartWorkflow (no worker)", 1, sz.n1, r.startBare(idleQueue, "BenchNoop"))
+	var figs []figure
+	for _, p := range phases {
+		if !sz.wants(p.name) {
+			continue
+		}
 		pause()
-		c1 := run(ctx, "POST /v1/payment-pix/create", 1, sz.n1, r.createCharge)
-		show(bare1, c1)
-		figs = append(figs, figure{name: "payment-pix/create p50, c=1", ours: msf(c1.p50), bare: "StartWorkflow " + msf(bare1.p50),
-			ratio: ms(c1.p50) / ms(bare1.p50), atMost: true, target: 2})
-		pause()
-	}
-	if sz.wants("create32") {
-
-		bare32 := run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
-		pause()
-		c32 := run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
-		show(bare32, c32)
-		figs = append(figs, figure{name: "charge creates/s, c=32", ours: rate(c32), bare: "StartWorkflow " + rate(bare32),
-			ratio: c32.perSecond() / bare32.perSecond(), target: 0.8, note: errNote(c32)})
-		pause()
-	}
-	if sz.wants("internal") {
-
-		in, inBare, err := internalTransfers(ctx, r, sz.internal)
+		f, err := p.measure(ctx, r, sz)
 		if err != nil {
-			return figs, err
+			return figs, fmt.Errorf("%s: %w", p.name, err)
 		}
-		show(inBare, in)
-		figs = append(figs, figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s", rate(in), msf(in.p50)),
-			bare: fmt.Sprintf("PG tx %s, p50 %s", rate(inBare), msf(inBare.p50)), ratio: in.perSecond() / inBare.perSecond(), target: 0.5, note: errNote(in)})
-		pause()
-	}
-	if sz.wants("hooks") {
-
-		hooks, hooksBare, err := deliveries(ctx, r, sz.charges)
-		if err != nil {
-			return figs, err
-		}
-		fmt.Println(hooksBare)
-		fmt.Println(hooks)
-		note := fmt.Sprintf("(lost %d, bare lost %d)", hooks.loss(), hooksBare.loss())
-		figs = append(figs, figure{name: fmt.Sprintf("webhook deliveries/s, %d charges created+paid at c=32", sz.charges),
-			ours: fmt.Sprintf("%.1f/s", hooks.perSecond()), bare: fmt.Sprintf("1-activity POST workflows %.1f/s", hooksBare.perSecond()),
-			ratio: hooks.perSecond() / hooksBare.perSecond(), target: 0.8, note: note})
-		if hooks.loss() != 0 || hooks.badSig != 0 {
-			figs[len(figs)-1].ratio = 0 // a lost delivery fails the figure whatever the rate
-		}
-		pause()
-	}
-	if sz.wants("paywss") {
-
-		ws, wsBare, err := payToWS(ctx, r, sz.payWS)
-		if err != nil {
-			return figs, err
-		}
-		show(wsBare, ws)
-		figs = append(figs, figure{name: "sandbox pay → payment.paid on WebSocket, p50", ours: msf(ws.p50), bare: "signal → activity start " + msf(wsBare.p50),
-			ratio: ms(ws.p50) / ms(wsBare.p50), atMost: true, target: 1.5, note: errNote(ws)})
+		figs = append(figs, f)
 	}
 	return figs, nil
+}
+
+// show prints measured runs as they come.
+func show(res ...result) {
+	for _, x := range res {
+		fmt.Println(x)
+		if x.firstErr != nil {
+			fmt.Println("   first error:", x.firstErr)
+		}
+	}
+}
+
+func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	bare := run(ctx, "bare StartWorkflow (no worker)", 1, sz.n1, r.startBare(idleQueue, "BenchNoop"))
+	pause()
+	ours := run(ctx, "POST /v1/payment-pix/create", 1, sz.n1, r.createCharge)
+	show(bare, ours)
+	return figure{name: "payment-pix/create p50, c=1", ours: msf(ours.p50), bare: "StartWorkflow " + msf(bare.p50),
+		ratio: ms(ours.p50) / ms(bare.p50), atMost: true, target: 2, note: errNote(ours)}, nil
+}
+
+func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	bare := run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
+	pause()
+	ours := run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
+	show(bare, ours)
+	return figure{name: "charge creates/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),
+		ratio: ours.perSecond() / bare.perSecond(), target: 0.8, note: errNote(ours)}, nil
+}
+
+func internalFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	ours, bare, err := internalTransfers(ctx, r, sz.internal)
+	if err != nil {
+		return figure{}, err
+	}
+	show(bare, ours)
+	return figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s", rate(ours), msf(ours.p50)),
+		bare: fmt.Sprintf("PG tx %s, p50 %s", rate(bare), msf(bare.p50)), ratio: ours.perSecond() / bare.perSecond(), target: 0.5,
+		note: errNote(ours)}, nil
+}
+
+func deliveriesFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	ours, bare, err := deliveries(ctx, r, sz.charges)
+	if err != nil {
+		return figure{}, err
+	}
+	fmt.Println(bare)
+	fmt.Println(ours)
+	f := figure{name: fmt.Sprintf("webhook deliveries/s, %d charges created+paid at c=32", sz.charges),
+		ours: fmt.Sprintf("%.1f/s", ours.perSecond()), bare: fmt.Sprintf("1-activity POST workflows %.1f/s", bare.perSecond()),
+		ratio: ours.perSecond() / bare.perSecond(), target: 0.8, note: fmt.Sprintf("(lost %d, bare lost %d)", ours.loss(), bare.loss())}
+	if ours.loss() != 0 || ours.badSig != 0 {
+		f.ratio = 0 // a lost delivery fails the figure whatever the rate
+	}
+	return f, nil
+}
+
+func payToWSFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	ours, bare, err := payToWS(ctx, r, sz.payWS)
+	if err != nil {
+		return figure{}, err
+	}
+	show(bare, ours)
+	return figure{name: "sandbox pay → payment.paid on WebSocket, p50", ours: msf(ours.p50), bare: "signal → activity start " + msf(bare.p50),
+		ratio: ms(ours.p50) / ms(bare.p50), atMost: true, target: 1.5, note: errNote(ours)}, nil
 }
 
 // wsMemory runs the gateway's idle-connection benchmark (package ws, the
