@@ -79,6 +79,7 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 	// this only catches a worker that died mid-attempt (the workflow task
 	// times out and the attempt runs again: delivery is at least once).
 	const attemptTimeout = 30 * time.Second
+	const attemptQueueTimeout = time.Hour
 	send := func(ctx workflow.Context, at activities.WebhookAttempt) workflow.Future {
 		return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: attemptTimeout, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
@@ -87,7 +88,12 @@ func WebhookDeliveryWorkflow(ctx workflow.Context, in WebhookInput) (string, err
 	if workflow.GetVersion(ctx, webhookLocalSendChange, workflow.DefaultVersion, 1) == 1 {
 		send = func(ctx workflow.Context, at activities.WebhookAttempt) workflow.Future {
 			return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
-				ScheduleToCloseTimeout: attemptTimeout, RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+				// The attempt runs at most attemptTimeout once started, but it
+				// may wait for a free slot of the worker (a burst of
+				// deliveries) as an activity task waited on the server: that
+				// wait must not fail it.
+				StartToCloseTimeout: attemptTimeout, ScheduleToCloseTimeout: attemptQueueTimeout,
+				RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
 			}), a.SendWebhook, at)
 		}
 	}

@@ -100,8 +100,9 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: u.String(), TemporalAddress: frontend,
 		TemporalNamespace: namespace, TaskQueue: "jangada", AdminToken: "bench", PublicURL: "http://localhost:8080",
 		Processor: "sandbox", RateLimitPerMinute: 100, ShutdownTimeout: 5 * time.Second,
-		// The webhook bench delivers to a receiver on 127.0.0.1.
-		WebhookAllowPrivate: true,
+		// The webhook bench delivers to a receiver on 127.0.0.1, with the
+		// production defaults of delivery concurrency.
+		WebhookAllowPrivate: true, WebhookConcurrency: 64, WebhookPerEndpoint: 4,
 	}
 	if r.app, err = app.New(ctx, cfg, app.Options{API: true, Worker: true}); err != nil {
 		return r, err
