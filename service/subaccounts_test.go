@@ -101,11 +101,11 @@ func TestSubaccountMEDHook(t *testing.T) {
 	t.Parallel()
 	f := newSubFixture(t, 1000)
 	ctx := t.Context()
-	moved, err := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-1", 400)
+	moved, err := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-1-"+f.sub, 400)
 	if err != nil || moved != 400 {
 		t.Fatalf("hold: %v %v", moved, err)
 	}
-	if again, err := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-1", 400); err != nil || again != 0 {
+	if again, err := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-1-"+f.sub, 400); err != nil || again != 0 {
 		t.Fatalf("hold again: %v %v", again, err)
 	}
 	_, b, err := f.svc.Get(ctx, f.acct, f.sub)
@@ -115,13 +115,13 @@ func TestSubaccountMEDHook(t *testing.T) {
 	if err := f.svc.Delete(ctx, f.acct, f.sub); err == nil || !strings.Contains(err.Error(), "locked 4.00") {
 		t.Fatalf("delete while locked: %v", err)
 	}
-	if moved, _ := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-2", 5000); moved != 600 {
+	if moved, _ := f.svc.HoldDisputed(ctx, f.acct.ID, f.sub, "med-2-"+f.sub, 5000); moved != 600 {
 		t.Fatalf("hold beyond available moved %v", moved)
 	}
 	if err := f.remove(t, time.Now(), 1, "after-hold"); !errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Fatalf("locked money is not spendable: %v", err)
 	}
-	if err := f.svc.ReleaseDisputed(ctx, f.acct.ID, f.sub, "med-1", 400); err != nil {
+	if err := f.svc.ReleaseDisputed(ctx, f.acct.ID, f.sub, "med-1-"+f.sub, 400); err != nil {
 		t.Fatal(err)
 	}
 	if _, b, _ := f.svc.Get(ctx, f.acct, f.sub); b.AvailablePadrao != 400 || b.LockedPadrao != 600 {
