@@ -22,26 +22,23 @@ type SettleChargeInput struct {
 	Notice   processor.ChargeNotice
 }
 
-// InsertCharge writes a new charge and its payment.created event; it writes
-// nothing (and returns no event) when the row exists. The API calls it when
-// it creates the charge; EnsureCharge, the workflow's guard, finds it written.
-func InsertCharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) (*domain.Event, error) {
-	inserted, err := db.InsertTransaction(ctx, tx, t)
-	if err != nil || !inserted {
-		return nil, err
-	}
-	ev, err := db.InsertEvent(ctx, tx, t.AccountID, t.APIKeyID, domain.EventPaymentCreated, t.ID, t.EventData(publicURL))
-	return &ev, err
+// InsertCharge writes a new charge and its payment.created event (and,
+// with intent, the intent to start its workflow) in one statement; it
+// writes nothing (and returns no event) when the row exists. The API calls
+// it on the database, outside any transaction, when it creates the charge
+// (one round trip commits all three); EnsureCharge, the guard of charge
+// histories recorded before deferred starts, finds the row written.
+func InsertCharge(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent) (*domain.Event, error) {
+	return db.FirstRecords(ctx, q, t, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: domain.EventPaymentCreated,
+		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent)
 }
 
 // EnsureCharge creates the charge row and its payment.created event if the
 // API did not commit them: a charge never exists without its workflow, nor
 // the reverse.
 func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error {
-	return db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		_, err := InsertCharge(ctx, tx, t, a.PublicURL)
-		return err
-	})
+	_, err := InsertCharge(ctx, a.DB, t, a.PublicURL, nil)
+	return err
 }
 
 // SettleCharge books a confirmed deposit: gross from PIX clearing, the fee to

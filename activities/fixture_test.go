@@ -124,7 +124,7 @@ func (f *fixture) newCharge(amount money.Cents, splitPct money.Percent) domain.T
 		t.Details.V.Split = &domain.Split{AccountID: f.partner.ID, Email: f.partner.Email, Percent: splitPct, Amount: t.NetAmount.MulPercent(splitPct)}
 	}
 	f.inTx(func(tx *sqlx.Tx) error {
-		ev, err := activities.InsertCharge(f.ctx, tx, t, publicURL)
+		ev, err := activities.InsertCharge(f.ctx, tx, t, publicURL, nil)
 		if err == nil && ev == nil {
 			f.t.Fatal("InsertCharge wrote no event for a new charge")
 		}

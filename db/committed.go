@@ -59,7 +59,11 @@ func endTx(tx *sqlx.Tx, committed bool) {
 	if !ok || !committed {
 		return
 	}
-	evs := v.([]domain.Event)
+	eventsCommitted(v.([]domain.Event))
+}
+
+// eventsCommitted hands committed events to the hooks.
+func eventsCommitted(evs []domain.Event) {
 	h := &committedHooks
 	h.mu.RLock()
 	defer h.mu.RUnlock()

@@ -15,6 +15,14 @@ const txColumns = `id, account_id, api_key_id, type, status, amount, fee_amount,
 	external_reference, reference_id, end_to_end_id, copy_paste, subaccount_id, payer, recipient, details,
 	expires_at, completed_at, created_at, updated_at`
 
+// insertTransactionSQL inserts transactions (named parameters); an id that
+// exists writes nothing.
+const insertTransactionSQL = `INSERT INTO transactions (` + txColumns + `)
+	VALUES (:id, :account_id, :api_key_id, :type, :status, :amount, :fee_amount, :net_amount, :description,
+		:external_reference, :reference_id, :end_to_end_id, :copy_paste, :subaccount_id, :payer, :recipient, :details,
+		:expires_at, :completed_at, :created_at, :created_at)
+	ON CONFLICT (id) DO NOTHING`
+
 // InsertTransaction stores t. It returns false, writing nothing, when a row
 // with the same id exists: the caller (a retried activity, or the charge
 // workflow's safety net) then knows another writer got there first.
@@ -33,12 +41,7 @@ func InsertTransactions(ctx context.Context, tx *sqlx.Tx, ts ...domain.Transacti
 			ts[i].Details = domain.SomeJSON(domain.Details{})
 		}
 	}
-	res, err := tx.NamedExecContext(ctx, `
-		INSERT INTO transactions (`+txColumns+`)
-		VALUES (:id, :account_id, :api_key_id, :type, :status, :amount, :fee_amount, :net_amount, :description,
-			:external_reference, :reference_id, :end_to_end_id, :copy_paste, :subaccount_id, :payer, :recipient, :details,
-			:expires_at, :completed_at, :created_at, :created_at)
-		ON CONFLICT (id) DO NOTHING`, ts)
+	res, err := tx.NamedExecContext(ctx, insertTransactionSQL, ts)
 	if isUniqueViolation(err) {
 		return 0, domain.Invalid("externalReference", "is already used by another %s of this account", ts[0].Type)
 	}

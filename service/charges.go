@@ -34,7 +34,7 @@ type CreatedCharge struct {
 
 // Create prices the charge, asks the processor for its BR Code, commits the
 // row, its payment.created event and the intent to start its workflow in
-// one database transaction, then starts the workflow outside it (see
+// one database statement, then starts the workflow outside it (see
 // launchCommitted: a Temporal that is away delays the workflow, not the
 // answer, and the sweeper starts it).
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
@@ -90,14 +90,9 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	if in.SubaccountID != "" {
 		t.SubaccountID = &in.SubaccountID
 	}
-	var ev *domain.Event
 	l := chargeLaunch(t)
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) (err error) {
-		if ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL); err != nil {
-			return err
-		}
-		return intend(ctx, tx, l)
-	})
+	// One statement, atomic on its own: the row, its event and the intent.
+	ev, err := activities.InsertCharge(ctx, s.DB, t, s.PublicURL, l.intent())
 	if err != nil {
 		return CreatedCharge{}, err
 	}

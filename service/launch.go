@@ -61,6 +61,10 @@ func intend(ctx context.Context, tx *sqlx.Tx, l launch) error {
 	return db.InsertLaunch(ctx, tx, l.kind, l.id, LaunchGrace)
 }
 
+// intent is l's intent for a create that writes its records in one
+// statement (db.FirstRecords) instead of calling intend in a transaction.
+func (l launch) intent() *db.Intent { return &db.Intent{Kind: l.kind, Grace: LaunchGrace} }
+
 // launchCommitted starts the workflow of a resource whose records (and
 // intent) are committed, then clears the intent. No transaction is open
 // here: a slow Temporal holds no row and no pool connection. A start that
