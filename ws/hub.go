@@ -168,8 +168,16 @@ func New(o Options) *Hub {
 	return h
 }
 
-// preKey carries a key authenticated at upgrade to onConnect.
+// preKey carries an upgrade's pending state to onConnect.
 type preKey struct{}
+
+// pending is what ServeHTTP hands onConnect through the request: the key
+// authenticated before the upgrade, if any, and the channel that tells
+// ServeHTTP the upgrade is done.
+type pending struct {
+	key      *domain.APIKey
+	upgraded chan struct{}
+}
 
 // ServeHTTP upgrades requests on /v1. A key given as ?token= or as
 // Authorization: Bearer is checked before the upgrade (401, or 403 outside
@@ -193,7 +201,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusTooManyRequests, "too many open connections from this address")
 		return
 	}
-	defer h.release(h.perIP, ip)
+	p := &pending{upgraded: make(chan struct{})}
 	if secret != "" {
 		k, err := h.opts.Authenticate(r.Context(), secret, ip)
 		if err != nil {
@@ -202,14 +210,28 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if de, ok := err.(*domain.Error); ok && de.Kind == domain.ErrForbidden {
 				status, msg = http.StatusForbidden, de.Message
 			}
+			h.release(h.perIP, ip)
 			refuse(w, status, msg)
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), preKey{}, &k))
+		p.key = &k
 	}
-	if err := h.m.HandleRequest(w, r); err != nil {
-		slog.Debug("websocket upgrade", "error", err)
-	}
+	r = r.WithContext(context.WithValue(r.Context(), preKey{}, p))
+	// The connection lives in a goroutine of its own and this handler
+	// returns once the upgrade is done. net/http keeps a 4 KiB write
+	// buffer, the request's state and a deep handler stack for as long as
+	// its handler runs; none is used after the upgrade, and an idle
+	// connection would otherwise carry them for its whole life. melody
+	// touches w only during the upgrade, so returning afterwards is safe.
+	go func() {
+		defer h.release(h.perIP, ip)
+		if err := h.m.HandleRequest(w, r); err != nil {
+			// Refused before onConnect: ServeHTTP is still waiting.
+			slog.Debug("websocket upgrade", "error", err)
+			close(p.upgraded)
+		}
+	}()
+	<-p.upgraded
 }
 
 // refuse answers an HTTP request that will not be upgraded.
@@ -270,8 +292,13 @@ func (h *Hub) onConnect(s *melody.Session) {
 	h.mu.Lock()
 	h.conns[s] = c
 	h.mu.Unlock()
-	if k, ok := s.Request.Context().Value(preKey{}).(*domain.APIKey); ok {
-		c.authenticated(k)
+	p, _ := s.Request.Context().Value(preKey{}).(*pending)
+	if p != nil {
+		// The upgrade is done: ServeHTTP may return (see there).
+		defer close(p.upgraded)
+	}
+	if p != nil && p.key != nil {
+		c.authenticated(p.key)
 	} else {
 		c.authTimer = time.AfterFunc(h.opts.AuthTimeout, func() {
 			if c.key() == nil {
