@@ -127,7 +127,60 @@ func deliveries(ctx context.Context, r *rig, n int) (ours, bare hookRun, err err
 	}
 	ours = rcv.await(ctx, "webhooks, charges created and paid", charges, 2, start)
 	ours.produce = mk.elapsed
+	printAttempts(ctx, r, ep.ID)
 	return ours, bare, nil
+}
+
+// printAttempts prints the delivery log of the bench's endpoint: how many
+// attempts each delivery took and why the failed ones failed, which is what
+// explains a tail in the deliveries' window (a failed attempt waits for
+// the retry schedule).
+func printAttempts(ctx context.Context, r *rig, endpointID string) {
+	var rows []struct {
+		Outcome string `db:"outcome"`
+		N       int    `db:"n"`
+		P50     int    `db:"p50"`
+		Max     int    `db:"max"`
+	}
+	err := r.db.SelectContext(ctx, &rows, `
+		SELECT coalesce(a.error, 'HTTP ' || a.status_code::text) AS outcome, count(*) AS n,
+		       percentile_disc(0.5) WITHIN GROUP (ORDER BY a.latency_ms) AS p50, max(a.latency_ms) AS max
+		FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+		WHERE d.endpoint_id = $1 GROUP BY 1 ORDER BY 2 DESC`, endpointID)
+	if err != nil {
+		fmt.Println("  delivery log:", err)
+		return
+	}
+	for _, x := range rows {
+		fmt.Printf("  delivery log: %-40.40s %5d attempts, latency p50 %d ms, max %d ms\n", x.Outcome, x.N, x.P50, x.Max)
+	}
+	// Where the last deliveries lost their time: before their event
+	// existed, in the dispatcher (event → delivery row), before the first
+	// attempt's workflow task, or in the attempt (queued for a slot, sent).
+	var last []struct {
+		Type     string  `db:"event_type"`
+		Event    float64 `db:"event"`
+		Row      float64 `db:"row"`
+		Task     float64 `db:"task"`
+		Attempts int     `db:"attempts"`
+		Done     float64 `db:"done"`
+	}
+	err = r.db.SelectContext(ctx, &last, `
+		WITH t AS (
+			SELECT d.event_type, e.created_at AS ev, d.created_at AS dc, min(a.started_at) AS fa, count(a.*) AS attempts,
+			       d.delivered_at AS da, min(e.created_at) OVER () AS t0
+			FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_attempts a ON a.delivery_id = d.id
+			WHERE d.endpoint_id = $1 GROUP BY d.id, e.id)
+		SELECT event_type, extract(epoch FROM ev - t0) AS event, extract(epoch FROM dc - ev) AS row,
+		       extract(epoch FROM fa - dc) AS task, attempts, extract(epoch FROM da - fa) AS done
+		FROM t WHERE da IS NOT NULL ORDER BY da DESC LIMIT 3`, endpointID)
+	if err != nil {
+		fmt.Println("  last deliveries:", err)
+	}
+	for _, x := range last {
+		fmt.Printf("  last deliveries: %-16s event at +%.2f s, row +%.2f s, first attempt's task +%.2f s, delivered +%.2f s later (%d attempts)\n",
+			x.Type, x.Event, x.Row, x.Task, x.Done, x.Attempts)
+	}
 }
 
 // postData sends one authenticated JSON POST, wants a 200 and returns the
