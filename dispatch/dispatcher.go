@@ -96,6 +96,12 @@ func (d *Dispatcher) DispatchOnce(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
+	// The claim only marks events dispatched; the deliveries are committed
+	// durably on their own below. A mark lost in a crash dispatches the
+	// events again, which finds the same deliveries and workflows.
+	if err := db.Lazy(ctx, tx); err != nil {
+		return 0, err
+	}
 	evs, err := db.ClaimUndispatched(ctx, tx, d.batch())
 	if err != nil || len(evs) == 0 {
 		return 0, err

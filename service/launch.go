@@ -123,7 +123,15 @@ func (q *clearQueue) drain(d *sqlx.DB) {
 		}
 		q.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := db.DeleteLaunches(ctx, d, batch); err != nil {
+		// Lazy: a clear lost in a crash is the sweeper's to redo, and its
+		// fsync would otherwise queue beside the next request's commit.
+		err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+			if err := db.Lazy(ctx, tx); err != nil {
+				return err
+			}
+			return db.DeleteLaunches(ctx, tx, batch)
+		})
+		if err != nil {
 			slog.Warn("clear workflow intents (the sweeper will)", "count", len(batch), "error", err)
 		}
 		cancel()
