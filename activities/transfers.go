@@ -52,9 +52,7 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 	// posting takes it and checks the withdrawable money under it. A PIX
 	// out with a sub-account pays from the sub-account's money.
 	p := reservePosting("transfer:"+t.ID+":reserve", t, domain.TypePixOut, t.Details.V.Debit)
-	p.Guard = func(ctx context.Context, tx *sqlx.Tx) error {
-		return db.RequireWithdrawable(ctx, tx, t.Wallet(), t.Details.V.Debit)
-	}
+	p.Withdraw = &db.Withdrawal{AccountID: t.Wallet(), Amount: t.Details.V.Debit}
 	_, err = db.Post(ctx, tx, p)
 	return err
 }

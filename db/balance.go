@@ -90,31 +90,6 @@ func LockLedgerAccounts(ctx context.Context, tx *sqlx.Tx, ids ...string) error {
 	return nil
 }
 
-// RequireWithdrawable fails with an insufficient-balance error unless the
-// account can pay amount from withdrawable money. Call it after locking the
-// account's available ledger row, so that concurrent debits see each other.
-func RequireWithdrawable(ctx context.Context, tx *sqlx.Tx, accountID string, amount money.Cents) error {
-	// Not GetBalance: this runs while the caller holds balance locks, so it
-	// reads only the two figures the rule needs, in one cheap statement
-	// (a fresh statement, so it sees every entry committed before the lock).
-	var row struct {
-		Available money.Cents `db:"available"`
-		Locked    money.Cents `db:"locked"`
-	}
-	err := tx.GetContext(ctx, &row, `
-		SELECT a.balance AS available,
-		       (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e
-		        WHERE e.ledger_account_id = a.id AND e.locked_until > now()) AS locked
-		FROM ledger_accounts a WHERE a.id = $1`, domain.AvailableLedger(accountID))
-	if err != nil {
-		return fmt.Errorf("db: withdrawable of %s: %w", accountID, err)
-	}
-	if _, withdrawable := lockedPart(row.Available, row.Locked); withdrawable < amount {
-		return domain.Insufficient("insufficient balance: %s needed, %s withdrawable", amount, withdrawable)
-	}
-	return nil
-}
-
 // lockedPart is the one balance rule: of the available money, the part
 // received less than 24 h ago is locked (never more than is available),
 // and the rest is withdrawable.

@@ -31,14 +31,18 @@ type Posting struct {
 	Kind          string
 	Description   string
 	Entries       []Entry
-	// Guard, when set, runs after the posting's balances are locked and
-	// before any entry is written; its error aborts the posting (the
-	// caller rolls back). It is where a debit checks what may be spent
-	// (RequireWithdrawable): under the lock, in a statement of its own,
-	// so it sees every posting committed before the lock was granted. The
-	// caller needs no lock statement of its own: one round trip fewer
-	// while the locks are held.
-	Guard func(ctx context.Context, tx *sqlx.Tx) error
+	// Withdraw, when set, names the debit that may spend only withdrawable
+	// money (lockedPart): the posting checks it under the balance locks,
+	// so concurrent debits see each other, and fails with
+	// domain.ErrInsufficientBalance (the caller rolls back). The caller
+	// needs no lock or check statement of its own.
+	Withdraw *Withdrawal
+}
+
+// Withdrawal is a debit of Amount from AccountID's available money.
+type Withdrawal struct {
+	AccountID string
+	Amount    money.Cents
 }
 
 // ErrUnbalanced means a posting's entries do not sum to zero: a programming error.
@@ -72,53 +76,46 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 			locks[i] = sql.NullTime{Time: *e.LockedUntil, Valid: true}
 		}
 	}
-	// Two statements whatever the number of entries, because inside a
-	// transaction that holds balance locks every round trip is time the
-	// other payments of those accounts wait:
-	//  1. insert the ledger transaction and, only if it is new, lock its
-	//     balances in id order (so concurrent postings cannot deadlock);
-	//     a posting already made returns no row and locks nothing;
-	//  2. insert the entries and apply their deltas to the rows locked by 1
-	//     (the CHECK constraint refuses an overdraft).
-	var head struct {
-		ID       int64 `db:"id"`
-		Distinct int   `db:"distinct"`
+	// One round trip whatever the number of entries (ledger_post, in
+	// migration 00009): inside a transaction that holds balance locks every
+	// round trip is time the other payments of those accounts wait.
+	guard := ""
+	if p.Withdraw != nil {
+		guard = domain.AvailableLedger(p.Withdraw.AccountID)
 	}
-	err := tx.GetContext(ctx, &head, `
-		WITH t AS (
-			INSERT INTO ledger_transactions (idempotency_key, account_id, transaction_id, kind, description)
-			VALUES ($1, NULLIF($2, ''), NULLIF($3, ''), $4, $5)
-			ON CONFLICT (idempotency_key) DO NOTHING RETURNING id)
-		SELECT t.id, (SELECT count(*) FROM (SELECT id FROM ledger_accounts WHERE id = ANY($6) ORDER BY id FOR UPDATE) l) AS distinct
-		FROM t`,
-		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description, pq.StringArray(accounts))
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+	var r struct {
+		Posted    bool         `db:"posted"`
+		Found     int          `db:"locked_rows"`
+		Updated   int          `db:"updated"`
+		Available *money.Cents `db:"guard_available"`
+		Locked    *money.Cents `db:"guard_locked"`
 	}
-	if err != nil {
-		return false, fmt.Errorf("ledger: insert transaction: %w", err)
-	}
-	if p.Guard != nil {
-		if err := p.Guard(ctx, tx); err != nil {
-			return false, err
-		}
-	}
-	res, err := tx.ExecContext(ctx, `
-		WITH e AS (
-			INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
-			SELECT $1, a, m, l FROM unnest($2::text[], $3::bigint[], $4::timestamptz[]) AS u(a, m, l)
-			RETURNING ledger_account_id, amount)
-		UPDATE ledger_accounts la SET balance = la.balance + d.delta
-		FROM (SELECT ledger_account_id AS a, sum(amount) AS delta FROM e GROUP BY ledger_account_id) d
-		WHERE la.id = d.a`, head.ID, pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks))
+	err := tx.GetContext(ctx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
+		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard)
 	if isCheckViolation(err, "ledger_accounts_non_negative") {
+		if p.Withdraw != nil {
+			return false, domain.Insufficient("insufficient balance: %s needed", p.Withdraw.Amount)
+		}
 		return false, domain.Insufficient("insufficient balance")
 	}
 	if err != nil {
-		return false, fmt.Errorf("ledger: post entries: %w", err)
+		return false, fmt.Errorf("ledger: post %q: %w", p.Key, err)
 	}
-	if n, _ := res.RowsAffected(); int(n) != head.Distinct || !allKnown(accounts, head.Distinct) {
+	if !r.Posted {
+		return false, nil
+	}
+	if r.Updated != r.Found || !allKnown(accounts, r.Found) {
 		return false, fmt.Errorf("ledger: posting %q names an unknown ledger account", p.Key)
+	}
+	if p.Withdraw != nil {
+		if r.Available == nil || r.Locked == nil {
+			return false, fmt.Errorf("ledger: posting %q: no available balance for %s", p.Key, p.Withdraw.AccountID)
+		}
+		// The figures are from before this posting's entries.
+		if _, withdrawable := lockedPart(*r.Available, *r.Locked); withdrawable < p.Withdraw.Amount {
+			return false, domain.Insufficient("insufficient balance: %s needed, %s withdrawable", p.Withdraw.Amount, withdrawable)
+		}
 	}
 	return true, nil
 }

@@ -76,9 +76,7 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
 				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
 			},
-			Guard: func(ctx context.Context, tx *sqlx.Tx) error {
-				return db.RequireWithdrawable(ctx, tx, acct.ID, in.Amount)
-			},
+			Withdraw: &db.Withdrawal{AccountID: acct.ID, Amount: in.Amount},
 		})
 		return err
 	})

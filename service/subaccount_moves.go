@@ -85,20 +85,15 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 				}
 			}
 		}
-		if err := db.LockLedgerAccounts(ctx, tx, domain.AvailableLedger(from), domain.AvailableLedger(to)); err != nil {
-			return err
-		}
-		if err := db.RequireWithdrawable(ctx, tx, from, m.Amount); err != nil {
-			return err
-		}
 		if _, err := db.InsertTransaction(ctx, tx, rec); err != nil {
 			return err
 		}
+		// The posting locks both balances and checks what from may spend.
 		_, err = db.Post(ctx, tx, db.Posting{Key: "subaccount:" + rec.ID, AccountID: acct.ID, TransactionID: rec.ID,
 			Kind: typ, Description: m.Description, Entries: []db.Entry{
 				{Account: domain.AvailableLedger(from), Amount: -m.Amount},
 				{Account: domain.AvailableLedger(to), Amount: m.Amount},
-			}})
+			}, Withdraw: &db.Withdrawal{AccountID: from, Amount: m.Amount}})
 		return err
 	})
 	if err != nil {
