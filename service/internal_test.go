@@ -13,7 +13,7 @@ import (
 
 // Concurrent internal transfers that together spend more than the sender
 // can: the withdrawable check runs under the balance lock (the posting's
-// Guard), so exactly as many pass as fit, and the refused ones write
+// Withdraw), so exactly as many pass as fit, and the refused ones write
 // nothing.
 func TestInternalTransfersNeverOverspend(t *testing.T) {
 	t.Parallel()
