@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+
+	"github.com/jangada/jangada/internal/freeport"
 )
 
 // checkPortFree fails fast with a clear error when something already listens
@@ -18,14 +20,7 @@ func checkPortFree(ip string, port int) error {
 	return l.Close()
 }
 
-// freePort asks the kernel for an unused port, used for the internal
-// history/matching/worker services and the frontend HTTP API, which callers
-// never address directly.
-func freePort(ip string) (int, error) {
-	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
-	if err != nil {
-		return 0, fmt.Errorf("devserver: finding a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+// freePort finds an unused port for the internal history/matching/worker
+// services and the frontend HTTP API, which callers never address
+// directly (freeport.Pick says why it is not just ":0").
+func freePort(ip string) (int, error) { return freeport.Pick(ip) }

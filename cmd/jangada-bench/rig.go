@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -27,6 +26,7 @@ import (
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/devserver"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/procs"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/workflows"
 )
@@ -57,9 +57,8 @@ type rig struct {
 }
 
 func freePort() int {
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	port, _ := procs.FreePort()
+	return port
 }
 
 // startRig starts Temporal with the given store: "file" is the embedded dev

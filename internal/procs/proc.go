@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/jangada/jangada/internal/freeport"
 )
 
 // Proc is one child process (temporal, an api, a worker): its command line
@@ -198,15 +199,9 @@ func wait(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// FreePort asks the kernel for an unused loopback port.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+// FreePort is an unused loopback port for a process to bind
+// (freeport.Pick).
+func FreePort() (int, error) { return freeport.Pick("127.0.0.1") }
 
 // FreeAddr is 127.0.0.1:<a free port>.
 func FreeAddr() (string, error) {
