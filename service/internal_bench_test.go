@@ -16,9 +16,7 @@ import (
 func BenchmarkInternalTransferParallel(b *testing.B) {
 	a, c := newAccountB(b), newAccountB(b)
 	for _, x := range []domain.Account{a, c} {
-		if _, err := service.Adjust(b.Context(), sharedDB, x.ID, 1<<40, "funding", "fund-"+x.ID); err != nil {
-			b.Fatal(err)
-		}
+		fund(b, x.ID, 1<<40)
 	}
 	s := &service.Internal{DB: sharedDB, PublicURL: "https://api.jangada.test"}
 

@@ -18,9 +18,7 @@ import (
 func TestInternalTransfersNeverOverspend(t *testing.T) {
 	t.Parallel()
 	from, to := newAccount(t, "Loja Origem"), newAccount(t, "Loja Destino")
-	if _, err := service.Adjust(t.Context(), sharedDB, from.ID, 1000, "funding", "fund-"+from.ID); err != nil {
-		t.Fatal(err)
-	}
+	fund(t, from.ID, 1000)
 	s := &service.Internal{DB: sharedDB, PublicURL: "https://api.jangada.test"}
 	var wg sync.WaitGroup
 	errs := make([]error, 5)

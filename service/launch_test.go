@@ -22,9 +22,7 @@ import (
 func newTransfers(t *testing.T, name string) (*service.Transfers, *servicemock.MockTemporal, domain.Account) {
 	t.Helper()
 	acct := newAccount(t, name)
-	if _, err := service.Adjust(t.Context(), sharedDB, acct.ID, 10_000, "funding", ""); err != nil {
-		t.Fatal(err)
-	}
+	fund(t, acct.ID, 10_000)
 	temporal := servicemock.NewMockTemporal(gomock.NewController(t))
 	return &service.Transfers{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue, PublicURL: "https://api.jangada.test"}, temporal, acct
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/service"
 )
 
 // A debit that waited for an account's lock must judge the account by
@@ -21,9 +20,7 @@ func TestWithdrawalSeesLockedMoneyCommittedWhileItWaited(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	a := newAccount(t, "Loja Espera")
-	if _, err := service.Adjust(ctx, sharedDB, a.ID, 1000, "funding", "fund-"+a.ID); err != nil {
-		t.Fatal(err)
-	}
+	fund(t, a.ID, 1000)
 	wallet := domain.AvailableLedger(a.ID)
 
 	credit, err := sharedDB.BeginTxx(ctx, nil)

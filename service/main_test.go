@@ -12,6 +12,7 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/db/dbtest"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
 
@@ -33,6 +34,14 @@ func newAccount(t *testing.T, name string) domain.Account {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// fund credits amount to an account's available money (an adjustment).
+func fund(tb testing.TB, accountID string, amount money.Cents) {
+	tb.Helper()
+	if _, err := service.Adjust(tb.Context(), sharedDB, accountID, amount, "funding", "fund-"+accountID); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // storeTx writes a record directly, in the state a test needs.

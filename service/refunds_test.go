@@ -21,9 +21,7 @@ func TestRefundAskedAgainAnswersWithTheFirst(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	acct := newAccount(t, "Loja Devolve")
-	if _, err := service.Adjust(ctx, sharedDB, acct.ID, 10_000, "funding", ""); err != nil {
-		t.Fatal(err)
-	}
+	fund(t, acct.ID, 10_000)
 	temporal := servicemock.NewMockTemporal(gomock.NewController(t))
 	temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, nil).Times(4)
 	refunds := &service.Refunds{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue, PublicURL: "https://api.jangada.test"}

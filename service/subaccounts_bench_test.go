@@ -17,9 +17,7 @@ func benchSubs(b *testing.B) (*service.Subaccounts, domain.Account, string, stri
 	acct := newAccountB(b)
 	acct.Features.Subaccounts = true
 	s := &service.Subaccounts{DB: sharedDB}
-	if _, err := service.Adjust(b.Context(), sharedDB, acct.ID, 1<<40, "funding", "fund-"+acct.ID); err != nil {
-		b.Fatal(err)
-	}
+	fund(b, acct.ID, 1<<40)
 	ids := make([]string, 2)
 	for i := range ids {
 		v, err := s.Create(b.Context(), acct, subaccount.NewSubaccount{PersonType: "PF", Name: "Bench", CPF: "52998224725",

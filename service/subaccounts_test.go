@@ -28,9 +28,7 @@ func newSubFixture(t *testing.T, amount money.Cents) *subFixture {
 	f.acct.Features.Subaccounts = true
 	f.svc = &service.Subaccounts{DB: sharedDB, Now: func() time.Time { return f.clock }}
 	f.clock = time.Now()
-	if _, err := service.Adjust(t.Context(), sharedDB, f.acct.ID, amount, "funding", "fund-"+f.acct.ID); err != nil {
-		t.Fatal(err)
-	}
+	fund(t, f.acct.ID, amount)
 	v, err := f.svc.Create(t.Context(), f.acct, subaccount.NewSubaccount{PersonType: "PF", Name: "Ana", CPF: "52998224725",
 		BirthDate: "1990-01-01", PostalCode: "01310100", ExternalReference: "s1"})
 	if err != nil {
