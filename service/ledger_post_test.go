@@ -55,19 +55,18 @@ func TestWithdrawalSeesLockedMoneyCommittedWhileItWaited(t *testing.T) {
 	}()
 	// Positive signal that the withdrawal is inside ledger_post, waiting for
 	// the wallet's lock, before the credit commits.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		var waiting bool
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
+	for waiting := false; !waiting; {
+		select {
+		case <-deadline:
+			t.Fatal("the withdrawal never waited for the wallet's lock")
+		case <-tick.C:
+		}
 		if err := sharedDB.GetContext(ctx, &waiting, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock')`, pid); err != nil {
 			t.Fatal(err)
 		}
-		if waiting {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the withdrawal never waited for the wallet's lock")
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	if err := credit.Commit(); err != nil {
 		t.Fatal(err)

@@ -218,11 +218,9 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), preKey{}, p))
 	// The connection lives in a goroutine of its own and this handler
-	// returns once the upgrade is done. net/http keeps a 4 KiB write
-	// buffer, the request's state and a deep handler stack for as long as
-	// its handler runs; none is used after the upgrade, and an idle
-	// connection would otherwise carry them for its whole life. melody
-	// touches w only during the upgrade, so returning afterwards is safe.
+	// returns once upgraded: net/http holds a 4 KiB write buffer, the
+	// request's state and a deep stack while its handler runs, which an
+	// idle connection would carry for life. melody uses w only to upgrade.
 	go func() {
 		defer h.release(h.perIP, ip)
 		if err := h.m.HandleRequest(w, r); err != nil {
