@@ -84,11 +84,11 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 		guard = domain.AvailableLedger(p.Withdraw.AccountID)
 	}
 	var r struct {
-		Posted    bool         `db:"posted"`
-		Found     int          `db:"locked_rows"`
-		Updated   int          `db:"updated"`
-		Available *money.Cents `db:"guard_available"`
-		Locked    *money.Cents `db:"guard_locked"`
+		Posted     bool         `db:"posted"`
+		LockedRows int          `db:"locked_rows"`
+		Updated    int          `db:"updated"`
+		Available  *money.Cents `db:"guard_available"`
+		Locked     *money.Cents `db:"guard_locked"`
 	}
 	err := tx.GetContext(ctx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
@@ -105,7 +105,7 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	if !r.Posted {
 		return false, nil
 	}
-	if r.Updated != r.Found || !allKnown(accounts, r.Found) {
+	if r.Updated != r.LockedRows || !allKnown(accounts, r.LockedRows) {
 		return false, fmt.Errorf("ledger: posting %q names an unknown ledger account", p.Key)
 	}
 	if p.Withdraw != nil {
