@@ -17,6 +17,8 @@ import (
 	"go.temporal.io/server/common/primitives"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
+
+	"github.com/jangada/jangada/internal/freeport"
 )
 
 const (
@@ -85,7 +87,7 @@ type servicePorts struct {
 func pickPorts(o Options) (servicePorts, error) {
 	p := servicePorts{frontend: o.Port}
 	for _, dst := range []*int{&p.frontendHTTP, &p.history, &p.matching, &p.worker} {
-		port, err := freePort(o.FrontendIP)
+		port, err := freeport.Pick(o.FrontendIP)
 		if err != nil {
 			return p, err
 		}

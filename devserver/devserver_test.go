@@ -20,6 +20,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/internal/freeport"
 )
 
 const (
@@ -47,7 +49,7 @@ func greetActivity(_ context.Context, name string) (string, error) {
 
 func testFreePort(t *testing.T) int {
 	t.Helper()
-	p, err := freePort(DefaultFrontendIP)
+	p, err := freeport.Pick(DefaultFrontendIP)
 	if err != nil {
 		t.Fatal(err)
 	}

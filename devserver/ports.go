@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-
-	"github.com/jangada/jangada/internal/freeport"
 )
 
 // checkPortFree fails fast with a clear error when something already listens
@@ -19,8 +17,3 @@ func checkPortFree(ip string, port int) error {
 	}
 	return l.Close()
 }
-
-// freePort finds an unused port for the internal history/matching/worker
-// services and the frontend HTTP API, which callers never address
-// directly (freeport.Pick says why it is not just ":0").
-func freePort(ip string) (int, error) { return freeport.Pick(ip) }
