@@ -117,18 +117,16 @@ func show(res ...result) {
 }
 
 func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	bare := run(ctx, "bare StartWorkflow (no worker)", 1, sz.n1, r.startBare(idleQueue, "BenchNoop"))
-	pause()
-	ours := run(ctx, "POST /v1/payment-pix/create", 1, sz.n1, r.createCharge)
+	bare, ours := paired(ctx, 1, sz.n1, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+		"POST /v1/payment-pix/create", r.createCharge)
 	show(bare, ours)
 	return figure{name: "payment-pix/create p50, c=1", ours: msf(ours.p50), bare: "StartWorkflow " + msf(bare.p50),
 		ratio: ms(ours.p50) / ms(bare.p50), atMost: true, target: 2, note: errNote(ours)}, nil
 }
 
 func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	bare := run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
-	pause()
-	ours := run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
+	bare, ours := paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+		"POST /v1/payment-pix/create", r.createCharge)
 	show(bare, ours)
 	return figure{name: "charge creates/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),
 		ratio: ours.perSecond() / bare.perSecond(), target: 0.8, note: errNote(ours)}, nil

@@ -220,10 +220,9 @@ func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error)
 	run(ctx, "warm-up", 4, 50, r.createCharge)
 	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
 	pause()
-	row.bareStarts = run(ctx, "bare StartWorkflow (no worker)", 32, sz.n32, r.startBare(idleQueue, "BenchNoop"))
+	row.bareStarts, row.creates = paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+		"POST /v1/payment-pix/create", r.createCharge)
 	fmt.Println(row.bareStarts)
-	pause()
-	row.creates = run(ctx, "POST /v1/payment-pix/create", 32, sz.n32, r.createCharge)
 	fmt.Println(row.creates)
 	if row.creates.firstErr != nil {
 		fmt.Println("   first error:", row.creates.firstErr)
