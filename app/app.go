@@ -62,6 +62,8 @@ type App struct {
 	Codec   *codec.AESGCM
 	API     *api.Server
 	Charges *service.Charges
+	// Starts starts charges' workflows beside the create's answer.
+	Starts *service.Starter
 	// Transfers and Refunds are the money-out services.
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
@@ -164,9 +166,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	var proc processor.Processor = sbx
 
-	a.Charges = &service.Charges{
-		DB: d, Temporal: a.Temporal, Processor: proc, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
-	}
+	a.Starts = &service.Starter{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
@@ -313,6 +314,9 @@ func (a *App) Shutdown(ctx context.Context) {
 		}
 	}
 	a.Hub.Close()
+	// Answered creates' starts finish (or time out, for the sweeper)
+	// while the Temporal client is still open.
+	a.Starts.Wait()
 	a.stopOutboxReaders()
 	for _, w := range []sdkworker.Worker{a.worker, a.hooks} {
 		if w != nil {

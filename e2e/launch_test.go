@@ -33,7 +33,7 @@ func TestCreatesDuringATemporalOutageStartLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	limitIdle(a)
-	a.Charges.Temporal = startsFail{temporalClient}
+	a.Starts.Temporal = startsFail{temporalClient}
 	a.Transfers.Temporal = startsFail{temporalClient}
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
@@ -48,6 +48,12 @@ func TestCreatesDuringATemporalOutageStartLater(t *testing.T) {
 	if charge["status"] != "PENDING" {
 		t.Fatalf("charge created during the outage: %v", charge)
 	}
+	// A charge paid before any start reached Temporal: the notice's
+	// Signal-With-Start starts its workflow, and the payment settles at
+	// once, not at the sweeper's start nor at the charge's expiry.
+	early := e.createCharge(m, map[string]any{"amount": 7, "description": "Venda paga cedo"})["id"].(string)
+	e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+early+"/pay", nil)
+	e.waitStatus(m, early, "COMPLETED")
 	r := e.call(m.Key, "POST", "/v1/transfer-pix/create", map[string]any{"amount": 5, "pixKey": "a@example.com", "pixKeyType": "EMAIL"})
 	if r.Status != 200 {
 		t.Fatalf("transfer during the outage: %d %s", r.Status, r.Message)

@@ -20,9 +20,10 @@ import (
 // Charges creates PIX charges and forwards processor notices to them.
 type Charges struct {
 	DB        *sqlx.DB
-	Temporal  Temporal
 	Processor processor.Processor
-	TaskQueue string
+	// Starts starts each charge's workflow once its records are committed,
+	// beside the answer.
+	Starts    *Starter
 	PublicURL string
 }
 
@@ -34,9 +35,11 @@ type CreatedCharge struct {
 
 // Create prices the charge, asks the processor for its BR Code, commits the
 // row, its payment.created event and the intent to start its workflow in
-// one database statement, then starts the workflow outside it (see
-// launchCommitted: a Temporal that is away delays the workflow, not the
-// answer, and the sweeper starts it).
+// one database statement, and answers: the workflow starts beside the
+// answer (Starter). A charge's workflow does nothing before its first
+// processor notice or its expiry, and every notice is a Signal-With-Start,
+// so no caller needs it to exist when the create answers; a Temporal that
+// is away delays the workflow, not the answer, and the sweeper starts it.
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
 	fees := acct.Fees
 	if in.SubaccountID != "" {
@@ -96,7 +99,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	if err != nil {
 		return CreatedCharge{}, err
 	}
-	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
+	s.Starts.Go(ctx, l)
 	if ev == nil { // an earlier attempt stored it: answer with what it stored
 		if t, err = db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn); err != nil {
 			return CreatedCharge{}, err

@@ -20,8 +20,8 @@ func BenchmarkChargeCreateWithoutTheStart(b *testing.B) {
 	acct := newAccountB(b)
 	temporal := servicemock.NewMockTemporal(gomock.NewController(b))
 	temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, nil).AnyTimes()
-	s := &service.Charges{DB: sharedDB, Temporal: temporal, Processor: &sandbox.Sandbox{}, TaskQueue: taskQueue,
-		PublicURL: "https://api.jangada.test"}
+	starts := &service.Starter{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
+	s := &service.Charges{DB: sharedDB, Processor: &sandbox.Sandbox{}, Starts: starts, PublicURL: "https://api.jangada.test"}
 	key := domain.APIKey{ID: "k"}
 	for b.Loop() {
 		if _, err := s.Create(b.Context(), acct, key, newCharge(1000)); err != nil {

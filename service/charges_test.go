@@ -41,8 +41,11 @@ type chargeRig struct {
 func newChargeRig(t *testing.T) *chargeRig {
 	ctrl := gomock.NewController(t)
 	r := &chargeRig{temporal: servicemock.NewMockTemporal(ctrl), processor: processormock.NewMockProcessor(ctrl)}
-	r.charges = &service.Charges{DB: sharedDB, Temporal: r.temporal, Processor: r.processor, TaskQueue: taskQueue,
-		PublicURL: "https://api.jangada.test"}
+	starts := &service.Starter{DB: sharedDB, Temporal: r.temporal, TaskQueue: taskQueue}
+	// The starts a test's creates handed over end before gomock checks
+	// that every expected call was made.
+	t.Cleanup(starts.Wait)
+	r.charges = &service.Charges{DB: sharedDB, Processor: r.processor, Starts: starts, PublicURL: "https://api.jangada.test"}
 	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -119,6 +122,7 @@ func TestCreateChargeStoresRowEventAndStartsWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.charges.Starts.Wait()
 	c := created.Charge
 	req := r.request()
 	if c.ID != req.ID || opts.ID != "charge/"+c.ID || opts.TaskQueue != taskQueue || input.Charge.ID != c.ID {

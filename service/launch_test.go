@@ -152,13 +152,7 @@ func TestRetryUnderAnIdempotencyKeyConverges(t *testing.T) {
 // intent left.
 func waitLaunchesCleared(t *testing.T, id string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for pendingLaunches(t, id) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("workflow intent of %s not cleared after a successful start", id)
-		}
-		<-time.After(10 * time.Millisecond)
-	}
+	waitFor(t, "the workflow intent of "+id+" to be cleared after a successful start", func() bool { return pendingLaunches(t, id) == 0 })
 }
 
 // makeDue ends a workflow intent's grace, as if LaunchGrace had passed.

@@ -89,14 +89,19 @@ func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, g
 }
 
 // signalWithStart sends a signal to the workflow of a committed resource,
-// starting it first if it has not started (its create died before the
-// start, or the sweeper has not run yet) and ending its start delay (a
-// deferred charge runs its first task now). A workflow that has closed
-// answers with a 400 saying gone; Temporal being unreachable is a 503.
+// starting it first if it has not started (its create's start is still
+// under way or died, and the sweeper has not run yet) and ending its start
+// delay (a deferred charge runs its first task now). A workflow that this
+// call starts is started without a delay: a Signal-With-Start that creates
+// a delayed workflow does not end the delay it created, so the notice
+// would wait for the charge's expiry. A workflow that has closed answers
+// with a 400 saying gone; Temporal being unreachable is a 503.
 func signalWithStart(ctx context.Context, c Temporal, taskQueue string, l launch, name string, arg any, gone string) error {
 	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
 	defer cancel()
-	_, err := c.SignalWithStartWorkflow(ctx, l.st.ID, name, arg, l.st.Options(taskQueue), l.wf, l.arg)
+	st := l.st
+	st.Delay = 0
+	_, err := c.SignalWithStartWorkflow(ctx, st.ID, name, arg, st.Options(taskQueue), l.wf, l.arg)
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &already) { // closed, and its id may not be reused
 		return domain.Invalidf("%s", gone)

@@ -96,13 +96,27 @@ const pairRounds = 4
 // grown by the first side's executions and task backlog: with the creates
 // measured first, the same code gave a creates/s ratio 0.1 higher than
 // with the bare starts first. Alternating cancels that drift.
+//
+// settle, when set, waits for the work Jangada's side left running when
+// its last request answered; the wait counts in that side's time.
 func paired(ctx context.Context, c, n int, bareName string, bare func(context.Context, int) error,
-	oursName string, ours func(context.Context, int) error) (b, o result) {
+	oursName string, ours func(context.Context, int) error, settle func(context.Context) error) (b, o result) {
 	var bs, our []result
 	per := max(n/pairRounds, 1)
 	for i := range pairRounds {
 		measureBare := func() { bs = append(bs, run(ctx, bareName, c, per, bare)); pause() }
-		measureOurs := func() { our = append(our, run(ctx, oursName, c, per, ours)); pause() }
+		measureOurs := func() {
+			res := run(ctx, oursName, c, per, ours)
+			if settle != nil {
+				t0 := time.Now()
+				if err := settle(ctx); err != nil && res.firstErr == nil {
+					res.firstErr = err
+				}
+				res.elapsed += time.Since(t0)
+			}
+			our = append(our, res)
+			pause()
+		}
 		if i%2 == 0 {
 			measureBare()
 			measureOurs()

@@ -156,6 +156,30 @@ func (r *rig) stop() {
 }
 
 // createCharge is one POST /v1/payment-pix/create.
+// chargesStarted waits until every answered create's workflow has started:
+// the create answers once its records are committed and starts the
+// workflow beside the answer, so a rate of creates counts the time their
+// starts take to drain. A start clears its intent when it succeeds.
+func (r *rig) chargesStarted(ctx context.Context) error {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(time.Minute)
+	for {
+		var left int
+		if err := r.db.GetContext(ctx, &left, `SELECT count(*) FROM workflow_launches WHERE kind = 'charge'`); err != nil {
+			return err
+		}
+		if left == 0 {
+			return nil
+		}
+		select {
+		case <-deadline:
+			return fmt.Errorf("%d charges' workflows not started after a minute", left)
+		case <-tick.C:
+		}
+	}
+}
+
 func (r *rig) createCharge(ctx context.Context, i int) error {
 	return r.post(ctx, "/v1/payment-pix/create", map[string]any{"amount": 10 + i%100, "description": fmt.Sprintf("Bench %d", i)})
 }

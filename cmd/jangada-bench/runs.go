@@ -118,7 +118,7 @@ func show(res ...result) {
 
 func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
 	bare, ours := paired(ctx, 1, sz.n1, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
-		"POST /v1/payment-pix/create", r.createCharge)
+		"POST /v1/payment-pix/create", r.createCharge, r.chargesStarted)
 	show(bare, ours)
 	return figure{name: "payment-pix/create p50, c=1", ours: msf(ours.p50), bare: "StartWorkflow " + msf(bare.p50),
 		ratio: ms(ours.p50) / ms(bare.p50), atMost: true, target: 2, note: errNote(ours)}, nil
@@ -126,7 +126,7 @@ func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
 
 func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
 	bare, ours := paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
-		"POST /v1/payment-pix/create", r.createCharge)
+		"POST /v1/payment-pix/create", r.createCharge, r.chargesStarted)
 	show(bare, ours)
 	return figure{name: "charge creates/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),
 		ratio: ours.perSecond() / bare.perSecond(), target: 0.8, note: errNote(ours)}, nil

@@ -1,0 +1,73 @@
+package service
+
+import (
+	"context"
+	"sync"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// DefaultStartSlots is how many handed-over workflow starts a process runs
+// at once when no other bound is given.
+const DefaultStartSlots = 64
+
+// Starter starts the workflows of committed resources beside the requests
+// that committed them, so that a request answers once its records and
+// their workflow intent are durable instead of also waiting for Temporal.
+//
+// Nothing is lost by answering first: the intent commits with the records,
+// a start that fails or never runs (the process died) is the sweeper's
+// (Launcher), and for a charge every processor notice is a
+// Signal-With-Start, which starts the workflow if it is not there yet.
+// What the request no longer waits for is only the write a create could
+// not have skipped anyway.
+//
+// At most Slots starts run at once; Go waits for a free slot, so a slow
+// Temporal slows the requests that hand starts over instead of piling up
+// goroutines, and the rate of answered creates stays the rate Temporal
+// takes their starts at.
+type Starter struct {
+	DB        *sqlx.DB
+	Temporal  Temporal
+	TaskQueue string
+	// Slots bounds the starts in flight (DefaultStartSlots when 0).
+	Slots int
+
+	once  sync.Once
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func (s *Starter) init() {
+	s.once.Do(func() {
+		n := s.Slots
+		if n <= 0 {
+			n = DefaultStartSlots
+		}
+		s.slots = make(chan struct{}, n)
+	})
+}
+
+// Go hands the start of l, whose records and intent are committed, over to
+// a goroutine once a slot is free. If ctx ends first (the client went
+// away), the start is left to the sweeper, as one that failed would be.
+func (s *Starter) Go(ctx context.Context, l launch) {
+	s.init()
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() { <-s.slots }()
+		// Its own deadline (start's), not the request's: the answer is
+		// already on its way and the request's context ends with it.
+		launchCommitted(context.Background(), s.DB, s.Temporal, s.TaskQueue, l)
+	}()
+}
+
+// Wait returns once every start handed over so far has returned: on
+// shutdown, before the Temporal client closes.
+func (s *Starter) Wait() { s.wg.Wait() }
