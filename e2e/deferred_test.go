@@ -34,10 +34,11 @@ func hasEvent(evs []enums.EventType, want enums.EventType) bool {
 	return false
 }
 
-// TestChargeStartsDeferredUntilANotice: a new charge's workflow exists at
-// once but runs no workflow task (its start is deferred to the expiry); a
-// plain signal is recorded and waits; the processor notice, sent as
-// Signal-With-Start, runs it, and the notice that arrived first decides.
+// TestChargeStartsDeferredUntilANotice: a new charge's workflow starts
+// beside the create's answer but runs no workflow task (its start is
+// deferred to the expiry); a plain signal is recorded and waits; the
+// processor notice, sent as Signal-With-Start, runs it, and the notice
+// that arrived first decides.
 func TestChargeStartsDeferredUntilANotice(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)
@@ -45,6 +46,10 @@ func TestChargeStartsDeferredUntilANotice(t *testing.T) {
 	c := e.createCharge(m, map[string]any{"amount": 12, "description": "Adiada"})
 	id := c["id"].(string)
 	wid := workflows.ChargeWorkflowID(id)
+	eventually(t, "the charge's workflow to start", func() bool {
+		_, err := e.app.Temporal.DescribeWorkflowExecution(context.Background(), wid, "")
+		return err == nil
+	})
 	evs := historyTypes(t, e, wid)
 	if !hasEvent(evs, enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) || hasEvent(evs, enums.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED) {
 		t.Fatalf("history after create: %v; want the start and no workflow task", evs)

@@ -2,11 +2,13 @@ package service_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/workflows"
 )
@@ -83,19 +85,25 @@ func TestChargeCreatesWaitForAFreeStartSlot(t *testing.T) {
 	}
 
 	// A create whose client goes away once its charge is committed, while
-	// it waits for the slot.
+	// it waits for the slot: the commit hook runs in the create's goroutine
+	// right after its statement, so the cancel lands after the insert.
 	ctx, cancel := context.WithCancel(t.Context())
-	gaveUp := make(chan domain.Transaction, 1)
-	go func() {
-		c, err := r.charges.Create(ctx, acct, domain.APIKey{ID: "key_1"}, newCharge(1100))
-		if err != nil {
-			t.Error(err)
+	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+		for _, ev := range evs {
+			var data struct{ Amount float64 }
+			if ev.AccountID == acct.ID && json.Unmarshal(ev.Data, &data) == nil && data.Amount == 11 {
+				cancel()
+			}
 		}
-		gaveUp <- c.Charge
-	}()
-	waitFor(t, "the second charge to commit", func() bool { return charges() == 2 })
-	cancel()
-	second := <-gaveUp
+	}))
+	gaveUp, err := r.charges.Create(ctx, acct, domain.APIKey{ID: "key_1"}, newCharge(1100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Err() == nil {
+		t.Fatal("the commit hook did not see the second charge's event")
+	}
+	second := gaveUp.Charge
 
 	answered := make(chan domain.Transaction, 1)
 	go func() {
