@@ -35,6 +35,7 @@ import (
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/db/dbtest"
+	"github.com/jangada/jangada/internal/poll"
 )
 
 // server is one Temporal server shared by the package's tests.
@@ -349,14 +350,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // eventuallyWithin is eventually with its own deadline.
 func eventuallyWithin(t *testing.T, within time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
+	poll.Until(t, within, what, cond)
 }
 
 // verifyLedger fails the test on any ledger invariant violation. It is safe

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
 	"github.com/jangada/jangada/workflows"
@@ -152,7 +153,7 @@ func TestRetryUnderAnIdempotencyKeyConverges(t *testing.T) {
 // intent left.
 func waitLaunchesCleared(t *testing.T, id string) {
 	t.Helper()
-	waitFor(t, "the workflow intent of "+id+" to be cleared after a successful start", func() bool { return pendingLaunches(t, id) == 0 })
+	poll.Until(t, 10*time.Second, "the workflow intent of "+id+" to be cleared after a successful start", func() bool { return pendingLaunches(t, id) == 0 })
 }
 
 // makeDue ends a workflow intent's grace, as if LaunchGrace had passed.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -113,7 +115,7 @@ func TestChargeCreatesWaitForAFreeStartSlot(t *testing.T) {
 		}
 		answered <- c.Charge
 	}()
-	waitFor(t, "the third charge to commit", func() bool { return charges() == 3 })
+	poll.Until(t, 10*time.Second, "the third charge to commit", func() bool { return charges() == 3 })
 	select {
 	case c := <-answered:
 		t.Fatalf("charge %s answered while the only start slot was taken", c.ID)

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 )
 
 // limitsHub serves a hub whose only valid secret is "good", with small caps.
@@ -85,7 +86,7 @@ func TestWSCapsConnectionsPerKeyAndPerAddress(t *testing.T) {
 	if _, _, err := second.ReadMessage(); !websocket.IsCloseError(err, websocket.ClosePolicyViolation) {
 		t.Fatalf("refused connection not closed with 1008: %v", err)
 	}
-	eventuallyWS(t, "the refused connection's slot to be free", func() bool { return h.open() == 1 })
+	poll.Until(t, 5*time.Second, "the refused connection's slot to be free", func() bool { return h.open() == 1 })
 	// Three open connections from this address: the fourth is refused
 	// before the upgrade.
 	dial(t, url)
@@ -110,20 +111,5 @@ func TestWSThrottlesFailedAuthentications(t *testing.T) {
 	}
 	if n := lookups.Load(); n != 2 {
 		t.Fatalf("%d key lookups, want 2: the throttled attempt must not reach the store", n)
-	}
-}
-
-// eventuallyWS polls cond until it holds or 5 s pass.
-func eventuallyWS(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(5 * time.Second)
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
-		case <-tick.C:
-		}
 	}
 }

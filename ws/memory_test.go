@@ -24,6 +24,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 )
 
 // The benchmark runs in three kinds of process, all of them this test
@@ -181,7 +182,7 @@ func TestHelperIdleServer(t *testing.T) {
 	before := inUse()
 	stop := startClients(t, "ws"+strings.TrimPrefix(srv.URL, "http")+"/v1?token=k", n, auth)
 	defer stop()
-	waitFor(t, "the server to hold every connection", 5*time.Minute, func() bool { return count() == n })
+	poll.Until(t, 5*time.Minute, "the server to hold every connection", func() bool { return count() == n })
 	after := inUse()
 	held := count()
 	if p := os.Getenv(envProfile); p != "" {
@@ -303,21 +304,6 @@ func (w *readyWriter) text() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return string(w.buf)
-}
-
-// waitFor polls cond until it holds, or fails the test after timeout.
-func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(timeout)
-	for !cond() {
-		select {
-		case <-deadline:
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		case <-tick.C:
-		}
-	}
 }
 
 // raiseFDLimit raises the soft RLIMIT_NOFILE to the hard one and returns

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 )
 
 // sessionHub serves a hub that authenticates any token, with o's timings.
@@ -89,7 +90,7 @@ func TestWSSlowClientIsDropped(t *testing.T) {
 	for range 64 {
 		c.s.Write(frame)
 	}
-	eventuallyWS(t, "the slow client to be dropped", func() bool { return h.Count() == 0 && h.open() == 0 })
+	poll.Until(t, 5*time.Second, "the slow client to be dropped", func() bool { return h.Count() == 0 && h.open() == 0 })
 }
 
 // Close sends every client 1001 after the frames queued before it, and

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 )
 
 // The handler returns as soon as the upgrade is done, so that net/http's
@@ -48,7 +49,7 @@ func TestWSHandlerReturnsOnceUpgraded(t *testing.T) {
 		t.Fatalf("%d open connections from the address, want 1", n)
 	}
 	c.Close()
-	eventuallyWS(t, "the closed connection's slot to be free", func() bool { return h.open() == 0 })
+	poll.Until(t, 5*time.Second, "the closed connection's slot to be free", func() bool { return h.open() == 0 })
 
 	// A plain GET is no upgrade: gorilla refuses it with 400, the handler
 	// returns, and the slot is given back.
@@ -60,5 +61,5 @@ func TestWSHandlerReturnsOnceUpgraded(t *testing.T) {
 	if res.StatusCode != http.StatusBadRequest {
 		t.Fatalf("plain GET: %d, want 400", res.StatusCode)
 	}
-	eventuallyWS(t, "the refused upgrade's slot to be free", func() bool { return h.open() == 0 })
+	poll.Until(t, 5*time.Second, "the refused upgrade's slot to be free", func() bool { return h.open() == 0 })
 }
