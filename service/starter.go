@@ -19,8 +19,6 @@ const DefaultStartSlots = 64
 // a start that fails or never runs (the process died) is the sweeper's
 // (Launcher), and for a charge every processor notice is a
 // Signal-With-Start, which starts the workflow if it is not there yet.
-// What the request no longer waits for is only the write a create could
-// not have skipped anyway.
 //
 // At most Slots starts run at once; Go waits for a free slot, so a slow
 // Temporal slows the requests that hand starts over instead of piling up

@@ -155,7 +155,6 @@ func (r *rig) stop() {
 	os.RemoveAll(r.tmp)
 }
 
-// createCharge is one POST /v1/payment-pix/create.
 // chargesStarted waits until every answered create's workflow has started:
 // the create answers once its records are committed and starts the
 // workflow beside the answer, so a rate of creates counts the time their
@@ -180,6 +179,7 @@ func (r *rig) chargesStarted(ctx context.Context) error {
 	}
 }
 
+// createCharge is one POST /v1/payment-pix/create.
 func (r *rig) createCharge(ctx context.Context, i int) error {
 	return r.post(ctx, "/v1/payment-pix/create", map[string]any{"amount": 10 + i%100, "description": fmt.Sprintf("Bench %d", i)})
 }
