@@ -33,7 +33,6 @@ type Starter struct {
 
 	once  sync.Once
 	slots chan struct{}
-	wg    sync.WaitGroup
 }
 
 func (s *Starter) init() {
@@ -56,9 +55,7 @@ func (s *Starter) Go(ctx context.Context, l launch) {
 	case <-ctx.Done():
 		return
 	}
-	s.wg.Add(1)
 	go func() {
-		defer s.wg.Done()
 		defer func() { <-s.slots }()
 		// Its own deadline (start's), not the request's: the answer is
 		// already on its way and the request's context ends with it.
@@ -67,5 +64,15 @@ func (s *Starter) Go(ctx context.Context, l launch) {
 }
 
 // Wait returns once every start handed over so far has returned: on
-// shutdown, before the Temporal client closes.
-func (s *Starter) Wait() { s.wg.Wait() }
+// shutdown, before the Temporal client closes. It takes every slot, then
+// gives them back, so a hand-over racing with it simply waits its turn (a
+// WaitGroup would panic on an Add during its Wait).
+func (s *Starter) Wait() {
+	s.init()
+	for range cap(s.slots) {
+		s.slots <- struct{}{}
+	}
+	for range cap(s.slots) {
+		<-s.slots
+	}
+}

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,4 +131,40 @@ func TestChargeCreatesWaitForAFreeStartSlot(t *testing.T) {
 	if n := pendingLaunches(t, second.ID); n != 1 {
 		t.Fatalf("intents of the create that gave up = %d, want 1 (the sweeper's)", n)
 	}
+}
+
+// Wait returns only once the starts handed over before it have returned
+// (shutdown waits for them before the Temporal client closes), and the
+// Starter takes hand-overs again afterwards.
+func TestStarterWaitWaitsForStartsInFlight(t *testing.T) {
+	t.Parallel()
+	acct := newAccount(t, "Loja Espera")
+	r := newChargeRig(t)
+	r.expectNewCharge()
+	r.expectNewCharge()
+	var returned atomic.Bool
+	release := make(chan struct{})
+	r.temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
+		func(ctx context.Context, _ client.StartWorkflowOptions, _ any, _ ...any) (client.WorkflowRun, error) {
+			<-release
+			returned.Store(true)
+			return nil, nil
+		}).Times(2)
+
+	if _, err := r.charges.Create(t.Context(), acct, domain.APIKey{ID: "key_1"}, newCharge(1000)); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan bool)
+	go func() {
+		r.charges.Starts.Wait()
+		waited <- returned.Load()
+	}()
+	close(release)
+	if !<-waited {
+		t.Fatal("Wait returned before the start in flight did")
+	}
+	if _, err := r.charges.Create(t.Context(), acct, domain.APIKey{ID: "key_1"}, newCharge(1100)); err != nil {
+		t.Fatal(err)
+	}
+	r.charges.Starts.Wait()
 }
