@@ -28,8 +28,18 @@ func decode(t *testing.T, img image.Image) string {
 	return res.GetText()
 }
 
+// TestDataURIDecodesToPayload reads every image back with an independent
+// decoder: payloads of three QR versions (each its own cached plan), each
+// rendered twice, so a plan reused from the cache is checked too.
 func TestDataURIDecodesToPayload(t *testing.T) {
-	uri, err := DataURI(sample)
+	for _, payload := range []string{sample, sample[:60], sample + sample[:90], sample} {
+		checkDecodes(t, payload)
+	}
+}
+
+func checkDecodes(t *testing.T, payload string) {
+	t.Helper()
+	uri, err := DataURI(payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +58,7 @@ func TestDataURIDecodesToPayload(t *testing.T) {
 	if img.Bounds().Dx() < 200 {
 		t.Fatalf("image too small for cameras: %v", img.Bounds())
 	}
-	if got := decode(t, img); got != sample {
+	if got := decode(t, img); got != payload {
 		t.Fatalf("decoded %q", got)
 	}
 }
