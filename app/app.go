@@ -112,7 +112,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal, origin: domain.NewID("proc_")}
 	if a.Temporal == nil {
-		opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter()}
+		opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter(),
+			ConnectionOptions: client.ConnectionOptions{GrpcCompression: compressionFor(cfg.TemporalAddress)}}
 		if cfg.PayloadKey != "" {
 			c, err := codec.FromBase64(cfg.PayloadKey)
 			if err != nil {
