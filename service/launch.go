@@ -109,10 +109,18 @@ func clearIntent(d *sqlx.DB, k db.LaunchKey) {
 	go q.drain(d)
 }
 
+// clearLinger is how long a clear waits for others to share its statement:
+// under load, starts finish at Temporal's rate (≈ 100–200/s here) and each
+// clear alone would be a transaction of four round trips; 50 ms batches
+// them by the handful, and an intent outliving its start a little longer
+// costs nothing (the sweeper's start of it would find the workflow).
+const clearLinger = 50 * time.Millisecond
+
 // drain deletes the pending intents, a batch per statement, until none is
 // left.
 func (q *clearQueue) drain(d *sqlx.DB) {
 	for {
+		time.Sleep(clearLinger)
 		q.mu.Lock()
 		batch := q.pending
 		q.pending = nil
