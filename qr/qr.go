@@ -24,7 +24,7 @@ var plans sync.Map // coding.Version → *coding.Plan
 
 // PNG renders payload as a 1-bit QR code PNG with medium error correction
 // and the standard four-module quiet zone. rsc.io/qr lays out the modules;
-// the plan cache and encodePNG keep a render at about a third of rsc.io/qr's
+// the plan cache and encodePNG keep a render at about 40 % of rsc.io/qr's
 // own Encode+PNG, because it runs on every charge create beside the Temporal
 // server on the same cores.
 func PNG(payload string) ([]byte, error) {
