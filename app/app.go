@@ -327,7 +327,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	if a.ownClient {
 		a.Temporal.Close()
 	}
-	a.DB.Close()
+	db.Close(a.DB)
 }
 
 // startOutboxReaders runs the webhook dispatcher and the hub's tail; it

@@ -54,7 +54,7 @@ func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 		      SELECT ` + p(5) + `, t.id, now() + make_interval(secs => ` + p(6) + `) FROM t ON CONFLICT DO NOTHING)`
 	}
 	var out domain.Event
-	err = sqlx.GetContext(ctx, q, &out, query+` SELECT * FROM e`, args...)
+	err = hotGet(ctx, q, &out, query+` SELECT * FROM e`, args...)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil

@@ -50,7 +50,7 @@ func CreateKey(ctx context.Context, d *sqlx.DB, k domain.APIKey, hash []byte) (d
 // KeyByHash finds an unrevoked key by the hash of its secret.
 func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, error) {
 	var row keyRow
-	err := sqlx.GetContext(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash)
+	err := hotGet(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.APIKey{}, domain.ErrUnauthorized
 	}
@@ -60,6 +60,10 @@ func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.
 	return row.key(), nil
 }
 
+// keyAndAccountSQL is KeyAndAccountByHash's statement, built once.
+var keyAndAccountSQL = `SELECT ` + prefixed("k", keyColumns) + `, ` + prefixed("a", accountColumns) + `
+	FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked_at IS NULL`
+
 // KeyAndAccountByHash finds an unrevoked key by the hash of its secret
 // together with its account, in one statement (every request needs both).
 func KeyAndAccountByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, domain.Account, error) {
@@ -67,8 +71,7 @@ func KeyAndAccountByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte
 		K keyRow     `db:"k"`
 		A accountRow `db:"a"`
 	}
-	err := sqlx.GetContext(ctx, q, &row, `SELECT `+prefixed("k", keyColumns)+`, `+prefixed("a", accountColumns)+`
-		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked_at IS NULL`, hash)
+	err := hotGet(ctx, q, &row, keyAndAccountSQL, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.APIKey{}, domain.Account{}, domain.ErrUnauthorized
 	}

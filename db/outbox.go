@@ -62,7 +62,7 @@ func TailStart(ctx context.Context, q sqlx.QueryerContext, window int64) (last i
 // EventsAfterSeq reads up to limit committed events after seq, in seq order.
 func EventsAfterSeq(ctx context.Context, q sqlx.QueryerContext, after int64, limit int) ([]domain.Event, error) {
 	var evs []domain.Event
-	err := sqlx.SelectContext(ctx, q, &evs, `SELECT `+eventColumns+` FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)
+	err := hotSelect(ctx, q, &evs, `SELECT `+eventColumns+` FROM events WHERE seq > $1 ORDER BY seq LIMIT $2`, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("db: tail events: %w", err)
 	}

@@ -63,7 +63,7 @@ func New(t testing.TB) *sqlx.DB {
 	if err := db.Migrate(context.Background(), d); err != nil {
 		t.Fatal(fmt.Errorf("migrate: %w", err))
 	}
-	t.Cleanup(func() { d.Close() })
+	t.Cleanup(func() { db.Close(d) })
 	return d
 }
 
