@@ -20,6 +20,8 @@ type result struct {
 	elapsed     time.Duration
 	p50, p99    time.Duration
 	firstErr    error
+	// cpu is what the run cost the machine (set by paired).
+	cpu cpuUse
 	// lat holds every latency, sorted, so that rounds can be merged.
 	lat []time.Duration
 }
@@ -27,8 +29,12 @@ type result struct {
 func (r result) perSecond() float64 { return float64(r.n-r.errors) / r.elapsed.Seconds() }
 
 func (r result) String() string {
-	return fmt.Sprintf("%-34s c=%-3d n=%-5d err=%-3d %8.1f/s  p50 %8.2f ms  p99 %8.2f ms",
+	s := fmt.Sprintf("%-34s c=%-3d n=%-5d err=%-3d %8.1f/s  p50 %8.2f ms  p99 %8.2f ms",
 		r.name, r.concurrency, r.n, r.errors, r.perSecond(), ms(r.p50), ms(r.p99))
+	if r.cpu != (cpuUse{}) {
+		s += fmt.Sprintf("  CPU/op: bench process %.2f ms, PostgreSQL %.2f ms", ms(r.cpu.self)/float64(r.n), ms(r.cpu.pg)/float64(r.n))
+	}
+	return s
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -77,6 +83,7 @@ func merge(parts []result) result {
 		m.n += p.n
 		m.errors += p.errors
 		m.elapsed += p.elapsed
+		m.cpu = m.cpu.add(p.cpu)
 		m.lat = append(m.lat, p.lat...)
 		if m.firstErr == nil {
 			m.firstErr = p.firstErr
@@ -104,8 +111,15 @@ func paired(ctx context.Context, c, n int, bareName string, bare func(context.Co
 	var bs, our []result
 	per := max(n/pairRounds, 1)
 	for i := range pairRounds {
-		measureBare := func() { bs = append(bs, run(ctx, bareName, c, per, bare)); pause() }
+		measureBare := func() {
+			c0 := readCPU()
+			res := run(ctx, bareName, c, per, bare)
+			res.cpu = readCPU().sub(c0)
+			bs = append(bs, res)
+			pause()
+		}
 		measureOurs := func() {
+			c0 := readCPU()
 			res := run(ctx, oursName, c, per, ours)
 			if settle != nil {
 				t0 := time.Now()
@@ -114,6 +128,7 @@ func paired(ctx context.Context, c, n int, bareName string, bare func(context.Co
 				}
 				res.elapsed += time.Since(t0)
 			}
+			res.cpu = readCPU().sub(c0)
 			our = append(our, res)
 			pause()
 		}

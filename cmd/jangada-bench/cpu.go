@@ -1,0 +1,58 @@
+//go:build devserver
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cpuUse is CPU time spent so far by this process (Jangada, the embedded
+// Temporal and the load together) and by PostgreSQL's processes. Read
+// around a measurement, it says what each operation cost the machine, which
+// on 2 cores is what bounds a rate: whatever CPU one side spends is taken
+// from the other's serial path.
+type cpuUse struct {
+	self, pg time.Duration
+}
+
+// clockTick is the unit of /proc/<pid>/stat's times (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// readCPU reads the CPU used so far. PostgreSQL backends that exit during
+// a measurement take their time with them; the pool's connections live
+// through a run, so the figure is a floor.
+func readCPU() cpuUse {
+	var u cpuUse
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		u.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || end < open || s[open+1:end] != "postgres" {
+			continue
+		}
+		f := strings.Fields(s[end+1:])
+		if len(f) < 13 {
+			continue
+		}
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		u.pg += time.Duration(ut+st) * clockTick
+	}
+	return u
+}
+
+func (u cpuUse) sub(v cpuUse) cpuUse { return cpuUse{u.self - v.self, u.pg - v.pg} }
+func (u cpuUse) add(v cpuUse) cpuUse { return cpuUse{u.self + v.self, u.pg + v.pg} }
