@@ -65,7 +65,7 @@ func GetAccount(ctx context.Context, q sqlx.QueryerContext, id string) (domain.A
 // GetAccountByEmail loads an account by its e-mail, case-insensitively.
 func GetAccountByEmail(ctx context.Context, q sqlx.QueryerContext, email string) (domain.Account, error) {
 	var row accountRow
-	err := sqlx.GetContext(ctx, q, &row, `SELECT `+accountColumns+` FROM accounts WHERE lower(email) = lower($1)`, strings.TrimSpace(email))
+	err := hotGet(ctx, q, &row, `SELECT `+accountColumns+` FROM accounts WHERE lower(email) = lower($1)`, strings.TrimSpace(email))
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.Account{}, domain.NotFound("account")
 	}

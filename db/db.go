@@ -125,6 +125,8 @@ func InTx(ctx context.Context, d *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	if err != nil {
 		return err
 	}
+	txPools.Store(tx, d)
+	defer txPools.Delete(tx)
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		endTx(tx, false)

@@ -49,7 +49,7 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 		}
 	}
 	var evs []domain.Event
-	err := tx.SelectContext(ctx, &evs, `
+	err := hotSelect(ctx, tx, &evs, `
 		INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
 		SELECT id, acct, key, typ, res, d::jsonb
 		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY

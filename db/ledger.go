@@ -90,7 +90,7 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 		Available  *money.Cents `db:"guard_available"`
 		Locked     *money.Cents `db:"guard_locked"`
 	}
-	err := tx.GetContext(ctx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+	err := hotGet(ctx, tx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
 		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard)
 	if isCheckViolation(err, "ledger_accounts_non_negative") {

@@ -2,7 +2,11 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -63,31 +67,96 @@ func forgetPrepared(d *sqlx.DB) {
 	})
 }
 
-// hotGet is sqlx.GetContext with query prepared when q is a pool; in a
-// transaction it runs unprepared.
+// txPools maps each transaction InTx runs to its pool, so that a hot
+// statement inside it runs prepared too (*sqlx.Tx does not know its pool).
+var txPools sync.Map // *sqlx.Tx → *sqlx.DB
+
+// hotStmt is query prepared for q when q is a pool or a transaction of
+// InTx's; done releases a transaction's handle on it. ok is false when q
+// runs query unprepared this time.
+func hotStmt(ctx context.Context, q any, query string) (s *sqlx.Stmt, done func(), ok bool, err error) {
+	switch q := q.(type) {
+	case *sqlx.DB:
+		s, err = prepared(ctx, q, query)
+		return s, func() {}, true, err
+	case *sqlx.Tx:
+		d, found := txPools.Load(q)
+		if !found {
+			return nil, nil, false, nil
+		}
+		v, found := stmts.Load(stmtKey{d.(*sqlx.DB), query})
+		if !found {
+			// Preparing on the pool needs a free connection, which a
+			// transaction must never wait for: with every connection held
+			// by a transaction doing the same, none would come. This one
+			// runs unprepared, and the statement is prepared beside it.
+			prepareSoon(d.(*sqlx.DB), query)
+			return nil, nil, false, nil
+		}
+		// Reuses the statement where the transaction's connection already
+		// has it prepared, and prepares it there (once) otherwise.
+		ts := q.StmtxContext(ctx, v.(*sqlx.Stmt))
+		return ts, func() { ts.Close() }, true, nil
+	}
+	return nil, nil, false, nil
+}
+
+// preparing holds the statements being prepared by prepareSoon.
+var preparing sync.Map // stmtKey → struct{}
+
+// prepareSoon prepares query on d in the background, once at a time.
+func prepareSoon(d *sqlx.DB, query string) {
+	k := stmtKey{d, query}
+	if _, busy := preparing.LoadOrStore(k, struct{}{}); busy {
+		return
+	}
+	go func() {
+		defer preparing.Delete(k)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := prepared(ctx, d, query); err != nil && !errors.Is(err, sql.ErrConnDone) {
+			slog.Debug("prepare a hot statement (it runs unprepared meanwhile)", "error", err)
+		}
+	}()
+}
+
+// hotGet is sqlx.GetContext with query prepared (see hotStmt).
 func hotGet(ctx context.Context, q sqlx.QueryerContext, dest any, query string, args ...any) error {
-	d, ok := q.(*sqlx.DB)
+	s, done, ok, err := hotStmt(ctx, q, query)
 	if !ok {
 		return sqlx.GetContext(ctx, q, dest, query, args...)
 	}
-	s, err := prepared(ctx, d, query)
 	if err != nil {
 		return err
 	}
+	defer done()
 	return s.GetContext(ctx, dest, args...)
 }
 
-// hotSelect is sqlx.SelectContext with query prepared when q is a pool.
+// hotSelect is sqlx.SelectContext with query prepared (see hotStmt).
 func hotSelect(ctx context.Context, q sqlx.QueryerContext, dest any, query string, args ...any) error {
-	d, ok := q.(*sqlx.DB)
+	s, done, ok, err := hotStmt(ctx, q, query)
 	if !ok {
 		return sqlx.SelectContext(ctx, q, dest, query, args...)
 	}
-	s, err := prepared(ctx, d, query)
 	if err != nil {
 		return err
 	}
+	defer done()
 	return s.SelectContext(ctx, dest, args...)
+}
+
+// hotExec is ExecContext with query prepared (see hotStmt).
+func hotExec(ctx context.Context, q sqlx.ExecerContext, query string, args ...any) (sql.Result, error) {
+	s, done, ok, err := hotStmt(ctx, q, query)
+	if !ok {
+		return q.ExecContext(ctx, query, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return s.ExecContext(ctx, args...)
 }
 
 // Close closes a pool opened by Open, with its prepared statements.

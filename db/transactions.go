@@ -41,7 +41,11 @@ func InsertTransactions(ctx context.Context, tx *sqlx.Tx, ts ...domain.Transacti
 			ts[i].Details = domain.SomeJSON(domain.Details{})
 		}
 	}
-	res, err := tx.NamedExecContext(ctx, insertTransactionSQL, ts)
+	query, args, err := sqlx.Named(insertTransactionSQL, ts)
+	if err != nil {
+		return 0, fmt.Errorf("db: insert transaction: %w", err)
+	}
+	res, err := hotExec(ctx, tx, sqlx.Rebind(sqlx.DOLLAR, query), args...)
 	if isUniqueViolation(err) {
 		return 0, domain.Invalid("externalReference", "is already used by another %s of this account", ts[0].Type)
 	}

@@ -3,16 +3,21 @@ package service_test
 import (
 	"errors"
 	"testing"
+	"time"
 
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/db/dbtest"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/service"
 )
 
-// The key lookup every request runs is a prepared statement, prepared once
-// per connection and reused: planning it each time cost PostgreSQL more
-// CPU than running it.
-func TestKeyLookupIsPreparedOncePerConnection(t *testing.T) {
+// The statements every request runs are prepared and reused, in a
+// transaction too: planning them each time cost PostgreSQL
+// more CPU than running them.
+func TestHotStatementsRunPrepared(t *testing.T) {
 	d := dbtest.New(t)
 	d.SetMaxOpenConns(1) // one connection, so its session is the one we look at
 	ctx := t.Context()
@@ -20,12 +25,21 @@ func TestKeyLookupIsPreparedOncePerConnection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	other, err := service.NewAccount(ctx, d, "Other Ltda", "other@example.com", "52998224725")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := service.Adjust(ctx, d, acct.ID, 1000, "funding", "fund-prepared"); err != nil {
+		t.Fatal(err)
+	}
 	key, secret, err := service.NewKey(ctx, d, acct.ID, domain.NewKey{Name: "k", Permissions: []string{"*"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	auth := service.Auth{DB: d}
-	for range 3 {
+	internal := service.Internal{DB: d}
+	transfer := func() {
+		t.Helper()
 		k, a, err := auth.Resolve(ctx, secret)
 		if err != nil {
 			t.Fatal(err)
@@ -33,16 +47,58 @@ func TestKeyLookupIsPreparedOncePerConnection(t *testing.T) {
 		if k.ID != key.ID || a.ID != acct.ID {
 			t.Fatalf("resolved key %s of %s, want %s of %s", k.ID, a.ID, key.ID, acct.ID)
 		}
+		if _, err := internal.Create(ctx, a, k, domain.NewInternal{Amount: 100, RecipientEmail: other.Email, Description: "p"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hot := map[string]string{
+		"key lookup":          "%FROM api_keys k JOIN accounts a%",
+		"recipient by e-mail": "%FROM accounts WHERE lower(email)%",
+		"posting (in a tx)":   "%FROM ledger_post(%",
+		"events (in a tx)":    "%INSERT INTO events%unnest%",
+		"transfers (in a tx)": "%INSERT INTO transactions%",
+	}
+	// A transaction never waits for a connection to prepare on: its first
+	// run of a statement is unprepared, and the statement is prepared beside
+	// it, once the connection is free.
+	transfer()
+	poll.Until(t, 10*time.Second, "the transfer's statements prepared", func() bool {
+		for _, like := range hot {
+			if n, _ := prepared(t, d, like); n == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	before := map[string]int{}
+	for what, like := range hot {
+		_, before[what] = prepared(t, d, like)
+	}
+	transfer()
+	transfer()
+	for what, like := range hot {
+		n, runs := prepared(t, d, like)
+		if n == 0 || runs < before[what]+2 {
+			t.Errorf("%s: %d prepared, run %d times then %d; want it run twice more", what, n, before[what], runs)
+		}
 	}
 	if _, _, err := auth.Resolve(ctx, secret+"x"); !errors.Is(err, domain.ErrUnauthorized) {
 		t.Fatalf("unknown secret: %v, want ErrUnauthorized", err)
 	}
-	var n int
-	if err := d.GetContext(ctx, &n, `SELECT count(*) FROM pg_prepared_statements
-		WHERE statement LIKE '%FROM api_keys k JOIN accounts a%' AND statement NOT LIKE '%pg_prepared_statements%'`); err != nil {
+	// 3 transfers of 1.00 each left 7.00: the prepared posting moved money.
+	if b, err := db.GetBalance(ctx, d, acct.ID); err != nil || b.Available != 700 {
+		t.Fatalf("balance %+v, %v; want 700 available", b, err)
+	}
+}
+
+// prepared counts the connection's prepared statements whose text is like,
+// and how many times they ran.
+func prepared(t *testing.T, d *sqlx.DB, like string) (n, runs int) {
+	t.Helper()
+	var row struct{ N, Runs int }
+	if err := d.GetContext(t.Context(), &row, `SELECT count(*) AS n, coalesce(sum(generic_plans + custom_plans), 0) AS runs
+		FROM pg_prepared_statements WHERE statement LIKE $1 AND statement NOT LIKE '%pg_prepared_statements%'`, like); err != nil {
 		t.Fatal(err)
 	}
-	if n != 1 {
-		t.Fatalf("the connection holds %d prepared key lookups, want 1", n)
-	}
+	return row.N, row.Runs
 }

@@ -33,7 +33,7 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 		CREATE TABLE IF NOT EXISTS bench_moves (id bigserial PRIMARY KEY, account bigint, amount bigint, note text)`); err != nil {
 		return ours, bare, err
 	}
-	bare = run(ctx, "bare PG tx (2 rows locked, 2 inserts)", 16, n, func(ctx context.Context, i int) error {
+	bareTx := func(ctx context.Context, i int) error {
 		tx, err := r.db.BeginTxx(ctx, nil)
 		if err != nil {
 			return err
@@ -52,10 +52,9 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 			}
 		}
 		return tx.Commit()
-	})
-	pause()
+	}
 	myEmail := r.email
-	ours = run(ctx, "POST /v1/transfer-internal/create", 16, n, func(ctx context.Context, i int) error {
+	transfer := func(ctx context.Context, i int) error {
 		body := map[string]any{"amount": 0.01, "description": fmt.Sprint(i)}
 		if i%2 == 0 {
 			body["recipientEmail"] = other.Email
@@ -63,7 +62,8 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 		}
 		body["recipientEmail"] = myEmail
 		return r.postAs(ctx, otherKey, "/v1/transfer-internal/create", body)
-	})
+	}
+	bare, ours = paired(ctx, 16, n, "bare PG tx (2 rows locked, 2 inserts)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
 	return ours, bare, nil
 }
 
