@@ -120,43 +120,37 @@ func prepareSoon(d *sqlx.DB, query string) {
 	}()
 }
 
-// hotGet is sqlx.GetContext with query prepared (see hotStmt).
-func hotGet(ctx context.Context, q sqlx.QueryerContext, dest any, query string, args ...any) error {
+// onHot runs query through run, prepared, when hotStmt can prepare it for
+// q, and through plain otherwise.
+func onHot(ctx context.Context, q any, query string, plain func() error, run func(*sqlx.Stmt) error) error {
 	s, done, ok, err := hotStmt(ctx, q, query)
 	if !ok {
-		return sqlx.GetContext(ctx, q, dest, query, args...)
+		return plain()
 	}
 	if err != nil {
 		return err
 	}
 	defer done()
-	return s.GetContext(ctx, dest, args...)
+	return run(s)
+}
+
+// hotGet is sqlx.GetContext with query prepared (see hotStmt).
+func hotGet(ctx context.Context, q sqlx.QueryerContext, dest any, query string, args ...any) error {
+	return onHot(ctx, q, query, func() error { return sqlx.GetContext(ctx, q, dest, query, args...) },
+		func(s *sqlx.Stmt) error { return s.GetContext(ctx, dest, args...) })
 }
 
 // hotSelect is sqlx.SelectContext with query prepared (see hotStmt).
 func hotSelect(ctx context.Context, q sqlx.QueryerContext, dest any, query string, args ...any) error {
-	s, done, ok, err := hotStmt(ctx, q, query)
-	if !ok {
-		return sqlx.SelectContext(ctx, q, dest, query, args...)
-	}
-	if err != nil {
-		return err
-	}
-	defer done()
-	return s.SelectContext(ctx, dest, args...)
+	return onHot(ctx, q, query, func() error { return sqlx.SelectContext(ctx, q, dest, query, args...) },
+		func(s *sqlx.Stmt) error { return s.SelectContext(ctx, dest, args...) })
 }
 
 // hotExec is ExecContext with query prepared (see hotStmt).
-func hotExec(ctx context.Context, q sqlx.ExecerContext, query string, args ...any) (sql.Result, error) {
-	s, done, ok, err := hotStmt(ctx, q, query)
-	if !ok {
-		return q.ExecContext(ctx, query, args...)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	return s.ExecContext(ctx, args...)
+func hotExec(ctx context.Context, q sqlx.ExecerContext, query string, args ...any) (res sql.Result, err error) {
+	err = onHot(ctx, q, query, func() error { res, err = q.ExecContext(ctx, query, args...); return err },
+		func(s *sqlx.Stmt) error { res, err = s.ExecContext(ctx, args...); return err })
+	return res, err
 }
 
 // Close closes a pool opened by Open, with its prepared statements.
