@@ -36,7 +36,7 @@ type StoredAnswer struct {
 // its process died before answering, and the retry must be able to go on
 // (and converge on the resource the first attempt committed).
 func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []byte) (claimed bool, stored *StoredAnswer, inFlight, mismatch bool, err error) {
-	res, err := d.ExecContext(ctx, `
+	res, err := hotExec(ctx, d, `
 		INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)
 		ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now()
 		WHERE idempotency_keys.created_at < now() - $4 * interval '1 second'
@@ -54,7 +54,7 @@ func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []
 		Status   sql.NullInt64 `db:"status"`
 		Response []byte        `db:"response"`
 	}
-	err = d.GetContext(ctx, &row, `SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`, accountID, key)
+	err = hotGet(ctx, d, &row, `SELECT request_hash, status, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`, accountID, key)
 	if errors.Is(err, sql.ErrNoRows) { // forgotten meanwhile: claim again
 		return Idempotency(ctx, d, accountID, key, hash)
 	}
@@ -72,7 +72,7 @@ func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []
 
 // Remember stores the answer of a claimed key.
 func Remember(ctx context.Context, d *sqlx.DB, accountID, key string, a StoredAnswer) error {
-	_, err := d.ExecContext(ctx, `UPDATE idempotency_keys SET status = $3, response = $4 WHERE account_id = $1 AND key = $2`,
+	_, err := hotExec(ctx, d, `UPDATE idempotency_keys SET status = $3, response = $4 WHERE account_id = $1 AND key = $2`,
 		accountID, key, a.Status, a.Response)
 	return err
 }
@@ -80,7 +80,7 @@ func Remember(ctx context.Context, d *sqlx.DB, accountID, key string, a StoredAn
 // Forget releases a claimed key whose request ended without an answer worth
 // keeping (a 5xx): a retry with the key goes ahead again.
 func Forget(ctx context.Context, d *sqlx.DB, accountID, key string) error {
-	_, err := d.ExecContext(ctx, `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL`, accountID, key)
+	_, err := hotExec(ctx, d, `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL`, accountID, key)
 	return err
 }
 

@@ -47,7 +47,14 @@ func TestHotStatementsRunPrepared(t *testing.T) {
 		if k.ID != key.ID || a.ID != acct.ID {
 			t.Fatalf("resolved key %s of %s, want %s of %s", k.ID, a.ID, key.ID, acct.ID)
 		}
+		idem := domain.NewID("idem-")
+		if claimed, _, _, _, err := db.Idempotency(ctx, d, a.ID, idem, []byte("h")); err != nil || !claimed {
+			t.Fatalf("claim %s: %v, %v", idem, claimed, err)
+		}
 		if _, err := internal.Create(ctx, a, k, domain.NewInternal{Amount: 100, RecipientEmail: other.Email, Description: "p"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Remember(ctx, d, a.ID, idem, db.StoredAnswer{Status: 200, Response: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -57,6 +64,8 @@ func TestHotStatementsRunPrepared(t *testing.T) {
 		"posting (in a tx)":   "%FROM ledger_post(%",
 		"events (in a tx)":    "%INSERT INTO events%unnest%",
 		"transfers (in a tx)": "%INSERT INTO transactions%",
+		"idempotency claim":   "%INSERT INTO idempotency_keys%",
+		"idempotency answer":  "%UPDATE idempotency_keys SET status%",
 	}
 	// A transaction never waits for a connection to prepare on: its first
 	// run of a statement is unprepared, and the statement is prepared beside
