@@ -73,7 +73,7 @@ func InsertDeliveries(ctx context.Context, tx *sqlx.Tx, ds []Delivery) error {
 // whose workflow a dispatch must (re)start.
 func PendingDeliveries(ctx context.Context, q sqlx.QueryerContext, eventIDs []string) ([]Delivery, error) {
 	var out []Delivery
-	err := sqlx.SelectContext(ctx, q, &out, `SELECT `+deliveryColumns+` FROM webhook_deliveries
+	err := hotSelect(ctx, q, &out, `SELECT `+deliveryColumns+` FROM webhook_deliveries
 		WHERE event_id = ANY($1) AND status = 'PENDING' AND attempts = 0 AND redeliveries = 0 ORDER BY id`, pq.StringArray(eventIDs))
 	if err != nil {
 		return nil, fmt.Errorf("db: pending deliveries: %w", err)
@@ -106,7 +106,7 @@ func GetDeliveryTarget(ctx context.Context, q sqlx.QueryerContext, id string) (D
 		EvData    json.RawMessage `db:"ev_data"`
 		EvCreated domain.Time     `db:"ev_created"`
 	}
-	err := sqlx.GetContext(ctx, q, &row, `
+	err := hotGet(ctx, q, &row, `
 		SELECT d.id, d.event_id, d.endpoint_id, d.account_id, d.event_type, d.status, d.attempts, d.redeliveries,
 			d.last_status_code, d.last_error, d.next_attempt_at, d.delivered_at, d.created_at,
 			w.url, w.secret, w.status AS ep_status, w.deleted_at IS NOT NULL AS ep_deleted,
@@ -139,7 +139,7 @@ type AttemptRecord struct {
 // the same (run, attempt) changes nothing.
 func RecordAttempt(ctx context.Context, d *sqlx.DB, r AttemptRecord) error {
 	return InTx(ctx, d, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts
+		res, err := hotExec(ctx, tx, `INSERT INTO webhook_attempts
 			(delivery_id, run, attempt, started_at, status_code, latency_ms, error, response_body)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
 			r.DeliveryID, r.Run, r.Attempt.Attempt, r.StartedAt, r.StatusCode, r.LatencyMS, r.Error, r.ResponseBody)
@@ -149,7 +149,7 @@ func RecordAttempt(ctx context.Context, d *sqlx.DB, r AttemptRecord) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET
+		_, err = hotExec(ctx, tx, `UPDATE webhook_deliveries SET
 				attempts = attempts + 1,
 				status = CASE WHEN status = 'DELIVERED' OR $2 = '' THEN status ELSE $2 END,
 				delivered_at = CASE WHEN $2 = 'DELIVERED' THEN COALESCE(delivered_at, $3) ELSE delivered_at END,
@@ -183,7 +183,7 @@ func BeginRedelivery(ctx context.Context, d *sqlx.DB, id string) (Delivery, erro
 // GetDelivery reads one delivery with its attempts.
 func GetDelivery(ctx context.Context, q sqlx.QueryerContext, id string) (Delivery, error) {
 	var out Delivery
-	err := sqlx.GetContext(ctx, q, &out, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id)
+	err := hotGet(ctx, q, &out, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = $1`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return out, domain.NotFound("delivery")
 	}

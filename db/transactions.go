@@ -60,7 +60,7 @@ func InsertTransactions(ctx context.Context, tx *sqlx.Tx, ts ...domain.Transacti
 // by id or externalReference. Another account's id is simply not found.
 func GetTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, idOrRef string, types ...string) (domain.Transaction, error) {
 	var t domain.Transaction
-	err := sqlx.GetContext(ctx, q, &t, `
+	err := hotGet(ctx, q, &t, `
 		SELECT `+txColumns+` FROM transactions
 		WHERE account_id = $1 AND type = ANY($3) AND (id = $2 OR external_reference = $2)
 		ORDER BY (id = $2) DESC LIMIT 1`, accountID, idOrRef, stringArray(types))
@@ -77,7 +77,7 @@ func GetTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, idOrR
 // account: for workflows and operators, never for merchant routes.
 func TransactionByID(ctx context.Context, q sqlx.QueryerContext, id, typ string) (domain.Transaction, error) {
 	var t domain.Transaction
-	err := sqlx.GetContext(ctx, q, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 AND type = $2`, id, typ)
+	err := hotGet(ctx, q, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 AND type = $2`, id, typ)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, domain.NotFound("transaction")
 	}
@@ -91,7 +91,7 @@ func TransactionByID(ctx context.Context, q sqlx.QueryerContext, id, typ string)
 // state change and its ledger posting see and write one consistent row.
 func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transaction, error) {
 	var t domain.Transaction
-	err := tx.GetContext(ctx, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 FOR UPDATE`, id)
+	err := hotGet(ctx, tx, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 FOR UPDATE`, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, domain.NotFound("transaction")
 	}
@@ -101,19 +101,21 @@ func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transa
 	return t, nil
 }
 
+// updateTransactionSQL is UpdateTransaction's statement, with named arguments.
+const updateTransactionSQL = `
+	UPDATE transactions SET status = :status, reference_id = :reference_id, end_to_end_id = :end_to_end_id, payer = :payer,
+		recipient = :recipient, details = :details, completed_at = :completed_at, updated_at = now()
+	WHERE id = :id RETURNING ` + txColumns
+
 // UpdateTransaction writes the mutable columns of t (status and what a
 // transition fills in) and returns the stored row.
 func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (domain.Transaction, error) {
 	var out domain.Transaction
-	stmt, err := tx.PrepareNamedContext(ctx, `
-		UPDATE transactions SET status = :status, reference_id = :reference_id, end_to_end_id = :end_to_end_id, payer = :payer,
-			recipient = :recipient, details = :details, completed_at = :completed_at, updated_at = now()
-		WHERE id = :id RETURNING `+txColumns)
+	query, args, err := sqlx.Named(updateTransactionSQL, t)
 	if err != nil {
-		return out, err
+		return out, fmt.Errorf("db: update transaction: %w", err)
 	}
-	defer stmt.Close()
-	if err := stmt.GetContext(ctx, &out, t); err != nil {
+	if err := hotGet(ctx, tx, &out, sqlx.Rebind(sqlx.DOLLAR, query), args...); err != nil {
 		return out, fmt.Errorf("db: update transaction: %w", err)
 	}
 	return out, nil
@@ -122,7 +124,7 @@ func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 // PendingCopyPaste returns the BR Code of a charge that is still PENDING.
 func PendingCopyPaste(ctx context.Context, q sqlx.QueryerContext, id string) (string, error) {
 	var code string
-	err := sqlx.GetContext(ctx, q, &code, `
+	err := hotGet(ctx, q, &code, `
 		SELECT copy_paste FROM transactions WHERE id = $1 AND type = $2 AND status = $3 AND copy_paste IS NOT NULL`,
 		id, domain.TypePixIn, domain.StatusPending)
 	if errors.Is(err, sql.ErrNoRows) {
