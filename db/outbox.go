@@ -19,6 +19,13 @@ const KeysRevokedChannel = "jangada_keys_revoked"
 
 const eventColumns = `id, seq, account_id, api_key_id, type, resource_id, data, created_at`
 
+// NotifyEvents sends one NOTIFY on EventsChannel carrying origin, in a
+// statement of its own (see dispatch.Notifier).
+func NotifyEvents(ctx context.Context, d *sqlx.DB, origin string) error {
+	_, err := hotExec(ctx, d, `SELECT pg_notify($1, $2)`, EventsChannel, origin)
+	return err
+}
+
 // ClaimUndispatched locks up to limit events not yet handed to webhook
 // delivery, oldest first. SKIP LOCKED lets several dispatchers share the
 // outbox without waiting on each other or taking the same event.

@@ -13,9 +13,9 @@ import (
 // Notifier tells the outbox readers of other processes that this process
 // committed events: one NOTIFY on db.EventsChannel, in its own statement
 // outside every business transaction, for each burst of commits (pokes
-// that arrive while one is being sent coalesce into the next). The
-// database-wide lock a notifying transaction takes at commit is then taken
-// by this small statement, at most once per round trip, instead of by
+// that arrive within NotifyGather, or while one is being sent, coalesce).
+// The database-wide lock a notifying transaction takes at commit is then
+// taken by this small statement, at most once per gather, instead of by
 // every payment's commit.
 type Notifier struct {
 	DB *sqlx.DB
@@ -42,7 +42,8 @@ func (n *Notifier) Run(ctx context.Context) {
 			return
 		case <-n.wake:
 		}
-		if _, err := n.DB.ExecContext(ctx, `SELECT pg_notify($1, $2)`, db.EventsChannel, n.Origin); err != nil && ctx.Err() == nil {
+		gather(ctx, NotifyGather)
+		if err := db.NotifyEvents(ctx, n.DB, n.Origin); err != nil && ctx.Err() == nil {
 			slog.Warn("notify committed events", "error", err)
 		}
 	}

@@ -37,6 +37,13 @@ const (
 	// TailGather delays the WebSocket tail a little: a frame's budget is
 	// tens of milliseconds.
 	TailGather = 3 * time.Millisecond
+	// NotifyGather delays the NOTIFY to other processes' readers: committing
+	// at a few hundred per second, this process sent one NOTIFY (a statement
+	// and a transaction) per commit; now at most about a hundred a second.
+	// This process's own readers are woken directly, so only a reader in
+	// another process waits up to 10 ms more (a WebSocket frame's budget
+	// is tens of milliseconds, a webhook's seconds).
+	NotifyGather = 10 * time.Millisecond
 )
 
 // gather waits d, or until ctx ends.
