@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -114,7 +113,7 @@ func prepareSoon(d *sqlx.DB, query string) {
 		defer preparing.Delete(k)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := prepared(ctx, d, query); err != nil && !errors.Is(err, sql.ErrConnDone) {
+		if _, err := prepared(ctx, d, query); err != nil {
 			slog.Debug("prepare a hot statement (it runs unprepared meanwhile)", "error", err)
 		}
 	}()

@@ -72,14 +72,12 @@ func ephemeralLow() int {
 // with another process opening it.
 var claimDir = filepath.Join(os.TempDir(), "jangada-freeport")
 
-// claims are the lock files of this process's claimed ports, held open
-// (and so locked) until the process exits: a port is bound by its server
+// held keeps this process's lock files open (and so locked) until the
+// process exits or the claim is released: a port is bound by its server
 // some time after its pick, possibly by a child process, and may be bound
-// again later (a restarted child), so the claim outlives the pick.
-var claims struct {
-	mu    sync.Mutex
-	files []*os.File
-}
+// again later (a restarted child), so the claim outlives the pick. Held
+// here, a file is also out of reach of the finalizer that would close it.
+var held sync.Map // port → *os.File
 
 // claim locks port's lock file for this process. ok is false when another
 // picker (this process or another) holds it. Where the directory cannot be
@@ -98,18 +96,9 @@ func claim(port int) (release func(), ok bool) {
 		f.Close()
 		return nil, false
 	}
-	claims.mu.Lock()
-	claims.files = append(claims.files, f)
-	claims.mu.Unlock()
+	held.Store(port, f)
 	return func() {
-		claims.mu.Lock()
-		defer claims.mu.Unlock()
-		for i, g := range claims.files {
-			if g == f {
-				claims.files = append(claims.files[:i], claims.files[i+1:]...)
-				break
-			}
-		}
+		held.Delete(port)
 		f.Close()
 	}, true
 }
