@@ -4,6 +4,13 @@
 // rest in clear in Temporal's history or visibility stores. Ops find
 // workflows by search attributes (ids, amount, status), which stay clear;
 // the Web UI shows payloads through the codec endpoint (Handler) in dev.
+//
+// Sealing is also what makes a payload Jangada's: AES-GCM authenticates
+// what it seals, and Decode refuses every payload that is not sealed with
+// the key (clear, sealed with another key, or altered). A client of the
+// Temporal frontend that holds no key cannot hand the worker a workflow
+// input, a signal, an update or an activity result it would act on: a
+// forged `processor-notice` saying "paid" is dropped, never settled.
 package codec
 
 import (
@@ -15,9 +22,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 
+	"github.com/prometheus/client_golang/prometheus"
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/proto"
@@ -30,10 +39,27 @@ const (
 	metaKeyID         = "encryption-key-id"
 )
 
+// ErrNotSealed is the error Decode returns (wrapped) for a payload that is
+// not sealed with this process's key: in clear, sealed with another key,
+// or altered after sealing.
+var ErrNotSealed = errors.New("codec: payload not sealed with the payload key")
+
+// Refused counts the payloads Decode refused, by reason ("clear", "key",
+// "tampered"): in a worker, each one is a payload someone handed Temporal
+// without the key — a forged signal or input, or a process configured
+// with another JANGADA_PAYLOAD_KEY.
+var Refused = prometheus.NewCounterVec(prometheus.CounterOpts{
+	Name: "jangada_temporal_payloads_refused_total",
+	Help: "Temporal payloads the codec refused to open: not sealed with the payload key (clear, another key, tampered).",
+}, []string{"reason"})
+
+func init() { prometheus.MustRegister(Refused) }
+
 // AESGCM is a converter.PayloadCodec that seals each payload (the whole
-// proto, metadata included) with AES-256-GCM under a random nonce.
-// Payloads that are not encrypted pass through Decode unchanged, so
-// histories written before encryption stay readable.
+// proto, metadata included) with AES-256-GCM under a random nonce, and
+// opens only payloads it sealed: Decode refuses the others (ErrNotSealed).
+// Histories written in clear, before payloads were sealed, no longer
+// replay: docs/security.md says how to upgrade from such a version.
 type AESGCM struct {
 	aead  cipher.AEAD
 	keyID string
@@ -102,39 +128,98 @@ func (c *AESGCM) Encode(payloads []*commonpb.Payload) ([]*commonpb.Payload, erro
 	return out, nil
 }
 
-// Decode opens each sealed payload and passes the others through.
+// Decode opens each sealed payload and refuses every other one with an
+// error wrapping ErrNotSealed, so that nothing a client without the key
+// wrote reaches workflow code: the SDK drops a signal it cannot decode
+// (logging "Corrupted signal received"), fails the workflow task or the
+// activity whose input it cannot decode, and the update. Only an empty
+// payload (no metadata, no data: what the server records for an absent
+// value) passes through; it carries nothing to act on, and the data
+// converter refuses to read it as a value.
 func (c *AESGCM) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
+	out := make([]*commonpb.Payload, len(payloads))
+	for i, p := range payloads {
+		if empty(p) {
+			out[i] = p
+			continue
+		}
+		q, err := c.open(p)
+		if err != nil {
+			slog.Warn("codec: refused a Temporal payload not sealed with the payload key", "error", err)
+			return nil, err
+		}
+		out[i] = q
+	}
+	return out, nil
+}
+
+// open opens one sealed payload, counting a refusal in Refused.
+func (c *AESGCM) open(p *commonpb.Payload) (*commonpb.Payload, error) {
+	refuse := func(reason string, err error) (*commonpb.Payload, error) {
+		Refused.WithLabelValues(reason).Inc()
+		return nil, fmt.Errorf("%w: %w", ErrNotSealed, err)
+	}
+	if enc := string(p.GetMetadata()[metaEncoding]); enc != EncodingEncrypted {
+		return refuse("clear", fmt.Errorf("encoding %q, not %s", enc, EncodingEncrypted))
+	}
+	if id := string(p.GetMetadata()[metaKeyID]); id != c.keyID {
+		return refuse("key", fmt.Errorf("sealed with key %q, this process holds %s", id, c.keyID))
+	}
+	n := c.aead.NonceSize()
+	if len(p.Data) < n {
+		return refuse("tampered", errors.New("sealed payload too short"))
+	}
+	plain, err := c.aead.Open(nil, p.Data[:n], p.Data[n:], nil)
+	if err != nil {
+		return refuse("tampered", err)
+	}
+	var q commonpb.Payload
+	if err := proto.Unmarshal(plain, &q); err != nil {
+		return refuse("tampered", err)
+	}
+	return &q, nil
+}
+
+// empty reports a payload with nothing in it.
+func empty(p *commonpb.Payload) bool {
+	return p == nil || (len(p.GetMetadata()) == 0 && len(p.GetData()) == 0)
+}
+
+// display is the codec the Web UI's endpoint uses: it seals like c (so an
+// operator's signal or reset from the UI is one the worker accepts), and
+// shows clear payloads as they are instead of failing the whole page — a
+// forged payload was never secret, and the operator investigating a
+// refusal needs to see what it said. Nothing the worker runs decodes
+// through it.
+type display struct{ c *AESGCM }
+
+func (d display) Encode(p []*commonpb.Payload) ([]*commonpb.Payload, error) { return d.c.Encode(p) }
+
+func (d display) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error) {
 	out := make([]*commonpb.Payload, len(payloads))
 	for i, p := range payloads {
 		if string(p.GetMetadata()[metaEncoding]) != EncodingEncrypted {
 			out[i] = p
 			continue
 		}
-		if id := string(p.GetMetadata()[metaKeyID]); id != c.keyID {
-			return nil, fmt.Errorf("codec: payload sealed with key %s, this process holds %s", id, c.keyID)
-		}
-		n := c.aead.NonceSize()
-		if len(p.Data) < n {
-			return nil, errors.New("codec: sealed payload too short")
-		}
-		plain, err := c.aead.Open(nil, p.Data[:n], p.Data[n:], nil)
+		q, err := d.c.open(p)
 		if err != nil {
-			return nil, fmt.Errorf("codec: open payload: %w", err)
-		}
-		var q commonpb.Payload
-		if err := proto.Unmarshal(plain, &q); err != nil {
 			return nil, err
 		}
-		out[i] = &q
+		out[i] = q
 	}
 	return out, nil
 }
 
 // Handler is the remote codec endpoint the Temporal Web UI calls
-// (POST /encode, /decode) to show payloads; only for a development UI on
-// this machine: a browser may call it from one of allowOrigins.
+// (POST /encode, /decode) to show payloads and to seal an operator's
+// signal, reset or terminate details: whoever reaches it can make payloads
+// the worker accepts, so it is served only behind the operator's access —
+// in dev on a loopback-only listener of its own (app.Options.CodecListener);
+// in production by a process of the operator's own, behind the UI's login
+// (docs/security.md). A browser may call it from one of allowOrigins.
 func (c *AESGCM) Handler(allowOrigins ...string) http.Handler {
-	h := converter.NewPayloadCodecHTTPHandler(c)
+	h := converter.NewPayloadCodecHTTPHandler(display{c})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		if origin != "" && !slices.Contains(allowOrigins, origin) {

@@ -2,11 +2,18 @@ package codec
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/encoding/protojson"
 )
 
 func TestPayloadsAreSealedAndOpened(t *testing.T) {
@@ -30,12 +37,6 @@ func TestPayloadsAreSealedAndOpened(t *testing.T) {
 	if err := dc.FromPayload(p, &back); err != nil || back["document"] != "52998224725" {
 		t.Fatalf("open: %v %v", back, err)
 	}
-	// A payload written before encryption still reads.
-	plain, _ := converter.GetDefaultDataConverter().ToPayload("legacy")
-	var s string
-	if err := dc.FromPayload(plain, &s); err != nil || s != "legacy" {
-		t.Fatalf("clear payload: %q %v", s, err)
-	}
 	// Another key cannot open it, nor can a tampered one be opened.
 	other, _ := FromBase64(NewKey())
 	if _, err := other.Decode([]*commonpb.Payload{p}); err == nil {
@@ -47,5 +48,153 @@ func TestPayloadsAreSealedAndOpened(t *testing.T) {
 	}
 	if _, err := New([]byte("short")); err == nil {
 		t.Fatal("a short key was accepted")
+	}
+}
+
+// A payload the worker did not seal is refused, whatever it says: a client
+// of the Temporal frontend without the key (here, the SDK's plain
+// converter) cannot forge a processor notice, an input or an update.
+// Before, Decode passed clear payloads through and the forged "paid"
+// notice settled the charge (issue 21, item 3).
+func TestUnsealedAndTamperedPayloadsAreRefused(t *testing.T) {
+	t.Parallel()
+	c, err := FromBase64(NewKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := c.DataConverter()
+	notice := map[string]string{"outcome": "paid", "endToEndId": "E00000000202611231200forged00000"}
+	forged, _ := converter.GetDefaultDataConverter().ToPayload(notice)
+	sealed, err := dc.ToPayload(notice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := FromBase64(NewKey())
+	otherSealed, _ := other.DataConverter().ToPayload(notice)
+	flipped := clone(sealed)
+	flipped.Data[len(flipped.Data)-1] ^= 1
+	short := clone(sealed)
+	short.Data = short.Data[:4]
+	// A payload claiming to be sealed under this key id, with data made by
+	// someone who knows the id (it is in every history) but not the key.
+	guessed := clone(sealed)
+	guessed.Data = bytes.Repeat([]byte{7}, len(sealed.Data))
+	// A clear payload that names this key id but not the encoding.
+	relabelled := clone(forged)
+	relabelled.Metadata[metaKeyID] = sealed.Metadata[metaKeyID]
+	nullPayload, _ := converter.GetDefaultDataConverter().ToPayload(nil)
+
+	for name, p := range map[string]*commonpb.Payload{
+		"clear json (the forged notice)": forged, "clear null": nullPayload, "clear relabelled": relabelled,
+		"another key": otherSealed, "tampered": flipped, "truncated": short, "made without the key": guessed,
+	} {
+		before := refusals(reasonOf(name))
+		if _, err := c.Decode([]*commonpb.Payload{sealed, p}); !errors.Is(err, ErrNotSealed) {
+			t.Errorf("%s: Decode = %v, want ErrNotSealed", name, err)
+		}
+		var got map[string]string
+		if err := dc.FromPayload(p, &got); err == nil {
+			t.Errorf("%s: the data converter read %v", name, got)
+		}
+		if refusals(reasonOf(name)) <= before {
+			t.Errorf("%s: the refusal was not counted", name)
+		}
+	}
+	// What the key sealed opens, and so does what the server records for
+	// an absent value: a signal with no argument, an empty payload list.
+	var back map[string]string
+	if err := dc.FromPayload(sealed, &back); err != nil || back["outcome"] != "paid" {
+		t.Fatalf("sealed: %v %v", back, err)
+	}
+	for name, ps := range map[string][]*commonpb.Payload{"none": nil, "nil payload": {nil}, "empty payload": {{}}} {
+		out, err := c.Decode(ps)
+		if err != nil || len(out) != len(ps) {
+			t.Errorf("%s: Decode = %v, %v", name, out, err)
+		}
+	}
+	if err := dc.FromPayloads(nil); err != nil {
+		t.Errorf("no arguments: %v", err)
+	}
+}
+
+// refusals reads Refused as /metrics shows it.
+func refusals(reason string) float64 {
+	families, _ := prometheus.DefaultGatherer.Gather()
+	for _, f := range families {
+		if f.GetName() != "jangada_temporal_payloads_refused_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "reason" && l.GetValue() == reason {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+func reasonOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, "clear"):
+		return "clear"
+	case name == "another key":
+		return "key"
+	}
+	return "tampered"
+}
+
+func clone(p *commonpb.Payload) *commonpb.Payload {
+	q := &commonpb.Payload{Metadata: map[string][]byte{}, Data: bytes.Clone(p.Data)}
+	for k, v := range p.Metadata {
+		q.Metadata[k] = bytes.Clone(v)
+	}
+	return q
+}
+
+// The Web UI's endpoint seals what the operator sends (so the worker
+// accepts it) and shows clear payloads as they are instead of failing the
+// page, while a tampered one is still an error.
+func TestHandlerSealsAndShows(t *testing.T) {
+	t.Parallel()
+	c, _ := FromBase64(NewKey())
+	srv := httptest.NewServer(c.Handler("http://localhost:8233"))
+	defer srv.Close()
+	post := func(path string, ps ...*commonpb.Payload) (int, []*commonpb.Payload) {
+		body, _ := protojson.Marshal(&commonpb.Payloads{Payloads: ps})
+		req, _ := http.NewRequest("POST", srv.URL+path, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://localhost:8233")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		var out commonpb.Payloads
+		if res.StatusCode == 200 {
+			if err := protojson.Unmarshal(raw, &out); err != nil {
+				t.Fatalf("%s: %s: %v", path, raw, err)
+			}
+		}
+		return res.StatusCode, out.Payloads
+	}
+	notice, _ := json.Marshal(map[string]string{"outcome": "failed"})
+	clear := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: notice}
+	code, sealed := post("/encode", clear)
+	if code != 200 || len(sealed) != 1 {
+		t.Fatalf("encode: %d %v", code, sealed)
+	}
+	if out, err := c.Decode(sealed); err != nil || !bytes.Equal(out[0].Data, notice) {
+		t.Fatalf("the worker cannot open what the UI sealed: %v %v", out, err)
+	}
+	if code, shown := post("/decode", sealed[0], clear); code != 200 || !bytes.Equal(shown[0].Data, notice) || !bytes.Equal(shown[1].Data, notice) {
+		t.Fatalf("decode: %d %v", code, shown)
+	}
+	bad := clone(sealed[0])
+	bad.Data[len(bad.Data)-1] ^= 1
+	if code, _ := post("/decode", bad); code == 200 {
+		t.Fatal("the endpoint opened a tampered payload")
 	}
 }
