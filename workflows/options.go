@@ -143,8 +143,9 @@ func receiveNow[T any](ctx workflow.Context, name string, accept func(T) bool) (
 
 // awaitSignal waits for the first value on the signal channel name that
 // accept takes, or for timeout (when positive), whichever comes first; it
-// reports whether a value was taken. Values accept refuses are ignored, so
-// a mistyped signal from the UI changes nothing.
+// reports whether a value was taken. Values accept refuses, and values
+// that cannot be decoded, are ignored, so a mistyped or forged signal
+// changes nothing and the timeout still holds.
 func awaitSignal[T any](ctx workflow.Context, name string, timeout time.Duration, accept func(T) bool) (T, bool) {
 	ch := workflow.GetSignalChannel(ctx, name)
 	tctx, cancel := workflow.WithCancel(ctx)
@@ -158,8 +159,14 @@ func awaitSignal[T any](ctx workflow.Context, name string, timeout time.Duration
 	for !done {
 		sel := workflow.NewSelector(ctx)
 		sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) {
+			// ReceiveAsync, not Receive: the SDK drops a value it cannot
+			// decode (a forged payload the codec refuses, a mistyped one),
+			// and Receive would then block here, inside the callback, for
+			// the next value — past the timer, wedging the wait for good.
 			var v T
-			c.Receive(ctx, &v)
+			if !c.ReceiveAsync(&v) {
+				return
+			}
 			if accept(v) {
 				got, done, taken = v, true, true
 			} else {
