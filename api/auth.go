@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/subtle"
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -45,6 +46,13 @@ func (s *Server) authenticate(c *gin.Context) {
 	var acct domain.Account
 	if secret != "" {
 		key, acct, err = s.Auth.Resolve(c.Request.Context(), secret)
+	}
+	if err != nil && statusOf(err) == http.StatusServiceUnavailable {
+		// The key could not be checked (the database is away): no fault
+		// of the caller, so its address's bad-key budget stays whole and
+		// it is not throttled once the database is back.
+		fail(c, err)
+		return
 	}
 	if secret == "" || err != nil {
 		if !s.limit(c, ipID, s.cfg.RateLimitPerMinute) {

@@ -7,8 +7,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 )
+
+// RetryAfterUnavailable is the Retry-After (seconds) of a 503: about what a
+// PostgreSQL restart or a Temporal frontend failover takes.
+const RetryAfterUnavailable = "3"
 
 // envelope is the one response shape of the merchant and admin APIs.
 type envelope struct {
@@ -24,6 +29,9 @@ func ok(c *gin.Context, message string, data any) {
 }
 
 // statusOf maps business errors to HTTP statuses: the only place that does.
+// A database that cannot be reached (db.Unavailable: refused, reset, shut
+// down) is a 503 like domain.ErrUnavailable, on every route, whatever layer
+// the error passed through.
 func statusOf(err error) int {
 	switch {
 	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrInsufficientBalance), errors.Is(err, domain.ErrConflict):
@@ -36,7 +44,7 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, errRateLimited):
 		return http.StatusTooManyRequests
-	case errors.Is(err, domain.ErrUnavailable):
+	case errors.Is(err, domain.ErrUnavailable), db.Unavailable(err):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
@@ -57,6 +65,11 @@ func fail(c *gin.Context, err error) {
 	case status == http.StatusServiceUnavailable:
 		slog.WarnContext(c.Request.Context(), "dependency unavailable", "error", err, "requestId", requestID(c))
 		msg = domain.ErrUnavailable.Error()
+		// The request may succeed once the dependency is back: say when to
+		// try again (a client that treats 5xx as final has the hint too).
+		if c.Writer.Header().Get("Retry-After") == "" {
+			c.Header("Retry-After", RetryAfterUnavailable)
+		}
 	}
 	c.AbortWithStatusJSON(status, envelope{Success: false, Message: msg, RequestID: requestID(c)})
 }
