@@ -7,20 +7,36 @@ import (
 	"time"
 
 	"github.com/kelseyhightower/envconfig"
+
+	"github.com/jangada/jangada/internal/clientip"
 )
 
 // Config is the whole runtime configuration of every Jangada process.
 type Config struct {
-	HTTPAddr          string `envconfig:"HTTP_ADDR" default:":8080"`
-	WSAddr            string `envconfig:"WS_ADDR" default:":8081"`
-	DatabaseURL       string `envconfig:"DATABASE_URL" default:"postgres://postgres@localhost:5432/jangada?sslmode=disable"`
-	TemporalAddress   string `envconfig:"TEMPORAL_ADDRESS"`
-	TemporalNamespace string `envconfig:"TEMPORAL_NAMESPACE" default:"default"`
-	TaskQueue         string `envconfig:"TASK_QUEUE" default:"jangada"`
-	DevTemporalPort   int    `envconfig:"DEV_TEMPORAL_PORT" default:"7233"`
-	DevTemporalUIPort int    `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
-	DataDir           string `envconfig:"DATA_DIR" default:"./.data"`
-	AdminToken        string `envconfig:"ADMIN_TOKEN"`
+	HTTPAddr string `envconfig:"HTTP_ADDR" default:":8080"`
+	WSAddr   string `envconfig:"WS_ADDR" default:":8081"`
+	// AdminAddr is the operators' listener: the admin API, /metrics and
+	// pprof, apart from the merchant port a deployment publishes; loopback
+	// by default. Empty: no such listener (tests that build Config).
+	AdminAddr string `envconfig:"ADMIN_ADDR" default:"127.0.0.1:8082"`
+	// AdminOnlyOnAdminAddr, when true, takes /admin/v1 off the HTTP
+	// listener: it is then served on AdminAddr only. CONTRACTS.md fixes
+	// the admin API "on the HTTP listener", so the default keeps it there
+	// too; a deployment that publishes the HTTP port turns this on.
+	AdminOnlyOnAdminAddr bool `envconfig:"ADMIN_ONLY_ON_ADMIN_ADDR" default:"false"`
+	// TrustedProxies are the CIDRs of the load balancers and proxies whose
+	// X-Forwarded-For is believed (comma-separated); empty trusts none,
+	// and the client is the peer. The HTTP API, the admin API and the
+	// WebSocket gateway all read the client's address through it.
+	TrustedProxies    []string `envconfig:"TRUSTED_PROXIES"`
+	DatabaseURL       string   `envconfig:"DATABASE_URL" default:"postgres://postgres@localhost:5432/jangada?sslmode=disable"`
+	TemporalAddress   string   `envconfig:"TEMPORAL_ADDRESS"`
+	TemporalNamespace string   `envconfig:"TEMPORAL_NAMESPACE" default:"default"`
+	TaskQueue         string   `envconfig:"TASK_QUEUE" default:"jangada"`
+	DevTemporalPort   int      `envconfig:"DEV_TEMPORAL_PORT" default:"7233"`
+	DevTemporalUIPort int      `envconfig:"DEV_TEMPORAL_UI_PORT" default:"8233"`
+	DataDir           string   `envconfig:"DATA_DIR" default:"./.data"`
+	AdminToken        string   `envconfig:"ADMIN_TOKEN"`
 	// PayloadKey (base64 of 32 bytes) seals every payload sent to Temporal;
 	// `dev` makes one and keeps it in DATA_DIR/payload.key.
 	PayloadKey        string        `envconfig:"PAYLOAD_KEY"`
@@ -69,6 +85,11 @@ type Config struct {
 	// WSMessageRate and WSMessageBurst bound client messages per connection.
 	WSMessageRate  float64 `envconfig:"WS_MESSAGE_RATE" default:"20"`
 	WSMessageBurst int     `envconfig:"WS_MESSAGE_BURST" default:"40"`
+	// WSMaxPerAddress bounds the open WebSocket connections of one client
+	// address (beyond: 429 before the upgrade); WSMaxPerKey those
+	// authenticated with one API key (beyond: closed with 1008).
+	WSMaxPerAddress int `envconfig:"WS_MAX_PER_ADDRESS" default:"100"`
+	WSMaxPerKey     int `envconfig:"WS_MAX_PER_KEY" default:"100"`
 }
 
 // WebhookQueue is the webhook delivery task queue: deliveries run on their
@@ -105,6 +126,12 @@ func Load() (Config, error) {
 	var c Config
 	if err := envconfig.Process("jangada", &c); err != nil {
 		return c, fmt.Errorf("config: %w", err)
+	}
+	if _, err := clientip.Parse(c.TrustedProxies); err != nil {
+		return c, fmt.Errorf("config: JANGADA_TRUSTED_PROXIES: %w", err)
+	}
+	if c.WSMaxPerAddress < 1 || c.WSMaxPerKey < 1 {
+		return c, fmt.Errorf("config: JANGADA_WS_MAX_PER_ADDRESS and JANGADA_WS_MAX_PER_KEY must be at least 1")
 	}
 	if c.Processor != "sandbox" {
 		return c, fmt.Errorf("config: JANGADA_PROCESSOR=%q is not supported (only \"sandbox\")", c.Processor)

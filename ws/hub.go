@@ -8,6 +8,7 @@ package ws
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/clientip"
 	"github.com/jangada/jangada/ratelimit"
 	"github.com/jangada/jangada/webhook"
 )
@@ -69,6 +71,10 @@ type Options struct {
 	// authenticated connections of one key (100): more is closed with 1008.
 	MaxPerIP  int
 	MaxPerKey int
+	// ClientIP finds the client's address of a request (clientip.Trusted,
+	// from JANGADA_TRUSTED_PROXIES); nil: the peer. Caps, the failed
+	// authentication budget and key allowlists all use it.
+	ClientIP func(*http.Request) string
 	// AuthFailuresPerMinute is how many failed authentications an address
 	// may make in a minute (20); beyond it, its next attempts are refused
 	// before the key is looked up.
@@ -106,6 +112,9 @@ func (o *Options) defaults() {
 	}
 	if o.AuthFailuresPerMinute <= 0 {
 		o.AuthFailuresPerMinute = 20
+	}
+	if o.ClientIP == nil {
+		o.ClientIP = clientip.Peer
 	}
 }
 
@@ -192,7 +201,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && secret == "" {
 		secret = strings.TrimSpace(v)
 	}
-	ip := clientIP(r)
+	ip := h.opts.ClientIP(r)
 	if h.throttled(ip) {
 		refuse(w, http.StatusTooManyRequests, "too many failed authentications from this address; try again in a minute")
 		return
@@ -205,12 +214,19 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if secret != "" {
 		k, err := h.opts.Authenticate(r.Context(), secret, ip)
 		if err != nil {
+			h.release(h.perIP, ip)
+			if errors.Is(err, domain.ErrUnavailable) {
+				// The key could not be checked (the database is away):
+				// the address's budget of failures stays whole.
+				w.Header().Set("Retry-After", "3")
+				refuse(w, http.StatusServiceUnavailable, domain.ErrUnavailable.Error())
+				return
+			}
 			h.authFailed(ip)
 			status, msg := http.StatusUnauthorized, "missing or invalid API key"
 			if de, ok := err.(*domain.Error); ok && de.Kind == domain.ErrForbidden {
 				status, msg = http.StatusForbidden, de.Message
 			}
-			h.release(h.perIP, ip)
 			refuse(w, status, msg)
 			return
 		}
@@ -266,16 +282,6 @@ func (h *Hub) throttled(ip string) bool {
 
 // authFailed counts a failed authentication from ip.
 func (h *Hub) authFailed(ip string) { h.authFailures.Allow(ip, h.opts.AuthFailuresPerMinute) }
-
-// clientIP is the peer address: the allowlist must not trust headers a
-// client can forge.
-func clientIP(r *http.Request) string {
-	host := r.RemoteAddr
-	if i := strings.LastIndex(host, ":"); i >= 0 {
-		host = host[:i]
-	}
-	return strings.Trim(host, "[]")
-}
 
 func (h *Hub) conn(s *melody.Session) *conn {
 	h.mu.RLock()

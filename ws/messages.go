@@ -3,6 +3,7 @@ package ws
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -75,7 +76,7 @@ func (h *Hub) authenticate(c *conn, secret string) {
 		c.sendError("BAD_REQUEST", "already authenticated")
 		return
 	}
-	ip := clientIP(c.s.Request)
+	ip := h.opts.ClientIP(c.s.Request)
 	if h.throttled(ip) {
 		c.sendError("RATE_LIMIT", "too many failed authentications from this address; try again in a minute")
 		c.close(websocket.ClosePolicyViolation, "authentication throttled")
@@ -84,6 +85,12 @@ func (h *Hub) authenticate(c *conn, secret string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	k, err := h.opts.Authenticate(ctx, secret, ip)
+	if errors.Is(err, domain.ErrUnavailable) {
+		// The database is away: not the client's fault, no budget spent.
+		c.sendError("UNAVAILABLE", "service temporarily unavailable; try again shortly")
+		c.close(websocket.CloseTryAgainLater, "service unavailable")
+		return
+	}
 	if err != nil {
 		h.authFailed(ip)
 		// One try per connection: guessing keys costs a reconnect each.
