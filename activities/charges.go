@@ -55,6 +55,24 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 		if in.Notice.Payer != nil {
 			t.Payer = domain.SomeJSON(*in.Notice.Payer)
 		}
+		desc := "PIX received " + e2e
+		if t.SubaccountID != nil && *t.SubaccountID != "" {
+			// The payer's money needs a wallet: a sub-account deleted
+			// since the charge was created (a charge from before the
+			// delete guards, docs/ledger.md) sends it to the main account.
+			live, err := db.ShareSubaccount(ctx, tx, t.AccountID, *t.SubaccountID)
+			if err != nil {
+				return err
+			}
+			if !live {
+				note := "paid after sub-account " + *t.SubaccountID + " was deleted: credited to the main account"
+				if err := db.CreditMainInstead(ctx, tx, t.ID, note); err != nil {
+					return err
+				}
+				t.SubaccountID = nil
+				desc += ": " + note
+			}
+		}
 		merchantNet := t.NetAmount
 		entries := []db.Entry{{Account: domain.LedgerPixClearing, Amount: -t.Amount}}
 		if split := t.Details.V.Split; split != nil && split.Amount > 0 {
@@ -70,7 +88,7 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 			db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
 		_, err := db.Post(ctx, tx, db.Posting{
 			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypePixIn, Description: "PIX received " + e2e, Entries: entries,
+			Kind: domain.TypePixIn, Description: desc, Entries: entries,
 		})
 		return err
 	})

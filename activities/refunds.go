@@ -52,6 +52,8 @@ func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publi
 		ID: r.StatementID, AccountID: d.AccountID, APIKeyID: d.APIKeyID, Type: domain.TypeRefund, Status: domain.StatusPending,
 		Amount: r.DebitNet, FeeAmount: r.TransferFee, NetAmount: d.Amount, Description: "Refund of PIX " + d.ID,
 		EndToEndID: d.EndToEndID, CreatedAt: r.RequestedAt, Details: domain.SomeJSON(domain.Details{DepositID: d.ID}),
+		// The wallet the refund debits: a sub-account's limits count this line.
+		SubaccountID: d.SubaccountID,
 	}}
 	if r.SplitAmount > 0 {
 		lines = append(lines, domain.Transaction{

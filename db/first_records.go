@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/subaccount"
 )
 
 // Intent asks FirstRecords to record, with the records, that the resource's
@@ -28,11 +30,28 @@ type Intent struct {
 // (and one fsync) instead of five. Run on a *sqlx.Tx it joins that
 // transaction. It writes nothing and returns no event when a row with the
 // same id exists (a retried create, or a workflow's guard finding the row).
+//
+// A record with a sub-account (a charge that will credit it) is written only
+// if, in that same statement, the sub-account is live, ACTIVE and in a lock
+// mode that allows a charge (insertIntoLiveSubaccountSQL): its row is read
+// FOR SHARE, so a concurrent delete (service.Subaccounts.Delete, which takes
+// the row FOR UPDATE and then counts the open charges) either waits for this
+// statement and then sees the charge, or commits first and the guard, which
+// re-reads the row it waited for, finds it deleted. Refused, it returns the
+// reason as a 4xx error (refusedBySubaccount).
 func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent) (*domain.Event, error) {
 	if !t.Details.Valid {
 		t.Details = domain.SomeJSON(domain.Details{})
 	}
-	insert, args, err := sqlx.Named(insertTransactionSQL+` RETURNING id, account_id`, t)
+	sub := t.SubaccountID != nil && *t.SubaccountID != ""
+	var insert string
+	var args []any
+	var err error
+	if sub {
+		insert, args, err = insertIntoLiveSubaccount(t)
+	} else {
+		insert, args, err = sqlx.Named(insertTransactionSQL+` RETURNING id, account_id`, t)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("db: insert transaction: %w", err)
 	}
@@ -56,6 +75,8 @@ func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 	var out domain.Event
 	err = hotGet(ctx, q, &out, query+` SELECT * FROM e`, args...)
 	switch {
+	case errors.Is(err, sql.ErrNoRows) && sub:
+		return nil, refusedBySubaccount(ctx, q, t)
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil
 	case isUniqueViolation(err):
@@ -69,4 +90,60 @@ func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 		eventsCommitted([]domain.Event{out})
 	}
 	return &out, nil
+}
+
+// insertSelectSQL is insertTransactionSQL's INSERT with its VALUES as a
+// SELECT list, to which a WHERE can be added; INSERT … SELECT takes the
+// parameter types from the target columns, as VALUES does.
+var insertSelectSQL = func() string {
+	head, rest, ok := strings.Cut(insertTransactionSQL, "VALUES (")
+	values, _, ok2 := strings.Cut(rest, ")\n\tON CONFLICT")
+	if !ok || !ok2 {
+		panic("db: insertTransactionSQL changed shape")
+	}
+	return head + "SELECT " + values
+}()
+
+// insertIntoLiveSubaccount is the insert of t written only when its
+// sub-account is the account's, not deleted, ACTIVE and in a lock mode that
+// allows a charge (the lock table as data: subaccount.ModesAllowing), the
+// row read FOR SHARE (see FirstRecords).
+func insertIntoLiveSubaccount(t domain.Transaction) (string, []any, error) {
+	q, args, err := sqlx.Named(insertSelectSQL, t)
+	if err != nil {
+		return "", nil, err
+	}
+	n := len(args)
+	p := func(i int) string { return "$" + strconv.Itoa(n+i) }
+	args = append(args, *t.SubaccountID, t.AccountID, subaccount.StatusActive, stringArray(subaccount.ModesAllowing(subaccount.OpCharge)))
+	return sqlx.Rebind(sqlx.DOLLAR, q) + `
+	WHERE EXISTS (SELECT 1 FROM subaccounts WHERE id = ` + p(1) + ` AND account_id = ` + p(2) + `
+		AND deleted_at IS NULL AND status = ` + p(3) + ` AND lock_mode = ANY(` + p(4) + `) FOR SHARE)
+	ON CONFLICT (id) DO NOTHING RETURNING id, account_id`, args, nil
+}
+
+// refusedBySubaccount explains a guarded insert that wrote nothing: the
+// record exists (a retry: no error), or its sub-account is gone (404), or
+// its status or lock mode refuses a charge (400 naming them). A sub-account
+// that allows it again by the time of this read changed under the insert:
+// 409, the create may be sent again.
+func refusedBySubaccount(ctx context.Context, q sqlx.ExtContext, t domain.Transaction) error {
+	var n int
+	if err := sqlx.GetContext(ctx, q, &n, `SELECT count(*) FROM transactions WHERE id = $1`, t.ID); err != nil {
+		return fmt.Errorf("db: insert first records: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	s, err := GetSubaccount(ctx, q, t.AccountID, *t.SubaccountID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return &domain.Error{Kind: domain.ErrNotFound, Message: "subaccountId: sub-account not found (deleted?)"}
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.Permit(subaccount.OpCharge); err != nil {
+		return err
+	}
+	return &domain.Error{Kind: domain.ErrConflict, Message: "subaccountId: the sub-account changed while the charge was created: send it again"}
 }

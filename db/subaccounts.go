@@ -227,18 +227,61 @@ func OpenCharges(ctx context.Context, q sqlx.QueryerContext, subID string) (int,
 }
 
 // SubaccountDebitTypes are the record types that debit the sub-account named
-// in their subaccount_id: what the limits count.
-var SubaccountDebitTypes = []string{subaccount.TypeRemoveBalance, subaccount.TypeTransfer, domain.TypePixOut}
+// in their subaccount_id: what the limits count. A refund's PIX_REFUND
+// statement line carries the sub-account its deposit credited
+// (activities.RequestRefund), so refunds count as the debits they are.
+var SubaccountDebitTypes = []string{subaccount.TypeRemoveBalance, subaccount.TypeTransfer, domain.TypePixOut, domain.TypeRefund}
 
-// SpentBetween sums the COMPLETED debits of a sub-account completed in [from, to).
+// reservedStatuses are the states in which a debit holds money: reserved
+// (PENDING, PROCESSING: a PIX out in its settlement window or held for
+// security review) or gone (COMPLETED). A FAILED debit gave its money back,
+// so it gives its room under the limits back too.
+var reservedStatuses = []string{domain.StatusPending, domain.StatusProcessing, domain.StatusCompleted}
+
+// SpentBetween sums the debits of a sub-account reserved in [from, to):
+// every debit counts from the moment it is reserved (its created_at), in the
+// period of that moment, for as long as it is not FAILED. The caller holds
+// the sub-account's row lock (LockSubaccounts), which every debit takes
+// before it reserves, so the sum cannot miss a concurrent debit. The index
+// transactions_subaccount_debits_idx (00010) serves the query.
 func SpentBetween(ctx context.Context, q sqlx.QueryerContext, subID string, from, to time.Time) (money.Cents, error) {
 	var spent money.Cents
 	err := sqlx.GetContext(ctx, q, &spent, `
 		SELECT COALESCE(sum(amount), 0) FROM transactions
-		WHERE subaccount_id = $1 AND type = ANY($2) AND status = 'COMPLETED' AND completed_at >= $3 AND completed_at < $4`,
-		subID, stringArray(SubaccountDebitTypes), from, to)
+		WHERE subaccount_id = $1 AND type = ANY($2) AND status = ANY($3) AND created_at >= $4 AND created_at < $5`,
+		subID, stringArray(SubaccountDebitTypes), stringArray(reservedStatuses), from, to)
 	if err != nil {
 		return 0, fmt.Errorf("db: spent by %s: %w", subID, err)
 	}
 	return spent, nil
+}
+
+// ShareSubaccount reports whether the account's sub-account id is live
+// (not deleted), holding a share lock on its row until tx ends: a charge's
+// settlement takes it before it credits the sub-account, so a delete (which
+// takes the row FOR UPDATE) cannot slip between the check and the credit.
+func ShareSubaccount(ctx context.Context, tx *sqlx.Tx, accountID, id string) (bool, error) {
+	var ids []string
+	err := tx.SelectContext(ctx, &ids, `
+		SELECT id FROM subaccounts WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL FOR SHARE`, id, accountID)
+	if err != nil {
+		return false, fmt.Errorf("db: share sub-account %s: %w", id, err)
+	}
+	return len(ids) == 1, nil
+}
+
+// CreditMainInstead moves a charge whose sub-account was deleted before it
+// was paid to the main account (subaccount_id cleared, so that its
+// settlement and any later refund follow the main account's wallet) and
+// appends note, saying why, to its description: the statement line tells
+// the merchant where the money went. Inside the settlement's transaction.
+func CreditMainInstead(ctx context.Context, tx *sqlx.Tx, chargeID, note string) error {
+	_, err := tx.ExecContext(ctx, `
+		UPDATE transactions SET subaccount_id = NULL,
+			description = CASE WHEN description = '' THEN $2 ELSE description || ' — ' || $2 END
+		WHERE id = $1`, chargeID, note)
+	if err != nil {
+		return fmt.Errorf("db: credit %s to the main account: %w", chargeID, err)
+	}
+	return nil
 }

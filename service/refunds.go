@@ -74,6 +74,9 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 			r.SplitAccountID, r.SplitAmount = sp.AccountID, sp.Amount
 			r.SplitStatementID = domain.DerivedID("", "refund-split:"+d.ID)
 		}
+		if err := refundChecks(ctx, tx, acct, d, r.DebitNet); err != nil {
+			return err
+		}
 		d.Details.V.Refund = r
 		if err := activities.RequestRefund(ctx, tx, d, s.PublicURL); err != nil {
 			return err

@@ -110,10 +110,12 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 }
 
 // CheckLimits refuses a debit of amount from sa that would pass one of its
-// limits, counting the COMPLETED debits of the day and month (America/
-// Sao_Paulo) that contain now. Call it holding the sub-account's row lock
-// (db.LockSubaccounts): that lock serialises the sub-account's debits, so
-// two concurrent debits cannot both pass a limit that only one fits.
+// limits, counting the debits reserved (PENDING, PROCESSING or COMPLETED:
+// db.SpentBetween) in the day and month (America/Sao_Paulo) that contain
+// now. Call it holding the sub-account's row lock (db.LockSubaccounts), and
+// reserve the debit before that lock is released: the lock serialises the
+// sub-account's debits, so two concurrent debits cannot both pass a limit
+// that only one fits.
 func CheckLimits(ctx context.Context, tx *sqlx.Tx, sa subaccount.Subaccount, amount money.Cents, now time.Time) error {
 	l := sa.Limits()
 	if l.Daily == nil && l.Monthly == nil && l.PerTransaction == nil {
@@ -190,13 +192,41 @@ func pixSubaccount(ctx context.Context, q sqlx.QueryerContext, acct domain.Accou
 
 // pixOutChecks are a sub-account PIX out's checks, under the sub-account's
 // row lock (taken before the ledger locks, as every move does): its status
-// and lock mode, and its limits.
+// and lock mode, and its limits. The caller reserves the PIX out in the same
+// transaction, so the lock covers the check and the reserve: the next PIX
+// out's check counts this one (scheduled runs go through Transfers.Create
+// and take the same path).
 func pixOutChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, id string, amount money.Cents) error {
 	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, id)
 	if err != nil {
 		return err
 	}
 	if err := subs[0].Permit(subaccount.OpPixOut); err != nil {
+		return err
+	}
+	return CheckLimits(ctx, tx, subs[0], amount, time.Now())
+}
+
+// refundChecks are the checks of a refund that debits a sub-account: the
+// refund of deposit d, debiting amount (the net it kept plus the PIX out
+// fee) from d's wallet. A refund is a debit: the sub-account's status and
+// lock mode (subaccount.OpRefund) and its limits apply, under its row lock,
+// which the refund holds until its reserve commits (lock order: the deposit
+// row, then the sub-account row, then the ledger rows). A deposit of the
+// main account, or of a sub-account since deleted (it holds nothing; the
+// reserve is refused for want of money), has nothing to check here.
+func refundChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, d domain.Transaction, amount money.Cents) error {
+	if d.Wallet() == d.AccountID {
+		return nil
+	}
+	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, d.Wallet())
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := subs[0].Permit(subaccount.OpRefund); err != nil {
 		return err
 	}
 	return CheckLimits(ctx, tx, subs[0], amount, time.Now())

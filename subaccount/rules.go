@@ -27,21 +27,27 @@ const (
 	OpCharge                  // a new PIX charge credited to the sub-account
 	OpAddBalance              // add-balance (main → sub)
 	OpTransferIn              // transfer, as its destination
+	// OpRefund is the refund of a deposit credited to the sub-account: it
+	// takes the deposit's net and the PIX out fee back out of the
+	// sub-account, so the table treats it as the debit it is.
+	OpRefund
 )
 
 // Ops lists every operation, for tests and docs.
-var Ops = []Op{OpPixOut, OpRemoveBalance, OpTransferOut, OpCharge, OpAddBalance, OpTransferIn}
+var Ops = []Op{OpPixOut, OpRemoveBalance, OpTransferOut, OpCharge, OpAddBalance, OpTransferIn, OpRefund}
 
 var opNames = map[Op]string{
 	OpPixOut: "PIX out", OpRemoveBalance: "remove-balance", OpTransferOut: "transfer out",
-	OpCharge: "a charge", OpAddBalance: "add-balance", OpTransferIn: "transfer in",
+	OpCharge: "a charge", OpAddBalance: "add-balance", OpTransferIn: "transfer in", OpRefund: "a refund",
 }
 
 // String names the operation in error messages.
 func (o Op) String() string { return opNames[o] }
 
 // Out reports whether the operation takes money out of the sub-account.
-func (o Op) Out() bool { return o == OpPixOut || o == OpRemoveBalance || o == OpTransferOut }
+func (o Op) Out() bool {
+	return o == OpPixOut || o == OpRemoveBalance || o == OpTransferOut || o == OpRefund
+}
 
 // Allows is the lock table (docs/ledger.md): withdraw_only blocks what takes
 // money out, deposit_only what brings money in, full both.
@@ -67,6 +73,19 @@ func (s Subaccount) Permit(op Op) error {
 		return domain.Invalidf("sub-account %s is locked (%s): %s is refused", s.ID, s.LockMode, op)
 	}
 	return nil
+}
+
+// ModesAllowing lists the lock modes under which op goes through: the lock
+// table as data, for a statement that checks it in SQL (a charge's insert,
+// db.FirstRecords) without a second copy of the table.
+func ModesAllowing(op Op) []string {
+	var out []string
+	for _, m := range []string{LockNone, LockFull, LockWithdrawOnly, LockDepositOnly} {
+		if Allows(m, op) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // SaoPaulo is the time zone of the limit periods.
@@ -103,7 +122,8 @@ func WindowAt(now time.Time) Window {
 }
 
 // Check refuses a debit of amount when it would pass a limit, given what
-// COMPLETED debits already spent in the day and in the month.
+// the debits reserved in the day and in the month already take (PENDING,
+// PROCESSING and COMPLETED ones: db.SpentBetween).
 func (l Limits) Check(amount, spentDay, spentMonth money.Cents) error {
 	if l.PerTransaction != nil && amount > *l.PerTransaction {
 		return domain.Invalid("amount", "exceeds the sub-account's per-transaction limit of %s", *l.PerTransaction)

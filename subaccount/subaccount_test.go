@@ -77,11 +77,11 @@ func TestCreateValidate(t *testing.T) {
 
 // TestLockTable pins every cell of the table in docs/ledger.md.
 func TestLockTable(t *testing.T) {
-	want := map[string][6]bool{ // PIX out, remove, transfer out, charge, add, transfer in
-		LockNone:         {true, true, true, true, true, true},
-		LockFull:         {false, false, false, false, false, false},
-		LockWithdrawOnly: {false, false, false, true, true, true},
-		LockDepositOnly:  {true, true, true, false, false, false},
+	want := map[string][7]bool{ // PIX out, remove, transfer out, charge, add, transfer in, refund
+		LockNone:         {true, true, true, true, true, true, true},
+		LockFull:         {false, false, false, false, false, false, false},
+		LockWithdrawOnly: {false, false, false, true, true, true, false},
+		LockDepositOnly:  {true, true, true, false, false, false, true},
 	}
 	for mode, row := range want {
 		for i, op := range Ops {
@@ -96,6 +96,18 @@ func TestLockTable(t *testing.T) {
 			if s.Permit(op) == nil {
 				t.Errorf("DISABLED allows %s", op)
 			}
+		}
+	}
+	// ModesAllowing is the same table as data (the charge insert's SQL check).
+	for i, op := range Ops {
+		var modes []string
+		for _, m := range []string{LockNone, LockFull, LockWithdrawOnly, LockDepositOnly} {
+			if want[m][i] {
+				modes = append(modes, m)
+			}
+		}
+		if got := ModesAllowing(op); strings.Join(got, ",") != strings.Join(modes, ",") {
+			t.Errorf("ModesAllowing(%s) = %v, want %v", op, got, modes)
 		}
 	}
 }
