@@ -223,7 +223,11 @@ func (s *Subaccounts) Delete(ctx context.Context, acct domain.Account, id string
 			return domain.Invalid("id", "names a sub-account that still holds money (available %s, pending %s, locked %s): empty it first",
 				b.AvailablePadrao, b.PendingPadrao, b.LockedPadrao)
 		}
-		// A charge still payable would credit a deleted sub-account.
+		// A charge still payable would credit a deleted sub-account. The
+		// row lock taken above makes this count complete: a charge insert
+		// reads the row FOR SHARE (db.FirstRecords), so one that got it
+		// first has committed and is counted, and one that waits for this
+		// transaction will find the sub-account deleted and write nothing.
 		if n, err := db.OpenCharges(ctx, tx, id); err != nil || n > 0 {
 			if err != nil {
 				return err
