@@ -35,10 +35,12 @@ func InsertCharge(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 
 // EnsureCharge creates the charge row and its payment.created event if the
 // API did not commit them: a charge never exists without its workflow, nor
-// the reverse.
+// the reverse. A charge the insert refuses (its sub-account deleted, locked
+// or disabled since: db.FirstRecords) is a non-retryable failure: retrying
+// cannot make it right, and the charge never existed for the merchant.
 func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error {
 	_, err := InsertCharge(ctx, a.DB, t, a.PublicURL, nil)
-	return err
+	return BusinessError(err)
 }
 
 // SettleCharge books a confirmed deposit: gross from PIX clearing, the fee to

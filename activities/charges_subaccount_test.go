@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
@@ -127,5 +128,12 @@ func TestInsertChargeRequiresALiveUnlockedSubaccount(t *testing.T) {
 		if _, err := db.TransactionByID(f.ctx, f.db, ch.ID, domain.TypePixIn); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("a refused charge was stored: %v", err)
 		}
+	}
+	// The workflow's guard meets the same refusal as a failure no retry can
+	// fix (a charge workflow of a history recorded before deferred starts).
+	err := (&activities.Charges{Base: f.base()}).EnsureCharge(f.ctx, f.subCharge(1_000, deleted))
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || !app.NonRetryable() || !strings.Contains(app.Error(), "sub-account not found") {
+		t.Errorf("EnsureCharge into a deleted sub-account: %v, want a non-retryable refusal", err)
 	}
 }
