@@ -4,10 +4,14 @@ export GOTOOLCHAIN := local
 
 .PHONY: run test soak lint bench bench-split build tidy generate
 
-## run: the whole system in the foreground (API :8080, WebSocket :8081, Temporal UI :8233)
+## run: the whole system in the foreground (API :8080, WebSocket :8081, operators :8082 on
+## 127.0.0.1, Temporal UI :8233). The dev binary is built, then exec'd: the shell becomes the
+## server, so the SIGTERM make forwards to its child (an IDE's stop button, a supervisor) and
+## Ctrl-C reach it and it stops cleanly (`go run` would die and leave the server running).
 run:
 	@./scripts/ensure-postgres.sh
-	$(GO) run -tags devserver ./cmd/jangada dev
+	$(GO) build -tags devserver -o .bin/jangada ./cmd/jangada
+	exec ./.bin/jangada dev
 
 ## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal),
 ## then the short soak (the production split for 30 s, a worker SIGKILLed and restarted)
