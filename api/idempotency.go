@@ -18,22 +18,28 @@ import (
 
 const idempotencyKeyCtx = "idempotencyKey"
 
-// idempotencyKey is the request's Idempotency-Key ("" without one).
+// idempotencyKey is the request's Idempotency-Key scoped by its API key
+// (scopedKey; "" without one): what use cases derive resource ids from.
 func idempotencyKey(c *gin.Context) string { return c.GetString(idempotencyKeyCtx) }
 
 // idempotent makes a create safe to retry: with an Idempotency-Key header,
 // the same key and the same body get the first answer again for 24 h
 // (Idempotent-Replayed: true), the same key with another body is a 400,
-// and a retry while the first is still in flight is a 400 too. An answer
-// of 5xx is not kept, so the retry goes ahead — and converges on the first
-// attempt's resource, whose id the use case derives from the key.
+// and a retry while the first is still in flight is a 409 with
+// Retry-After (a client that treats 4xx as final must not record a
+// failure for a payment that may go through). Keys belong to the API key
+// that sent them: another key of the account reusing one starts afresh.
+// An answer of 5xx is not kept, so the retry goes ahead — and converges on
+// the first attempt's resource, whose id the use case derives from the
+// scoped key; nor is a 4xx given after a takeover of a claim left in
+// flight (the first attempt may have done the work the retry is refused).
 func (s *Server) idempotent(c *gin.Context) {
-	key := c.GetHeader("Idempotency-Key")
-	if key == "" {
+	header := c.GetHeader("Idempotency-Key")
+	if header == "" {
 		c.Next()
 		return
 	}
-	if err := cleanValue("Idempotency-Key", key, 255); err != nil || strings.TrimSpace(key) != key {
+	if err := cleanValue("Idempotency-Key", header, 255); err != nil || strings.TrimSpace(header) != header {
 		fail(c, domain.Invalid("Idempotency-Key", "must be 1 to 255 characters without surrounding spaces, NUL or invalid UTF-8"))
 		return
 	}
@@ -47,24 +53,26 @@ func (s *Server) idempotent(c *gin.Context) {
 	fmt.Fprintf(h, "%s %s\n", c.Request.Method, c.Request.URL.Path)
 	h.Write(body)
 	acct := accountOf(c).ID
+	key := scopedKey(keyOf(c).ID, header)
 	ctx := c.Request.Context()
-	claimed, stored, inFlight, mismatch, err := db.Idempotency(ctx, s.db, acct, key, h.Sum(nil))
+	claim, err := db.Idempotency(ctx, s.db, acct, key, h.Sum(nil))
 	switch {
 	case err != nil:
 		fail(c, fmt.Errorf("%w: idempotency: %v", domain.ErrUnavailable, err))
 		return
-	case mismatch:
+	case claim.Mismatch:
 		fail(c, domain.Invalid("Idempotency-Key", "was already used with another request"))
 		return
-	case inFlight:
+	case claim.InFlight:
+		c.Header("Retry-After", "1")
 		fail(c, &domain.Error{Kind: domain.ErrConflict, Message: "a request with this Idempotency-Key is still in progress; retry shortly"})
 		return
-	case stored != nil:
+	case claim.Stored != nil:
 		c.Header("Idempotent-Replayed", "true")
-		c.Data(stored.Status, "application/json; charset=utf-8", replayed(stored.Response, requestID(c)))
+		c.Data(claim.Stored.Status, "application/json; charset=utf-8", replayed(claim.Stored.Response, requestID(c)))
 		c.Abort()
 		return
-	case !claimed:
+	case !claim.Claimed:
 		fail(c, fmt.Errorf("%w: idempotency key not claimed", domain.ErrUnavailable))
 		return
 	}
@@ -82,7 +90,7 @@ func (s *Server) idempotent(c *gin.Context) {
 	}()
 	c.Next()
 	answered = true
-	if status := rec.Status(); status >= 500 {
+	if status := rec.Status(); status >= 500 || (claim.Reclaimed && status >= 300) {
 		err = db.Forget(ctx, s.db, acct, key)
 	} else {
 		err = db.Remember(ctx, s.db, acct, key, db.StoredAnswer{Status: status, Response: rec.body.Bytes()})
@@ -93,6 +101,10 @@ func (s *Server) idempotent(c *gin.Context) {
 		slog.WarnContext(ctx, "idempotency: answer not kept", "error", err, "requestId", requestID(c))
 	}
 }
+
+// scopedKey is an Idempotency-Key as stored and as the use cases derive
+// resource ids from it: scoped by the API key that sent it.
+func scopedKey(apiKeyID, header string) string { return apiKeyID + " " + header }
 
 // replayed puts this request's id into a stored envelope, so that a
 // replay's requestId equals its X-Request-Id header.

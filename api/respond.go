@@ -34,8 +34,10 @@ func ok(c *gin.Context, message string, data any) {
 // the error passed through.
 func statusOf(err error) int {
 	switch {
-	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrInsufficientBalance), errors.Is(err, domain.ErrConflict):
+	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrInsufficientBalance):
 		return http.StatusBadRequest
+	case errors.Is(err, domain.ErrConflict):
+		return http.StatusConflict
 	case errors.Is(err, domain.ErrUnauthorized):
 		return http.StatusUnauthorized
 	case errors.Is(err, domain.ErrForbidden):

@@ -17,6 +17,7 @@ import (
 func (s *Server) createSubaccount(c *gin.Context) {
 	if !strings.HasPrefix(c.ContentType(), "multipart/") {
 		create[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", func(in subaccount.NewSubaccount) (any, error) {
+			in.IdempotencyKey = idempotencyKey(c)
 			return s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
 		})
 		return
@@ -31,6 +32,7 @@ func (s *Server) createSubaccount(c *gin.Context) {
 		fail(c, err)
 		return
 	}
+	in.IdempotencyKey = idempotencyKey(c)
 	v, err := s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
 	if err != nil {
 		fail(c, err)

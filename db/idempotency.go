@@ -27,27 +27,45 @@ type StoredAnswer struct {
 	Response []byte
 }
 
+// Claim is what db.Idempotency found for a request's key: exactly one of
+// Claimed (this request goes ahead and must Remember or Forget its answer),
+// Stored (an answer to replay), InFlight (the first request has not
+// answered yet) or Mismatch (the key was used with another body).
+type Claim struct {
+	Claimed bool
+	// Reclaimed is set with Claimed when the key was taken over from an
+	// earlier claim (one left in flight by a process that died, or an
+	// expired answer): that earlier attempt may have done its work, so the
+	// answer of this one is kept only when it is a success.
+	Reclaimed bool
+	Stored    *StoredAnswer
+	InFlight  bool
+	Mismatch  bool
+}
+
 // Idempotency claims (accountID, key) for a request whose body hashes to
-// hash. It answers one of: claimed (this request goes ahead and must
-// Remember or Forget its answer), a stored answer to replay, in flight (the
-// first request has not answered yet), or a mismatch (the key was used
-// with another body). Keys older than IdempotencyTTL are reclaimed, and so
-// is a claim still in flight after IdempotencyClaimTTL by the same request:
-// its process died before answering, and the retry must be able to go on
-// (and converge on the resource the first attempt committed).
-func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []byte) (claimed bool, stored *StoredAnswer, inFlight, mismatch bool, err error) {
-	res, err := hotExec(ctx, d, `
+// hash. Keys older than IdempotencyTTL are reclaimed, and so is a claim
+// still in flight after IdempotencyClaimTTL by the same request: its
+// process died before answering, and the retry must be able to go on (and
+// converge on the resource the first attempt committed). The key is scoped
+// by the caller (the API scopes it by API key).
+func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []byte) (Claim, error) {
+	// xmax is 0 on a row this statement inserted and set on one it updated:
+	// the update is a takeover of an earlier claim.
+	var reclaimed bool
+	err := hotGet(ctx, d, &reclaimed, `
 		INSERT INTO idempotency_keys (account_id, key, request_hash) VALUES ($1, $2, $3)
 		ON CONFLICT (account_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = NULL, response = NULL, created_at = now()
 		WHERE idempotency_keys.created_at < now() - $4 * interval '1 second'
 		   OR (idempotency_keys.status IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
-		       AND idempotency_keys.created_at < now() - $5 * interval '1 second')`,
+		       AND idempotency_keys.created_at < now() - $5 * interval '1 second')
+		RETURNING NOT (xmax = 0)`,
 		accountID, key, hash, IdempotencyTTL.Seconds(), IdempotencyClaimTTL.Seconds())
-	if err != nil {
-		return false, nil, false, false, fmt.Errorf("db: claim idempotency key: %w", err)
+	if err == nil {
+		return Claim{Claimed: true, Reclaimed: reclaimed}, nil
 	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return true, nil, false, false, nil
+	if !errors.Is(err, sql.ErrNoRows) {
+		return Claim{}, fmt.Errorf("db: claim idempotency key: %w", err)
 	}
 	var row struct {
 		Hash     []byte        `db:"request_hash"`
@@ -59,15 +77,15 @@ func Idempotency(ctx context.Context, d *sqlx.DB, accountID, key string, hash []
 		return Idempotency(ctx, d, accountID, key, hash)
 	}
 	if err != nil {
-		return false, nil, false, false, fmt.Errorf("db: read idempotency key: %w", err)
+		return Claim{}, fmt.Errorf("db: read idempotency key: %w", err)
 	}
 	switch {
 	case !bytes.Equal(row.Hash, hash):
-		return false, nil, false, true, nil
+		return Claim{Mismatch: true}, nil
 	case !row.Status.Valid:
-		return false, nil, true, false, nil
+		return Claim{InFlight: true}, nil
 	}
-	return false, &StoredAnswer{Status: int(row.Status.Int64), Response: row.Response}, false, false, nil
+	return Claim{Stored: &StoredAnswer{Status: int(row.Status.Int64), Response: row.Response}}, nil
 }
 
 // Remember stores the answer of a claimed key.

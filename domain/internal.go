@@ -21,6 +21,10 @@ const MinInternal = money.Cents(1)
 
 // NewInternal is a validated internal transfer request.
 type NewInternal struct {
+	// IdempotencyKey is the request's Idempotency-Key (scoped by its API
+	// key), set by the handler: the transfer's id is derived from it, so
+	// that a retry whose answer was lost finds the transfer it made.
+	IdempotencyKey    string
 	Amount            money.Cents
 	RecipientEmail    string
 	Description       string

@@ -41,6 +41,19 @@ type CreatedCharge struct {
 // so no caller needs it to exist when the create answers; a Temporal that
 // is away delays the workflow, not the answer, and the sweeper starts it.
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
+	id := newID("", acct.ID, "charge", in.IdempotencyKey)
+	// A retry answers with the charge its first attempt stored, before any
+	// check a new charge needs (the sub-account may be locked by now) and
+	// with the BR Code it stored, not a new one.
+	if in.IdempotencyKey != "" {
+		t, found, err := earlierMove(ctx, s.DB, acct.ID, id, in.IdempotencyKey, nil, domain.TypePixIn,
+			func(t domain.Transaction) bool {
+				return t.Details.V.RequestedAmount == int64(in.Amount) && ptrEq(t.SubaccountID, in.SubaccountID)
+			})
+		if found || err != nil {
+			return s.stored(t, err)
+		}
+	}
 	fees := acct.Fees
 	if in.SubaccountID != "" {
 		sa, err := pixSubaccount(ctx, s.DB, acct, in.SubaccountID)
@@ -68,7 +81,6 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	}
 
 	now := time.Now().UTC()
-	id := newID(acct.ID, "charge", in.IdempotencyKey)
 	expires := now.Add(in.ExpiresIn)
 	code, err := s.Processor.NewCharge(ctx, processor.ChargeRequest{
 		ID: id, Amount: gross, Description: in.Description, MerchantName: acct.Name, MerchantKey: acct.PixKey, ExpiresAt: expires,
@@ -101,9 +113,23 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	}
 	s.Starts.Go(ctx, l)
 	if ev == nil { // an earlier attempt stored it: answer with what it stored
-		if t, err = db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn); err != nil {
-			return CreatedCharge{}, err
-		}
+		return s.stored(db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn))
+	}
+	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
+}
+
+// stored answers a create with a charge an earlier attempt stored: its own
+// BR Code and the QR of that code.
+func (s *Charges) stored(t domain.Transaction, err error) (CreatedCharge, error) {
+	if err != nil {
+		return CreatedCharge{}, err
+	}
+	if t.CopyPaste == nil {
+		return CreatedCharge{}, fmt.Errorf("charge %s has no BR Code", t.ID)
+	}
+	img, err := qr.DataURI(*t.CopyPaste)
+	if err != nil {
+		return CreatedCharge{}, err
 	}
 	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
 }

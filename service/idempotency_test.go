@@ -14,20 +14,20 @@ func TestIdempotencyClaimOfADeadProcessIsReclaimed(t *testing.T) {
 	ctx := t.Context()
 	acct := newAccount(t, "Loja Reclaim")
 	body, other := []byte("body-1"), []byte("body-2")
-	if claimed, _, _, _, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !claimed {
-		t.Fatalf("first claim: %v %v", claimed, err)
+	if c, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !c.Claimed || c.Reclaimed {
+		t.Fatalf("first claim: %+v %v", c, err)
 	}
-	if _, _, inFlight, _, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !inFlight {
-		t.Fatalf("second claim while the first is fresh: in flight %v, %v", inFlight, err)
+	if c, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !c.InFlight {
+		t.Fatalf("second claim while the first is fresh: %+v, %v", c, err)
 	}
 	if _, err := sharedDB.ExecContext(ctx, `UPDATE idempotency_keys SET created_at = now() - $2 * interval '1 second'
 		WHERE account_id = $1`, acct.ID, db.IdempotencyClaimTTL.Seconds()+1); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, mismatch, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", other); err != nil || !mismatch {
-		t.Fatalf("another body on a stale claim: mismatch %v, %v", mismatch, err)
+	if c, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", other); err != nil || !c.Mismatch {
+		t.Fatalf("another body on a stale claim: %+v, %v", c, err)
 	}
-	if claimed, _, _, _, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !claimed {
-		t.Fatalf("the same request on a stale claim: claimed %v, %v", claimed, err)
+	if c, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !c.Claimed || !c.Reclaimed {
+		t.Fatalf("the same request on a stale claim: %+v, %v", c, err)
 	}
 }

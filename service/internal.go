@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -21,14 +22,19 @@ type Internal struct {
 // e-mail. It settles at once in one database transaction (no fee, nothing to
 // wait for, so no workflow): the sender's OUT record, the receiver's IN
 // record (linked by pairId), the posting and both events. It pays from
-// withdrawable money; a repeated externalReference returns the first
-// transfer. It returns the sender's OUT record.
+// withdrawable money. Under an Idempotency-Key every id (both records, the
+// pair, so the posting's key) is derived from the account and the key, and
+// a retry finds the transfer its first attempt made before anything else;
+// so does a repeated externalReference. Either, reused for another amount
+// or recipient, is a 400. It returns the sender's OUT record.
 func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewInternal) (domain.Transaction, error) {
 	d, publicURL := s.DB, s.PublicURL
-	if in.ExternalReference != nil {
-		if t, err := db.GetTransaction(ctx, d, acct.ID, *in.ExternalReference, domain.TypeInternalOut); err == nil {
-			return t, nil
-		}
+	outID := newID("", acct.ID, "internal", in.IdempotencyKey)
+	same := func(t domain.Transaction) bool {
+		return t.Amount == in.Amount && strings.EqualFold(t.Details.V.RecipientEmail, in.RecipientEmail)
+	}
+	if t, found, err := earlierMove(ctx, d, acct.ID, outID, in.IdempotencyKey, in.ExternalReference, domain.TypeInternalOut, same); found || err != nil {
+		return t, err
 	}
 	to, err := db.GetAccountByEmail(ctx, d, in.RecipientEmail)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -41,15 +47,15 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		return domain.Transaction{}, domain.Invalid("recipientEmail", "is this account's own e-mail: transfers to yourself are not allowed")
 	}
 	now := domain.NewTime(time.Now())
-	pair := domain.NewID("")
+	pair, inID := domain.DerivedID("", "internal-pair:"+outID), domain.DerivedID("", "internal-in:"+outID)
 	out := domain.Transaction{
-		ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
+		ID: outID, AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
 		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
 		ExternalReference: in.ExternalReference, CompletedAt: &now, CreatedAt: now,
 		Details: domain.SomeJSON(domain.Details{PairID: pair, RecipientEmail: to.Email, RecipientName: to.Name, CounterpartyID: to.ID}),
 	}
 	inRec := domain.Transaction{
-		ID: domain.NewID(""), AccountID: to.ID, Type: domain.TypeInternalIn,
+		ID: inID, AccountID: to.ID, Type: domain.TypeInternalIn,
 		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,
 		CompletedAt: &now, CreatedAt: now,
 		Details: domain.SomeJSON(domain.Details{PairID: pair, CounterpartyName: acct.Name, CounterpartyID: acct.ID}),
@@ -57,7 +63,10 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
 		// Rows that nobody else touches go first; the balance locks are taken
 		// last so that they are held for as short a time as possible.
-		if _, err := db.InsertTransactions(ctx, tx, out, inRec); err != nil {
+		if n, err := db.InsertTransactions(ctx, tx, out, inRec); err != nil || n == 0 {
+			if err == nil {
+				err = errReplay // a concurrent attempt of this request committed it
+			}
 			return err
 		}
 		// The receiver's event belongs to its account, not to the sender's key.
@@ -80,6 +89,13 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		})
 		return err
 	})
+	if errors.Is(err, errReplay) || errors.Is(err, domain.ErrInvalid) {
+		// A concurrent attempt of this request (its id, or its reference
+		// by the unique index) got there first: answer with its transfer.
+		if t, found, ferr := earlierMove(ctx, d, acct.ID, outID, in.IdempotencyKey, in.ExternalReference, domain.TypeInternalOut, same); found || ferr != nil {
+			return t, ferr
+		}
+	}
 	if err != nil {
 		return domain.Transaction{}, err
 	}

@@ -48,8 +48,8 @@ func TestHotStatementsRunPrepared(t *testing.T) {
 			t.Fatalf("resolved key %s of %s, want %s of %s", k.ID, a.ID, key.ID, acct.ID)
 		}
 		idem := domain.NewID("idem-")
-		if claimed, _, _, _, err := db.Idempotency(ctx, d, a.ID, idem, []byte("h")); err != nil || !claimed {
-			t.Fatalf("claim %s: %v, %v", idem, claimed, err)
+		if c, err := db.Idempotency(ctx, d, a.ID, idem, []byte("h")); err != nil || !c.Claimed {
+			t.Fatalf("claim %s: %+v, %v", idem, c, err)
 		}
 		if _, err := internal.Create(ctx, a, k, domain.NewInternal{Amount: 100, RecipientEmail: other.Email, Description: "p"}); err != nil {
 			t.Fatal(err)

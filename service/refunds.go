@@ -34,19 +34,22 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 	var deposit domain.Transaction
 	requestID := ""
 	if in.IdempotencyKey != "" {
-		requestID = newID(acct.ID, "refund", in.IdempotencyKey)
+		requestID = newID("", acct.ID, "refund", in.IdempotencyKey)
 	}
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		d, err := db.FindDeposit(ctx, tx, acct.ID, in.DepositRef, true)
 		if err != nil {
 			return err
 		}
+		// This very refund asked again answers with it, before the checks a
+		// new refund needs: the first attempt has moved the deposit on
+		// (REVERSED), and its retry must not be told no refund happened.
+		if r := d.Details.V.Refund; r != nil && r.SameRequest(in.RefundID, requestID) {
+			deposit = d
+			return nil
+		}
 		if d.Status != domain.StatusCompleted || d.EndToEndID == nil {
 			return domain.Invalidf("only COMPLETED deposits with an endToEndId can be refunded; this one is %s", d.Status)
-		}
-		if r := d.Details.V.Refund; r != nil && r.SameRequest(in.RefundID, requestID) {
-			deposit = d // this very refund asked again
-			return nil
 		}
 		if d.Details.V.Refund != nil {
 			return domain.Invalidf("deposit %s already has a refund (%s)", d.ID, d.Details.V.Refund.Status)

@@ -38,6 +38,18 @@ type Schedules struct {
 // transaction (see Charges.Create), under a per-account lock so that the
 // limit of active schedules holds under concurrent requests.
 func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in schedule.NewSchedule) (schedule.Record, error) {
+	id := newID("", acct.ID, "schedule", in.IdempotencyKey)
+	// A retry answers with the schedule its first attempt stored, before the
+	// checks a new one needs (that schedule holds one of the slots now).
+	if in.IdempotencyKey != "" {
+		sc, err := db.GetSchedule(ctx, s.DB, acct.ID, id)
+		if err == nil {
+			return sc.Public(), nil
+		}
+		if !errors.Is(err, domain.ErrNotFound) {
+			return schedule.Record{}, err
+		}
+	}
 	// A schedule may only do what its key could do by hand.
 	if err := schedule.ActsFor(key, in.Payload, in.CreatedFrom); err != nil {
 		return schedule.Record{}, err
@@ -54,7 +66,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	now := time.Now().UTC()
 	sc := schedule.Schedule{
-		ID: newID(acct.ID, "schedule", in.IdempotencyKey), AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
+		ID: id, AccountID: acct.ID, APIKeyID: key.ID, Label: in.Label, Trigger: in.Trigger,
 		At: in.At, Rule: in.Rule, Threshold: in.Threshold, MaxRuns: in.MaxRuns, Payload: in.Payload,
 		Status: schedule.StatusActive, CreatedAt: now, CreatedFrom: in.CreatedFrom,
 	}

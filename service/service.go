@@ -12,9 +12,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/workflows"
 )
@@ -62,13 +64,46 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 }
 
 // newID is the id of a new resource of kind: fresh, or, under an
-// Idempotency-Key, derived from the account and the key, so that every
-// attempt of one request names the same resource.
-func newID(accountID, kind, idempotencyKey string) string {
+// Idempotency-Key (scoped by its API key, api.scopedKey), derived from the
+// account and the key, so that every attempt of one request names the same
+// resource.
+func newID(prefix, accountID, kind, idempotencyKey string) string {
 	if idempotencyKey == "" {
-		return domain.NewID("")
+		return domain.NewID(prefix)
 	}
-	return domain.DerivedID("", "idempotency:"+accountID+":"+kind+":"+idempotencyKey)
+	return domain.DerivedID(prefix, "idempotency:"+accountID+":"+kind+":"+idempotencyKey)
+}
+
+// earlierMove finds what an earlier attempt of a money move already did,
+// before the move runs any check a new move needs (a retry whose first
+// attempt went ahead must answer with it, never with "limit exceeded" or
+// "already used"): the record with the id derived from the request's
+// Idempotency-Key, or the one with its externalReference. same tells
+// whether a found record is the move this request asks for; one that is
+// not is a 400 naming the field whose reuse found it.
+func earlierMove(ctx context.Context, q sqlx.QueryerContext, accountID, id, idempotencyKey string, ref *string,
+	typ string, same func(domain.Transaction) bool) (domain.Transaction, bool, error) {
+	try := func(field, idOrRef string) (domain.Transaction, bool, error) {
+		t, err := db.GetTransaction(ctx, q, accountID, idOrRef, typ)
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+			return t, false, nil
+		case err != nil:
+			return t, false, err
+		case !same(t):
+			return domain.Transaction{}, false, domain.Invalid(field, "was already used by %s %s with another amount or recipient", typ, t.ID)
+		}
+		return t, true, nil
+	}
+	if idempotencyKey != "" {
+		if t, found, err := try("Idempotency-Key", id); found || err != nil {
+			return t, found, err
+		}
+	}
+	if ref != nil {
+		return try("externalReference", *ref)
+	}
+	return domain.Transaction{}, false, nil
 }
 
 // signal sends a signal to a resource's workflow, the one way the service
@@ -110,4 +145,13 @@ func signalWithStart(ctx context.Context, c Temporal, taskQueue string, l launch
 		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, l.st.ID, err)
 	}
 	return nil
+}
+
+// ptrEq tells whether an optional stored id equals a request's ("" for
+// none).
+func ptrEq(stored *string, sent string) bool {
+	if stored == nil {
+		return sent == ""
+	}
+	return *stored == sent
 }

@@ -39,8 +39,12 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 	if err := gate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
-	if t, err := db.GetTransaction(ctx, s.DB, acct.ID, m.ExternalReference, typ); err == nil {
-		return t, nil
+	// The externalReference is the move's idempotency key: a repeat answers
+	// with the first move before any check (its limits were checked then);
+	// reused for another amount or sub-account, it is a 400.
+	same := func(t domain.Transaction) bool { return sameSubMove(typ, m, t) }
+	if t, found, err := earlierMove(ctx, s.DB, acct.ID, "", "", &m.ExternalReference, typ, same); found || err != nil {
+		return t, err
 	}
 	now := s.now()
 	stamp := domain.NewTime(now)
@@ -100,13 +104,28 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		// The same reference committed by a concurrent repeat (found under
 		// the locks, or by the unique index): answer the first move.
 		if errors.Is(err, errReplay) || errors.Is(err, domain.ErrInvalid) {
-			if t, gerr := db.GetTransaction(ctx, s.DB, acct.ID, m.ExternalReference, typ); gerr == nil {
-				return t, nil
+			if t, found, ferr := earlierMove(ctx, s.DB, acct.ID, "", "", &m.ExternalReference, typ, same); found || ferr != nil {
+				return t, ferr
 			}
 		}
 		return domain.Transaction{}, err
 	}
 	return rec, nil
+}
+
+// sameSubMove tells whether t, found by m's externalReference, is the move
+// m asks for: same kind, amount and sub-accounts.
+func sameSubMove(typ string, m subaccount.Move, t domain.Transaction) bool {
+	if t.Type != typ || t.Amount != m.Amount {
+		return false
+	}
+	switch typ {
+	case subaccount.TypeAddBalance:
+		return ptrEq(t.SubaccountID, m.To)
+	case subaccount.TypeRemoveBalance:
+		return ptrEq(t.SubaccountID, m.From)
+	}
+	return ptrEq(t.SubaccountID, m.From) && t.Details.V.ToSubaccountID == m.To
 }
 
 // CheckLimits refuses a debit of amount from sa that would pass one of its

@@ -46,8 +46,16 @@ func (s *Subaccounts) Create(ctx context.Context, acct domain.Account, in subacc
 	if err := gate(acct); err != nil {
 		return subaccount.View{}, err
 	}
+	id := newID("sub_", acct.ID, "subaccount", in.IdempotencyKey)
+	// A retry answers with the sub-account its first attempt made, before
+	// the checks a new one needs (its externalReference is taken now).
+	if in.IdempotencyKey != "" {
+		if sa, b, err := s.Get(ctx, acct, id); !errors.Is(err, domain.ErrNotFound) {
+			return sa.View(b), err
+		}
+	}
 	now := domain.NewTime(s.now())
-	sa := subaccount.Subaccount{ID: domain.NewID("sub_"), AccountID: acct.ID, Name: in.Name,
+	sa := subaccount.Subaccount{ID: id, AccountID: acct.ID, Name: in.Name,
 		ExternalReference: in.ExternalReference, PersonType: in.PersonType, CPF: in.CPF, BirthDate: in.BirthDate,
 		PostalCode: in.PostalCode, CNPJ: in.CNPJ, CompanyName: in.CompanyName, Site: in.Site,
 		Status: subaccount.StatusActive, LockMode: subaccount.LockNone, Pricing: domain.SomeJSON(domain.Fees{}),

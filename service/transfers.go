@@ -24,13 +24,19 @@ type Transfers struct {
 
 // Create prices the transfer and commits its record, the reserve of its
 // debit (withdrawable money only) and its workflow intent in one database
-// transaction, then starts the workflow (see Charges.Create). A repeated
-// externalReference returns the first transfer.
+// transaction, then starts the workflow (see Charges.Create). A retry
+// (the same Idempotency-Key, or a repeated externalReference) answers with
+// the first transfer before anything is checked; the same externalReference
+// for another amount or key is a 400.
 func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewTransfer) (domain.Transaction, error) {
-	if in.ExternalReference != nil {
-		if t, err := db.GetTransaction(ctx, s.DB, acct.ID, *in.ExternalReference, domain.TypePixOut); err == nil {
-			return t, nil
-		}
+	id := newID("", acct.ID, "transfer", in.IdempotencyKey)
+	// What an earlier attempt did comes first: its limits, lock mode and
+	// balance were checked then, and the money may have moved since.
+	if t, found, err := earlierMove(ctx, s.DB, acct.ID, id, in.IdempotencyKey, in.ExternalReference, domain.TypePixOut,
+		func(t domain.Transaction) bool {
+			return t.Amount == in.Amount && t.Details.V.PixKey == in.PixKey && ptrEq(t.SubaccountID, in.SubaccountID)
+		}); found || err != nil {
+		return t, err
 	}
 	fees := acct.Fees
 	if in.SubaccountID != "" {
@@ -50,7 +56,7 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	now := time.Now().UTC()
 	t := domain.Transaction{
-		ID: newID(acct.ID, "transfer", in.IdempotencyKey), AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypePixOut,
+		ID: id, AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypePixOut,
 		Status: domain.StatusPending, Amount: in.Amount, FeeAmount: fee, NetAmount: sent, Description: in.Description,
 		ExternalReference: in.ExternalReference, CreatedAt: domain.NewTime(now),
 		Details: domain.SomeJSON(domain.Details{PixKey: in.PixKey, PixKeyType: in.PixKeyType, Debit: debit, CoverFee: in.CoverFee}),

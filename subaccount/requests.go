@@ -47,6 +47,10 @@ type CreateRequest struct {
 
 // NewSubaccount is a validated create request.
 type NewSubaccount struct {
+	// IdempotencyKey is the request's Idempotency-Key (scoped by its API
+	// key), set by the handler: the sub-account's id is derived from it, so
+	// that a retry whose answer was lost finds the sub-account it made.
+	IdempotencyKey                                                  string
 	PersonType, Name, CPF, BirthDate, PostalCode, ExternalReference string
 	CNPJ, CompanyName, Site                                         *string
 	Document                                                        *File

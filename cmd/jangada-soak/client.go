@@ -89,10 +89,11 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 }
 
 // inFlight is the answer to a retry that arrives while the first attempt
-// with the same Idempotency-Key is still in flight: a 400 whose message
-// asks to retry shortly, which is what the client does.
+// with the same Idempotency-Key is still in flight: a 409 (with
+// Retry-After) whose message asks to retry shortly, which is what the
+// client does.
 func inFlight(a answer) bool {
-	return a.status == 400 && strings.Contains(a.message, "still in progress")
+	return a.status == 409 && strings.Contains(a.message, "still in progress")
 }
 
 func (c *client) once(ctx context.Context, addr, method, path, key, idem string, raw []byte) (answer, error) {
