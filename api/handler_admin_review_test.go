@@ -140,7 +140,8 @@ func TestHandlerAdminRoutesNeedToken(t *testing.T) {
 		t.Run(r.Method+" "+path+": no X-Admin-Token → 401", func(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
-			expectFail(t, f.serve(r.Method, path, `{}`, "X-API-Key", testSecret), http.StatusUnauthorized, "missing or invalid X-Admin-Token")
+			// The operators' listener holds every admin route (pprof only there).
+			expectFail(t, f.serveAdmin(r.Method, path, "X-API-Key", testSecret), http.StatusUnauthorized, "missing or invalid X-Admin-Token")
 		})
 	}
 }

@@ -1,6 +1,8 @@
 // Package api is Jangada's HTTP adapter: the merchant API under /v1, the
-// admin API under /admin/v1, the sandbox routes, health and metrics. Handlers
-// validate and map; the service package does the work.
+// admin API under /admin/v1, the sandbox routes, health and metrics. The
+// admin API, metrics and profiles also have a listener of their own
+// (AdminHandler). Handlers validate and map; the service package does the
+// work.
 package api
 
 import (
@@ -16,6 +18,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/internal/clientip"
 	"github.com/jangada/jangada/ratelimit"
 )
 
@@ -55,21 +58,52 @@ type Server struct {
 	db      *sqlx.DB
 	limiter *ratelimit.Limiter
 	engine  *gin.Engine
+	// admin is the operators' listener: /admin/v1, /metrics and pprof.
+	admin *gin.Engine
+	// proxies finds each request's client address (JANGADA_TRUSTED_PROXIES).
+	proxies clientip.Trusted
+}
+
+// clientAddrHeader carries, inside the process, the client address that
+// clientip found; gin's c.ClientIP() reads it (TrustedPlatform), so every
+// handler sees the same address as the WebSocket gateway. withClientIP sets
+// it on every request, overwriting whatever a client sent under that name.
+const clientAddrHeader = "X-Jangada-Client-Address"
+
+// withClientIP resolves the client's address once, first in the chain.
+func (s *Server) withClientIP(c *gin.Context) {
+	c.Request.Header.Set(clientAddrHeader, s.proxies.ClientIP(c.Request))
+	c.Next()
+}
+
+// newEngine is a gin engine with the middleware every listener shares.
+func (s *Server) newEngine() *gin.Engine {
+	e := gin.New()
+	// gin's own proxy logic is off: clientip decides (one rule for the
+	// HTTP API, the admin API and the WebSocket gateway).
+	e.SetTrustedProxies(nil)
+	e.TrustedPlatform = clientAddrHeader
+	e.HandleMethodNotAllowed = false
+	e.Use(s.withClientIP, withRequestID, recoverer, observe, cleanInput)
+	e.NoRoute(notFound)
+	return e
 }
 
 // New wires the routes.
 func New(d Deps) *Server {
 	gin.SetMode(gin.ReleaseMode)
 	s := &Server{Deps: d, cfg: d.Config, db: d.DB, limiter: ratelimit.New()}
-	e := gin.New()
-	e.SetTrustedProxies(nil) // ClientIP is the peer address: allowlists must not trust forged headers
-	e.HandleMethodNotAllowed = false
-	e.Use(withRequestID, recoverer, observe, cleanInput)
-	e.NoRoute(notFound)
+	proxies, err := clientip.Parse(d.Config.TrustedProxies)
+	if err != nil {
+		// config.Load refuses a bad list; a Config built by hand that
+		// carries one trusts nobody rather than everybody.
+		slog.Error("trusted proxies ignored", "error", err)
+	}
+	s.proxies = proxies
+	e := s.newEngine()
 
 	e.GET("/livez", s.livez)
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", gin.WrapH(promhttp.Handler()))
 	e.GET("/qr/:file", s.qrImage)
 	if d.Codec != nil {
 		codec := http.StripPrefix("/codec", d.Codec)
@@ -95,14 +129,38 @@ func New(d Deps) *Server {
 		}
 		v1.Handle(r.Method, r.Path, append(chain, func(c *gin.Context) { h(s, c) })...)
 	}
-	admin := e.Group("/admin/v1", s.adminOnly)
-	for _, r := range adminRoutes() {
-		h := r.Handler
-		admin.Handle(r.Method, r.Path, func(c *gin.Context) { h(s, c) })
+	// The operators' listener: the admin API, metrics and profiles, on an
+	// address the deployment does not publish (JANGADA_ADMIN_ADDR).
+	s.admin = s.newEngine()
+	s.admin.GET("/livez", s.livez)
+	s.admin.GET("/readyz", s.readyz)
+	s.admin.GET("/metrics", gin.WrapH(promhttp.Handler()))
+	s.adminRoutes(s.admin, true)
+	// CONTRACTS.md fixes the admin API "on the HTTP listener": it stays
+	// there unless the operator takes it off (JANGADA_ADMIN_ONLY_ON_ADMIN_ADDR);
+	// profiles never are on the merchant port.
+	if !d.Config.AdminOnlyOnAdminAddr {
+		s.adminRoutes(e, false)
 	}
 	s.engine = e
 	return s
 }
 
-// Handler is the http.Handler to serve.
+// adminRoutes mounts /admin/v1 on e; withProfiles adds pprof.
+func (s *Server) adminRoutes(e *gin.Engine, withProfiles bool) {
+	admin := e.Group("/admin/v1", s.adminOnly)
+	for _, r := range adminRoutes() {
+		if !withProfiles && strings.HasPrefix(r.Path, "/debug/pprof") {
+			continue
+		}
+		h := r.Handler
+		admin.Handle(r.Method, r.Path, func(c *gin.Context) { h(s, c) })
+	}
+}
+
+// Handler is the http.Handler of the merchant listener (JANGADA_HTTP_ADDR).
 func (s *Server) Handler() http.Handler { return s.engine }
+
+// AdminHandler is the http.Handler of the operators' listener
+// (JANGADA_ADMIN_ADDR): /admin/v1 with pprof, /metrics, /livez, /readyz.
+func (s *Server) AdminHandler() http.Handler { return s.admin }

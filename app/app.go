@@ -27,6 +27,7 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/clientip"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
@@ -92,8 +93,9 @@ type App struct {
 	worker    sdkworker.Worker
 	hooks     sdkworker.Worker
 	servers   []*http.Server
-	// HTTPAddr and WSAddr are the bound addresses once started.
-	HTTPAddr, WSAddr string
+	// HTTPAddr and WSAddr are the bound addresses once started; AdminAddr
+	// that of the operators' listener (empty when cfg.AdminAddr is).
+	HTTPAddr, WSAddr, AdminAddr string
 }
 
 // New connects to PostgreSQL (creating and migrating the database) and to
@@ -145,6 +147,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		},
 		AuthTimeout: cfg.WSAuthTimeout, PingPeriod: cfg.WSPingPeriod, PongWait: cfg.WSPongWait,
 		MessageRate: cfg.WSMessageRate, MessageBurst: cfg.WSMessageBurst,
+		MaxPerIP: cfg.WSMaxPerAddress, MaxPerKey: cfg.WSMaxPerKey, ClientIP: trustedProxies(cfg).ClientIP,
 	})
 	retries := cfg.WebhookRetrySchedule
 	if retries == nil {
@@ -229,6 +232,10 @@ func (a *App) publish([]domain.Event) {
 
 func (a *App) authenticateWS(ctx context.Context, secret, ip string) (domain.APIKey, error) {
 	k, err := (&service.Auth{DB: a.DB}).KeyBySecret(ctx, secret)
+	if db.Unavailable(err) {
+		// The gateway answers 503 and spends no failure budget.
+		return k, fmt.Errorf("%w: %v", domain.ErrUnavailable, err)
+	}
 	if err != nil {
 		return k, err
 	}
@@ -273,6 +280,12 @@ func (a *App) Start() error {
 	}
 	a.startOutboxReaders()
 	if a.API == nil {
+		if a.Cfg.AdminAddr != "" {
+			var err error
+			if a.AdminAddr, err = a.listen(a.Cfg.AdminAddr, a.workerOps()); err != nil {
+				return fmt.Errorf("admin listener (JANGADA_ADMIN_ADDR): %w", err)
+			}
+		}
 		return nil
 	}
 	var err error
@@ -282,7 +295,22 @@ func (a *App) Start() error {
 	if a.WSAddr, err = a.listen(a.Cfg.WSAddr, a.Hub); err != nil {
 		return err
 	}
+	if a.Cfg.AdminAddr != "" {
+		if a.AdminAddr, err = a.listen(a.Cfg.AdminAddr, a.API.AdminHandler()); err != nil {
+			return fmt.Errorf("admin listener (JANGADA_ADMIN_ADDR): %w", err)
+		}
+	}
 	return nil
+}
+
+// trustedProxies is cfg's JANGADA_TRUSTED_PROXIES (config.Load refused a
+// bad list; a hand-built Config with one trusts nobody).
+func trustedProxies(cfg config.Config) clientip.Trusted {
+	t, err := clientip.Parse(cfg.TrustedProxies)
+	if err != nil {
+		slog.Error("trusted proxies ignored", "error", err)
+	}
+	return t
 }
 
 func (a *App) listen(addr string, h http.Handler) (string, error) {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -178,10 +179,22 @@ func TestAdminAPI(t *testing.T) {
 func TestHealth(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)
-	for _, p := range []string{"/livez", "/readyz", "/metrics"} {
+	for _, p := range []string{"/livez", "/readyz"} {
 		if r := e.request("GET", p, nil, nil); r.Status != 200 {
 			t.Errorf("%s: %d", p, r.Status)
 		}
+	}
+	// Metrics are the operators': on the admin listener, not the merchant port.
+	if r := e.request("GET", "/metrics", nil, nil); r.Status != 404 {
+		t.Errorf("/metrics on the merchant listener: %d, want 404", r.Status)
+	}
+	res, err := http.Get("http://" + e.app.AdminAddr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("/metrics on the admin listener: %d", res.StatusCode)
 	}
 	if r := e.request("GET", "/v1/nothing-here", nil, nil); r.Status != 401 && r.Status != 404 {
 		t.Errorf("unknown route: %d", r.Status)

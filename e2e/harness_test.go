@@ -208,7 +208,7 @@ func testConfig(t *testing.T) config.Config {
 
 func baseConfig(dsn string) config.Config {
 	return config.Config{
-		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", DatabaseURL: dsn,
+		HTTPAddr: "127.0.0.1:0", WSAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", DatabaseURL: dsn,
 		TemporalNamespace: server.GetDefaultNamespace(), TaskQueue: fmt.Sprintf("jangada-test-%d", queueSeq.Add(1)),
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
 		RateLimitPerMinute: 100, AdminRateLimitPerMinute: 1_000_000, ShutdownTimeout: 5 * time.Second,

@@ -80,13 +80,14 @@ func runDev(ctx context.Context, cfg config.Config) error {
 	}
 	fmt.Printf(`
 Jangada is running.
-  API          http://%s/v1   (health: /livez, /readyz, metrics: /metrics)
+  API          http://%s/v1   (health: /livez, /readyz)
   WebSocket    ws://%s/v1
+  Operators    http://%s   (/admin/v1, /metrics, /admin/v1/debug/pprof/)
   Temporal UI  %s   (frontend %s, namespace %s)
   Admin token  %s   (header X-Admin-Token on /admin/v1)
 %s
 Press Ctrl-C to stop.
-`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), uiURL, cfg.TemporalAddress, cfg.TemporalNamespace, cfg.AdminToken, demo)
+`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), displayAddr(a.AdminAddr), uiURL, cfg.TemporalAddress, cfg.TemporalNamespace, cfg.AdminToken, demo)
 
 	<-ctx.Done()
 	fmt.Println("\nstopping: draining HTTP, stopping the worker, then Temporal…")

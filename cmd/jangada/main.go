@@ -1,7 +1,7 @@
 // Command jangada runs Jangada: `dev` (everything in one process on embedded
 // defaults), `api`, `worker` and `migrate` (the production split),
-// `temporal` (the embedded Temporal alone, for a split on one machine) and
-// `admin` (operator tools).
+// `temporal` (the embedded Temporal alone, for a split on one machine),
+// `admin` (operator tools) and `health` (the container healthcheck).
 package main
 
 import (
@@ -29,6 +29,10 @@ commands:
   worker    the Temporal worker
   migrate   create the database if missing and apply migrations
   admin     operator tools (jangada admin help)
+  codec     the payload codec endpoint for an operator's Temporal UI and CLI, on a loopback address
+            (-addr 127.0.0.1:8234, -origins of the UI); needs JANGADA_PAYLOAD_KEY
+  health    container healthcheck: exit 0 when this process's JANGADA_ADMIN_ADDR answers /readyz
+            (-path /livez: process up only; -addr host:port)
 `
 
 func main() {
@@ -61,6 +65,10 @@ func main() {
 		err = migrate(ctx, cfg)
 	case "admin":
 		err = runAdmin(ctx, cfg, os.Args[2:])
+	case "health":
+		err = runHealth(ctx, cfg, os.Args[2:])
+	case "codec":
+		err = runCodec(ctx, cfg, os.Args[2:])
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
@@ -103,7 +111,7 @@ func runProcess(ctx context.Context, cfg config.Config, opts app.Options) error 
 	if err := a.Start(); err != nil {
 		return err
 	}
-	slog.Info("jangada started", "api", opts.API, "worker", opts.Worker, "http", a.HTTPAddr, "ws", a.WSAddr)
+	slog.Info("jangada started", "api", opts.API, "worker", opts.Worker, "http", a.HTTPAddr, "ws", a.WSAddr, "admin", a.AdminAddr)
 	<-ctx.Done()
 	slog.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)

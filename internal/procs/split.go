@@ -68,6 +68,10 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 		"JANGADA_DEV_TEMPORAL_UI_PORT":  "0",
 		"JANGADA_HTTP_ADDR":             "127.0.0.1:0",
 		"JANGADA_WS_ADDR":               "127.0.0.1:0",
+		// Every process has an operators' listener (admin API, metrics):
+		// on one machine each takes a port of its own. The admin API stays
+		// on the HTTP listener too, where the tools call it.
+		"JANGADA_ADMIN_ADDR": "127.0.0.1:0",
 	}
 	newProc := func(name string, args []string, own map[string]string) *Proc {
 		p := &Proc{Name: name, Bin: o.Bin, Args: args, Env: CleanEnv(common, o.Env, own), Log: filepath.Join(o.Dir, name+".log")}
