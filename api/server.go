@@ -8,7 +8,6 @@ package api
 import (
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 
@@ -43,9 +42,6 @@ type Deps struct {
 	Sandbox Simulator
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).
 	KeyRevoked func(keyID string)
-	// Codec, in dev only, is the payload codec endpoint the Temporal Web UI
-	// calls (served at /codec to loopback clients only).
-	Codec http.Handler
 	// WorkerReady reports whether a worker polls the task queue (for /readyz).
 	WorkerReady func(ctx context.Context) error
 	Logger      *slog.Logger
@@ -105,17 +101,8 @@ func New(d Deps) *Server {
 	e.GET("/livez", s.livez)
 	e.GET("/readyz", s.readyz)
 	e.GET("/qr/:file", s.qrImage)
-	if d.Codec != nil {
-		codec := http.StripPrefix("/codec", d.Codec)
-		e.Any("/codec/*path", func(c *gin.Context) {
-			// It opens sealed payloads: never beyond this machine.
-			if !net.ParseIP(c.ClientIP()).IsLoopback() {
-				notFound(c)
-				return
-			}
-			codec.ServeHTTP(c.Writer, c.Request)
-		})
-	}
+	// No payload codec endpoint here: it seals what the worker trusts, and
+	// has a loopback listener of its own in dev (app.Options.CodecListener).
 
 	v1 := e.Group("/v1", s.authenticate)
 	for _, r := range Routes() {

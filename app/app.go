@@ -47,8 +47,11 @@ type Options struct {
 	Worker bool
 	// Temporal, when set, is used instead of dialling cfg.TemporalAddress.
 	Temporal client.Client
-	// CodecUIOrigins, in dev, serves the payload codec to the Temporal Web
-	// UI at those origins (see api.Deps.Codec).
+	// CodecListener, in dev, is a loopback listener of its own on which the
+	// payload codec endpoint is served to the Temporal Web UI, a browser
+	// calling it from CodecUIOrigins (see startCodec). Never the merchant
+	// port.
+	CodecListener  net.Listener
 	CodecUIOrigins []string
 }
 
@@ -202,18 +205,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
 			Webhooks:    &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
 			Subaccounts: a.Subaccounts,
-			KeyRevoked:  a.Hub.CloseKey, WorkerReady: a.workerReady, Codec: a.codecEndpoint(),
+			KeyRevoked:  a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
 	return a, nil
-}
-
-// codecEndpoint is the payload codec for the dev Web UI, when asked for.
-func (a *App) codecEndpoint() http.Handler {
-	if a.Codec == nil || len(a.opts.CodecUIOrigins) == 0 {
-		return nil
-	}
-	return a.Codec.Handler(a.opts.CodecUIOrigins...)
 }
 
 // publish learns of events committed in this process (db.OnEventsCommitted):
@@ -279,6 +274,9 @@ func (a *App) Start() error {
 		}
 	}
 	a.startOutboxReaders()
+	if err := a.startCodec(); err != nil {
+		return err
+	}
 	if a.API == nil {
 		if a.Cfg.AdminAddr != "" {
 			var err error

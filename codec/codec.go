@@ -23,8 +23,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	commonpb "go.temporal.io/api/common/v1"
@@ -215,9 +217,10 @@ func (d display) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, erro
 // (POST /encode, /decode) to show payloads and to seal an operator's
 // signal, reset or terminate details: whoever reaches it can make payloads
 // the worker accepts, so it is served only behind the operator's access —
-// in dev on a loopback-only listener of its own (app.Options.CodecListener);
-// in production by a process of the operator's own, behind the UI's login
-// (docs/security.md). A browser may call it from one of allowOrigins.
+// in dev on a loopback-only listener of its own (app.Options.CodecListener),
+// in production by `jangada codec` on the operator's side, behind the
+// operator's access (docs/security.md). Serve is how it is served. A
+// browser may call it from one of allowOrigins.
 func (c *AESGCM) Handler(allowOrigins ...string) http.Handler {
 	h := converter.NewPayloadCodecHTTPHandler(display{c})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -237,4 +240,26 @@ func (c *AESGCM) Handler(allowOrigins ...string) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// Serve serves Handler(allowOrigins...) on l, which must listen on a
+// loopback address only (not a wildcard such as 0.0.0.0): whoever reaches
+// the endpoint holds the payload key's power — it seals what the worker
+// then accepts as Jangada's own (a "paid" notice, an input) and opens
+// every sealed payload. The listener itself is the gate, never the
+// caller's address (behind a same-host proxy every caller is loopback),
+// so the endpoint is never on the merchant port. Shutdown or Close the
+// returned server to stop.
+func (c *AESGCM) Serve(l net.Listener, allowOrigins ...string) (*http.Server, error) {
+	if tcp, ok := l.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+		return nil, fmt.Errorf("codec endpoint on %s: it listens on a loopback address only", l.Addr())
+	}
+	srv := &http.Server{Handler: c.Handler(allowOrigins...), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	go func() {
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("codec endpoint stopped", "addr", l.Addr().String(), "error", err)
+		}
+	}()
+	return srv, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -198,3 +199,48 @@ func TestHandlerSealsAndShows(t *testing.T) {
 		t.Fatal("the endpoint opened a tampered payload")
 	}
 }
+
+// The endpoint is served only on a loopback listener of its own: a
+// wildcard or another host's address is refused, whatever the caller.
+func TestServeOnlyOnLoopback(t *testing.T) {
+	t.Parallel()
+	c, _ := FromBase64(NewKey())
+	for _, addr := range []string{"0.0.0.0:0", "[::]:0"} {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue // no such stack here
+		}
+		if srv, err := c.Serve(l); err == nil {
+			srv.Close()
+			t.Errorf("served on %s", l.Addr())
+		}
+		l.Close()
+	}
+	if _, err := c.Serve(fakeListener{&net.TCPAddr{IP: net.ParseIP("10.0.0.5"), Port: 8234}}); err == nil {
+		t.Error("served on 10.0.0.5")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := c.Serve(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	body, _ := protojson.Marshal(&commonpb.Payloads{Payloads: []*commonpb.Payload{{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`"approve"`)}}})
+	res, err := http.Post("http://"+l.Addr().String()+"/encode", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("encode on loopback: %d", res.StatusCode)
+	}
+}
+
+type fakeListener struct{ addr net.Addr }
+
+func (f fakeListener) Accept() (net.Conn, error) { return nil, net.ErrClosed }
+func (f fakeListener) Close() error              { return nil }
+func (f fakeListener) Addr() net.Addr            { return f.addr }

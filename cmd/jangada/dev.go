@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,16 +44,24 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		cfg.WebhookAllowPrivate = true // local receivers are the point of dev
 	}
 	var srv *devserver.Server
+	var codecL net.Listener
 	uiURL := "(external)"
 	if cfg.TemporalAddress == "" {
 		dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "temporal"))
 		if err != nil {
 			return err
 		}
+		// The embedded UI reads sealed payloads (and seals an operator's
+		// signal) through the codec endpoint: a loopback listener of its
+		// own, never the API's port (app.Options.CodecListener).
+		if codecL, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return fmt.Errorf("codec listener: %w", err)
+		}
+		defer codecL.Close() // once served, Shutdown has closed it already
 		srv, err = devserver.Start(ctx, devserver.Options{
 			DataDir: dir, Namespace: cfg.TemporalNamespace, Port: cfg.DevTemporalPort, UIPort: cfg.DevTemporalUIPort,
 			SearchAttributes: workflows.SearchAttributes(), Logger: slog.Default(),
-			CodecEndpoint: "http://localhost:" + portOf(cfg.HTTPAddr) + "/codec",
+			CodecEndpoint: "http://" + codecL.Addr().String(),
 		})
 		if err != nil {
 			return fmt.Errorf("embedded temporal: %w", err)
@@ -61,8 +70,9 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		uiURL = srv.UIURL()
 	}
 	opts := app.Options{API: true, Worker: true}
-	if srv != nil { // the embedded UI reads sealed payloads through /codec
+	if srv != nil { // the embedded UI reads sealed payloads through the codec listener
 		port := strconv.Itoa(cfg.DevTemporalUIPort)
+		opts.CodecListener = codecL
 		opts.CodecUIOrigins = []string{"http://localhost:" + port, "http://127.0.0.1:" + port}
 	}
 	a, err := app.New(ctx, cfg, opts)
@@ -144,12 +154,4 @@ func devPayloadKey(dataDir string) (string, error) {
 	}
 	key := codec.NewKey()
 	return key, os.WriteFile(path, []byte(key+"\n"), 0o600)
-}
-
-// portOf is the port of a listen address such as ":8080".
-func portOf(addr string) string {
-	if i := strings.LastIndex(addr, ":"); i >= 0 {
-		return addr[i+1:]
-	}
-	return addr
 }
