@@ -13,15 +13,22 @@ import (
 
 // Operation kinds the load mixes.
 const (
-	opCharge   = "charge paid"        // create + sandbox pay → COMPLETED
-	opExpire   = "charge expired"     // create + sandbox expire → CANCELED
-	opPixOut   = "PIX out"            // → COMPLETED (the sandbox settles it)
-	opPixFail  = "PIX out failing"    // to fail@sandbox.jangada → FAILED
-	opRefund   = "refund"             // of a paid charge → deposit REVERSED
-	opInternal = "internal transfer"  // → COMPLETED at once
-	pixInFee   = 50                   // R$ 0.50, set on every soak account
-	pixOutFee  = 50                   // R$ 0.50
-	funding    = int64(100_000 * 100) // R$ 100,000 per account
+	opCharge   = "charge paid"       // create + sandbox pay → COMPLETED
+	opExpire   = "charge expired"    // create + sandbox expire → CANCELED
+	opPixOut   = "PIX out"           // → COMPLETED (the sandbox settles it)
+	opPixFail  = "PIX out failing"   // to fail@sandbox.jangada → FAILED
+	opRefund   = "refund"            // of a paid charge → deposit REVERSED
+	opInternal = "internal transfer" // → COMPLETED at once
+	// The scenarios' kinds (scenarios.go): a sub-account move debits or
+	// credits the main account against the sub-account; a schedule and a
+	// sub-account create move no money.
+	opSubAdd    = "sub-account add"    // main → sub, COMPLETED at once
+	opSubRemove = "sub-account remove" // sub → main, COMPLETED at once
+	opSchedule  = "schedule create"    // ONCE, hours ahead: never runs in the soak
+	opSubCreate = "sub-account create"
+	pixInFee    = 50                   // R$ 0.50, set on every soak account
+	pixOutFee   = 50                   // R$ 0.50
+	funding     = int64(100_000 * 100) // R$ 100,000 per account
 )
 
 // op is one operation the driver issued, with the answer it got.
@@ -31,7 +38,11 @@ type op struct {
 	from, to int    // merchant indexes (to: internal transfers only)
 	amount   int64  // centavos
 	fee      int64  // PIX out fee as answered
-	accepted bool   // every step answered 2xx
+	// sub is the sub-account whose wallet the operation credits or debits
+	// (a charge into it, a PIX out or refund from it, a move): its money
+	// is checked per sub-account (scenarios.go), not on the main account.
+	sub      string
+	accepted bool // every step answered 2xx
 	// want is the final status the resource must reach when accepted.
 	want string
 	// refused is a definite 4xx; unresolved is no definite answer.
@@ -42,6 +53,15 @@ type op struct {
 // balance once final.
 func (o *op) effect() map[int]int64 {
 	if !o.accepted {
+		return nil
+	}
+	switch o.kind {
+	case opSubAdd:
+		return map[int]int64{o.from: -o.amount}
+	case opSubRemove:
+		return map[int]int64{o.from: o.amount}
+	}
+	if o.sub != "" {
 		return nil
 	}
 	switch o.kind {

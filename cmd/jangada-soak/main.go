@@ -92,6 +92,8 @@ type rig struct {
 	temporal *proc
 	apis     []*proc
 	workers  []*proc
+	// scen are the issue-21 scenarios, told of each fault as it begins.
+	scen *scen
 }
 
 // run sets the split up, drives it, checks it and tears it down; it

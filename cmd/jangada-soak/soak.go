@@ -47,6 +47,11 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		rcv.setSecret(m.ID, m.HookSecret)
 		ms = append(ms, m)
 	}
+	sc, err := newScen(ctx, c, ms, tag, rcv.url, rcv, o.quick)
+	if err != nil {
+		return false, fmt.Errorf("scenario setup: %w", err)
+	}
+	r.scen = sc
 
 	// WebSocket subscribers: every merchant on every api process.
 	sctx, stopSubs := context.WithCancel(ctx)
@@ -86,8 +91,12 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		faults, kills = r.inject(lctx, o, began)
 	}()
 	fmt.Printf("load: %d goroutines for %v on %d merchants, faults: %s\n", o.workers, o.duration, len(ms), plan(o))
+	var swg2 sync.WaitGroup
+	swg2.Add(1)
+	go func() { defer swg2.Done(); sc.run(lctx) }()
 	d.run(lctx, o.workers, o.pacing)
 	fwg.Wait()
+	swg2.Wait()
 	loadTook := time.Since(began)
 
 	// Everything must be back before the checks.
@@ -97,16 +106,20 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		}
 	}
 	counts, ops := d.counts()
+	// The checks see the scenarios' operations too (their refusals are
+	// theirs to judge: they are not listed below).
+	allOps := append(append([]*op(nil), ops...), sc.allOps()...)
 	db, err := sqlx.Open("postgres", r.pg.dbURL)
 	if err != nil {
 		return false, err
 	}
 	defer db.Close()
-	k := &checker{d: db, merchants: ms, ops: ops, kills: kills}
+	k := &checker{d: db, merchants: sc.ms, ops: allOps, kills: kills}
 	drain := 3 * time.Minute
 	checks := []check{k.definite(), k.finalStates(ctx, drain), k.webhooks(ctx, rcv, drain)}
 	checks = append(checks, k.websockets(ctx, subs, 30*time.Second)...)
 	checks = append(checks, k.ledger(ctx), k.balances(ctx), k.once(ctx))
+	checks = append(checks, sc.checks(ctx, db)...)
 
 	fmt.Printf("\noperations in %.1f s (%d HTTP attempts, %d retries):\n", loadTook.Seconds(), c.attempts.Load(), c.retries.Load())
 	kinds := make([]string, 0, len(counts))
@@ -123,6 +136,7 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 			fmt.Printf("  not accepted: %s %s: %s%s\n", o.kind, o.id, o.refused, o.unresolved)
 		}
 	}
+	sc.summary()
 	fmt.Println("fault timeline (since the load began):")
 	for _, f := range faults {
 		line := fmt.Sprintf("  %6.1f s  %s (%.1f s)", f.at.Seconds(), f.what, f.took.Seconds())
@@ -172,8 +186,10 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 		return ctx.Err() == nil
 	}
 	do := func(what string, f func() error) {
+		after := r.scen.aroundFault(what) // lost-answer creates retried across it
 		start := time.Now()
 		err := f()
+		after()
 		out = append(out, fault{at: start.Sub(began), took: time.Since(start), what: what, err: err})
 	}
 	// Faults, once begun, run to the end on their own context: a process
