@@ -47,3 +47,17 @@ func TestChargeNoticeAfterUndecodableSignalCounts(t *testing.T) {
 		t.Fatalf("calls %v", f.calls)
 	}
 }
+
+// A held PIX out whose review receives an undecodable decision (a forged
+// "approve" the codec refuses) is not approved, and the review still times
+// out as a rejection instead of waiting forever.
+func TestTransferReviewUndecodableDecisionStillTimesOut(t *testing.T) {
+	env, f, in := transferEnv(t, true)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ReviewSignal, map[string]string{"decision": DecisionApprove}) // not a string: decoding fails
+	}, time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusFailed || f.decision != DecisionReject {
+		t.Fatalf("after an undecodable decision: %s %s", got, f.decision)
+	}
+}
