@@ -38,6 +38,7 @@ type options struct {
 	sharedURL string
 	keep      bool
 	pgRestart bool
+	scenarios bool
 }
 
 func main() {
@@ -51,6 +52,7 @@ func main() {
 	flag.StringVar(&o.pg, "pg", "", "private (a cluster of the soak's own, really restarted) or shared (the server at -pg-url; the restart is simulated); default private, shared with -quick")
 	flag.StringVar(&o.sharedURL, "pg-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "the shared PostgreSQL's maintenance database")
 	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
+	flag.BoolVar(&o.scenarios, "scenarios", true, "run the issue-21 scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()
 	if o.duration == 0 {

@@ -75,7 +75,7 @@ func (s *scen) raceLoop(ctx context.Context) {
 		if s.quick {
 			return
 		}
-		pause(ctx, 2*time.Second)
+		pause(ctx, time.Second)
 	}
 }
 
@@ -127,12 +127,17 @@ func (s *scen) deleteRound(ctx context.Context, i int) {
 	var wg sync.WaitGroup
 	for j := range raceCharges {
 		wg.Add(1)
-		go func() { defer wg.Done(); r.charges[j] = s.chargeInto(ctx, r.sub, fmt.Sprintf("del-%d-%d", i, j)) }()
+		go func() {
+			defer wg.Done()
+			pause(ctx, time.Duration(rand.IntN(80))*time.Millisecond)
+			r.charges[j] = s.chargeInto(ctx, r.sub, fmt.Sprintf("del-%d-%d", i, j))
+		}()
 	}
+	// Delays spread over the charges' own: either side may win.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		pause(ctx, time.Duration(rand.IntN(40))*time.Millisecond)
+		pause(ctx, time.Duration(rand.IntN(80))*time.Millisecond)
 		r.del = s.send(ctx, s.raceIdx, "/v1/subaccount/delete", fmt.Sprintf("del-%d-x", i), map[string]any{"id": r.sub}, nil)
 	}()
 	wg.Wait()
@@ -162,7 +167,7 @@ func (s *scen) deleteRound(ctx context.Context, i int) {
 }
 
 func (s *scen) lockRound(ctx context.Context, i int) {
-	r := &lockRound{mode: lockModes[i%len(lockModes)]}
+	r := &lockRound{mode: lockModes[(i+s.modeOffset)%len(lockModes)]}
 	defer func() {
 		s.mu.Lock()
 		s.locks = append(s.locks, r)
@@ -191,19 +196,25 @@ func (s *scen) lockRound(ctx context.Context, i int) {
 		return
 	}
 	var deposits []*op
+	var dmu sync.Mutex
+	var dwg sync.WaitGroup
 	for j := range raceDeposits {
-		t := s.chargeInto(ctx, r.sub, fmt.Sprintf("lock-%d-d%d", i, j))
-		s.payAll(ctx, []*timed{t})
-		if !t.o.accepted {
-			r.problems = append(r.problems, fmt.Sprintf("setup deposit: %s%s", t.o.refused, t.o.unresolved))
-			continue
-		}
-		if !s.waitStatus(ctx, mi, t.o.id, "COMPLETED", 2*time.Minute) {
-			r.problems = append(r.problems, "setup deposit "+t.o.id+" not COMPLETED within 2 min")
-			continue
-		}
-		deposits = append(deposits, t.o)
+		dwg.Add(1)
+		go func() {
+			defer dwg.Done()
+			t := s.chargeInto(ctx, r.sub, fmt.Sprintf("lock-%d-d%d", i, j))
+			s.payAll(ctx, []*timed{t})
+			ok := t.o.accepted && s.waitStatus(ctx, mi, t.o.id, "COMPLETED", 2*time.Minute)
+			dmu.Lock()
+			defer dmu.Unlock()
+			if !ok {
+				r.problems = append(r.problems, fmt.Sprintf("setup deposit %s not COMPLETED within 2 min: %s%s", t.o.id, t.o.refused, t.o.unresolved))
+				return
+			}
+			deposits = append(deposits, t.o)
+		}()
 	}
+	dwg.Wait()
 	refund := func(dep *op, key string) *timed {
 		o := &op{kind: opRefund, id: dep.id, from: mi, sub: r.sub, amount: dep.amount, want: "REVERSED"}
 		t := s.send(ctx, mi, "/v1/refunds/create", key, map[string]any{"transactionId": dep.id, "amount": cents(dep.amount), "description": "Soak corrida"}, o)
@@ -230,7 +241,7 @@ func (s *scen) lockRound(ctx context.Context, i int) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		pause(ctx, time.Duration(rand.IntN(40))*time.Millisecond)
+		pause(ctx, time.Duration(rand.IntN(60))*time.Millisecond)
 		r.lock = s.send(ctx, mi, "/v1/subaccount/lock", fmt.Sprintf("lock-%d-l", i), map[string]any{"id": r.sub, "mode": r.mode}, nil)
 		r.lockedAt = time.Now()
 	}()

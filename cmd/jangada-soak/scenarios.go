@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,8 @@ import (
 type scen struct {
 	c     *client
 	quick bool
+	// off is -scenarios=false: nothing runs, nothing is checked.
+	off bool
 	// ms are every account of the run, the load's first; the scenarios'
 	// indexes into it follow.
 	ms                              []merchant
@@ -41,16 +44,19 @@ type scen struct {
 	wg                              sync.WaitGroup
 	started                         atomic.Bool
 	scheduleCap                     int
-	mu                              sync.Mutex
-	ops                             []*op
-	subs                            []string // every sub-account the scenarios made, in order
-	lost                            []*lostOp
-	lostPaid                        []*op // paid charges of lostA not refunded yet
-	lostSubBal                      int64 // accepted adds − removes on lostSub
-	schedules                       int
-	limits                          []*limitRound
-	deletes                         []*deleteRound
-	locks                           []*lockRound
+	// modeOffset is the first lock round\'s mode (random: a short run sees
+	// one or two modes, successive runs all three).
+	modeOffset int
+	mu         sync.Mutex
+	ops        []*op
+	subs       []string // every sub-account the scenarios made, in order
+	lost       []*lostOp
+	lostPaid   []*op // paid charges of lostA not refunded yet
+	lostSubBal int64 // accepted adds − removes on lostSub
+	schedules  int
+	limits     []*limitRound
+	deletes    []*deleteRound
+	locks      []*lockRound
 }
 
 // newScen creates the scenarios' accounts (four, appended to ms): two for
@@ -59,7 +65,7 @@ type scen struct {
 // limits and one for the races (no webhook endpoint: their events are not
 // the webhook check's). Every one has sub-accounts with PIX enabled.
 func newScen(ctx context.Context, c *client, ms []merchant, tag, hookURL string, rcv *receiver, quick bool) (*scen, error) {
-	s := &scen{c: c, quick: quick, ms: append([]merchant(nil), ms...), scheduleCap: 15}
+	s := &scen{c: c, quick: quick, ms: append([]merchant(nil), ms...), scheduleCap: 15, modeOffset: rand.IntN(len(lockModes))}
 	base := len(ms)
 	s.lostA, s.lostB, s.limitIdx, s.raceIdx = base, base+1, base+2, base+3
 	for i := range 4 {
@@ -120,6 +126,9 @@ func (s *scen) record(o *op) {
 // begun has finished (on a background context: a round is never left
 // half done).
 func (s *scen) run(ctx context.Context) {
+	if s.off {
+		return
+	}
 	s.started.Store(true)
 	loops := []func(context.Context){s.lostLoop, s.limitLoop, s.raceLoop}
 	var wg sync.WaitGroup
@@ -225,11 +234,17 @@ func (s *scen) subBalances(ctx context.Context, d *sqlx.DB) check {
 
 // checks are the scenarios' own checks.
 func (s *scen) checks(ctx context.Context, d *sqlx.DB) []check {
+	if s.off {
+		return nil
+	}
 	return []check{s.lostCheck(ctx, d), s.limitCheck(ctx, d), s.raceCheck(ctx, d), s.subBalances(ctx, d)}
 }
 
 // summary prints what the scenarios did, by kind.
 func (s *scen) summary() {
+	if s.off {
+		return
+	}
 	counts := map[string][3]int{}
 	for _, o := range s.allOps() {
 		c := counts[o.kind]

@@ -47,11 +47,13 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		rcv.setSecret(m.ID, m.HookSecret)
 		ms = append(ms, m)
 	}
-	sc, err := newScen(ctx, c, ms, tag, rcv.url, rcv, o.quick)
-	if err != nil {
-		return false, fmt.Errorf("scenario setup: %w", err)
+	sc := &scen{ms: ms, off: true}
+	if o.scenarios {
+		if sc, err = newScen(ctx, c, ms, tag, rcv.url, rcv, o.quick); err != nil {
+			return false, fmt.Errorf("scenario setup: %w", err)
+		}
+		r.scen = sc
 	}
-	r.scen = sc
 
 	// WebSocket subscribers: every merchant on every api process.
 	sctx, stopSubs := context.WithCancel(ctx)
