@@ -120,14 +120,18 @@ func TestSubaccountMovesAreIdempotentUnderConcurrentRepeats(t *testing.T) {
 				t.Fatalf("%s: repeats answered different moves %v", c.path, ids)
 			}
 		}
-		// A later repeat, even with another amount, answers the first move.
+		// A later repeat answers the first move; the reference reused for
+		// another amount is a 400 naming it (issue 21 item 7).
+		if r := e.move(m, c.path, c.body); r.Status != 200 || r.m(t)["id"] != ids[0] {
+			t.Fatalf("%s late repeat: %d %s %v", c.path, r.Status, r.Message, r.Data)
+		}
 		again := map[string]any{}
 		for k, v := range c.body {
 			again[k] = v
 		}
 		again["amount"] = 1
-		if r := e.move(m, c.path, again); r.m(t)["id"] != ids[0] || r.m(t)["amount"] == 1.0 {
-			t.Fatalf("%s late repeat: %v", c.path, r.m(t))
+		if r := e.move(m, c.path, again); r.Status != 400 || !strings.Contains(r.Message, "externalReference") {
+			t.Fatalf("%s repeat with another amount: %d %s, want a 400 naming externalReference", c.path, r.Status, r.Message)
 		}
 	}
 	wantBalance(t, e, m, 42, 0, 42)
