@@ -96,6 +96,11 @@ const (
 // ChargeNotice is what the processor says of a charge: paid (with the payer
 // and the endToEndId), failed or expired.
 type ChargeNotice struct {
+	// ChargeID names the charge the notice is for. The Inbox sets it (an
+	// adapter need not); the charge's workflow ignores a notice naming
+	// another charge, so a sealed "paid" notice copied from one charge's
+	// history cannot pay another.
+	ChargeID   string        `json:"chargeId,omitempty"`
 	Outcome    string        `json:"outcome"`
 	Payer      *domain.Party `json:"payer,omitempty"`
 	EndToEndID string        `json:"endToEndId,omitempty"`
@@ -111,6 +116,9 @@ func (n ChargeNotice) Final() bool {
 // TransferNotice is what the processor says of a PIX out: settled (with the
 // recipient as the DICT describes it) or failed.
 type TransferNotice struct {
+	// TransferID names the PIX out the notice is for, set by the Inbox; the
+	// transfer's workflow ignores a notice naming another one.
+	TransferID string        `json:"transferId,omitempty"`
 	Outcome    string        `json:"outcome"`
 	Recipient  *domain.Party `json:"recipient,omitempty"`
 	EndToEndID string        `json:"endToEndId,omitempty"`
@@ -125,9 +133,12 @@ func (n TransferNotice) Final() bool {
 
 // RefundNotice is what the processor says of a refund: settled or failed.
 type RefundNotice struct {
-	Outcome string    `json:"outcome"`
-	At      time.Time `json:"at"`
-	Reason  string    `json:"reason,omitempty"`
+	// DepositID names the deposit whose refund the notice is for, set by
+	// the Inbox; the refund's workflow ignores a notice naming another.
+	DepositID string    `json:"depositId,omitempty"`
+	Outcome   string    `json:"outcome"`
+	At        time.Time `json:"at"`
+	Reason    string    `json:"reason,omitempty"`
 }
 
 // Final reports whether the notice ends the refund.

@@ -32,6 +32,9 @@ func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.C
 	if t.Status != domain.StatusPending {
 		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
 	}
+	// The notice names its charge: the workflow ignores one naming another,
+	// so a sealed notice copied out of one history pays no other charge.
+	n.ChargeID = t.ID
 	// Signal-With-Start: a charge's workflow is started deferred until its
 	// expiry, and only this ends the delay (see workflows.ChargeStart).
 	return signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
@@ -44,6 +47,7 @@ func (s *Inbox) TransferNotice(ctx context.Context, transferID string, n process
 	if err != nil {
 		return err
 	}
+	n.TransferID = t.ID // see ChargeNotice
 	return signalTransfer(ctx, s.Temporal, t, workflows.NoticeSignal, n)
 }
 
@@ -57,6 +61,7 @@ func (s *Inbox) RefundNotice(ctx context.Context, depositID string, n processor.
 	if r == nil || r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
 		return domain.Invalidf("deposit %s has no refund in progress", d.ID)
 	}
+	n.DepositID = d.ID // see ChargeNotice
 	return signal(ctx, s.Temporal, workflows.RefundWorkflowID(d.ID), workflows.NoticeSignal, n,
 		fmt.Sprintf("the refund of %s is no longer in progress", d.ID))
 }

@@ -45,7 +45,10 @@ func TestInboxChargeNotice(t *testing.T) {
 			if tt.status == domain.StatusPending {
 				// Signal-With-Start, with the start the create would make:
 				// deferred until the expiry, on the inbox's task queue.
-				temporal.EXPECT().SignalWithStartWorkflow(gomock.Any(), "charge/"+c.ID, "processor-notice", notice,
+				// The notice names its charge (a copy sent elsewhere is ignored).
+				addressed := notice
+				addressed.ChargeID = c.ID
+				temporal.EXPECT().SignalWithStartWorkflow(gomock.Any(), "charge/"+c.ID, "processor-notice", addressed,
 					gomock.Cond(func(o client.StartWorkflowOptions) bool {
 						return o.ID == "charge/"+c.ID && o.TaskQueue == "q" && o.StartDelay == 0 && !o.EnableEagerStart
 					}), gomock.Any(), gomock.Any()).Return(nil, tt.signal).Times(1)
@@ -83,7 +86,9 @@ func TestInboxTransferAndRefundNotices(t *testing.T) {
 
 	processing := out(domain.StatusProcessing)
 	temporal := servicemock.NewMockTemporal(gomock.NewController(t))
-	temporal.EXPECT().SignalWorkflow(gomock.Any(), "transfer/"+processing.ID, "", "processor-notice", n).Return(nil).Times(1)
+	addressed := n
+	addressed.TransferID = processing.ID
+	temporal.EXPECT().SignalWorkflow(gomock.Any(), "transfer/"+processing.ID, "", "processor-notice", addressed).Return(nil).Times(1)
 	inbox := &service.Inbox{DB: sharedDB, Temporal: temporal}
 	if err := inbox.TransferNotice(t.Context(), processing.ID, n); err != nil {
 		t.Fatalf("TransferNotice(PROCESSING) = %v", err)
@@ -101,7 +106,9 @@ func TestInboxTransferAndRefundNotices(t *testing.T) {
 	}
 	rn := processor.RefundNotice{Outcome: processor.OutcomeSettled, At: time.Now().UTC()}
 	inProgress := deposit(&domain.RefundBlock{Status: domain.StatusProcessing})
-	temporal.EXPECT().SignalWorkflow(gomock.Any(), "refund/"+inProgress.ID, "", "processor-notice", rn).Return(nil).Times(1)
+	addressedRefund := rn
+	addressedRefund.DepositID = inProgress.ID
+	temporal.EXPECT().SignalWorkflow(gomock.Any(), "refund/"+inProgress.ID, "", "processor-notice", addressedRefund).Return(nil).Times(1)
 	if err := inbox.RefundNotice(t.Context(), inProgress.ID, rn); err != nil {
 		t.Fatalf("RefundNotice(PROCESSING) = %v", err)
 	}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -96,7 +97,9 @@ func reviewReason(acct domain.Account, amount money.Cents) string {
 }
 
 // Review forwards an operator's security review decision ("approve" or
-// "reject") to a held PIX out's workflow.
+// "reject") to a held PIX out's workflow, naming the transfer: the
+// workflow ignores a decision naming another one, so a sealed "approve"
+// copied out of one history approves no other transfer.
 func (s *Transfers) Review(ctx context.Context, id, decision string) error {
 	t, err := s.Get(ctx, id)
 	if err != nil {
@@ -105,7 +108,20 @@ func (s *Transfers) Review(ctx context.Context, id, decision string) error {
 	if r := t.Details.V.SecurityReview; r == nil || !r.Pending {
 		return domain.Invalidf("transfer %s is not held for security review", t.ID)
 	}
-	return signalTransfer(ctx, s.Temporal, t, workflows.ReviewSignal, decision)
+	if err := signalTransfer(ctx, s.Temporal, t, workflows.ReviewSignal,
+		workflows.ReviewDecision{TransferID: t.ID, Decision: decision}); err != nil {
+		return err
+	}
+	// The bare decision too, for a transfer whose workflow started before
+	// decisions named their transfer: it reads only that form (and a new
+	// one ignores it). Such workflows end within workflows.ReviewTimeout of
+	// the upgrade; after that this second signal can go. Having decided
+	// on the first, the workflow may have ended: that is no error.
+	err = signalTransfer(ctx, s.Temporal, t, workflows.ReviewSignal, decision)
+	if errors.Is(err, domain.ErrInvalid) {
+		return nil
+	}
+	return err
 }
 
 // Get loads a PIX out by id, whatever its account (workflow and operator side).

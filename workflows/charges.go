@@ -40,7 +40,8 @@ func ChargeStart(t domain.Transaction) Start {
 		Summary: "PIX charge " + t.Amount.Format(),
 		Details: "Account `" + t.AccountID + "`, charge `" + t.ID + "`. The first workflow task waits for the charge's expiry " +
 			"or a processor notice. To act as the processor, Signal-With-Start `" + ChargeSignal +
-			"` with {\"outcome\":\"paid\"|\"failed\"|\"expired\"} (a plain signal is read at expiry).",
+			"` with {\"chargeId\":\"" + t.ID + "\",\"outcome\":\"paid\"|\"failed\"|\"expired\"} (a plain signal is read at expiry; " +
+			"a notice naming another charge is ignored).",
 		Memo:  map[string]any{"chargeId": t.ID, "amount": t.Amount.String()},
 		Delay: delay,
 	}
@@ -58,6 +59,9 @@ const chargeDeferredChange = "charge-deferred-start"
 func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	var a *activities.Charges
 	deferred := workflow.GetVersion(ctx, chargeDeferredChange, workflow.DefaultVersion, 1) == 1
+	// Only a notice naming this charge counts (see addressedChange).
+	final := addressedTo(ctx, addressedOnly(ctx), ChargeSignal, in.Charge.ID,
+		func(n processor.ChargeNotice) string { return n.ChargeID }, processor.ChargeNotice.Final)
 	if !deferred {
 		// Started eagerly with a guard that wrote the row if a create had
 		// not committed it.
@@ -73,10 +77,10 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	}
 	// A notice that arrived while the start was deferred (a plain signal
 	// does not end the delay) came before the expiry: it counts.
-	if n, ok := receiveNow(ctx, ChargeSignal, processor.ChargeNotice.Final); ok {
+	if n, ok := receiveNow(ctx, ChargeSignal, final); ok {
 		notice = n
 	} else if wait > 0 {
-		if n, ok := awaitSignal(ctx, ChargeSignal, wait, processor.ChargeNotice.Final); ok {
+		if n, ok := awaitSignal(ctx, ChargeSignal, wait, final); ok {
 			notice = n
 		}
 	}

@@ -96,7 +96,7 @@ func TestChargeHistoriesBeforeDeferredStartKeepTheirSteps(t *testing.T) {
 		activityKinds = append(activityKinds, info.ActivityType.Name)
 	})
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c1", Outcome: processor.OutcomePaid, EndToEndID: "E1"})
 	}, time.Hour)
 	env.ExecuteWorkflow(ChargeWorkflow, in)
 	if got := result(t, env); got != domain.StatusCompleted {
@@ -119,7 +119,7 @@ func TestChargeTransitionsAreLocalActivities(t *testing.T) {
 	locals := 0
 	env.SetOnLocalActivityStartedListener(func(*activity.Info, context.Context, []any) { locals++ })
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c1", Outcome: processor.OutcomePaid, EndToEndID: "E1"})
 	}, time.Minute)
 	env.ExecuteWorkflow(ChargeWorkflow, in)
 	if got := result(t, env); got != domain.StatusCompleted {

@@ -24,8 +24,9 @@ func RefundStart(d domain.Transaction) Start {
 		ID: RefundWorkflowID(d.ID), AccountID: d.AccountID, ResourceID: d.ID, ResourceType: domain.TypeRefund,
 		Status: domain.StatusPending, Amount: d.Amount,
 		Summary: "PIX refund " + d.Amount.Format() + " of deposit " + d.ID,
-		Details: "Account `" + d.AccountID + "`. Signal `" + NoticeSignal + "` with {\"outcome\":\"settled\"|\"failed\"} acts as the processor.",
-		Memo:    map[string]any{"depositId": d.ID},
+		Details: "Account `" + d.AccountID + "`. Signal `" + NoticeSignal + "` with {\"depositId\":\"" + d.ID + "\",\"outcome\":\"settled\"|\"failed\"} acts as the processor " +
+			"(a notice naming another deposit is ignored).",
+		Memo: map[string]any{"depositId": d.ID},
 	}
 }
 
@@ -35,6 +36,8 @@ func RefundStart(d domain.Transaction) Start {
 func RefundWorkflow(ctx workflow.Context, in RefundInput) (string, error) {
 	var a *activities.Refunds
 	id := in.Deposit.ID
+	// Only a notice naming this deposit counts (see addressedChange).
+	addressed := addressedOnly(ctx)
 	var status string
 	if err := ensureActivity(ctx, a.EnsureRefund, in.Deposit, &status); err != nil || status == domain.StatusFailed || status == domain.StatusCompleted {
 		return status, err
@@ -43,7 +46,8 @@ func RefundWorkflow(ctx workflow.Context, in RefundInput) (string, error) {
 	if err := workflow.ExecuteActivity(actx, a.SubmitRefund, id).Get(ctx, nil); err != nil {
 		return "", err
 	}
-	n, _ := awaitSignal(ctx, NoticeSignal, 0, processor.RefundNotice.Final)
+	n, _ := awaitSignal(ctx, NoticeSignal, 0,
+		addressedTo(ctx, addressed, NoticeSignal, id, func(n processor.RefundNotice) string { return n.DepositID }, processor.RefundNotice.Final))
 	final, err := domain.StatusCompleted, error(nil)
 	if n.Outcome == processor.OutcomeSettled {
 		err = workflow.ExecuteActivity(actx, a.CompleteRefund, activities.CompleteRefundInput{ID: id, Notice: n}).Get(ctx, nil)

@@ -37,7 +37,7 @@ func TestChargeNoticeAfterUndecodableSignalCounts(t *testing.T) {
 	env, f, in := newChargeEnv(t)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(ChargeSignal, 42) }, time.Hour)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c1", Outcome: processor.OutcomePaid, EndToEndID: "E1"})
 	}, 2*time.Hour)
 	env.ExecuteWorkflow(ChargeWorkflow, in)
 	if got := result(t, env); got != domain.StatusCompleted {
@@ -54,7 +54,7 @@ func TestChargeNoticeAfterUndecodableSignalCounts(t *testing.T) {
 func TestTransferReviewUndecodableDecisionStillTimesOut(t *testing.T) {
 	env, f, in := transferEnv(t, true)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ReviewSignal, map[string]string{"decision": DecisionApprove}) // not a string: decoding fails
+		env.SignalWorkflow(ReviewSignal, 42) // neither a decision nor a bare string: decoding fails
 	}, time.Hour)
 	env.ExecuteWorkflow(TransferWorkflow, in)
 	if got := result(t, env); got != domain.StatusFailed || f.decision != DecisionReject {

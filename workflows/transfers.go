@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"encoding/json"
 	"time"
 
 	"go.temporal.io/sdk/workflow"
@@ -25,6 +26,36 @@ const (
 	DecisionReject  = "reject"
 )
 
+// ReviewDecision is the payload of ReviewSignal: an operator's decision
+// on one held PIX out, naming it (service.Transfers.Review sends it), so a
+// sealed "approve" copied from one transfer's history approves no other.
+type ReviewDecision struct {
+	TransferID string `json:"transferId"`
+	Decision   string `json:"decision"`
+	// legacy marks the bare JSON string ("approve") that decisions were
+	// before they named their transfer: what executions recorded before
+	// addressedChange read, and all they read.
+	legacy bool
+}
+
+// UnmarshalJSON reads either form: {"transferId":…,"decision":…} or the
+// bare string of older histories (legacy). Anything else fails to decode
+// and the SDK drops the signal.
+func (d *ReviewDecision) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*d = ReviewDecision{Decision: s, legacy: true}
+		return nil
+	}
+	type object ReviewDecision // without this method
+	var o object
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	*d = ReviewDecision(o)
+	return nil
+}
+
 // ReviewTimeout rejects a held transfer no operator decided on.
 const ReviewTimeout = 72 * time.Hour
 
@@ -43,7 +74,8 @@ func TransferStart(t domain.Transaction) Start {
 		ID: TransferWorkflowID(t.ID), AccountID: t.AccountID, ResourceID: t.ID, ResourceType: t.Type, Status: t.Status, Amount: t.Amount,
 		Summary: "PIX out " + t.Amount.Format() + " to " + t.Details.V.PixKeyType,
 		Details: "Account `" + t.AccountID + "`, transfer `" + t.ID + "`. Signal `" + ReviewSignal +
-			"` with \"approve\" or \"reject\" to decide a held transfer; `" + NoticeSignal + "` with {\"outcome\":\"settled\"|\"failed\"} acts as the processor.",
+			"` with {\"transferId\":\"" + t.ID + "\",\"decision\":\"approve\"|\"reject\"} to decide a held transfer; `" + NoticeSignal +
+			"` with {\"transferId\":\"" + t.ID + "\",\"outcome\":\"settled\"|\"failed\"} acts as the processor (a payload naming another transfer is ignored).",
 		Memo: map[string]any{"transferId": t.ID, "amount": t.Amount.String()},
 	}
 }
@@ -54,6 +86,8 @@ func TransferStart(t domain.Transaction) Start {
 func TransferWorkflow(ctx workflow.Context, in TransferInput) (string, error) {
 	var a *activities.Transfers
 	id := in.Transfer.ID
+	// Only signals naming this transfer count (see addressedChange).
+	addressed := addressedOnly(ctx)
 	var status string
 	if err := ensureActivity(ctx, a.EnsureTransfer, in.Transfer, &status); err != nil || status == domain.StatusFailed {
 		return status, err
@@ -67,7 +101,14 @@ func TransferWorkflow(ctx workflow.Context, in TransferInput) (string, error) {
 	}
 
 	if r := in.Transfer.Details.V.SecurityReview; r != nil && r.Pending {
-		decision, _ := awaitSignal(ctx, ReviewSignal, ReviewTimeout, func(d string) bool { return d == DecisionApprove || d == DecisionReject })
+		valid := func(d ReviewDecision) bool {
+			// Older executions read bare strings only, as they did; new ones
+			// the object naming this transfer only.
+			return d.legacy != addressed && (d.Decision == DecisionApprove || d.Decision == DecisionReject)
+		}
+		d, _ := awaitSignal(ctx, ReviewSignal, ReviewTimeout,
+			addressedTo(ctx, addressed, ReviewSignal, id, func(d ReviewDecision) string { return d.TransferID }, valid))
+		decision := d.Decision
 		if decision == "" {
 			decision = DecisionReject
 		}
@@ -84,7 +125,8 @@ func TransferWorkflow(ctx workflow.Context, in TransferInput) (string, error) {
 	if err := setStatus(ctx, domain.StatusProcessing); err != nil {
 		return "", err
 	}
-	n, _ := awaitSignal(ctx, NoticeSignal, 0, processor.TransferNotice.Final)
+	n, _ := awaitSignal(ctx, NoticeSignal, 0,
+		addressedTo(ctx, addressed, NoticeSignal, id, func(n processor.TransferNotice) string { return n.TransferID }, processor.TransferNotice.Final))
 	if n.Outcome != processor.OutcomeSettled {
 		return fail(n.Reason)
 	}

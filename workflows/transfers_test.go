@@ -79,8 +79,14 @@ func transferEnv(t *testing.T, review bool) (*testsuite.TestWorkflowEnvironment,
 	return env, f, in
 }
 
+// notice is a processor notice for the transfer of transferEnv.
 func notice(outcome string) processor.TransferNotice {
-	return processor.TransferNotice{Outcome: outcome}
+	return processor.TransferNotice{TransferID: "t1", Outcome: outcome}
+}
+
+// decision is an operator's decision on the transfer of transferEnv.
+func decision(d string) ReviewDecision {
+	return ReviewDecision{TransferID: "t1", Decision: d}
 }
 
 func TestTransferSettles(t *testing.T) {
@@ -108,9 +114,9 @@ func TestTransferFailsAtSettlement(t *testing.T) {
 func TestTransferReviewApproveAndReject(t *testing.T) {
 	env, f, in := transferEnv(t, true)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(ReviewSignal, "perhaps")
-		env.SignalWorkflow(ReviewSignal, DecisionApprove)
-		env.SignalWorkflow(ReviewSignal, DecisionReject) // a second decision changes nothing
+		env.SignalWorkflow(ReviewSignal, decision("perhaps"))
+		env.SignalWorkflow(ReviewSignal, decision(DecisionApprove))
+		env.SignalWorkflow(ReviewSignal, decision(DecisionReject)) // a second decision changes nothing
 	}, time.Hour)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled)) }, 2*time.Hour)
 	env.ExecuteWorkflow(TransferWorkflow, in)
@@ -119,7 +125,7 @@ func TestTransferReviewApproveAndReject(t *testing.T) {
 	}
 
 	env, f, in = transferEnv(t, true)
-	env.RegisterDelayedCallback(func() { env.SignalWorkflow(ReviewSignal, DecisionReject) }, time.Hour)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(ReviewSignal, decision(DecisionReject)) }, time.Hour)
 	env.ExecuteWorkflow(TransferWorkflow, in)
 	if got := result(t, env); got != domain.StatusFailed || f.calls["submit"] != 0 || f.posted["fail"] != 1 {
 		t.Fatalf("reject: %s %v", got, f.calls)
@@ -166,8 +172,8 @@ func TestRefundBranches(t *testing.T) {
 		env, f, in := refundEnv()
 		f.failAfterCommit["complete"] = true
 		env.RegisterDelayedCallback(func() {
-			env.SignalWorkflow(NoticeSignal, notice(tc.outcome))
-			env.SignalWorkflow(NoticeSignal, notice(tc.outcome))
+			env.SignalWorkflow(NoticeSignal, processor.RefundNotice{DepositID: "d1", Outcome: tc.outcome})
+			env.SignalWorkflow(NoticeSignal, processor.RefundNotice{DepositID: "d1", Outcome: tc.outcome})
 		}, time.Minute)
 		env.ExecuteWorkflow(RefundWorkflow, in)
 		if got := result(t, env); got != tc.want || f.posted["complete"]+f.posted["fail"] != 1 {

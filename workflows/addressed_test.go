@@ -1,0 +1,174 @@
+package workflows
+
+import (
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+)
+
+// A sealed payload copied out of another workflow's history cannot move
+// this one's money: a "paid" notice naming another charge, or none (as
+// notices written before they named their charge), is ignored; the
+// charge neither pays nor wedges, and still expires at its time. Before,
+// the workflow took any final notice, whichever charge it was written for.
+func TestChargeNoticeForAnotherChargeNeitherPaysNorWedges(t *testing.T) {
+	env, f, in := newChargeEnv(t)
+	start := env.Now()
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c2", Outcome: processor.OutcomePaid, EndToEndID: "E2"})
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E0"})
+	}, time.Hour)
+	env.ExecuteWorkflow(ChargeWorkflow, in)
+	if got := result(t, env); got != domain.StatusCanceled {
+		t.Fatalf("status %s, want CANCELED at expiry", got)
+	}
+	if elapsed := env.Now().Sub(start); elapsed < 24*time.Hour-time.Second {
+		t.Fatalf("ended after %v, want the expiry (24h)", elapsed)
+	}
+	if f.calls["settle"] != 0 || f.calls["expire"] != 1 {
+		t.Fatalf("calls %v", f.calls)
+	}
+}
+
+// After notices for other charges, the charge's own notice decides: a
+// failure naming it fails it (the "paid" for another charge did not
+// count), and a "paid" naming it pays it.
+func TestChargeOwnNoticeCountsAfterAnotherCharges(t *testing.T) {
+	for _, tc := range []struct {
+		outcome, want, call string
+	}{
+		{processor.OutcomeFailed, domain.StatusFailed, "fail"},
+		{processor.OutcomePaid, domain.StatusCompleted, "settle"},
+	} {
+		t.Run(tc.outcome, func(t *testing.T) {
+			env, f, in := newChargeEnv(t)
+			env.RegisterDelayedCallback(func() {
+				env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c2", Outcome: processor.OutcomePaid, EndToEndID: "E2"})
+			}, time.Hour)
+			env.RegisterDelayedCallback(func() {
+				env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{ChargeID: "c1", Outcome: tc.outcome, EndToEndID: "E1"})
+			}, 2*time.Hour)
+			env.ExecuteWorkflow(ChargeWorkflow, in)
+			if got := result(t, env); got != tc.want {
+				t.Fatalf("status %s, want %s", got, tc.want)
+			}
+			if f.calls[tc.call] != 1 || f.calls["settle"]+f.calls["fail"]+f.calls["expire"] != 1 {
+				t.Fatalf("calls %v", f.calls)
+			}
+		})
+	}
+}
+
+// Histories recorded before notices named their charge (DefaultVersion)
+// replay the decisions they recorded: there, a notice without a charge id
+// paid, and still does.
+func TestChargeHistoriesBeforeAddressedNoticesTakeAnyNotice(t *testing.T) {
+	env, f, in := newChargeEnv(t)
+	env.OnGetVersion(addressedChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ChargeSignal, processor.ChargeNotice{Outcome: processor.OutcomePaid, EndToEndID: "E1"})
+	}, time.Hour)
+	env.ExecuteWorkflow(ChargeWorkflow, in)
+	if got := result(t, env); got != domain.StatusCompleted || f.calls["settle"] != 1 {
+		t.Fatalf("status %s, calls %v", got, f.calls)
+	}
+}
+
+// A "settled" notice naming another PIX out (or none) neither completes
+// this one nor ends its wait: its own "failed" notice, later, fails it.
+// And its own "settled" notice, after another transfer's, completes it.
+func TestTransferNoticeForAnotherTransferIsIgnored(t *testing.T) {
+	others := func(env interface{ SignalWorkflow(string, any) }) {
+		env.SignalWorkflow(NoticeSignal, processor.TransferNotice{TransferID: "t2", Outcome: processor.OutcomeSettled})
+		env.SignalWorkflow(NoticeSignal, processor.TransferNotice{Outcome: processor.OutcomeSettled})
+	}
+	env, f, in := transferEnv(t, false)
+	env.RegisterDelayedCallback(func() { others(env) }, time.Minute)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeFailed)) }, time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusFailed || f.calls["complete"] != 0 || f.posted["fail"] != 1 {
+		t.Fatalf("status %s, calls %v", got, f.calls)
+	}
+
+	env, f, in = transferEnv(t, false)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(NoticeSignal, processor.TransferNotice{TransferID: "t2", Outcome: processor.OutcomeFailed})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled)) }, time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusCompleted || f.posted["complete"] != 1 || f.calls["fail"] != 0 {
+		t.Fatalf("status %s, calls %v", got, f.calls)
+	}
+}
+
+// An "approve" naming another held PIX out, or none (the bare string that
+// decisions were), does not approve this one: the review still times out
+// as a rejection. Its own "approve" approves it.
+func TestTransferReviewDecisionForAnotherTransferIsIgnored(t *testing.T) {
+	env, f, in := transferEnv(t, true)
+	start := env.Now()
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ReviewSignal, ReviewDecision{TransferID: "t2", Decision: DecisionApprove})
+		env.SignalWorkflow(ReviewSignal, DecisionApprove)
+		env.SignalWorkflow(ReviewSignal, map[string]string{"decision": DecisionApprove})
+	}, time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusFailed || f.decision != DecisionReject || f.calls["submit"] != 0 {
+		t.Fatalf("after decisions for others: %s %s %v", got, f.decision, f.calls)
+	}
+	if elapsed := env.Now().Sub(start); elapsed < ReviewTimeout {
+		t.Fatalf("rejected after %v, want the review timeout (%v)", elapsed, ReviewTimeout)
+	}
+
+	env, f, in = transferEnv(t, true)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ReviewSignal, ReviewDecision{TransferID: "t2", Decision: DecisionReject})
+	}, time.Hour)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(ReviewSignal, decision(DecisionApprove)) }, 2*time.Hour)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(NoticeSignal, notice(processor.OutcomeSettled)) }, 3*time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusCompleted || f.decision != DecisionApprove {
+		t.Fatalf("own approve: %s %s", got, f.decision)
+	}
+}
+
+// Transfers whose histories were recorded before decisions and notices
+// named their transfer (DefaultVersion) read what they read then: a bare
+// "approve" approves, an object does not decode as their string did (it is
+// ignored), and a notice without a transfer id counts.
+func TestTransferHistoriesBeforeAddressedSignalsReadAsBefore(t *testing.T) {
+	env, f, in := transferEnv(t, true)
+	env.OnGetVersion(addressedChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ReviewSignal, decision(DecisionReject)) // an object: the old string could not hold it
+		env.SignalWorkflow(ReviewSignal, DecisionApprove)
+	}, time.Hour)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(NoticeSignal, processor.TransferNotice{Outcome: processor.OutcomeSettled})
+	}, 2*time.Hour)
+	env.ExecuteWorkflow(TransferWorkflow, in)
+	if got := result(t, env); got != domain.StatusCompleted || f.decision != DecisionApprove || f.posted["complete"] != 1 {
+		t.Fatalf("old history: %s %s %v", got, f.decision, f.posted)
+	}
+}
+
+// A refund's "settled" notice naming another deposit is ignored: the
+// refund's own "failed" notice, later, fails it.
+func TestRefundNoticeForAnotherDepositIsIgnored(t *testing.T) {
+	env, f, in := refundEnv()
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(NoticeSignal, processor.RefundNotice{DepositID: "d2", Outcome: processor.OutcomeSettled})
+		env.SignalWorkflow(NoticeSignal, processor.RefundNotice{Outcome: processor.OutcomeSettled})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(NoticeSignal, processor.RefundNotice{DepositID: "d1", Outcome: processor.OutcomeFailed})
+	}, time.Hour)
+	env.ExecuteWorkflow(RefundWorkflow, in)
+	if got := result(t, env); got != domain.StatusFailed || f.calls["complete"] != 0 || f.posted["fail"] != 1 {
+		t.Fatalf("status %s, calls %v", got, f.calls)
+	}
+}
