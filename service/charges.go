@@ -71,7 +71,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	if in.EmitFiscalInvoice && !acct.Features.FiscalInvoice {
 		return CreatedCharge{}, domain.Forbidden("emitFiscalInvoice needs automatic fiscal invoice emission enabled on the account")
 	}
-	gross, fee, net, err := price(fees, in.Amount, in.CoverFee)
+	gross, fee, net, err := fees.ChargePrice(in.Amount, in.CoverFee)
 	if err != nil {
 		return CreatedCharge{}, err
 	}
@@ -132,24 +132,6 @@ func (s *Charges) stored(t domain.Transaction, err error) (CreatedCharge, error)
 		return CreatedCharge{}, err
 	}
 	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
-}
-
-// price applies the account's PIX-in fee. Without coverFee the amount is the
-// QR value and the fee comes out of it; with coverFee the amount is what the
-// merchant nets and the fee is added to the QR.
-func price(f domain.Fees, amount money.Cents, coverFee bool) (gross, fee, net money.Cents, err error) {
-	if coverFee {
-		gross, fee, err = money.GrossForNet(amount, f.PixInFixed, f.PixInPercent)
-		if err != nil {
-			return 0, 0, 0, domain.Invalidf("the account's fees cannot be covered: %v", err)
-		}
-		return gross, fee, amount, nil
-	}
-	fee = f.PixIn(amount)
-	if fee >= amount {
-		return 0, 0, 0, domain.Invalid("amount", "must be greater than the PIX fee of %s", fee)
-	}
-	return amount, fee, amount - fee, nil
 }
 
 // split resolves splitUser to a partner account and its share of the net.

@@ -10,7 +10,6 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/subaccount"
 	"github.com/jangada/jangada/workflows"
 )
@@ -47,13 +46,9 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 		}
 		fees = subaccount.Combined(acct.Fees, sa.Pricing.V)
 	}
-	fee := fees.PixOut(in.Amount)
-	debit, sent := in.Amount+fee, in.Amount
-	if !in.CoverFee {
-		debit, sent = in.Amount, in.Amount-fee
-		if sent <= 0 {
-			return domain.Transaction{}, domain.Invalid("amount", "must be greater than the PIX fee of %s", fee)
-		}
+	fee, debit, sent, err := fees.PixOutPrice(in.Amount, in.CoverFee)
+	if err != nil {
+		return domain.Transaction{}, err
 	}
 	now := time.Now().UTC()
 	t := domain.Transaction{
@@ -65,11 +60,11 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	if in.SubaccountID != "" {
 		t.SubaccountID = &in.SubaccountID
 	}
-	if r := reviewReason(acct, in.Amount); r != "" {
+	if r := acct.ReviewReason(in.Amount); r != "" {
 		t.Details.V.SecurityReview = &domain.SecurityReview{Pending: true, Reason: r}
 	}
 	l := transferLaunch(t)
-	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		if in.SubaccountID != "" {
 			if err := pixOutChecks(ctx, tx, acct, in.SubaccountID, in.Amount); err != nil {
 				return err
@@ -85,15 +80,6 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	}
 	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
 	return db.GetTransaction(ctx, s.DB, acct.ID, t.ID, domain.TypePixOut)
-}
-
-// reviewReason is the anti-fraud rule that holds a PIX out for an operator:
-// an amount at or above the account's securityReviewThreshold.
-func reviewReason(acct domain.Account, amount money.Cents) string {
-	if th := acct.SecurityReviewThreshold; th != nil && *th > 0 && amount >= *th {
-		return "amount at or above the account's security review threshold of " + th.Format()
-	}
-	return ""
 }
 
 // Review forwards an operator's security review decision ("approve" or
