@@ -3,9 +3,12 @@
 // shaped so that billings and cards, MED, mobile recharge, crypto and the
 // credit bureau plug in the same way.
 //
-// Two directions cross it. Outbound, the service calls Processor: each call
-// asks the party to do something and returns at once with the party's
-// reference. Inbound, the party's answer arrives later as a notice (a real
+// Two directions cross it. Outbound, activities call Processor (Temporal
+// retries them; every method is idempotent on our resource id), except a
+// call whose answer the HTTP response itself needs, which the use case
+// makes before it commits: today only NewCharge, whose BR Code is in the
+// create's answer. Each call asks the party to do something and returns at
+// once with the party's reference. Inbound, the party's answer arrives later as a notice (a real
 // processor sends a webhook); an adapter turns it into one of the notice
 // types below and hands it to Inbox, which forwards it to the resource's
 // workflow. Workflows, activities and use cases see only these types, never
