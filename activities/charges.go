@@ -33,9 +33,10 @@ func InsertCharge(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent)
 }
 
-// EnsureCharge creates the charge row and its payment.created event if the
-// API did not commit them: a charge never exists without its workflow, nor
-// the reverse. A charge the insert refuses (its sub-account deleted, locked
+// EnsureCharge is the guard of charge histories started before creates
+// committed first: it writes the row and its payment.created event if no
+// create did (today a no-op: Charges.Create commits them before any start).
+// A charge the insert refuses (its sub-account deleted, locked
 // or disabled since: db.FirstRecords) is a non-retryable failure: retrying
 // cannot make it right, and the charge never existed for the merchant.
 func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error {

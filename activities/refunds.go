@@ -28,8 +28,8 @@ type CompleteRefundInput struct {
 // RequestRefund posts the refund's reserve, stores the deposit's refund
 // block and the PIX_REFUND statement line, and writes refund.requested; it
 // assumes the deposit row is locked and writes nothing if the reserve was
-// posted already. The API calls it when it creates the refund,
-// EnsureRefund, the workflow's guard, finds it written.
+// posted already. The use case (service.Refunds.Create) calls it in its
+// transaction; EnsureRefund, the workflow's guard, then finds it written.
 func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publicURL string) error {
 	r := d.Details.V.Refund
 	// Read (unlocked) before posting, only to say who is short if the

@@ -38,8 +38,9 @@ type FailInput struct {
 
 // ReserveTransfer writes a new PIX out, its transfer.created event and the
 // reserve of its debit (withdrawable money only). It writes nothing when the
-// row exists already. The API calls it when it creates the transfer,
-// EnsureTransfer, the workflow's guard, finds it written.
+// row exists already. The use case (service.Transfers.Create) calls it in
+// its transaction; EnsureTransfer, the workflow's guard, then finds it
+// written.
 func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, publicURL string) error {
 	inserted, err := db.InsertTransaction(ctx, tx, t)
 	if err != nil || !inserted {

@@ -15,9 +15,25 @@ import (
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
 	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/workflows"
 )
 
-// Charges creates PIX charges and forwards processor notices to them.
+// LaunchCharge is the charge's workflow-start kind (workflow_launches.kind).
+const LaunchCharge = "charge"
+
+// The sweeper rebuilds a charge's start from the stored charge.
+var _ = registerLaunch(LaunchCharge, func(ctx context.Context, q sqlx.QueryerContext, id string) (launch, error) {
+	t, err := db.TransactionByID(ctx, q, id, domain.TypePixIn)
+	return chargeLaunch(t), err
+})
+
+// chargeLaunch is a charge's workflow start, for its create and the sweeper.
+func chargeLaunch(t domain.Transaction) launch {
+	return launch{LaunchCharge, t.ID, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t}}
+}
+
+// Charges creates PIX charges (their processor notices arrive through
+// Inbox, service/inbox.go).
 type Charges struct {
 	DB        *sqlx.DB
 	Processor processor.Processor
