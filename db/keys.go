@@ -105,3 +105,14 @@ func RevokeKey(ctx context.Context, d *sqlx.DB, id string) (domain.APIKey, error
 	}
 	return row.key(), nil
 }
+
+// RevokedKeyIDs returns which of the keys are revoked: the WebSocket
+// gateway's periodic re-check, behind the revocation NOTIFY.
+func RevokedKeyIDs(ctx context.Context, q sqlx.QueryerContext, ids []string) ([]string, error) {
+	var out []string
+	err := sqlx.SelectContext(ctx, q, &out, `SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NOT NULL`, pq.StringArray(ids))
+	if err != nil {
+		return nil, fmt.Errorf("db: revoked keys: %w", err)
+	}
+	return out, nil
+}

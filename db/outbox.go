@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -84,53 +83,4 @@ func EventsBySeq(ctx context.Context, q sqlx.QueryerContext, seqs []int64) ([]do
 		return nil, fmt.Errorf("db: tail gaps: %w", err)
 	}
 	return evs, nil
-}
-
-// RevokedKeyIDs returns which of the keys are revoked: the WebSocket
-// gateway's periodic re-check, behind the revocation NOTIFY.
-func RevokedKeyIDs(ctx context.Context, q sqlx.QueryerContext, ids []string) ([]string, error) {
-	var out []string
-	err := sqlx.SelectContext(ctx, q, &out, `SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NOT NULL`, pq.StringArray(ids))
-	if err != nil {
-		return nil, fmt.Errorf("db: revoked keys: %w", err)
-	}
-	return out, nil
-}
-
-// WSAck is one acknowledgement a WebSocket client sent.
-type WSAck struct {
-	EventID, APIKeyID string
-}
-
-// InsertWSAcks records acknowledgements; repeated ones are kept once.
-func InsertWSAcks(ctx context.Context, d *sqlx.DB, acks []WSAck) error {
-	if len(acks) == 0 {
-		return nil
-	}
-	evs, keys := make([]string, len(acks)), make([]string, len(acks))
-	for i, a := range acks {
-		evs[i], keys[i] = a.EventID, a.APIKeyID
-	}
-	// Only acks of real events are kept: a client cannot grow the table
-	// with made-up ids (its size is bounded by events × keys, and
-	// PurgeWSAcks bounds it in time).
-	_, err := d.ExecContext(ctx, `INSERT INTO ws_acks (event_id, api_key_id)
-		SELECT a.e, a.k FROM unnest($1::text[], $2::text[]) AS a(e, k) JOIN events ev ON ev.id = a.e
-		ON CONFLICT DO NOTHING`, pq.StringArray(evs), pq.StringArray(keys))
-	if err != nil {
-		return fmt.Errorf("db: ws acks: %w", err)
-	}
-	return nil
-}
-
-// WSAckRetention is how long WebSocket acknowledgements are kept.
-const WSAckRetention = 30 * 24 * time.Hour
-
-// PurgeWSAcks deletes acknowledgements older than WSAckRetention.
-func PurgeWSAcks(ctx context.Context, d *sqlx.DB) (int64, error) {
-	res, err := d.ExecContext(ctx, `DELETE FROM ws_acks WHERE acked_at < now() - $1 * interval '1 second'`, WSAckRetention.Seconds())
-	if err != nil {
-		return 0, fmt.Errorf("db: purge ws acks: %w", err)
-	}
-	return res.RowsAffected()
 }
