@@ -16,9 +16,10 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-// The package's database tests share one migrated database, made once by
-// dbtest: a database costs about a second to create, a test milliseconds.
-// Each test opens its own accounts and looks only at its own records.
+// The package's database tests share one migrated database, made by dbtest
+// when a test first uses it (a database costs about a second to create, a
+// test milliseconds); tests that need none run without one. Each test opens
+// its own accounts and looks only at its own records.
 var sharedDB *sqlx.DB
 
 func TestMain(m *testing.M) {

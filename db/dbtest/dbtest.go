@@ -1,16 +1,20 @@
-// Package dbtest gives each test its own freshly migrated PostgreSQL
-// database, dropped when the test ends, so tests never share state.
+// Package dbtest gives tests freshly migrated PostgreSQL databases, dropped
+// when they end: one of a test's own (New), or one a package's tests share,
+// made when first used (RunWithShared).
 package dbtest
 
 import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -70,35 +74,102 @@ func New(t testing.TB) *sqlx.DB {
 // RunWithShared gives a test package one migrated database for all its
 // tests (creating a database costs about a second, a test milliseconds):
 // from TestMain, os.Exit(dbtest.RunWithShared(m, &sharedDB)). The database
-// commits without waiting for the disk (nothing in it must survive a server
-// crash) and is dropped when the tests end. Tests stay independent by
-// opening their own accounts and looking only at their own records.
+// is made when a test first uses *shared, not before: a run of the
+// package's tests that need no database (go test -run TestPure) creates
+// none and needs no server. It commits without waiting for the disk
+// (nothing in it must survive a server crash) and is dropped when the
+// tests end. Tests stay independent by opening their own accounts and
+// looking only at their own records.
 func RunWithShared(m *testing.M, shared **sqlx.DB) int {
-	tb := &mainTB{}
-	defer tb.cleanup()
-	d := New(tb)
-	if _, err := d.Exec(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', current_database()); END $$`); err != nil {
-		panic(err)
-	}
-	d.SetMaxIdleConns(0) // reconnect with the new setting
-	d.SetMaxIdleConns(40)
+	d, cleanup := Lazy()
+	defer cleanup()
 	*shared = d
 	return m.Run()
 }
 
-// mainTB is the testing.TB New needs outside any test: it fails by
-// panicking and runs cleanups when TestMain returns.
-type mainTB struct {
-	testing.TB
-	cleanups []func()
+// Lazy returns a pool whose database is created and migrated on its first
+// connection, and the cleanup that closes the pool and drops the database
+// if it was made. Until then nothing has touched the server.
+func Lazy() (*sqlx.DB, func()) {
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "jangada_test_" + hex.EncodeToString(b)
+	u, err := url.Parse(ServerURL())
+	if err != nil {
+		panic(err)
+	}
+	u.Path = "/" + name
+	c := &lazyConnector{server: ServerURL(), name: name, dsn: u.String()}
+	// The options db.Open gives every pool (binary parameters, its size).
+	q := u.Query()
+	q.Set("binary_parameters", "yes")
+	u.RawQuery = q.Encode()
+	if c.pq, err = pq.NewConnector(u.String()); err != nil {
+		panic(err)
+	}
+	d := sqlx.NewDb(sql.OpenDB(c), "postgres")
+	d.SetMaxOpenConns(40)
+	d.SetMaxIdleConns(40)
+	return d, func() {
+		db.Close(d)
+		c.drop()
+	}
 }
 
-func (*mainTB) Helper()                      {}
-func (*mainTB) Fatal(args ...any)            { panic(fmt.Sprint(args...)) }
-func (*mainTB) Fatalf(f string, args ...any) { panic(fmt.Sprintf(f, args...)) }
-func (tb *mainTB) Cleanup(f func())          { tb.cleanups = append(tb.cleanups, f) }
-func (tb *mainTB) cleanup() {
-	for i := len(tb.cleanups) - 1; i >= 0; i-- {
-		tb.cleanups[i]()
+// lazyConnector creates its database on the first Connect, then hands out
+// connections to it.
+type lazyConnector struct {
+	server, name, dsn string
+	pq                driver.Connector
+	once              sync.Once
+	made              bool
+	err               error
+}
+
+func (c *lazyConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	c.once.Do(func() { c.err = c.create() })
+	if c.err != nil {
+		return nil, c.err
+	}
+	return c.pq.Connect(ctx)
+}
+
+func (c *lazyConnector) Driver() driver.Driver { return c.pq.Driver() }
+
+// create makes and migrates the database, with lazy commits; it runs on
+// its own context so that the first test's deadline does not cut it short.
+func (c *lazyConnector) create() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	admin, err := sql.Open("postgres", c.server)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+pq.QuoteIdentifier(c.name)); err != nil {
+		return fmt.Errorf("create test database: %w", err)
+	}
+	c.made = true
+	d, err := db.Open(ctx, c.dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close(d)
+	if err := db.Migrate(ctx, d); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	_, err = d.ExecContext(ctx, `ALTER DATABASE `+pq.QuoteIdentifier(c.name)+` SET synchronous_commit = off`)
+	return err
+}
+
+// drop removes the database if it was made.
+func (c *lazyConnector) drop() {
+	c.once.Do(func() {}) // orders this read after create, and stops a late one
+	if !c.made {
+		return
+	}
+	if admin, err := sql.Open("postgres", c.server); err == nil {
+		admin.Exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(c.name) + " WITH (FORCE)")
+		admin.Close()
 	}
 }

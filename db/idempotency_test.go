@@ -1,4 +1,4 @@
-package service_test
+package db_test
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ import (
 func TestIdempotencyClaimOfADeadProcessIsReclaimed(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	acct := newAccount(t, "Loja Reclaim")
+	acct := newAccount(t, sharedDB, "Loja Reclaim")
 	body, other := []byte("body-1"), []byte("body-2")
 	if c, err := db.Idempotency(ctx, sharedDB, acct.ID, "k1", body); err != nil || !c.Claimed || c.Reclaimed {
 		t.Fatalf("first claim: %+v %v", c, err)

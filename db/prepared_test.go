@@ -1,6 +1,7 @@
-package service_test
+package db_test
 
 import (
+	"crypto/sha256"
 	"errors"
 	"testing"
 	"time"
@@ -11,36 +12,29 @@ import (
 	"github.com/jangada/jangada/db/dbtest"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/internal/poll"
-	"github.com/jangada/jangada/service"
 )
 
 // The statements every request runs are prepared and reused, in a
 // transaction too: planning them each time cost PostgreSQL
-// more CPU than running them.
+// more CPU than running them. The request here is an internal transfer
+// under an Idempotency-Key, made of the db calls its use case makes.
 func TestHotStatementsRunPrepared(t *testing.T) {
 	d := dbtest.New(t)
 	d.SetMaxOpenConns(1) // one connection, so its session is the one we look at
 	ctx := t.Context()
-	acct, err := service.NewAccount(ctx, d, "Prepared Ltda", "prepared@example.com", "52998224725")
+	acct := newAccount(t, d, "Prepared Ltda")
+	other := newAccount(t, d, "Other Ltda")
+	fund(t, d, acct.ID, 1000)
+	secret := domain.NewID("secret-")
+	hash := sha256.Sum256([]byte(secret))
+	key, err := db.CreateKey(ctx, d, domain.APIKey{ID: domain.NewID("key_"), AccountID: acct.ID, Name: "k", Prefix: secret[:13],
+		Permissions: []string{"*"}, RateLimitPerMinute: 100}, hash[:])
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := service.NewAccount(ctx, d, "Other Ltda", "other@example.com", "52998224725")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := service.Adjust(ctx, d, acct.ID, 1000, "funding", "fund-prepared"); err != nil {
-		t.Fatal(err)
-	}
-	key, secret, err := service.NewKey(ctx, d, acct.ID, domain.NewKey{Name: "k", Permissions: []string{"*"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth := service.Auth{DB: d}
-	internal := service.Internal{DB: d}
 	transfer := func() {
 		t.Helper()
-		k, a, err := auth.Resolve(ctx, secret)
+		k, a, err := db.KeyAndAccountByHash(ctx, d, hash[:])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +45,33 @@ func TestHotStatementsRunPrepared(t *testing.T) {
 		if c, err := db.Idempotency(ctx, d, a.ID, idem, []byte("h")); err != nil || !c.Claimed {
 			t.Fatalf("claim %s: %+v, %v", idem, c, err)
 		}
-		if _, err := internal.Create(ctx, a, k, domain.NewInternal{Amount: 100, RecipientEmail: other.Email, Description: "p"}); err != nil {
+		to, err := db.GetAccountByEmail(ctx, d, other.Email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := domain.NewTime(time.Now())
+		out := domain.Transaction{ID: domain.NewID(""), AccountID: a.ID, APIKeyID: &k.ID, Type: domain.TypeInternalOut,
+			Status: domain.StatusCompleted, Amount: 100, NetAmount: 100, Description: "p", CompletedAt: &now, CreatedAt: now}
+		in := domain.Transaction{ID: domain.NewID(""), AccountID: to.ID, Type: domain.TypeInternalIn,
+			Status: domain.StatusCompleted, Amount: 100, NetAmount: 100, Description: "p", CompletedAt: &now, CreatedAt: now}
+		err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+			if _, err := db.InsertTransactions(ctx, tx, out, in); err != nil {
+				return err
+			}
+			if _, err := db.InsertEvents(ctx, tx,
+				db.NewEvent{AccountID: a.ID, APIKeyID: &k.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: map[string]any{"id": out.ID}},
+				db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: in.ID, Data: map[string]any{"id": in.ID}},
+			); err != nil {
+				return err
+			}
+			_, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + out.ID, AccountID: a.ID, TransactionID: out.ID,
+				Kind: domain.TypeInternalOut, Entries: []db.Entry{
+					{Account: domain.AvailableLedger(a.ID), Amount: -100},
+					{Account: domain.AvailableLedger(to.ID), Amount: 100},
+				}, Withdraw: &db.Withdrawal{AccountID: a.ID, Amount: 100}})
+			return err
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 		if err := db.Remember(ctx, d, a.ID, idem, db.StoredAnswer{Status: 200, Response: []byte(`{}`)}); err != nil {
@@ -91,7 +111,7 @@ func TestHotStatementsRunPrepared(t *testing.T) {
 			t.Errorf("%s: %d prepared, run %d times then %d; want it run twice more", what, n, before[what], runs)
 		}
 	}
-	if _, _, err := auth.Resolve(ctx, secret+"x"); !errors.Is(err, domain.ErrUnauthorized) {
+	if _, _, err := db.KeyAndAccountByHash(ctx, d, []byte("unknown")); !errors.Is(err, domain.ErrUnauthorized) {
 		t.Fatalf("unknown secret: %v, want ErrUnauthorized", err)
 	}
 	// 3 transfers of 1.00 each left 7.00: the prepared posting moved money.

@@ -1,4 +1,4 @@
-package service_test
+package db_test
 
 import (
 	"errors"
@@ -19,8 +19,8 @@ import (
 func TestWithdrawalSeesLockedMoneyCommittedWhileItWaited(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	a := newAccount(t, "Loja Espera")
-	fund(t, a.ID, 1000)
+	a := newAccount(t, sharedDB, "Loja Espera")
+	fund(t, sharedDB, a.ID, 1000)
 	wallet := domain.AvailableLedger(a.ID)
 
 	credit, err := sharedDB.BeginTxx(ctx, nil)
