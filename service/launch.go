@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"time"
 
@@ -12,7 +13,6 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -23,37 +23,51 @@ const LaunchGrace = 10 * time.Second
 // launchLease is how long a sweeper holds an intent it claimed.
 const launchLease = 30 * time.Second
 
-// Intent kinds: which workflow a committed resource needs.
-const (
-	LaunchCharge   = "charge"
-	LaunchTransfer = "transfer"
-	LaunchRefund   = "refund"
-	LaunchSchedule = "schedule"
-)
-
-// launch is a committed resource's workflow start: its intent and how to
-// start it. The use case and the sweeper build it with the same function.
+// launch is a committed resource's workflow start: its kind (stored in
+// workflow_launches.kind), the resource's id and how to start it. The use
+// case and the sweeper build it with the same function, the product's
+// launch builder (chargeLaunch, transferLaunch, …, each in its product's
+// file).
 type launch struct {
 	kind, id string
 	st       workflows.Start
 	wf, arg  any
 }
 
-func chargeLaunch(t domain.Transaction) launch {
-	return launch{LaunchCharge, t.ID, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t}}
+// launchLoader rebuilds a kind's launch from its committed resource: the
+// sweeper's half of a product's workflow start, reading the resource with q
+// and handing it to the product's launch builder. A resource that is gone
+// answers domain.ErrNotFound (the sweeper then drops the intent).
+type launchLoader func(ctx context.Context, q sqlx.QueryerContext, resourceID string) (launch, error)
+
+// launchKinds is the registry of workflow-start kinds. A product whose
+// create starts a workflow adds one entry, in its own file, beside its
+// launch builder (`var _ = registerLaunch(LaunchThing, …)`), instead of a
+// case in the sweeper. It is filled while the package initialises and only
+// read afterwards, so it needs no lock.
+var launchKinds = map[string]launchLoader{}
+
+// registerLaunch adds kind to the registry and returns it. The kind is the
+// name stored in workflow_launches rows, so once rows carry it it never
+// changes (a rename would leave them to nobody). Registering a kind twice
+// is a programming error and panics at start-up.
+func registerLaunch(kind string, load launchLoader) string {
+	if _, dup := launchKinds[kind]; dup {
+		panic("service: workflow-start kind " + kind + " registered twice")
+	}
+	launchKinds[kind] = load
+	return kind
 }
 
-func transferLaunch(t domain.Transaction) launch {
-	return launch{LaunchTransfer, t.ID, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t}}
-}
-
-func refundLaunch(deposit domain.Transaction) launch {
-	return launch{LaunchRefund, deposit.ID, workflows.RefundStart(deposit), workflows.RefundWorkflow, workflows.RefundInput{Deposit: deposit}}
-}
-
-func scheduleLaunch(sc schedule.Schedule) launch {
-	return launch{LaunchSchedule, sc.ID, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
-		workflows.ScheduleInput{Schedule: sc, Below: true}}
+// LaunchKinds lists the registered workflow-start kinds, sorted: every
+// kind whose intents the sweeper can start.
+func LaunchKinds() []string {
+	kinds := make([]string, 0, len(launchKinds))
+	for k := range launchKinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	return kinds
 }
 
 // intend records, in the create's transaction, that l's workflow must start.
@@ -206,21 +220,12 @@ func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// load rebuilds an intent's launch from the committed resource.
+// load rebuilds an intent's launch from the committed resource, through
+// the kind's registered loader.
 func (l *Launcher) load(ctx context.Context, kind, id string) (launch, error) {
-	switch kind {
-	case LaunchCharge:
-		t, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixIn)
-		return chargeLaunch(t), err
-	case LaunchTransfer:
-		t, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixOut)
-		return transferLaunch(t), err
-	case LaunchRefund:
-		d, err := db.TransactionByID(ctx, l.DB, id, domain.TypePixIn)
-		return refundLaunch(d), err
-	case LaunchSchedule:
-		sc, err := db.GetSchedule(ctx, l.DB, "", id)
-		return scheduleLaunch(sc), err
+	load, ok := launchKinds[kind]
+	if !ok {
+		return launch{}, fmt.Errorf("%w: workflow intent of unknown kind %q", domain.ErrNotFound, kind)
 	}
-	return launch{}, fmt.Errorf("%w: workflow intent of unknown kind %q", domain.ErrNotFound, kind)
+	return load(ctx, l.DB, id)
 }

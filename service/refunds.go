@@ -10,7 +10,23 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/workflows"
 )
+
+// LaunchRefund is a refund's workflow-start kind (workflow_launches.kind);
+// its resource is the refunded deposit.
+const LaunchRefund = "refund"
+
+// The sweeper rebuilds a refund's start from the stored deposit.
+var _ = registerLaunch(LaunchRefund, func(ctx context.Context, q sqlx.QueryerContext, id string) (launch, error) {
+	d, err := db.TransactionByID(ctx, q, id, domain.TypePixIn)
+	return refundLaunch(d), err
+})
+
+// refundLaunch is a refund's workflow start, for its create and the sweeper.
+func refundLaunch(deposit domain.Transaction) launch {
+	return launch{LaunchRefund, deposit.ID, workflows.RefundStart(deposit), workflows.RefundWorkflow, workflows.RefundInput{Deposit: deposit}}
+}
 
 // Refunds returns received PIX: full refunds only, at most one per deposit.
 type Refunds struct {

@@ -19,6 +19,21 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
+// LaunchSchedule is a schedule's workflow-start kind (workflow_launches.kind).
+const LaunchSchedule = "schedule"
+
+// The sweeper rebuilds a schedule's start from the stored schedule.
+var _ = registerLaunch(LaunchSchedule, func(ctx context.Context, q sqlx.QueryerContext, id string) (launch, error) {
+	sc, err := db.GetSchedule(ctx, q, "", id)
+	return scheduleLaunch(sc), err
+})
+
+// scheduleLaunch is a schedule's workflow start, for its create and the sweeper.
+func scheduleLaunch(sc schedule.Schedule) launch {
+	return launch{LaunchSchedule, sc.ID, workflows.ScheduleStart(sc), workflows.ScheduleWorkflow,
+		workflows.ScheduleInput{Schedule: sc, Below: true}}
+}
+
 // Schedules runs scheduled transfers: each one is a durable workflow
 // (schedule/<id>) that owns its row; this service creates them, forwards
 // edits, run-now and cancel to them as updates, makes their runs, and tells

@@ -14,6 +14,20 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
+// LaunchTransfer is the PIX out's workflow-start kind (workflow_launches.kind).
+const LaunchTransfer = "transfer"
+
+// The sweeper rebuilds a PIX out's start from the stored transfer.
+var _ = registerLaunch(LaunchTransfer, func(ctx context.Context, q sqlx.QueryerContext, id string) (launch, error) {
+	t, err := db.TransactionByID(ctx, q, id, domain.TypePixOut)
+	return transferLaunch(t), err
+})
+
+// transferLaunch is a PIX out's workflow start, for its create and the sweeper.
+func transferLaunch(t domain.Transaction) launch {
+	return launch{LaunchTransfer, t.ID, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t}}
+}
+
 // Transfers sends PIX: create (reserve + workflow) and review decisions.
 type Transfers struct {
 	DB        *sqlx.DB
