@@ -56,9 +56,9 @@ func TestChargeStartsDeferredUntilANotice(t *testing.T) {
 	}
 
 	// An operator's plain signal (the Web UI sends those) is recorded and
-	// waits for the first task.
+	// waits for the first task. It names the charge, as every notice must.
 	if err := e.app.Temporal.SignalWorkflow(context.Background(), wid, "", workflows.ChargeSignal,
-		processor.ChargeNotice{Outcome: processor.OutcomeFailed}); err != nil {
+		processor.ChargeNotice{ChargeID: id, Outcome: processor.OutcomeFailed}); err != nil {
 		t.Fatal(err)
 	}
 	evs = historyTypes(t, e, wid)
