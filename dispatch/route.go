@@ -1,8 +1,9 @@
 // Package dispatch moves committed events out of the outbox: it starts one
 // durable webhook delivery chain per matching endpoint (Dispatcher, in the
 // worker processes) and feeds every API process's WebSocket hub (Tail). It
-// also holds the routing rule both share (ForKey); the event catalog and its
-// patterns are domain rules (domain/event_patterns.go).
+// also holds the routing rule both share (ForKey); the event names (one
+// list, domain.Catalog in domain/event.go) and the patterns derived from
+// them (domain/event_patterns.go) are domain rules.
 package dispatch
 
 import (

@@ -5,16 +5,35 @@ import (
 	"strings"
 )
 
-// Catalog is the list of active event types of the specification.
-var Catalog = []string{
-	"payment.created", "payment.paid", "payment.failed", "payment.pix.expired", "payment.refunded",
-	"refund.requested", "refund.completed", "refund.failed",
-	"transfer.created", "transfer.completed", "transfer.failed",
-	"transfer.internal.completed", "transfer.internal.received",
-	"med.created", "med.evidence_sent", "med.updated",
-	"payment_link.paid",
-	"invoice.created", "invoice.processing", "invoice.issued", "invoice.failed", "invoice.cancelled",
-	"webhook.test",
+// familyAliases maps an event name's first segment to the family it is
+// listed under when the two differ: the specification lists payment links
+// under payment.*.
+var familyAliases = map[string]string{"payment_link": "payment"}
+
+// Family is the family of event type ev: its first dot-separated segment
+// ("transfer" for transfer.internal.received), or the family the
+// specification lists it under (payment_link.paid is a payment event).
+func Family(ev string) string {
+	f, _, _ := strings.Cut(ev, ".")
+	if alias, ok := familyAliases[f]; ok {
+		return alias
+	}
+	return f
+}
+
+// FamilyPatterns are the patterns derived from the catalog that a webhook
+// endpoint or WebSocket connection subscribes with to a whole family: "*"
+// then "<family>.*" for each family, in the catalog's order.
+func FamilyPatterns() []string {
+	ps := []string{"*"}
+	seen := map[string]bool{}
+	for _, ev := range Catalog {
+		if f := Family(ev); !seen[f] {
+			seen[f] = true
+			ps = append(ps, f+".*")
+		}
+	}
+	return ps
 }
 
 var validPattern = regexp.MustCompile(`^[a-z0-9_.*]{1,64}$`)
@@ -38,8 +57,8 @@ func KnownPattern(p string) bool {
 }
 
 // Matches reports whether event type ev matches pattern p. "*" matches
-// every event; "family.*" matches the family's events ("payment.*" also
-// covers payment_link.paid, as the specification lists it there); any
+// every event; "family.*" matches the family's events (Family: "payment.*"
+// also covers payment_link.paid, as the specification lists it there); any
 // other '*' matches one or more characters.
 func Matches(p, ev string) bool {
 	if p == "*" || p == ev {
@@ -48,7 +67,7 @@ func Matches(p, ev string) bool {
 	if !strings.Contains(p, "*") {
 		return false
 	}
-	if p == "payment.*" && strings.HasPrefix(ev, "payment_link.") {
+	if f, ok := strings.CutSuffix(p, ".*"); ok && f == Family(ev) {
 		return true
 	}
 	return glob(p, ev)
