@@ -182,7 +182,10 @@ func (l *Launcher) Sweep(ctx context.Context) (int, error) {
 		x, err := l.load(ctx, in.Kind, in.ResourceID)
 		if errors.Is(err, domain.ErrNotFound) { // nothing to start: drop the intent
 			slog.Error("workflow intent without its resource", "kind", in.Kind, "id", in.ResourceID)
-			err = db.DeleteLaunch(ctx, l.DB, in.Kind, in.ResourceID)
+			if err := db.DeleteLaunch(ctx, l.DB, in.Kind, in.ResourceID); err != nil {
+				return started, err
+			}
+			continue
 		}
 		if err != nil {
 			return started, err
