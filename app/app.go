@@ -189,7 +189,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transfers: &activities.Transfers{Base: base, Processor: proc},
 			Refunds:   &activities.Refunds{Base: base, Processor: proc},
 			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
-			Sandbox:   sbx,
+			Processor: proc, // registers the sandbox's simulated network (processor.Registrar)
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {

@@ -48,6 +48,21 @@ type Inbox interface {
 	RefundNotice(ctx context.Context, depositID string, n RefundNotice) error
 }
 
+// Registry is where an adapter's own workflows and activities are
+// registered: a Temporal worker or a test environment (worker.Registry).
+type Registry interface {
+	RegisterWorkflow(any)
+	RegisterActivity(any)
+}
+
+// Registrar is implemented by an adapter that brings Temporal machinery of
+// its own (the sandbox's simulated network: a workflow and an activity).
+// The worker registers it beside Jangada's workflows when the adapter the
+// app picked implements it, so the worker never names an adapter's package.
+type Registrar interface {
+	Register(r Registry)
+}
+
 // ChargeRequest asks the processor for a dynamic BR Code.
 type ChargeRequest struct {
 	ID           string

@@ -16,12 +16,13 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/jangada/jangada/activities"
-	"github.com/jangada/jangada/processor/sandbox"
+	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
 
 // Deps are the activity implementations the worker hosts, one struct per
-// product, and the processor adapter's own machinery when it has some.
+// product, and the processor adapter the app picked (typed to processor's
+// interfaces: the worker names no adapter's package).
 type Deps struct {
 	Charges   *activities.Charges
 	Transfers *activities.Transfers
@@ -29,8 +30,10 @@ type Deps struct {
 	Schedules *activities.Schedules
 	// Webhooks are hosted by their own worker (NewWebhooks).
 	Webhooks *activities.Webhooks
-	// Sandbox, when set, registers the simulated network's workflow.
-	Sandbox *sandbox.Sandbox
+	// Processor is the processor adapter; when it implements
+	// processor.Registrar (the sandbox's simulated network does) its own
+	// workflows and activities are registered too. Nil hosts none.
+	Processor processor.Processor
 }
 
 // StopTimeout bounds how long a stopping worker waits for its running activities.
@@ -64,11 +67,9 @@ func NewWebhooks(c client.Client, taskQueue string, concurrency int, a *activiti
 	return w
 }
 
-// Registry is a real worker or a test environment.
-type Registry interface {
-	RegisterWorkflow(any)
-	RegisterActivity(any)
-}
+// Registry is a real worker or a test environment: the interface a
+// processor adapter registers its own machinery on (processor.Registry).
+type Registry = processor.Registry
 
 // Register adds Jangada's workflows and activities to r: the one place
 // where a product is registered. Workflows register under their function
@@ -85,8 +86,8 @@ func Register(r Registry, d Deps) {
 			r.RegisterActivity(a)
 		}
 	}
-	if d.Sandbox != nil {
-		d.Sandbox.Register(r)
+	if adapter, ok := d.Processor.(processor.Registrar); ok {
+		adapter.Register(r)
 	}
 }
 

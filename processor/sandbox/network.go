@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
 )
 
 // The simulated network keeps its promises durably: each auto-settlement is
@@ -41,14 +42,11 @@ type Network struct {
 	Sandbox *Sandbox
 }
 
-// Registry is where the worker registers the sandbox's workflow and activity.
-type Registry interface {
-	RegisterWorkflow(any)
-	RegisterActivity(any)
-}
+// The worker registers the simulated network through processor.Registrar.
+var _ processor.Registrar = (*Sandbox)(nil)
 
-// Register adds the simulated network to a worker.
-func (s *Sandbox) Register(r Registry) {
+// Register adds the simulated network to a worker (processor.Registrar).
+func (s *Sandbox) Register(r processor.Registry) {
 	r.RegisterWorkflow(NetworkWorkflow)
 	r.RegisterActivity(&Network{Sandbox: s})
 }
