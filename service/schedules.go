@@ -181,6 +181,9 @@ func (s *Schedules) open(ctx context.Context, acct domain.Account, id string) (s
 func (s *Schedules) update(ctx context.Context, id, name string, args ...any) (schedule.Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
 	defer cancel()
+	// The target last: the workflow rejects an update naming another
+	// schedule, or none (workflows.ScheduleTarget).
+	args = append(args, workflows.ScheduleTarget{ScheduleID: id})
 	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: workflows.ScheduleWorkflowID(id), UpdateName: name, Args: args,
 		WaitForStage: client.WorkflowUpdateStageCompleted,

@@ -1,13 +1,17 @@
 package workflows
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/schedule"
 )
 
 // A sealed payload copied out of another workflow's history cannot move
@@ -171,4 +175,59 @@ func TestRefundNoticeForAnotherDepositIsIgnored(t *testing.T) {
 	if got := result(t, env); got != domain.StatusFailed || f.calls["complete"] != 0 || f.posted["fail"] != 1 {
 		t.Fatalf("status %s, calls %v", got, f.calls)
 	}
+}
+
+// An update to a schedule must name it: run-now with no payload (as a
+// frontend client holding no key could send it, and as callers from
+// before sent it), or naming another schedule (a copy from its history),
+// is rejected and runs nothing; cancel and a patch likewise. The update
+// naming the schedule runs. Before, run-now took no argument at all and
+// any client of the frontend could run a schedule's transfer.
+func TestScheduleUpdateForAnotherScheduleIsRejected(t *testing.T) {
+	start := time.Date(2026, 3, 10, 8, 0, 0, 0, saoPaulo)
+	env, f := scheduleEnv(start)
+	var noTarget, other, cancelOther, patchOther, own error
+	paused := schedule.StatusPaused
+	var rec schedule.Record
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(ScheduleRunNow, "bare", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { noTarget = err }, OnComplete: func(_ any, err error) { noTarget = errors.New("accepted") }})
+		updateTo(env, "s2", ScheduleRunNow, nil, &other)
+		updateTo(env, "s2", ScheduleCancel, nil, &cancelOther)
+		updateTo(env, "s2", ScheduleUpdate, nil, &patchOther, schedule.Patch{Status: &paused})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() { update(env, ScheduleRunNow, &rec, &own) }, 2*time.Minute)
+	env.ExecuteWorkflow(ScheduleWorkflow, recurring(start, schedule.Rule{Interval: schedule.Daily, Time: "09:00"}, 1))
+	if got := result(t, env); got != schedule.StatusCompleted {
+		t.Fatalf("status %s", got)
+	}
+	for name, err := range map[string]error{"run-now without target": noTarget, "run-now for s2": other, "cancel for s2": cancelOther, "patch for s2": patchOther} {
+		if err == nil || !strings.Contains(err.Error(), "names schedule") {
+			t.Errorf("%s: %v, want rejected", name, err)
+		}
+	}
+	// Only the own run-now ran, at 08:02: the schedule was neither
+	// cancelled nor paused by the others, and closed at maxRuns 1.
+	if own != nil || rec.Run == nil || rec.Run.RunNumber != 1 {
+		t.Fatalf("own run-now: %v %+v", own, rec)
+	}
+	wantRuns(t, f, "2026-03-10 08:02")
+}
+
+// Schedules whose histories were recorded before updates named their
+// schedule (DefaultVersion) take updates without a target, as they did.
+func TestScheduleHistoriesBeforeTargetsTakeBareUpdates(t *testing.T) {
+	start := time.Date(2026, 3, 10, 8, 0, 0, 0, saoPaulo)
+	env, f := scheduleEnv(start)
+	env.OnGetVersion(addressedChange, workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	var err error
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(ScheduleRunNow, "bare", &testsuite.TestUpdateCallback{
+			OnReject: func(e error) { err = e }, OnComplete: func(_ any, e error) { err = e }})
+	}, time.Minute)
+	env.ExecuteWorkflow(ScheduleWorkflow, recurring(start, schedule.Rule{Interval: schedule.Daily, Time: "09:00"}, 1))
+	if got := result(t, env); got != schedule.StatusCompleted || err != nil {
+		t.Fatalf("status %s, run-now %v", got, err)
+	}
+	wantRuns(t, f, "2026-03-10 08:01")
 }

@@ -26,6 +26,16 @@ const (
 	BalanceSignal = "balance-changed"
 )
 
+// ScheduleTarget names the schedule an update is for; it is the last
+// argument of every update (service.Schedules sends it). A workflow of
+// version addressedChange rejects an update naming another schedule, or
+// none: run-now and cancel carried no payload at all, so a client of the
+// Temporal frontend needed no key to run a schedule's transfer, and an
+// update's patch could be copied out of another schedule's history.
+type ScheduleTarget struct {
+	ScheduleID string `json:"scheduleId"`
+}
+
 // ResourceSchedule is the JangadaResourceType of schedule workflows.
 const ResourceSchedule = "SCHEDULE"
 
@@ -55,7 +65,8 @@ func ScheduleStart(s schedule.Schedule) Start {
 		Amount:  s.Payload.Amount,
 		Summary: "Scheduled " + schedule.MethodLabel(s.Payload.Method) + " " + s.Payload.Amount.Format() + ": " + s.ScheduleLabel(),
 		Details: "Account `" + s.AccountID + "`, schedule `" + s.ID + "`. Updates `" + ScheduleUpdate + "`, `" +
-			ScheduleRunNow + "`, `" + ScheduleCancel + "`; signal `" + BalanceSignal + "` re-reads the balance.",
+			ScheduleRunNow + "`, `" + ScheduleCancel + "`, each with {\"scheduleId\":\"" + s.ID +
+			"\"} as its last argument (one naming another schedule, or none, is rejected); signal `" + BalanceSignal + "` re-reads the balance.",
 		Memo: map[string]any{"scheduleId": s.ID},
 	}
 }
@@ -90,8 +101,9 @@ type scheduler struct {
 func ScheduleWorkflow(ctx workflow.Context, in ScheduleInput) (string, error) {
 	w := &scheduler{s: in.Schedule, below: in.Below, dirty: in.Dirty, saStatus: in.Schedule.Status}
 	// Handlers first: an update that arrives with the first workflow task
-	// must find them, or it is rejected as unknown.
-	if err := w.register(ctx); err != nil {
+	// must find them, or it is rejected as unknown. (GetVersion does not
+	// yield: they are still registered within the first task.)
+	if err := w.register(ctx, addressedOnly(ctx)); err != nil {
 		return "", err
 	}
 	if !in.Continued {
@@ -111,8 +123,16 @@ func ScheduleWorkflow(ctx workflow.Context, in ScheduleInput) (string, error) {
 	return w.loop(ctx)
 }
 
-func (w *scheduler) register(ctx workflow.Context) error {
-	open := func(ctx workflow.Context) error {
+// register sets the update handlers; addressed makes them refuse an
+// update whose ScheduleTarget is not this schedule (see ScheduleTarget).
+func (w *scheduler) register(ctx workflow.Context, addressed bool) error {
+	open := func(ctx workflow.Context, t ScheduleTarget) error {
+		if addressed && t.ScheduleID != w.s.ID {
+			workflow.GetLogger(ctx).Warn("rejecting an update addressed to another schedule",
+				"schedule", w.s.ID, "addressedTo", t.ScheduleID)
+			return temporal.NewNonRetryableApplicationError(
+				"the update names schedule \""+t.ScheduleID+"\", not "+w.s.ID, "WrongSchedule", nil)
+		}
 		if w.s.Closed() {
 			return closedError(w.s)
 		}
@@ -125,15 +145,19 @@ func (w *scheduler) register(ctx workflow.Context) error {
 		}
 		return r.rec, r.err
 	}
+	// An update sent without a target (by callers from before) decodes it
+	// as the zero value: the SDK leaves missing arguments zero.
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ScheduleUpdate,
-		func(ctx workflow.Context, p schedule.Patch) (schedule.Record, error) {
+		func(ctx workflow.Context, p schedule.Patch, _ ScheduleTarget) (schedule.Record, error) {
 			return enqueue(ctx, &request{name: ScheduleUpdate, patch: p})
-		}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, _ schedule.Patch) error { return open(ctx) }}); err != nil {
+		}, workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, _ schedule.Patch, t ScheduleTarget) error { return open(ctx, t) }}); err != nil {
 		return err
 	}
 	for _, name := range []string{ScheduleRunNow, ScheduleCancel} {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, name,
-			func(ctx workflow.Context) (schedule.Record, error) { return enqueue(ctx, &request{name: name}) },
+			func(ctx workflow.Context, _ ScheduleTarget) (schedule.Record, error) {
+				return enqueue(ctx, &request{name: name})
+			},
 			workflow.UpdateHandlerOptions{Validator: open}); err != nil {
 			return err
 		}

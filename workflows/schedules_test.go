@@ -103,8 +103,15 @@ func wantRuns(t *testing.T, f *fakeSchedules, want ...string) {
 	}
 }
 
-// update sends an update and returns its result through the callbacks.
+// update sends an update to schedule s1, as service.Schedules does (its
+// target last), and returns its result through the callbacks.
 func update(env *testsuite.TestWorkflowEnvironment, name string, out *schedule.Record, errOut *error, args ...any) {
+	updateTo(env, "s1", name, out, errOut, args...)
+}
+
+// updateTo sends an update naming schedule target.
+func updateTo(env *testsuite.TestWorkflowEnvironment, target, name string, out *schedule.Record, errOut *error, args ...any) {
+	args = append(args, ScheduleTarget{ScheduleID: target})
 	env.UpdateWorkflow(name, name+time.Now().String(), &testsuite.TestUpdateCallback{
 		OnReject: func(err error) { *errOut = err },
 		OnComplete: func(v any, err error) {
