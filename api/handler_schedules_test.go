@@ -242,7 +242,7 @@ func TestHandlerScheduleList(t *testing.T) {
 			expectFail(t, f.merchant("GET", "/v1/transfer-scheduled/list"+tc.query, ""), http.StatusBadRequest, tc.message)
 		})
 	}
-	t.Run("GET /v1/transfer-scheduled/list: page 2 → 200 with {items}", func(t *testing.T) {
+	t.Run("GET /v1/transfer-scheduled/list: page 2 → 200 with {items} and the page counts", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("transfer-scheduled/list")
 		next := time.Date(2099, 1, 5, 12, 30, 0, 0, time.UTC)
@@ -252,8 +252,8 @@ func TestHandlerScheduleList(t *testing.T) {
 			Payload: schedule.Payload{Method: schedule.MethodInternal, Amount: 500, RecipientEmail: "bob@example.com"},
 		}}, 21, nil)
 		data := expectOK(t, f.merchant("GET", "/v1/transfer-scheduled/list?page=2&pageSize=10", ""), "Scheduled transfers")
-		// The spec fixes this route's data as {items}: no page counts.
-		expectAbsent(t, data, "page", "pageSize", "total", "pages")
+		// The list envelope of every list: {items} and the page counts.
+		expectFields(t, data, map[string]string{"page": `2`, "pageSize": `10`, "total": `21`, "pages": `3`})
 		items := string(data["items"])
 		for _, want := range []string{`"id":"sch_1"`, `"amount":5.00`, `"triggerType":"balance_threshold"`, `"method":"Transferência interna"`} {
 			if !strings.Contains(items, want) {

@@ -123,4 +123,24 @@ func TestHandlerSubaccountMovesAndErrors(t *testing.T) {
 		data := expectOK(t, f.merchant("POST", "/v1/subaccount/portal/setup", `{"externalReference":"shop-7","email":"A@B.co","password":"Str0ng!pw"}`), "Portal ready")
 		expectFields(t, data, map[string]string{"success": `true`, "mode": `"portal_ready"`})
 	})
+	t.Run("portal status of one: data is the record", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t).withSubaccounts("subaccount/portal/get")
+		f.subs.EXPECT().PortalStatus(gomock.Any(), gomock.Any(), "shop-7").
+			Return(subaccount.PortalItem{SubaccountID: "sub_1", SubaccountName: "Loja", Portal: subaccount.PortalView{State: "active"}}, nil)
+		data := expectOK(t, f.merchant("GET", "/v1/subaccount/portal/status?externalReference=shop-7", ""), "Portal status")
+		expectFields(t, data, map[string]string{"subaccountId": `"sub_1"`, "subaccountName": `"Loja"`})
+		expectAbsent(t, data, "items")
+	})
+	t.Run("portal status of all: data is the list envelope", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t).withSubaccounts("subaccount/portal/get")
+		f.subs.EXPECT().ListPortals(gomock.Any(), gomock.Any(), 2, 1).
+			Return([]subaccount.PortalItem{{SubaccountID: "sub_2", Portal: subaccount.PortalView{State: "none"}}}, 3, nil)
+		data := expectOK(t, f.merchant("GET", "/v1/subaccount/portal/status?page=2&pageSize=1", ""), "Portal status")
+		expectFields(t, data, map[string]string{"page": `2`, "pageSize": `1`, "total": `3`, "pages": `3`})
+		if !strings.Contains(string(data["items"]), `"subaccountId":"sub_2"`) {
+			t.Errorf("items %s", data["items"])
+		}
+	})
 }

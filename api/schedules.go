@@ -24,8 +24,9 @@ func (s *Server) listSchedules(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	// The spec fixes this route's data as {items}: the page counts stay out.
-	ok(c, "Scheduled transfers", gin.H{"items": pageOf(rows, f, total, schedule.Schedule.Public).Items})
+	// The spec names this route's data {items}: the list envelope holds it,
+	// with the page counts every list answers.
+	ok(c, "Scheduled transfers", pageOf(rows, f, total, schedule.Schedule.Public))
 }
 
 func (s *Server) getSchedule(c *gin.Context) {

@@ -14,21 +14,34 @@ func (s *Server) portalSetup(c *gin.Context) {
 	})
 }
 
+// portalStatus answers one sub-account's portal when the query names it
+// (data = the record), else a page of them all (data = the list envelope).
 func (s *Server) portalStatus(c *gin.Context) {
-	ref := ""
 	if c.Query("id") != "" || c.Query("externalReference") != "" {
-		var err error
-		if ref, err = queryRef(c); err != nil {
+		ref, err := queryRef(c)
+		if err != nil {
 			fail(c, err)
 			return
 		}
+		item, err := s.Subaccounts.PortalStatus(c.Request.Context(), accountOf(c), ref)
+		if err != nil {
+			fail(c, err)
+			return
+		}
+		ok(c, "Portal status", item)
+		return
 	}
-	items, err := s.Subaccounts.PortalStatus(c.Request.Context(), accountOf(c), ref)
+	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "Portal status", items)
+	items, total, err := s.Subaccounts.ListPortals(c.Request.Context(), accountOf(c), f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Portal status", pageOf(items, f, total, func(p subaccount.PortalItem) subaccount.PortalItem { return p }))
 }
 
 func (s *Server) portalUpdateEmail(c *gin.Context) {

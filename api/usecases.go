@@ -82,7 +82,8 @@ type Subaccounts interface {
 	SetPricing(ctx context.Context, acct domain.Account, p subaccount.SetPricing) (subaccount.View, error)
 	Pricing(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Preview, error)
 	PortalSetup(ctx context.Context, acct domain.Account, p subaccount.PortalSetup) error
-	PortalStatus(ctx context.Context, acct domain.Account, ref string) ([]subaccount.PortalItem, error)
+	PortalStatus(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
+	ListPortals(ctx context.Context, acct domain.Account, page, pageSize int) ([]subaccount.PortalItem, int, error)
 	PortalUpdateEmail(ctx context.Context, acct domain.Account, p subaccount.PortalEmail) (subaccount.PortalItem, error)
 	PortalRevoke(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
 	PortalReset2FA(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)

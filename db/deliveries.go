@@ -200,17 +200,10 @@ func GetDelivery(ctx context.Context, q sqlx.QueryerContext, id string) (Deliver
 // ListDeliveries returns one page of an endpoint's deliveries, newest
 // first, each with its attempts; status "" means any.
 func ListDeliveries(ctx context.Context, q sqlx.QueryerContext, endpointID, status string, page, pageSize int) ([]Delivery, int, error) {
-	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM webhook_deliveries
-		WHERE endpoint_id = $1 AND ($2 = '' OR status = $2)`, endpointID, status); err != nil {
-		return nil, 0, fmt.Errorf("db: count deliveries: %w", err)
-	}
-	items := []Delivery{}
-	err := sqlx.SelectContext(ctx, q, &items, `SELECT `+deliveryColumns+` FROM webhook_deliveries
-		WHERE endpoint_id = $1 AND ($2 = '' OR status = $2) ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-		endpointID, status, pageSize, (page-1)*pageSize)
+	items, total, err := listPage[Delivery](ctx, q, "deliveries", deliveryColumns, "webhook_deliveries",
+		"endpoint_id = $1 AND ($2 = '' OR status = $2)", []any{endpointID, status}, page, pageSize)
 	if err != nil {
-		return nil, 0, fmt.Errorf("db: list deliveries: %w", err)
+		return nil, 0, err
 	}
 	return items, total, attachAttempts(ctx, q, items)
 }

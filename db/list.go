@@ -70,19 +70,30 @@ func (f ListFilter) where(accountID string) (string, []any) {
 // first, and the total number matching f.
 func ListTransactions(ctx context.Context, q sqlx.QueryerContext, accountID string, f ListFilter) ([]domain.Transaction, int, error) {
 	where, args := f.where(accountID)
+	return listPage[domain.Transaction](ctx, q, "transactions", txColumns, "transactions", where, args, f.Page, f.PageSize)
+}
+
+// listPage is the one list query: the number of rows of table matching
+// where, and one page of them (from 1), newest first (created_at, then id,
+// so that rows of the same instant keep one order from page to page). The
+// spec orders no list otherwise. where refers to args as $1, $2, …; what
+// names the list in errors.
+func listPage[T any](ctx context.Context, q sqlx.QueryerContext, what, columns, table, where string, args []any, page, pageSize int) ([]T, int, error) {
 	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM transactions WHERE `+where, args...); err != nil {
-		return nil, 0, fmt.Errorf("db: count transactions: %w", err)
+	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM `+table+` WHERE `+where, args...); err != nil {
+		return nil, 0, fmt.Errorf("db: count %s: %w", what, err)
 	}
-	items := []domain.Transaction{}
-	if total == 0 {
-		return items, 0, nil
+	items := []T{}
+	offset := (page - 1) * pageSize
+	if offset >= total { // nothing on this page: spare the query
+		return items, total, nil
 	}
-	args = append(args, f.PageSize, (f.Page-1)*f.PageSize)
-	err := sqlx.SelectContext(ctx, q, &items, `SELECT `+txColumns+` FROM transactions WHERE `+where+
-		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
+	n := len(args)
+	args = append(args[:n:n], pageSize, offset)
+	err := sqlx.SelectContext(ctx, q, &items, fmt.Sprintf(`SELECT %s FROM %s WHERE %s ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`,
+		columns, table, where, n+1, n+2), args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("db: list transactions: %w", err)
+		return nil, 0, fmt.Errorf("db: list %s: %w", what, err)
 	}
 	return items, total, nil
 }

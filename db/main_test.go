@@ -54,3 +54,16 @@ func fund(t *testing.T, d *sqlx.DB, accountID string, amount money.Cents) {
 		t.Fatal(err)
 	}
 }
+
+// storeTx writes a record directly, in the state a test needs.
+func storeTx(t *testing.T, tr domain.Transaction) domain.Transaction {
+	t.Helper()
+	err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
+		_, err := db.InsertTransaction(t.Context(), tx, tr)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}

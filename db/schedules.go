@@ -92,16 +92,9 @@ func GetSchedule(ctx context.Context, q sqlx.QueryerContext, accountID, id strin
 // ListSchedules loads a page of the account's schedules, newest first, and
 // how many there are.
 func ListSchedules(ctx context.Context, q sqlx.QueryerContext, accountID string, page, pageSize int) ([]schedule.Schedule, int, error) {
-	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM scheduled_transfers WHERE account_id = $1`, accountID); err != nil {
-		return nil, 0, fmt.Errorf("db: count schedules: %w", err)
-	}
-	var docs [][]byte
-	err := sqlx.SelectContext(ctx, q, &docs, `
-		SELECT doc FROM scheduled_transfers WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-		accountID, pageSize, (page-1)*pageSize)
+	docs, total, err := listPage[[]byte](ctx, q, "schedules", "doc", "scheduled_transfers", "account_id = $1", []any{accountID}, page, pageSize)
 	if err != nil {
-		return nil, 0, fmt.Errorf("db: list schedules: %w", err)
+		return nil, 0, err
 	}
 	out := make([]schedule.Schedule, len(docs))
 	for i, d := range docs {

@@ -107,33 +107,8 @@ func LockSubaccounts(ctx context.Context, tx *sqlx.Tx, accountID string, fields 
 // ListSubaccounts returns one page of the account's live sub-accounts,
 // newest first, optionally of one status, and the total.
 func ListSubaccounts(ctx context.Context, q sqlx.QueryerContext, accountID, status string, page, pageSize int) ([]subaccount.Subaccount, int, error) {
-	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `
-		SELECT count(*) FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL AND ($2 = '' OR status = $2)`,
-		accountID, status); err != nil {
-		return nil, 0, fmt.Errorf("db: count sub-accounts: %w", err)
-	}
-	rows := []subaccount.Subaccount{}
-	err := sqlx.SelectContext(ctx, q, &rows, `
-		SELECT `+subColumns+` FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL AND ($2 = '' OR status = $2)
-		ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`, accountID, status, pageSize, (page-1)*pageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("db: list sub-accounts: %w", err)
-	}
-	return rows, total, nil
-}
-
-// ListPortals returns every live sub-account of the account, oldest first,
-// for the portal status route.
-func ListPortals(ctx context.Context, q sqlx.QueryerContext, accountID string) ([]subaccount.Subaccount, error) {
-	rows := []subaccount.Subaccount{}
-	err := sqlx.SelectContext(ctx, q, &rows, `
-		SELECT `+subColumns+` FROM subaccounts WHERE account_id = $1 AND deleted_at IS NULL
-		ORDER BY created_at, id LIMIT 1000`, accountID)
-	if err != nil {
-		return nil, fmt.Errorf("db: list portals: %w", err)
-	}
-	return rows, nil
+	return listPage[subaccount.Subaccount](ctx, q, "sub-accounts", subColumns, "subaccounts",
+		"account_id = $1 AND deleted_at IS NULL AND ($2 = '' OR status = $2)", []any{accountID, status}, page, pageSize)
 }
 
 // SaveSubaccount writes the mutable fields of s (name, status, lock, limits,

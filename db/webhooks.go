@@ -88,24 +88,13 @@ func GetEndpoint(ctx context.Context, q sqlx.QueryerContext, scope EndpointScope
 }
 
 // ListEndpoints returns one page of the live endpoints in scope (an
-// account is required), oldest first.
+// account is required), newest first.
 func ListEndpoints(ctx context.Context, q sqlx.QueryerContext, scope EndpointScope, page, pageSize int) ([]WebhookEndpoint, int, error) {
 	if scope.AccountID == "" {
 		return nil, 0, errors.New("db: list endpoints: no account")
 	}
-	var total int
-	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM webhook_endpoints WHERE `+scope.where(1),
-		scope.AccountID, scope.KeyID); err != nil {
-		return nil, 0, fmt.Errorf("db: count endpoints: %w", err)
-	}
-	items := []WebhookEndpoint{}
-	err := sqlx.SelectContext(ctx, q, &items, `SELECT `+endpointColumns+` FROM webhook_endpoints
-		WHERE `+scope.where(1)+` ORDER BY created_at, id LIMIT $3 OFFSET $4`,
-		scope.AccountID, scope.KeyID, pageSize, (page-1)*pageSize)
-	if err != nil {
-		return nil, 0, fmt.Errorf("db: list endpoints: %w", err)
-	}
-	return items, total, nil
+	return listPage[WebhookEndpoint](ctx, q, "endpoints", endpointColumns, "webhook_endpoints", scope.where(1),
+		[]any{scope.AccountID, scope.KeyID}, page, pageSize)
 }
 
 // UpdateEndpoint applies p to a live endpoint in scope.

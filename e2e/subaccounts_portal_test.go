@@ -16,10 +16,11 @@ func TestSubaccountPortal(t *testing.T) {
 	n := subSeq.Add(1)
 	email := fmt.Sprintf("portal%d@example.com", n)
 	a := e.createSub(m)
-	items := []map[string]any{}
-	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+a, nil).into(t, &items)
-	if len(items) != 1 || items[0]["subaccountId"] != a || items[0]["portal"].(map[string]any)["state"] != "none" {
-		t.Fatalf("status before setup: %v", items)
+	// One sub-account's portal is the record; all of them, the list envelope.
+	one := map[string]any{}
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+a, nil).into(t, &one)
+	if one["subaccountId"] != a || one["portal"].(map[string]any)["state"] != "none" {
+		t.Fatalf("status before setup: %v", one)
 	}
 	for _, bad := range []string{"short1!", "nouppercase1!", "NOLOWERCASE1!", "NoDigits!!", "NoSymbol123"} {
 		r := e.move(m, "portal/setup", map[string]any{"id": a, "email": email, "password": bad})
@@ -58,11 +59,24 @@ func TestSubaccountPortal(t *testing.T) {
 		t.Fatalf("reset-2fa: %d %s", r.Status, r.Message)
 	}
 	// All portals, then revoke, which frees the e-mail.
-	e.call(m.Key, "GET", "/v1/subaccount/portal/status", nil).into(t, &items)
-	if len(items) != 2 {
-		t.Fatalf("status of all: %v", items)
+	var all struct {
+		Items                        []map[string]any
+		Page, PageSize, Total, Pages int
 	}
-	for _, it := range items {
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status", nil).into(t, &all)
+	if len(all.Items) != 2 || all.Page != 1 || all.PageSize != 50 || all.Total != 2 || all.Pages != 1 {
+		t.Fatalf("status of all: %+v", all)
+	}
+	// Newest first, like every list.
+	if all.Items[0]["subaccountId"] != bID || all.Items[1]["subaccountId"] != a {
+		t.Fatalf("status of all, newest first: %+v", all.Items)
+	}
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status?page=2&pageSize=1", nil).into(t, &all)
+	if len(all.Items) != 1 || all.Items[0]["subaccountId"] != a || all.Total != 2 || all.Pages != 2 {
+		t.Fatalf("status of all, page 2 of 1: %+v", all)
+	}
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status", nil).into(t, &all)
+	for _, it := range all.Items {
 		p := it["portal"].(map[string]any)
 		if _, ok := p["lastLoginAt"]; !ok || p["state"] != "active" || it["subaccountName"] != "Maria Silva" {
 			t.Fatalf("status item: %v", it)
@@ -89,20 +103,20 @@ func TestSubaccountPortal(t *testing.T) {
 	if _, err := e.app.DB.Exec(`UPDATE subaccounts SET portal_state = 'invite_pending', portal_email = $2 WHERE id = $1`, legacy, "legacy"+email); err != nil {
 		t.Fatal(err)
 	}
-	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+legacy, nil).into(t, &items)
-	if items[0]["portal"].(map[string]any)["state"] != "invite_pending" {
-		t.Fatalf("legacy state: %v", items)
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+legacy, nil).into(t, &one)
+	if one["portal"].(map[string]any)["state"] != "invite_pending" {
+		t.Fatalf("legacy state: %v", one)
 	}
 	if r := e.move(m, "portal/setup", map[string]any{"id": legacy, "email": "legacy" + email, "password": "Str0ng!pass"}); r.Status != 200 {
 		t.Fatalf("setup of a legacy portal: %d %s", r.Status, r.Message)
 	}
-	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+legacy, nil).into(t, &items)
-	if items[0]["portal"].(map[string]any)["state"] != "active" {
-		t.Fatalf("legacy state after setup: %v", items)
+	e.call(m.Key, "GET", "/v1/subaccount/portal/status?id="+legacy, nil).into(t, &one)
+	if one["portal"].(map[string]any)["state"] != "active" {
+		t.Fatalf("legacy state after setup: %v", one)
 	}
 	raw := e.call(m.Key, "GET", "/v1/subaccount/portal/status", nil).Data
-	all := e.call(m.Key, "GET", "/v1/subaccount/get/"+a, nil).Data
-	if strings.Contains(string(raw)+string(all), "argon2") || strings.Contains(string(raw)+string(all), "assword") {
-		t.Fatalf("the password hash leaked: %s %s", raw, all)
+	rec := e.call(m.Key, "GET", "/v1/subaccount/get/"+a, nil).Data
+	if strings.Contains(string(raw)+string(rec), "argon2") || strings.Contains(string(raw)+string(rec), "assword") {
+		t.Fatalf("the password hash leaked: %s %s", raw, rec)
 	}
 }

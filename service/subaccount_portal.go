@@ -28,30 +28,34 @@ func (s *Subaccounts) PortalSetup(ctx context.Context, acct domain.Account, p su
 	return err
 }
 
-// PortalStatus lists the portal of every sub-account, or of the one named
-// (ref not empty).
-func (s *Subaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref string) ([]subaccount.PortalItem, error) {
+// PortalStatus is the portal of the sub-account named by ref (id or
+// externalReference).
+func (s *Subaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error) {
 	if err := gate(acct); err != nil {
-		return nil, err
+		return subaccount.PortalItem{}, err
 	}
-	var rows []subaccount.Subaccount
-	if ref != "" {
-		sa, err := db.GetSubaccount(ctx, s.DB, acct.ID, ref)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, sa)
-	} else {
-		var err error
-		if rows, err = db.ListPortals(ctx, s.DB, acct.ID); err != nil {
-			return nil, err
-		}
+	sa, err := db.GetSubaccount(ctx, s.DB, acct.ID, ref)
+	if err != nil {
+		return subaccount.PortalItem{}, err
+	}
+	return sa.Portal(), nil
+}
+
+// ListPortals is one page of the portals of the account's live
+// sub-accounts, newest first, and how many there are.
+func (s *Subaccounts) ListPortals(ctx context.Context, acct domain.Account, page, pageSize int) ([]subaccount.PortalItem, int, error) {
+	if err := gate(acct); err != nil {
+		return nil, 0, err
+	}
+	rows, total, err := db.ListSubaccounts(ctx, s.DB, acct.ID, "", page, pageSize)
+	if err != nil {
+		return nil, 0, err
 	}
 	items := make([]subaccount.PortalItem, len(rows))
 	for i, r := range rows {
 		items[i] = r.Portal()
 	}
-	return items, nil
+	return items, total, nil
 }
 
 // portalChange applies f to a configured portal; a sub-account without one

@@ -139,8 +139,9 @@ func TestSubaccountFeatureGate(t *testing.T) {
 	_, err := s.Create(t.Context(), acct, subaccount.NewSubaccount{})
 	_, _, err2 := s.Get(t.Context(), acct, "x")
 	_, err3 := s.AddBalance(t.Context(), acct, domain.APIKey{}, subaccount.Move{})
-	_, err4 := s.PortalStatus(t.Context(), acct, "")
-	for _, e := range []error{err, err2, err3, err4} {
+	_, err4 := s.PortalStatus(t.Context(), acct, "x")
+	_, _, err5 := s.ListPortals(t.Context(), acct, 1, 50)
+	for _, e := range []error{err, err2, err3, err4, err5} {
 		if !errors.Is(e, domain.ErrForbidden) {
 			t.Fatalf("without the feature: %v", e)
 		}

@@ -118,6 +118,22 @@ func (mr *MockSubaccountsMockRecorder) List(ctx, acct, status, page, pageSize an
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockSubaccounts)(nil).List), ctx, acct, status, page, pageSize)
 }
 
+// ListPortals mocks base method.
+func (m *MockSubaccounts) ListPortals(ctx context.Context, acct domain.Account, page, pageSize int) ([]subaccount.PortalItem, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ListPortals", ctx, acct, page, pageSize)
+	ret0, _ := ret[0].([]subaccount.PortalItem)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// ListPortals indicates an expected call of ListPortals.
+func (mr *MockSubaccountsMockRecorder) ListPortals(ctx, acct, page, pageSize any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ListPortals", reflect.TypeOf((*MockSubaccounts)(nil).ListPortals), ctx, acct, page, pageSize)
+}
+
 // Lock mocks base method.
 func (m *MockSubaccounts) Lock(ctx context.Context, acct domain.Account, l subaccount.Lock) (subaccount.View, error) {
 	m.ctrl.T.Helper()
@@ -178,10 +194,10 @@ func (mr *MockSubaccountsMockRecorder) PortalSetup(ctx, acct, p any) *gomock.Cal
 }
 
 // PortalStatus mocks base method.
-func (m *MockSubaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref string) ([]subaccount.PortalItem, error) {
+func (m *MockSubaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "PortalStatus", ctx, acct, ref)
-	ret0, _ := ret[0].([]subaccount.PortalItem)
+	ret0, _ := ret[0].(subaccount.PortalItem)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
