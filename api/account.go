@@ -3,9 +3,9 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/service"
 )
 
 type padraoBalance struct {
@@ -23,7 +23,7 @@ type balanceView struct {
 	Padrao          padraoBalance `json:"padrao"`
 }
 
-func balanceOf(b db.Balance) balanceView {
+func balanceOf(b service.Balance) balanceView {
 	v := balanceView{Currency: "BRL", AvailableAmount: b.Available, PendingAmount: b.Pending, Padrao: padraoBalance{
 		Available: b.Available, Pending: b.Pending, Withdrawable: b.Withdrawable, Locked24h: b.Locked24h,
 	}}
@@ -34,7 +34,7 @@ func balanceOf(b db.Balance) balanceView {
 }
 
 func (s *Server) balance(c *gin.Context) {
-	b, err := db.GetBalance(c.Request.Context(), s.db, accountOf(c).ID)
+	b, err := s.Transactions.Balance(c.Request.Context(), accountOf(c))
 	if err != nil {
 		fail(c, err)
 		return

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
@@ -13,12 +12,12 @@ import (
 
 func (s *Server) adminCreateAccount(c *gin.Context) {
 	create[domain.NewAccount, domain.AccountRequest](c, "Account created", func(n domain.NewAccount) (any, error) {
-		return service.NewAccount(c.Request.Context(), s.db, n.Name, n.Email, n.Document)
+		return s.Accounts.Create(c.Request.Context(), n)
 	})
 }
 
 func (s *Server) adminGetAccount(c *gin.Context) {
-	acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
+	acct, err := s.Accounts.Get(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -40,37 +39,33 @@ func (s *Server) adminPatchAccount(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	p := db.AccountPatch{Verified: b.Verified, SecurityReviewThreshold: b.SecurityReviewThreshold}
-	if b.Features != nil {
-		f := acct.Features
-		if err := bindObject(b.Features, reflectValue(&f), "features."); err != nil {
-			fail(c, err)
-			return
+	// The partial features and fees are bound onto the stored ones, which
+	// the use case reads and hands to merge.
+	merge := func(acct domain.Account) (service.AccountPatch, error) {
+		p := service.AccountPatch{Verified: b.Verified, SecurityReviewThreshold: b.SecurityReviewThreshold}
+		if b.Features != nil {
+			f := acct.Features
+			if err := bindObject(b.Features, reflectValue(&f), "features."); err != nil {
+				return p, err
+			}
+			p.Features = &f
 		}
-		p.Features = &f
-	}
-	if b.Fees != nil {
-		f := acct.Fees
-		if err := bindObject(b.Fees, reflectValue(&f), "fees."); err != nil {
-			fail(c, err)
-			return
+		if b.Fees != nil {
+			f := acct.Fees
+			if err := bindObject(b.Fees, reflectValue(&f), "fees."); err != nil {
+				return p, err
+			}
+			if err := f.Validate(); err != nil {
+				return p, err
+			}
+			p.Fees = &f
 		}
-		if err := f.Validate(); err != nil {
-			fail(c, err)
-			return
+		if b.SecurityReviewThreshold != nil && *b.SecurityReviewThreshold < 0 {
+			return p, domain.Invalid("securityReviewThreshold", "must not be negative")
 		}
-		p.Fees = &f
+		return p, nil
 	}
-	if b.SecurityReviewThreshold != nil && *b.SecurityReviewThreshold < 0 {
-		fail(c, domain.Invalid("securityReviewThreshold", "must not be negative"))
-		return
-	}
-	acct, err = db.UpdateAccount(c.Request.Context(), s.db, acct.ID, p)
+	acct, err := s.Accounts.Patch(c.Request.Context(), c.Param("id"), merge)
 	if err != nil {
 		fail(c, err)
 		return
@@ -85,20 +80,16 @@ type createdKey struct {
 
 func (s *Server) adminCreateKey(c *gin.Context) {
 	create[domain.NewKey, domain.KeyRequest](c, "API key created; the key is shown only now", func(n domain.NewKey) (any, error) {
-		acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-		if err != nil {
-			return nil, err
-		}
 		if n.RateLimitPerMinute == 0 {
 			n.RateLimitPerMinute = s.cfg.RateLimitPerMinute
 		}
-		k, secret, err := service.NewKey(c.Request.Context(), s.db, acct.ID, n)
+		k, secret, err := s.Accounts.CreateKey(c.Request.Context(), c.Param("id"), n)
 		return createdKey{APIKey: k, Key: secret}, err
 	})
 }
 
 func (s *Server) adminRevokeKey(c *gin.Context) {
-	k, err := db.RevokeKey(c.Request.Context(), s.db, c.Param("id"))
+	k, err := s.Accounts.RevokeKey(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -111,17 +102,13 @@ func (s *Server) adminRevokeKey(c *gin.Context) {
 
 func (s *Server) adminAdjust(c *gin.Context) {
 	create[domain.NewAdjustment, domain.AdjustmentRequest](c, "Adjustment posted", func(n domain.NewAdjustment) (any, error) {
-		acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-		if err != nil {
-			return nil, err
-		}
-		t, err := service.Adjust(c.Request.Context(), s.db, acct.ID, n.Amount, n.Description, c.GetHeader("Idempotency-Key"))
+		t, err := s.Accounts.Adjust(c.Request.Context(), c.Param("id"), n, c.GetHeader("Idempotency-Key"))
 		return t.Public(s.cfg.PublicURL), err
 	})
 }
 
 func (s *Server) adminVerifyLedger(c *gin.Context) {
-	problems, err := db.VerifyLedger(c.Request.Context(), s.db)
+	problems, err := s.Accounts.VerifyLedger(c.Request.Context())
 	if err != nil {
 		fail(c, err)
 		return

@@ -1,26 +1,15 @@
 package api
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/dispatch"
-	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/workflows"
+	"github.com/jangada/jangada/service"
 )
 
 // adminCreateWebhook makes a dashboard endpoint: it receives every event
 // of the account, whichever key (or none) caused it.
 func (s *Server) adminCreateWebhook(c *gin.Context) {
-	acct, err := db.GetAccount(c.Request.Context(), s.db, c.Param("id"))
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	s.newEndpoint(c, acct.ID, nil)
+	s.newEndpoint(c, c.Param("id"), nil)
 }
 
 func (s *Server) adminListWebhooks(c *gin.Context) {
@@ -29,7 +18,7 @@ func (s *Server) adminListWebhooks(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, db.EndpointScope{AccountID: c.Param("id")}, f.Page, f.PageSize)
+	rows, total, err := s.Webhooks.List(c.Request.Context(), service.EndpointScope{AccountID: c.Param("id")}, f.Page, f.PageSize)
 	if err != nil {
 		fail(c, err)
 		return
@@ -40,36 +29,21 @@ func (s *Server) adminListWebhooks(c *gin.Context) {
 // adminDeliveries is an endpoint's delivery history, newest first, each
 // delivery with its attempts (time, status code, latency, error).
 func (s *Server) adminDeliveries(c *gin.Context) {
-	ctx := c.Request.Context()
 	f, err := pageParams(c)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	status := strings.ToUpper(c.Query("status"))
-	switch status {
-	case "", db.DeliveryPending, db.DeliveryDelivered, db.DeliveryFailed, db.DeliveryCanceled:
-	default:
-		fail(c, domain.Invalid("status", "must be PENDING, DELIVERED, FAILED or CANCELED"))
-		return
-	}
-	if exists, err := db.EndpointExists(ctx, s.db, c.Param("id")); err != nil || !exists {
-		if err == nil {
-			err = domain.NotFound("webhook endpoint")
-		}
-		fail(c, err)
-		return
-	}
-	rows, total, err := db.ListDeliveries(ctx, s.db, c.Param("id"), status, f.Page, f.PageSize)
+	rows, total, err := s.Webhooks.Deliveries(c.Request.Context(), c.Param("id"), c.Query("status"), f.Page, f.PageSize)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "Webhook deliveries", pageOf(rows, f, total, func(d db.Delivery) db.Delivery { return d }))
+	ok(c, "Webhook deliveries", pageOf(rows, f, total, func(d service.Delivery) service.Delivery { return d }))
 }
 
 func (s *Server) adminGetDelivery(c *gin.Context) {
-	d, err := db.GetDelivery(c.Request.Context(), s.db, c.Param("id"))
+	d, err := s.Webhooks.Delivery(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -81,16 +55,10 @@ func (s *Server) adminGetDelivery(c *gin.Context) {
 // (receivers deduplicate on it), whatever its status; the attempt joins the
 // delivery's history as a manual run.
 func (s *Server) adminRedeliver(c *gin.Context) {
-	ctx := c.Request.Context()
-	d, err := db.BeginRedelivery(ctx, s.db, c.Param("id"))
+	r, err := s.Webhooks.Redeliver(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	in := workflows.WebhookInput{DeliveryID: d.ID, FirstAttempt: 1, Run: d.Redeliveries}
-	if err := dispatch.StartDelivery(ctx, s.Temporal, s.cfg.WebhookQueue(), d, in, false); err != nil {
-		fail(c, fmt.Errorf("%w: start redelivery: %v", domain.ErrUnavailable, err))
-		return
-	}
-	ok(c, "Redelivery started", gin.H{"deliveryId": d.ID, "run": d.Redeliveries, "workflowId": workflows.WebhookWorkflowID(d.ID, d.Redeliveries)})
+	ok(c, "Redelivery started", gin.H{"deliveryId": r.DeliveryID, "run": r.Run, "workflowId": r.WorkflowID})
 }

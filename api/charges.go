@@ -3,7 +3,6 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
 )
@@ -51,7 +50,7 @@ func (s *Server) chargeStatus(c *gin.Context) {
 // full public record, or the lean status payload. Another account's id is
 // simply not found.
 func (s *Server) showTransaction(c *gin.Context, message string, lean bool, types ...string) {
-	t, err := db.GetTransaction(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), types...)
+	t, err := s.Transactions.Get(c.Request.Context(), accountOf(c), c.Param("id"), types...)
 	if err != nil {
 		fail(c, err)
 		return
@@ -75,7 +74,7 @@ func (s *Server) listTransactions(c *gin.Context, message string, withSubaccount
 		return
 	}
 	f.Types = types
-	rows, total, err := db.ListTransactions(c.Request.Context(), s.db, accountOf(c).ID, f)
+	rows, total, err := s.Transactions.List(c.Request.Context(), accountOf(c), f)
 	if err != nil {
 		fail(c, err)
 		return

@@ -9,12 +9,12 @@ import (
 
 	"go.uber.org/mock/gomock"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 )
 
-func webhookEndpoint(p domain.EndpointPatch, keyID *string) db.WebhookEndpoint {
-	e := db.WebhookEndpoint{ID: "wh_1", AccountID: testAccountID, APIKeyID: keyID, URL: "https://hooks.example.com/old",
+func webhookEndpoint(p domain.EndpointPatch, keyID *string) service.WebhookEndpoint {
+	e := service.WebhookEndpoint{ID: "wh_1", AccountID: testAccountID, APIKeyID: keyID, URL: "https://hooks.example.com/old",
 		Events: []string{"*"}, Status: domain.EndpointActive, Secret: "whsec_c2VjcmV0"}
 	if p.URL != nil {
 		e.URL = *p.URL
@@ -60,7 +60,7 @@ func TestHandlerWebhookCreate(t *testing.T) {
 		f := newFixture(t).authorized("webhooks/*")
 		want := domain.EndpointPatch{URL: ptr("https://hooks.example.com/j"), Events: []string{"payment.paid", "payment.*"}, Description: ptr("produção")}
 		f.webhooks.EXPECT().Create(gomock.Any(), testAccountID, gomock.Any(), gomock.Any()).
-			DoAndReturn(func(_ context.Context, _ string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
+			DoAndReturn(func(_ context.Context, _ string, keyID *string, p domain.EndpointPatch) (service.WebhookEndpoint, error) {
 				if keyID == nil || *keyID != testKeyID {
 					t.Errorf("Webhooks.Create got key %v, want %q", keyID, testKeyID)
 				}
@@ -82,7 +82,7 @@ func TestHandlerWebhookCreate(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("webhooks/create")
 		f.webhooks.EXPECT().Create(gomock.Any(), testAccountID, gomock.Any(), gomock.Any()).
-			Return(db.WebhookEndpoint{}, domain.Invalid("url", "must not point to a private or loopback address"))
+			Return(service.WebhookEndpoint{}, domain.Invalid("url", "must not point to a private or loopback address"))
 		expectFail(t, f.merchant("POST", path, `{"url":"http://127.0.0.1/h","events":["*"]}`), http.StatusBadRequest,
 			"url must not point to a private or loopback address")
 	})
@@ -108,7 +108,7 @@ func TestHandlerWebhookUpdate(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("webhooks/update")
 		want := domain.EndpointPatch{Status: ptr(domain.EndpointDisabled)}
-		f.webhooks.EXPECT().Update(gomock.Any(), db.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", want).Return(webhookEndpoint(want, nil), nil)
+		f.webhooks.EXPECT().Update(gomock.Any(), service.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", want).Return(webhookEndpoint(want, nil), nil)
 		data := expectOK(t, f.merchant("PATCH", path, `{"status":" disabled "}`), "Webhook endpoint updated")
 		expectFields(t, data, map[string]string{"id": `"wh_1"`, "status": `"DISABLED"`, "scope": `"account"`})
 		expectAbsent(t, data, "secret", "accountId", "apiKeyId")
@@ -116,7 +116,7 @@ func TestHandlerWebhookUpdate(t *testing.T) {
 	t.Run("PATCH /v1/webhooks/update/{id}: another account's endpoint → 404", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("webhooks/update")
-		f.webhooks.EXPECT().Update(gomock.Any(), db.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", gomock.Any()).Return(db.WebhookEndpoint{}, domain.NotFound("webhook endpoint"))
+		f.webhooks.EXPECT().Update(gomock.Any(), service.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}, "wh_1", gomock.Any()).Return(service.WebhookEndpoint{}, domain.NotFound("webhook endpoint"))
 		expectFail(t, f.merchant("PATCH", path, `{"events":["*"]}`), http.StatusNotFound, "webhook endpoint not found")
 	})
 }

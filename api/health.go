@@ -18,7 +18,7 @@ func (s *Server) readyz(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), 3*time.Second)
 	defer cancel()
 	checks := map[string]string{}
-	if err := s.db.PingContext(ctx); err != nil {
+	if err := s.DB.PingContext(ctx); err != nil {
 		checks["postgres"] = err.Error()
 	}
 	if _, err := s.Temporal.CheckHealth(ctx, nil); err != nil {

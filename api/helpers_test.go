@@ -18,8 +18,9 @@ import (
 )
 
 // Handler tests: a *Server built from generated mocks of the use cases,
-// driven through its http.Handler. DB and Temporal stay nil, so these tests
-// only reach routes that never read the database directly.
+// driven through its http.Handler. DB and Temporal stay nil: every route
+// reaches the database only through a use case, so every route can be
+// tested here (TestEveryRouteHasAHandlerTest).
 
 const (
 	testSecret     = "sk_test_handler_secret"
@@ -68,8 +69,11 @@ type fixture struct {
 	internal  *apimock.MockInternal
 	schedules *apimock.MockSchedules
 	webhooks  *apimock.MockWebhooks
-	sim       *apimock.MockSimulator
+	sandbox   *apimock.MockSandbox
 	subs      *apimock.MockSubaccounts
+	txs       *apimock.MockTransactions
+	accounts  *apimock.MockAccounts
+	idem      *apimock.MockIdempotency
 	srv       *Server
 }
 
@@ -96,20 +100,26 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		internal:  apimock.NewMockInternal(ctrl),
 		schedules: apimock.NewMockSchedules(ctrl),
 		webhooks:  apimock.NewMockWebhooks(ctrl),
-		sim:       apimock.NewMockSimulator(ctrl),
+		sandbox:   apimock.NewMockSandbox(ctrl),
 		subs:      apimock.NewMockSubaccounts(ctrl),
+		txs:       apimock.NewMockTransactions(ctrl),
+		accounts:  apimock.NewMockAccounts(ctrl),
+		idem:      apimock.NewMockIdempotency(ctrl),
 	}
 	d := Deps{
-		Config:      testConfig(),
-		Auth:        f.auth,
-		Charges:     f.charges,
-		Transfers:   f.transfers,
-		Refunds:     f.refunds,
-		Internal:    f.internal,
-		Schedules:   f.schedules,
-		Webhooks:    f.webhooks,
-		Sandbox:     f.sim,
-		Subaccounts: f.subs,
+		Config:       testConfig(),
+		Auth:         f.auth,
+		Charges:      f.charges,
+		Transfers:    f.transfers,
+		Refunds:      f.refunds,
+		Internal:     f.internal,
+		Schedules:    f.schedules,
+		Webhooks:     f.webhooks,
+		Sandbox:      f.sandbox,
+		Subaccounts:  f.subs,
+		Transactions: f.txs,
+		Accounts:     f.accounts,
+		Idempotency:  f.idem,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 )
 
 const idempotencyKeyCtx = "idempotencyKey"
@@ -55,7 +55,7 @@ func (s *Server) idempotent(c *gin.Context) {
 	acct := accountOf(c).ID
 	key := scopedKey(keyOf(c).ID, header)
 	ctx := c.Request.Context()
-	claim, err := db.Idempotency(ctx, s.db, acct, key, h.Sum(nil))
+	claim, err := s.Idempotency.Claim(ctx, acct, key, h.Sum(nil))
 	switch {
 	case err != nil:
 		fail(c, fmt.Errorf("%w: idempotency: %v", domain.ErrUnavailable, err))
@@ -85,15 +85,15 @@ func (s *Server) idempotent(c *gin.Context) {
 	answered := false
 	defer func() {
 		if !answered {
-			_ = db.Forget(ctx, s.db, acct, key)
+			_ = s.Idempotency.Forget(ctx, acct, key)
 		}
 	}()
 	c.Next()
 	answered = true
 	if status := rec.Status(); status >= 500 || (claim.Reclaimed && status >= 300) {
-		err = db.Forget(ctx, s.db, acct, key)
+		err = s.Idempotency.Forget(ctx, acct, key)
 	} else {
-		err = db.Remember(ctx, s.db, acct, key, db.StoredAnswer{Status: status, Response: rec.body.Bytes()})
+		err = s.Idempotency.Remember(ctx, acct, key, service.StoredAnswer{Status: status, Response: rec.body.Bytes()})
 	}
 	if err != nil {
 		// The answer went out; only its replay is lost (a retry converges on

@@ -7,8 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 )
 
 // page is the list envelope of the spec.
@@ -21,7 +21,7 @@ type page[T any] struct {
 }
 
 // pageOf maps stored rows to their public form and computes the page counts.
-func pageOf[S, T any](rows []S, f db.ListFilter, total int, view func(S) T) page[T] {
+func pageOf[S, T any](rows []S, f service.ListFilter, total int, view func(S) T) page[T] {
 	items := make([]T, len(rows))
 	for i, r := range rows {
 		items[i] = view(r)
@@ -31,8 +31,8 @@ func pageOf[S, T any](rows []S, f db.ListFilter, total int, view func(S) T) page
 
 // pageParams reads page (from 1) and pageSize (1 to 100, default 50): the
 // one pagination of every list route.
-func pageParams(c *gin.Context) (db.ListFilter, error) {
-	f := db.ListFilter{Page: 1, PageSize: 50}
+func pageParams(c *gin.Context) (service.ListFilter, error) {
+	f := service.ListFilter{Page: 1, PageSize: 50}
 	var err error
 	if f.Page, err = intParam(c, "page", 1, 1, 1<<31-1); err != nil {
 		return f, err
@@ -43,7 +43,7 @@ func pageParams(c *gin.Context) (db.ListFilter, error) {
 
 // listFilter parses the common list parameters; withSubaccount admits the
 // sub-account filters of the routes that have them.
-func listFilter(c *gin.Context, withSubaccount bool) (db.ListFilter, error) {
+func listFilter(c *gin.Context, withSubaccount bool) (service.ListFilter, error) {
 	f, err := pageParams(c)
 	if err != nil {
 		return f, err

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/qr"
 )
 
@@ -14,7 +13,7 @@ import (
 // id is an unguessable UUID and the image carries only what the payer sees.
 func (s *Server) qrImage(c *gin.Context) {
 	id := strings.TrimSuffix(c.Param("file"), ".png")
-	code, err := db.PendingCopyPaste(c.Request.Context(), s.db, id)
+	code, err := s.Transactions.PendingCopyPaste(c.Request.Context(), id)
 	if err != nil {
 		notFound(c)
 		return

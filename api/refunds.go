@@ -3,7 +3,6 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 )
 
@@ -17,10 +16,7 @@ func (s *Server) createRefund(c *gin.Context) {
 
 // getRefund finds the deposit by transaction id, refundId or e2eId.
 func (s *Server) getRefund(c *gin.Context) {
-	d, err := db.FindDeposit(c.Request.Context(), s.db, accountOf(c).ID, c.Param("id"), false)
-	if err == nil && d.Details.V.Refund == nil {
-		err = domain.NotFound("refund")
-	}
+	d, err := s.Transactions.Refund(c.Request.Context(), accountOf(c), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -35,7 +31,7 @@ func (s *Server) listRefunds(c *gin.Context) {
 		return
 	}
 	f.Types, f.RefundsOnly = []string{domain.TypePixIn}, true
-	rows, total, err := db.ListTransactions(c.Request.Context(), s.db, accountOf(c).ID, f)
+	rows, total, err := s.Transactions.List(c.Request.Context(), accountOf(c), f)
 	if err != nil {
 		fail(c, err)
 		return

@@ -7,8 +7,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 )
 
 // RetryAfterUnavailable is the Retry-After (seconds) of a 503: about what a
@@ -29,7 +29,7 @@ func ok(c *gin.Context, message string, data any) {
 }
 
 // statusOf maps business errors to HTTP statuses: the only place that does.
-// A database that cannot be reached (db.Unavailable: refused, reset, shut
+// A database that cannot be reached (service.Unavailable: refused, reset, shut
 // down) is a 503 like domain.ErrUnavailable, on every route, whatever layer
 // the error passed through.
 func statusOf(err error) int {
@@ -46,7 +46,7 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, errRateLimited):
 		return http.StatusTooManyRequests
-	case errors.Is(err, domain.ErrUnavailable), db.Unavailable(err):
+	case errors.Is(err, domain.ErrUnavailable), service.Unavailable(err):
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError

@@ -1,8 +1,8 @@
 // Package api is Jangada's HTTP adapter: the merchant API under /v1, the
 // admin API under /admin/v1, the sandbox routes, health and metrics. The
 // admin API, metrics and profiles also have a listener of their own
-// (AdminHandler). Handlers validate and map; the service package does the
-// work.
+// (AdminHandler). Handlers bind, call one use case of package service (see
+// usecases.go) and map its error; package api reads no table itself.
 package api
 
 import (
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/jmoiron/sqlx"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
 
@@ -22,24 +21,27 @@ import (
 )
 
 // Deps are what the HTTP layer needs: the use cases its handlers call (see
-// usecases.go), the database for reads, and Temporal for health and
-// redeliveries.
+// usecases.go), and the database and Temporal only for /readyz.
 type Deps struct {
-	Config    config.Config
-	DB        *sqlx.DB
-	Temporal  client.Client
-	Auth      Auth
-	Charges   Charges
-	Transfers Transfers
-	Refunds   Refunds
-	Internal  Internal
-	Schedules Schedules
-	Webhooks  Webhooks
+	Config config.Config
+	// DB is pinged by /readyz, nothing else (a *sqlx.DB satisfies it).
+	DB           Pinger
+	Temporal     client.Client
+	Auth         Auth
+	Charges      Charges
+	Transfers    Transfers
+	Refunds      Refunds
+	Internal     Internal
+	Schedules    Schedules
+	Webhooks     Webhooks
+	Transactions Transactions
+	Accounts     Accounts
+	Idempotency  Idempotency
 	// Subaccounts is the sub-account product (routes under /subaccount).
 	Subaccounts Subaccounts
-	// Sandbox is the simulator; nil when a real processor is configured,
-	// and then the sandbox routes do not exist.
-	Sandbox Simulator
+	// Sandbox is the use case of the sandbox routes; nil when the processor
+	// adapter has no simulator, and then the sandbox routes do not exist.
+	Sandbox Sandbox
 	// KeyRevoked is told of each revoked key (the WebSocket gateway closes its connections).
 	KeyRevoked func(keyID string)
 	// WorkerReady reports whether a worker polls the task queue (for /readyz).
@@ -47,11 +49,15 @@ type Deps struct {
 	Logger      *slog.Logger
 }
 
+// Pinger is what /readyz asks of the database.
+type Pinger interface {
+	PingContext(ctx context.Context) error
+}
+
 // Server is the HTTP API.
 type Server struct {
 	Deps
 	cfg     config.Config
-	db      *sqlx.DB
 	limiter *ratelimit.Limiter
 	engine  *gin.Engine
 	// admin is the operators' listener: /admin/v1, /metrics and pprof.
@@ -88,7 +94,7 @@ func (s *Server) newEngine() *gin.Engine {
 // New wires the routes.
 func New(d Deps) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{Deps: d, cfg: d.Config, db: d.DB, limiter: ratelimit.New()}
+	s := &Server{Deps: d, cfg: d.Config, limiter: ratelimit.New()}
 	proxies, err := clientip.Parse(d.Config.TrustedProxies)
 	if err != nil {
 		// config.Load refuses a bad list; a Config built by hand that

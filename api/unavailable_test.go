@@ -108,7 +108,13 @@ func TestServerWithDatabaseAway(t *testing.T) {
 	t.Cleanup(func() { d.Close() })
 	cfg := testConfig()
 	cfg.RateLimitPerMinute = 2
-	f := newFixture(t, func(dp *Deps) { dp.Config = cfg; dp.DB = d; dp.Auth = &service.Auth{DB: d} })
+	f := newFixture(t, func(dp *Deps) {
+		dp.Config = cfg
+		dp.DB = d
+		dp.Auth = &service.Auth{DB: d}
+		dp.Transactions = &service.Transactions{DB: d}
+		dp.Accounts = &service.Accounts{DB: d}
+	})
 	for i := range 6 { // three times the address's budget
 		w := f.serve("GET", "/v1/account/balance", "", "X-API-Key", fmt.Sprintf("sk_live_%d", i))
 		expectFail(t, w, http.StatusServiceUnavailable, domain.ErrUnavailable.Error())

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
@@ -17,12 +16,18 @@ import (
 //go:generate go tool mockgen -destination=apimock/internal.go -package=apimock . Internal
 //go:generate go tool mockgen -destination=apimock/schedules.go -package=apimock . Schedules
 //go:generate go tool mockgen -destination=apimock/webhooks.go -package=apimock . Webhooks
-//go:generate go tool mockgen -destination=apimock/simulator.go -package=apimock . Simulator
+//go:generate go tool mockgen -destination=apimock/sandbox.go -package=apimock . Sandbox
+//go:generate go tool mockgen -destination=apimock/transactions.go -package=apimock . Transactions
+//go:generate go tool mockgen -destination=apimock/accounts.go -package=apimock . Accounts
+//go:generate go tool mockgen -destination=apimock/idempotency.go -package=apimock . Idempotency
 //go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
-// bind, call one of these, and map the error: nothing else.
+// bind, call one of these, and map the error: nothing else. Reads too go
+// through a use case, so package api does not import package db
+// (TestAPIDoesNotImportDB) and every route can be tested with the mocks
+// (TestEveryRouteHasAHandlerTest).
 
 // Auth resolves a presented API key and its account (one read).
 type Auth interface {
@@ -62,8 +67,46 @@ type Schedules interface {
 
 // Webhooks manages webhook endpoints.
 type Webhooks interface {
-	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
-	Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error)
+	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (service.WebhookEndpoint, error)
+	Update(ctx context.Context, scope service.EndpointScope, id string, p domain.EndpointPatch) (service.WebhookEndpoint, error)
+	List(ctx context.Context, scope service.EndpointScope, page, pageSize int) ([]service.WebhookEndpoint, int, error)
+	Get(ctx context.Context, scope service.EndpointScope, id string) (service.WebhookEndpoint, error)
+	Delete(ctx context.Context, scope service.EndpointScope, id string) error
+	// Deliveries, Delivery and Redeliver are the operators' view of an
+	// endpoint's delivery history (admin API).
+	Deliveries(ctx context.Context, endpointID, status string, page, pageSize int) ([]service.Delivery, int, error)
+	Delivery(ctx context.Context, id string) (service.Delivery, error)
+	Redeliver(ctx context.Context, id string) (service.Redelivery, error)
+}
+
+// Transactions reads the records of the transactions table: charges, PIX
+// outs, refunds, internal transfers, the statement and the balance.
+type Transactions interface {
+	Get(ctx context.Context, acct domain.Account, idOrRef string, types ...string) (domain.Transaction, error)
+	List(ctx context.Context, acct domain.Account, f service.ListFilter) ([]domain.Transaction, int, error)
+	Refund(ctx context.Context, acct domain.Account, ref string) (domain.Transaction, error)
+	Balance(ctx context.Context, acct domain.Account) (service.Balance, error)
+	PendingCopyPaste(ctx context.Context, chargeID string) (string, error)
+}
+
+// Accounts is the operators' use case: accounts, keys, adjustments and the
+// ledger check (admin API).
+type Accounts interface {
+	Create(ctx context.Context, n domain.NewAccount) (domain.Account, error)
+	Get(ctx context.Context, id string) (domain.Account, error)
+	Patch(ctx context.Context, id string, merge func(domain.Account) (service.AccountPatch, error)) (domain.Account, error)
+	CreateKey(ctx context.Context, accountID string, n domain.NewKey) (domain.APIKey, string, error)
+	RevokeKey(ctx context.Context, id string) (domain.APIKey, error)
+	Adjust(ctx context.Context, accountID string, n domain.NewAdjustment, idempotencyKey string) (domain.Transaction, error)
+	VerifyLedger(ctx context.Context) ([]string, error)
+}
+
+// Idempotency keeps the first answer of each create sent with an
+// Idempotency-Key (the idempotent middleware).
+type Idempotency interface {
+	Claim(ctx context.Context, accountID, key string, hash []byte) (service.IdempotencyClaim, error)
+	Remember(ctx context.Context, accountID, key string, a service.StoredAnswer) error
+	Forget(ctx context.Context, accountID, key string) error
 }
 
 // Subaccounts manages sub-accounts, their moves, locks, limits, pricing and portal.
@@ -89,14 +132,15 @@ type Subaccounts interface {
 	PortalReset2FA(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
 }
 
-// Simulator is the sandbox processor's simulation of the payer and the PIX
-// network (processor/sandbox).
-type Simulator interface {
-	Pay(ctx context.Context, chargeID string, payer *domain.Party) error
-	FailCharge(ctx context.Context, chargeID string) error
-	ExpireCharge(ctx context.Context, chargeID string) error
-	SettleTransfer(ctx context.Context, id, keyType, key string) (string, error)
-	FailTransfer(ctx context.Context, id string) error
-	SettleRefund(ctx context.Context, depositID string) error
-	FailRefund(ctx context.Context, depositID string) error
+// Sandbox is the use case of the sandbox routes: it finds the caller's
+// resource and has the processor adapter's simulator (processor.Simulator)
+// send the notice a real processor would.
+type Sandbox interface {
+	Pay(ctx context.Context, acct domain.Account, id string, payer *domain.Party) (service.Simulated, error)
+	FailCharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	ExpireCharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	SettleTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	FailTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
+	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 }

@@ -3,8 +3,8 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
 )
 
 // webhookView is the public form of an endpoint. The secret appears only in
@@ -28,7 +28,7 @@ type createdWebhook struct {
 	Secret string `json:"secret"`
 }
 
-func viewWebhook(e db.WebhookEndpoint) webhookView {
+func viewWebhook(e service.WebhookEndpoint) webhookView {
 	scope := "key"
 	if e.APIKeyID == nil {
 		scope = "account"
@@ -53,8 +53,8 @@ func (s *Server) createWebhook(c *gin.Context) {
 }
 
 // keyScope is what the calling key may manage: the endpoints it created.
-func keyScope(c *gin.Context) db.EndpointScope {
-	return db.EndpointScope{AccountID: accountOf(c).ID, KeyID: keyOf(c).ID}
+func keyScope(c *gin.Context) service.EndpointScope {
+	return service.EndpointScope{AccountID: accountOf(c).ID, KeyID: keyOf(c).ID}
 }
 
 // listWebhooks lists the endpoints the calling key created (the dashboard's
@@ -65,7 +65,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	rows, total, err := db.ListEndpoints(c.Request.Context(), s.db, keyScope(c), f.Page, f.PageSize)
+	rows, total, err := s.Webhooks.List(c.Request.Context(), keyScope(c), f.Page, f.PageSize)
 	if err != nil {
 		fail(c, err)
 		return
@@ -74,7 +74,7 @@ func (s *Server) listWebhooks(c *gin.Context) {
 }
 
 func (s *Server) getWebhook(c *gin.Context) {
-	e, err := db.GetEndpoint(c.Request.Context(), s.db, keyScope(c), c.Param("id"))
+	e, err := s.Webhooks.Get(c.Request.Context(), keyScope(c), c.Param("id"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -102,7 +102,7 @@ func (s *Server) updateWebhook(c *gin.Context) {
 }
 
 func (s *Server) deleteWebhook(c *gin.Context) {
-	if err := db.DeleteEndpoint(c.Request.Context(), s.db, keyScope(c), c.Param("id")); err != nil {
+	if err := s.Webhooks.Delete(c.Request.Context(), keyScope(c), c.Param("id")); err != nil {
 		fail(c, err)
 		return
 	}

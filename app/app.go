@@ -201,9 +201,16 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
-			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges, Sandbox: sbx,
+			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges,
+			// The adapter's simulator (processor.Simulator) behind the
+			// sandbox routes' use case; an adapter without one leaves
+			// Sandbox nil and the routes do not exist.
+			Sandbox:   &service.Sandbox{DB: d, Simulator: sbx},
 			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
-			Webhooks:    &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate},
+			Webhooks: &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate,
+				Temporal: a.Temporal, Queue: cfg.WebhookQueue()},
+			Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
+			Idempotency: &service.Idempotency{DB: d},
 			Subaccounts: a.Subaccounts,
 			KeyRevoked:  a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})

@@ -13,8 +13,8 @@ import (
 	context "context"
 	reflect "reflect"
 
-	db "github.com/jangada/jangada/db"
 	domain "github.com/jangada/jangada/domain"
+	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -43,10 +43,10 @@ func (m *MockWebhooks) EXPECT() *MockWebhooksMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockWebhooks) Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
+func (m *MockWebhooks) Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (service.WebhookEndpoint, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, accountID, keyID, p)
-	ret0, _ := ret[0].(db.WebhookEndpoint)
+	ret0, _ := ret[0].(service.WebhookEndpoint)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -57,11 +57,102 @@ func (mr *MockWebhooksMockRecorder) Create(ctx, accountID, keyID, p any) *gomock
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Create", reflect.TypeOf((*MockWebhooks)(nil).Create), ctx, accountID, keyID, p)
 }
 
+// Delete mocks base method.
+func (m *MockWebhooks) Delete(ctx context.Context, scope service.EndpointScope, id string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Delete", ctx, scope, id)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Delete indicates an expected call of Delete.
+func (mr *MockWebhooksMockRecorder) Delete(ctx, scope, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Delete", reflect.TypeOf((*MockWebhooks)(nil).Delete), ctx, scope, id)
+}
+
+// Deliveries mocks base method.
+func (m *MockWebhooks) Deliveries(ctx context.Context, endpointID, status string, page, pageSize int) ([]service.Delivery, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Deliveries", ctx, endpointID, status, page, pageSize)
+	ret0, _ := ret[0].([]service.Delivery)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// Deliveries indicates an expected call of Deliveries.
+func (mr *MockWebhooksMockRecorder) Deliveries(ctx, endpointID, status, page, pageSize any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Deliveries", reflect.TypeOf((*MockWebhooks)(nil).Deliveries), ctx, endpointID, status, page, pageSize)
+}
+
+// Delivery mocks base method.
+func (m *MockWebhooks) Delivery(ctx context.Context, id string) (service.Delivery, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Delivery", ctx, id)
+	ret0, _ := ret[0].(service.Delivery)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Delivery indicates an expected call of Delivery.
+func (mr *MockWebhooksMockRecorder) Delivery(ctx, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Delivery", reflect.TypeOf((*MockWebhooks)(nil).Delivery), ctx, id)
+}
+
+// Get mocks base method.
+func (m *MockWebhooks) Get(ctx context.Context, scope service.EndpointScope, id string) (service.WebhookEndpoint, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Get", ctx, scope, id)
+	ret0, _ := ret[0].(service.WebhookEndpoint)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Get indicates an expected call of Get.
+func (mr *MockWebhooksMockRecorder) Get(ctx, scope, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockWebhooks)(nil).Get), ctx, scope, id)
+}
+
+// List mocks base method.
+func (m *MockWebhooks) List(ctx context.Context, scope service.EndpointScope, page, pageSize int) ([]service.WebhookEndpoint, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "List", ctx, scope, page, pageSize)
+	ret0, _ := ret[0].([]service.WebhookEndpoint)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// List indicates an expected call of List.
+func (mr *MockWebhooksMockRecorder) List(ctx, scope, page, pageSize any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockWebhooks)(nil).List), ctx, scope, page, pageSize)
+}
+
+// Redeliver mocks base method.
+func (m *MockWebhooks) Redeliver(ctx context.Context, id string) (service.Redelivery, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Redeliver", ctx, id)
+	ret0, _ := ret[0].(service.Redelivery)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Redeliver indicates an expected call of Redeliver.
+func (mr *MockWebhooksMockRecorder) Redeliver(ctx, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Redeliver", reflect.TypeOf((*MockWebhooks)(nil).Redeliver), ctx, id)
+}
+
 // Update mocks base method.
-func (m *MockWebhooks) Update(ctx context.Context, scope db.EndpointScope, id string, p domain.EndpointPatch) (db.WebhookEndpoint, error) {
+func (m *MockWebhooks) Update(ctx context.Context, scope service.EndpointScope, id string, p domain.EndpointPatch) (service.WebhookEndpoint, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Update", ctx, scope, id, p)
-	ret0, _ := ret[0].(db.WebhookEndpoint)
+	ret0, _ := ret[0].(service.WebhookEndpoint)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

@@ -1,0 +1,346 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/mock/gomock"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/subaccount"
+)
+
+// routeCase is one route's handler test through the generated mocks: the
+// request, the use case it must call (expect), and the success message.
+type routeCase struct {
+	path, body, message string
+	// expect sets the mocks: the one use case the handler calls, once.
+	expect func(f *fixture)
+}
+
+// A record of each kind the mocks answer with.
+var (
+	routeTime = domain.NewTime(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))
+	routeTx   = domain.Transaction{ID: "tx_1", AccountID: testAccountID, Type: domain.TypePixIn,
+		Status: domain.StatusPending, Amount: 1000, NetAmount: 1000, CreatedAt: routeTime}
+	routeEndpoint = service.WebhookEndpoint{ID: "whe_1", AccountID: testAccountID, URL: "https://hooks.example.com/j",
+		Status: domain.EndpointActive, CreatedAt: routeTime}
+	routeSub = subaccount.View{ID: "sub_1"}
+	routeSim = service.Simulated{ID: "tx_1", Outcome: "paid"}
+)
+
+// routeCases has one case per row of Routes() (under /v1) and adminRoutes()
+// (under /admin/v1), keyed "METHOD path" as the table spells them.
+// TestEveryRouteHasAHandlerTest fails for a route without one.
+var routeCases = map[string]routeCase{
+	// Charges.
+	"POST /payment-pix/create": {"/v1/payment-pix/create", `{"amount":10,"description":"Pedido 1"}`, "PIX charge created", func(f *fixture) {
+		code := "000201"
+		f.charges.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CreatedCharge{Charge: domain.Transaction{ID: "tx_1",
+			CopyPaste: &code, ExpiresAt: &routeTime}}, nil)
+	}},
+	"GET /payment-pix/get/:id":    txGet("/v1/payment-pix/get/tx_1", "PIX charge", domain.TypePixIn),
+	"GET /payment-pix/status/:id": txGet("/v1/payment-pix/status/tx_1", "PIX charge status", domain.TypePixIn),
+	"GET /payment-pix/list":       txList("/v1/payment-pix/list", "PIX charges"),
+	// Refunds.
+	"POST /refunds/create": {"/v1/refunds/create", `{"transactionId":"tx_1","amount":10}`, "Refund requested", func(f *fixture) {
+		f.refunds.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"GET /refunds/get/:id": {"/v1/refunds/get/rf_1", "", "Refund", func(f *fixture) {
+		f.txs.EXPECT().Refund(gomock.Any(), gomock.Any(), "rf_1").Return(routeTx, nil)
+	}},
+	"GET /refunds/list": txList("/v1/refunds/list", "Refunds"),
+	// PIX out, and its legacy alias.
+	"POST /transfer-pix/create":    transferCreate("/v1/transfer-pix/create"),
+	"GET /transfer-pix/get/:id":    txGet("/v1/transfer-pix/get/tx_1", "PIX transfer", domain.TypePixOut),
+	"GET /transfer-pix/status/:id": txGet("/v1/transfer-pix/status/tx_1", "PIX transfer status", domain.TypePixOut),
+	"GET /transfer-pix/list":       txList("/v1/transfer-pix/list", "PIX transfers"),
+	"POST /payouts/create":         transferCreate("/v1/payouts/create"),
+	"GET /payouts/get/:id":         txGet("/v1/payouts/get/tx_1", "PIX transfer", domain.TypePixOut),
+	"GET /payouts/status/:id":      txGet("/v1/payouts/status/tx_1", "PIX transfer status", domain.TypePixOut),
+	"GET /payouts/list":            txList("/v1/payouts/list", "PIX transfers"),
+	// Internal transfers.
+	"POST /transfer-internal/create": {"/v1/transfer-internal/create", `{"amount":10,"recipientEmail":"bob@example.com"}`, "Internal transfer completed", func(f *fixture) {
+		f.internal.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"GET /transfer-internal/get/:id": txGet("/v1/transfer-internal/get/tx_1", "Internal transfer", domain.TypeInternalOut, domain.TypeInternalIn),
+	"GET /transfer-internal/list":    txList("/v1/transfer-internal/list", "Internal transfers"),
+	// Scheduled transfers.
+	"POST /transfer-scheduled/create": {"/v1/transfer-scheduled/create",
+		`{"triggerType":"BALANCE_THRESHOLD","balanceThreshold":100,"payload":{"method":"interna","amount":5,"recipientEmail":"bob@example.com"}}`,
+		"Scheduled transfer created", func(f *fixture) {
+			f.schedules.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(schedule.Record{}, nil)
+		}},
+	"GET /transfer-scheduled/list": {"/v1/transfer-scheduled/list", "", "Scheduled transfers", func(f *fixture) {
+		f.schedules.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, 0, nil)
+	}},
+	"GET /transfer-scheduled/get/:id": {"/v1/transfer-scheduled/get/sch_1", "", "Scheduled transfer", func(f *fixture) {
+		f.schedules.EXPECT().Get(gomock.Any(), gomock.Any(), "sch_1").Return(schedule.Record{}, nil)
+	}},
+	"PATCH /transfer-scheduled/update/:id": {"/v1/transfer-scheduled/update/sch_1", `{"label":"novo"}`, "Scheduled transfer updated", func(f *fixture) {
+		f.schedules.EXPECT().Update(gomock.Any(), gomock.Any(), "sch_1", gomock.Any()).Return(schedule.Record{}, nil)
+	}},
+	"POST /transfer-scheduled/run-now/:id": {"/v1/transfer-scheduled/run-now/sch_1", "", "Scheduled transfer ran", func(f *fixture) {
+		f.schedules.EXPECT().RunNow(gomock.Any(), gomock.Any(), "sch_1").Return(schedule.Record{}, nil)
+	}},
+	"POST /transfer-scheduled/cancel/:id": {"/v1/transfer-scheduled/cancel/sch_1", "", "Scheduled transfer cancelled", func(f *fixture) {
+		f.schedules.EXPECT().Cancel(gomock.Any(), gomock.Any(), "sch_1").Return(schedule.Record{}, nil)
+	}},
+	// The account.
+	"GET /account/balance": {"/v1/account/balance", "", "Balance", func(f *fixture) {
+		f.txs.EXPECT().Balance(gomock.Any(), gomock.Any()).Return(service.Balance{Available: 100}, nil)
+	}},
+	"GET /account/transactions": txList("/v1/account/transactions", "Transactions"),
+	// Sub-accounts.
+	"POST /subaccount/create": {"/v1/subaccount/create", `{"personType":"PF","fullName":"Maria Silva","cpf":"529.982.247-25",` +
+		`"birthDate":"1990-05-17","postalCode":"01310-100","externalReference":"ref-1"}`, "Sub-account created", func(f *fixture) {
+		f.subs.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeSub, nil)
+	}},
+	"GET /subaccount/get/:id": {"/v1/subaccount/get/sub_1", "", "Sub-account", func(f *fixture) {
+		f.subs.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.Subaccount{ID: "sub_1"}, subaccount.Balance{}, nil)
+	}},
+	"GET /subaccount/get-by-ref/:ref": {"/v1/subaccount/get-by-ref/ref-1", "", "Sub-account", func(f *fixture) {
+		f.subs.EXPECT().Get(gomock.Any(), gomock.Any(), "ref-1").Return(subaccount.Subaccount{ID: "sub_1"}, subaccount.Balance{}, nil)
+	}},
+	"GET /subaccount/list": {"/v1/subaccount/list", "", "Sub-accounts", func(f *fixture) {
+		f.subs.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return([]subaccount.View{routeSub}, 1, nil)
+	}},
+	"POST /subaccount/update": {"/v1/subaccount/update", `{"id":"sub_1","name":"Loja"}`, "Sub-account updated", func(f *fixture) {
+		f.subs.EXPECT().Update(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeSub, nil)
+	}},
+	"POST /subaccount/delete": {"/v1/subaccount/delete", `{"id":"sub_1"}`, "Sub-account deleted", func(f *fixture) {
+		f.subs.EXPECT().Delete(gomock.Any(), gomock.Any(), "sub_1").Return(nil)
+	}},
+	"GET /subaccount/balance": {"/v1/subaccount/balance?id=sub_1", "", "Sub-account balance", func(f *fixture) {
+		f.subs.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.Subaccount{ID: "sub_1"}, subaccount.Balance{}, nil)
+	}},
+	"POST /subaccount/add-balance": {"/v1/subaccount/add-balance", `{"id":"sub_1","amount":10.5,"externalReference":"r1"}`, "Balance added to the sub-account", func(f *fixture) {
+		f.subs.EXPECT().AddBalance(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"POST /subaccount/remove-balance": {"/v1/subaccount/remove-balance", `{"id":"sub_1","amount":1,"externalReference":"r1"}`, "Balance removed from the sub-account", func(f *fixture) {
+		f.subs.EXPECT().RemoveBalance(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"POST /subaccount/transfer": {"/v1/subaccount/transfer", `{"fromSubaccountId":"sub_1","toSubaccountId":"sub_2","amount":1,"externalReference":"r1"}`,
+		"Sub-account transfer completed", func(f *fixture) {
+			f.subs.EXPECT().Transfer(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+		}},
+	"POST /subaccount/lock": {"/v1/subaccount/lock", `{"id":"sub_1","mode":"full"}`, "Sub-account locked", func(f *fixture) {
+		f.subs.EXPECT().Lock(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeSub, nil)
+	}},
+	"POST /subaccount/unlock": {"/v1/subaccount/unlock", `{"id":"sub_1"}`, "Sub-account unlocked", func(f *fixture) {
+		f.subs.EXPECT().Unlock(gomock.Any(), gomock.Any(), "sub_1").Return(routeSub, nil)
+	}},
+	"POST /subaccount/set-limits": {"/v1/subaccount/set-limits", `{"id":"sub_1","daily":10}`, "Sub-account limits set", func(f *fixture) {
+		f.subs.EXPECT().SetLimits(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeSub, nil)
+	}},
+	"POST /subaccount/set-pricing": {"/v1/subaccount/set-pricing", `{"id":"sub_1","pixInPercent":1,"pixInFixed":0.5,"pixOutPercent":1,"pixOutFixed":0.5}`,
+		"Sub-account pricing set", func(f *fixture) {
+			f.subs.EXPECT().SetPricing(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeSub, nil)
+		}},
+	"GET /subaccount/pricing": {"/v1/subaccount/pricing?id=sub_1", "", "Sub-account pricing", func(f *fixture) {
+		f.subs.EXPECT().Pricing(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.Preview{}, nil)
+	}},
+	"POST /subaccount/portal/setup": {"/v1/subaccount/portal/setup", `{"externalReference":"shop-7","email":"a@b.co","password":"Str0ng!pw"}`, "Portal ready", func(f *fixture) {
+		f.subs.EXPECT().PortalSetup(gomock.Any(), gomock.Any(), gomock.Any()).Return(nil)
+	}},
+	"GET /subaccount/portal/status": {"/v1/subaccount/portal/status?id=sub_1", "", "Portal status", func(f *fixture) {
+		f.subs.EXPECT().PortalStatus(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.PortalItem{}, nil)
+	}},
+	"POST /subaccount/portal/update-email": {"/v1/subaccount/portal/update-email", `{"id":"sub_1","email":"c@d.co"}`, "Portal e-mail updated", func(f *fixture) {
+		f.subs.EXPECT().PortalUpdateEmail(gomock.Any(), gomock.Any(), gomock.Any()).Return(subaccount.PortalItem{}, nil)
+	}},
+	"POST /subaccount/portal/revoke": {"/v1/subaccount/portal/revoke", `{"id":"sub_1"}`, "Portal revoked", func(f *fixture) {
+		f.subs.EXPECT().PortalRevoke(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.PortalItem{}, nil)
+	}},
+	"POST /subaccount/portal/reset-2fa": {"/v1/subaccount/portal/reset-2fa", `{"id":"sub_1"}`, "Portal two-factor authentication reset", func(f *fixture) {
+		f.subs.EXPECT().PortalReset2FA(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.PortalItem{}, nil)
+	}},
+	// Webhook endpoints of the calling key.
+	"POST /webhooks/create": {"/v1/webhooks/create", `{"url":"https://hooks.example.com/j","events":["payment.paid"]}`,
+		"Webhook endpoint created; the secret is shown only now", func(f *fixture) {
+			f.webhooks.EXPECT().Create(gomock.Any(), testAccountID, ptr(testKeyID), gomock.Any()).Return(routeEndpoint, nil)
+		}},
+	"GET /webhooks/list": {"/v1/webhooks/list", "", "Webhook endpoints", func(f *fixture) {
+		f.webhooks.EXPECT().List(gomock.Any(), keyScopeOf(), 1, 50).Return([]service.WebhookEndpoint{routeEndpoint}, 1, nil)
+	}},
+	"GET /webhooks/get/:id": {"/v1/webhooks/get/whe_1", "", "Webhook endpoint", func(f *fixture) {
+		f.webhooks.EXPECT().Get(gomock.Any(), keyScopeOf(), "whe_1").Return(routeEndpoint, nil)
+	}},
+	"PATCH /webhooks/update/:id": {"/v1/webhooks/update/whe_1", `{"status":"disabled"}`, "Webhook endpoint updated", func(f *fixture) {
+		f.webhooks.EXPECT().Update(gomock.Any(), keyScopeOf(), "whe_1", gomock.Any()).Return(routeEndpoint, nil)
+	}},
+	"DELETE /webhooks/delete/:id": {"/v1/webhooks/delete/whe_1", "", "Webhook endpoint deleted", func(f *fixture) {
+		f.webhooks.EXPECT().Delete(gomock.Any(), keyScopeOf(), "whe_1").Return(nil)
+	}},
+	// The sandbox's simulations.
+	"POST /sandbox/payment-pix/:id/pay": {"/v1/sandbox/payment-pix/tx_1/pay", `{}`, "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().Pay(gomock.Any(), gomock.Any(), "tx_1", gomock.Any()).Return(routeSim, nil)
+	}},
+	"POST /sandbox/payment-pix/:id/fail": {"/v1/sandbox/payment-pix/tx_1/fail", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().FailCharge(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/payment-pix/:id/expire": {"/v1/sandbox/payment-pix/tx_1/expire", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().ExpireCharge(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/transfer-pix/:id/settle": {"/v1/sandbox/transfer-pix/tx_1/settle", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().SettleTransfer(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/transfer-pix/:id/fail": {"/v1/sandbox/transfer-pix/tx_1/fail", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().FailTransfer(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/refunds/:id/settle": {"/v1/sandbox/refunds/tx_1/settle", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().SettleRefund(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/refunds/:id/fail": {"/v1/sandbox/refunds/tx_1/fail", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().FailRefund(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+}
+
+// adminRouteCases is routeCases for adminRoutes() (paths under /admin/v1).
+var adminRouteCases = map[string]routeCase{
+	"POST /accounts": {"/admin/v1/accounts", `{"name":"Loja","email":"loja@example.com","document":"52998224725"}`, "Account created", func(f *fixture) {
+		f.accounts.EXPECT().Create(gomock.Any(), gomock.Any()).Return(testAccount(), nil)
+	}},
+	// Profiles need no use case: a profile index is the whole answer.
+	"GET /debug/pprof/*name": {"/admin/v1/debug/pprof/", "", "", func(*fixture) {}},
+	"GET /accounts/:id": {"/admin/v1/accounts/acc_1", "", "Account", func(f *fixture) {
+		f.accounts.EXPECT().Get(gomock.Any(), "acc_1").Return(testAccount(), nil)
+	}},
+	"PATCH /accounts/:id": {"/admin/v1/accounts/acc_1", `{"verified":true}`, "Account updated", func(f *fixture) {
+		f.accounts.EXPECT().Patch(gomock.Any(), "acc_1", gomock.Any()).
+			DoAndReturn(func(_ context.Context, _ string, merge func(domain.Account) (service.AccountPatch, error)) (domain.Account, error) {
+				p, err := merge(testAccount())
+				if err != nil || p.Verified == nil || !*p.Verified {
+					f.t.Errorf("merge = %+v, %v; want verified true", p, err)
+				}
+				return testAccount(), nil
+			})
+	}},
+	"POST /accounts/:id/keys": {"/admin/v1/accounts/acc_1/keys", `{"name":"loja","permissions":["*"]}`, "API key created; the key is shown only now", func(f *fixture) {
+		f.accounts.EXPECT().CreateKey(gomock.Any(), "acc_1", gomock.Any()).Return(testKey("*"), "jgd_live_x", nil)
+	}},
+	"DELETE /keys/:id": {"/admin/v1/keys/key_1", "", "API key revoked", func(f *fixture) {
+		f.accounts.EXPECT().RevokeKey(gomock.Any(), "key_1").Return(testKey("*"), nil)
+	}},
+	"POST /accounts/:id/adjustments": {"/admin/v1/accounts/acc_1/adjustments", `{"amount":10,"description":"acerto"}`, "Adjustment posted", func(f *fixture) {
+		f.accounts.EXPECT().Adjust(gomock.Any(), "acc_1", gomock.Any(), "").Return(routeTx, nil)
+	}},
+	"POST /transfers/:id/review": {"/admin/v1/transfers/tx_1/review", `{"decision":"approve"}`, "Decision accepted", func(f *fixture) {
+		f.transfers.EXPECT().Review(gomock.Any(), "tx_1", "approve").Return(nil)
+	}},
+	"GET /ledger/verify": {"/admin/v1/ledger/verify", "", "Ledger verified", func(f *fixture) {
+		f.accounts.EXPECT().VerifyLedger(gomock.Any()).Return(nil, nil)
+	}},
+	"POST /accounts/:id/webhooks": {"/admin/v1/accounts/acc_1/webhooks", `{"url":"https://hooks.example.com/j","events":["*"]}`,
+		"Webhook endpoint created; the secret is shown only now", func(f *fixture) {
+			f.webhooks.EXPECT().Create(gomock.Any(), "acc_1", nil, gomock.Any()).Return(routeEndpoint, nil)
+		}},
+	"GET /accounts/:id/webhooks": {"/admin/v1/accounts/acc_1/webhooks", "", "Webhook endpoints", func(f *fixture) {
+		f.webhooks.EXPECT().List(gomock.Any(), service.EndpointScope{AccountID: "acc_1"}, 1, 50).Return(nil, 0, nil)
+	}},
+	"GET /webhooks/:id/deliveries": {"/admin/v1/webhooks/whe_1/deliveries?status=failed", "", "Webhook deliveries", func(f *fixture) {
+		f.webhooks.EXPECT().Deliveries(gomock.Any(), "whe_1", "failed", 1, 50).Return([]service.Delivery{{ID: "dlv_1"}}, 1, nil)
+	}},
+	"GET /deliveries/:id": {"/admin/v1/deliveries/dlv_1", "", "Webhook delivery", func(f *fixture) {
+		f.webhooks.EXPECT().Delivery(gomock.Any(), "dlv_1").Return(service.Delivery{ID: "dlv_1"}, nil)
+	}},
+	"POST /deliveries/:id/redeliver": {"/admin/v1/deliveries/dlv_1/redeliver", "", "Redelivery started", func(f *fixture) {
+		f.webhooks.EXPECT().Redeliver(gomock.Any(), "dlv_1").Return(service.Redelivery{DeliveryID: "dlv_1", Run: 1, WorkflowID: "wf"}, nil)
+	}},
+}
+
+// txGet is a get or status route of transaction-typed records: it reads
+// through Transactions.Get with the route's types.
+func txGet(path, message string, types ...string) routeCase {
+	return routeCase{path, "", message, func(f *fixture) {
+		f.txs.EXPECT().Get(gomock.Any(), gomock.Any(), "tx_1", anySlice(types)...).Return(routeTx, nil)
+	}}
+}
+
+// txList is a list route of transaction-typed records.
+func txList(path, message string) routeCase {
+	return routeCase{path, "", message, func(f *fixture) {
+		f.txs.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any()).Return([]domain.Transaction{routeTx}, 1, nil)
+	}}
+}
+
+func transferCreate(path string) routeCase {
+	return routeCase{path, `{"amount":10,"pixKey":"a@example.com","pixKeyType":"EMAIL"}`, "PIX transfer created", func(f *fixture) {
+		f.transfers.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}}
+}
+
+func anySlice(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// adminListener sends a request with the admin token to the operators'
+// listener, which has every admin route (profiles included).
+func (f *fixture) adminListener(method, path, body string) *httptest.ResponseRecorder {
+	f.t.Helper()
+	r := httptest.NewRequest(method, path, strings.NewReader(body))
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Header.Set("X-Admin-Token", testAdminToken)
+	w := httptest.NewRecorder()
+	f.srv.AdminHandler().ServeHTTP(w, r)
+	return w
+}
+
+// keyScopeOf is the scope of the test key's own endpoints.
+func keyScopeOf() service.EndpointScope {
+	return service.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}
+}
+
+// Issue 22 item 1: every route of the route tables has a handler test that
+// runs it through the mocks and answers 200 with its message, the use case
+// called once; a new route without a case here fails.
+func TestEveryRouteHasAHandlerTest(t *testing.T) {
+	t.Parallel()
+	run := func(t *testing.T, table map[string]routeCase, routes []Route, admin bool) {
+		seen := map[string]bool{}
+		for _, r := range routes {
+			key := r.Method + " " + r.Path
+			seen[key] = true
+			tc, found := table[key]
+			if !found {
+				t.Errorf("route %s has no handler test: add a case to routeCases/adminRouteCases", key)
+				continue
+			}
+			t.Run(key, func(t *testing.T) {
+				t.Parallel()
+				f := newFixture(t)
+				tc.expect(f)
+				switch {
+				case admin && tc.message == "":
+					if w := f.adminListener(r.Method, tc.path, tc.body); w.Code != http.StatusOK {
+						t.Fatalf("%s %s = %d, want 200", r.Method, tc.path, w.Code)
+					}
+				case admin:
+					expectOK(t, f.adminListener(r.Method, tc.path, tc.body), tc.message)
+				default:
+					f.withSubaccounts("*")
+					expectOK(t, f.merchant(r.Method, tc.path, tc.body), tc.message)
+				}
+			})
+		}
+		for key := range table {
+			if !seen[key] {
+				t.Errorf("case %s names no route of the table", key)
+			}
+		}
+	}
+	t.Run("merchant", func(t *testing.T) { t.Parallel(); run(t, routeCases, Routes(), false) })
+	t.Run("admin", func(t *testing.T) { t.Parallel(); run(t, adminRouteCases, adminRoutes(), true) })
+}
