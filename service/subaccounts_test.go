@@ -131,11 +131,14 @@ func TestSubaccountMEDHook(t *testing.T) {
 	verifyLedger(t)
 }
 
-// TestSubaccountFeatureGate: every use case refuses an account without the feature.
+// TestSubaccountFeatureGate: every use case refuses an account without the
+// feature before it reads anything, so this test needs no database (and the
+// package's shared one is not made for it alone).
 func TestSubaccountFeatureGate(t *testing.T) {
 	t.Parallel()
-	acct := newAccount(t, "No Subs")
-	s := &service.Subaccounts{DB: sharedDB}
+	acct := domain.Account{ID: "acc_nosubs", Features: domain.DefaultFeatures()}
+	acct.Features.Subaccounts = false
+	s := &service.Subaccounts{} // no database
 	_, err := s.Create(t.Context(), acct, subaccount.NewSubaccount{})
 	_, _, err2 := s.Get(t.Context(), acct, "x")
 	_, err3 := s.AddBalance(t.Context(), acct, domain.APIKey{}, subaccount.Move{})
