@@ -265,8 +265,14 @@ func cents(c int64) float64 { return float64(c) / 100 }
 func (d *driver) counts() (map[string][3]int, []*op) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return countByKind(d.ops), append([]*op(nil), d.ops...)
+}
+
+// countByKind counts operations per kind: accepted, refused, and neither
+// (no definite answer).
+func countByKind(ops []*op) map[string][3]int {
 	out := map[string][3]int{}
-	for _, o := range d.ops {
+	for _, o := range ops {
 		c := out[o.kind]
 		switch {
 		case o.accepted:
@@ -278,5 +284,5 @@ func (d *driver) counts() (map[string][3]int, []*op) {
 		}
 		out[o.kind] = c
 	}
-	return out, append([]*op(nil), d.ops...)
+	return out
 }

@@ -245,19 +245,7 @@ func (s *scen) summary() {
 	if s.off {
 		return
 	}
-	counts := map[string][3]int{}
-	for _, o := range s.allOps() {
-		c := counts[o.kind]
-		switch {
-		case o.accepted:
-			c[0]++
-		case o.refused != "":
-			c[1]++
-		default:
-			c[2]++
-		}
-		counts[o.kind] = c
-	}
+	counts := countByKind(s.allOps())
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
 		kinds = append(kinds, k)
