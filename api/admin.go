@@ -60,10 +60,7 @@ func (s *Server) adminPatchAccount(c *gin.Context) {
 			}
 			p.Fees = &f
 		}
-		if b.SecurityReviewThreshold != nil && *b.SecurityReviewThreshold < 0 {
-			return p, domain.Invalid("securityReviewThreshold", "must not be negative")
-		}
-		return p, nil
+		return p, domain.ValidThreshold(b.SecurityReviewThreshold)
 	}
 	acct, err := s.Accounts.Patch(c.Request.Context(), c.Param("id"), merge)
 	if err != nil {

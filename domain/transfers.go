@@ -125,3 +125,31 @@ func inferKeyType(key string) pixkey.Type {
 	}
 	return pixkey.CPF
 }
+
+// Review decisions an operator gives a PIX out held for security review.
+const (
+	DecisionApprove = "approve"
+	DecisionReject  = "reject"
+)
+
+// ReviewRequest is the body of the admin review route.
+type ReviewRequest struct {
+	Decision *string `json:"decision"`
+}
+
+// Validate requires one of the two decisions.
+func (b ReviewRequest) Validate() (string, error) {
+	if b.Decision == nil || (*b.Decision != DecisionApprove && *b.Decision != DecisionReject) {
+		return "", Invalid("decision", "must be approve or reject")
+	}
+	return *b.Decision, nil
+}
+
+// ValidThreshold checks an account's securityReviewThreshold as an operator
+// sets it: absent (unchanged) or not negative (zero turns the review off).
+func ValidThreshold(th *money.Cents) error {
+	if th != nil && *th < 0 {
+		return Invalid("securityReviewThreshold", "must not be negative")
+	}
+	return nil
+}

@@ -142,3 +142,21 @@ func TestTransferRequestValid(t *testing.T) {
 		})
 	}
 }
+
+func TestReviewRequestAndThreshold(t *testing.T) {
+	t.Parallel()
+	s := func(v string) *string { return &v }
+	for _, c := range []struct {
+		in   *string
+		want string
+	}{{s("approve"), "approve"}, {s("reject"), "reject"}, {s("APPROVE"), ""}, {s(""), ""}, {nil, ""}} {
+		got, err := domain.ReviewRequest{Decision: c.in}.Validate()
+		if got != c.want || (c.want == "") != (err != nil) {
+			t.Errorf("decision %v: %q %v, want %q", c.in, got, err, c.want)
+		}
+	}
+	neg, zero := money.Cents(-1), money.Cents(0)
+	if domain.ValidThreshold(&neg) == nil || domain.ValidThreshold(&zero) != nil || domain.ValidThreshold(nil) != nil {
+		t.Error("threshold: negative must be refused, zero and absent accepted")
+	}
+}

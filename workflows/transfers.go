@@ -20,10 +20,10 @@ const (
 	NoticeSignal = "processor-notice"
 )
 
-// Review decisions.
+// Review decisions (the domain's: domain.ReviewRequest validates them).
 const (
-	DecisionApprove = "approve"
-	DecisionReject  = "reject"
+	DecisionApprove = domain.DecisionApprove
+	DecisionReject  = domain.DecisionReject
 )
 
 // ReviewDecision is the payload of ReviewSignal: an operator's decision
