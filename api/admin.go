@@ -11,7 +11,7 @@ import (
 )
 
 func (s *Server) adminCreateAccount(c *gin.Context) {
-	create[domain.NewAccount, domain.AccountRequest](c, "Account created", func(n domain.NewAccount) (any, error) {
+	bindAndAct[domain.NewAccount, domain.AccountRequest](c, "Account created", func(n domain.NewAccount) (any, error) {
 		return s.Accounts.Create(c.Request.Context(), n)
 	})
 }
@@ -76,7 +76,7 @@ type createdKey struct {
 }
 
 func (s *Server) adminCreateKey(c *gin.Context) {
-	create[domain.NewKey, domain.KeyRequest](c, "API key created; the key is shown only now", func(n domain.NewKey) (any, error) {
+	bindAndAct[domain.NewKey, domain.KeyRequest](c, "API key created; the key is shown only now", func(n domain.NewKey) (any, error) {
 		if n.RateLimitPerMinute == 0 {
 			n.RateLimitPerMinute = s.cfg.RateLimitPerMinute
 		}
@@ -98,7 +98,7 @@ func (s *Server) adminRevokeKey(c *gin.Context) {
 }
 
 func (s *Server) adminAdjust(c *gin.Context) {
-	create[domain.NewAdjustment, domain.AdjustmentRequest](c, "Adjustment posted", func(n domain.NewAdjustment) (any, error) {
+	bindAndAct[domain.NewAdjustment, domain.AdjustmentRequest](c, "Adjustment posted", func(n domain.NewAdjustment) (any, error) {
 		t, err := s.Accounts.Adjust(c.Request.Context(), c.Param("id"), n, c.GetHeader("Idempotency-Key"))
 		return t.Public(s.cfg.PublicURL), err
 	})

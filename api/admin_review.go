@@ -9,7 +9,7 @@ import (
 // adminReview releases or rejects a PIX out held for security review by
 // signalling its workflow (the same signal ops can send from the Temporal UI).
 func (s *Server) adminReview(c *gin.Context) {
-	create[string, domain.ReviewRequest](c, "Decision accepted", func(decision string) (any, error) {
+	bindAndAct[string, domain.ReviewRequest](c, "Decision accepted", func(decision string) (any, error) {
 		id := c.Param("id")
 		if err := s.Transfers.Review(c.Request.Context(), id, decision); err != nil {
 			return nil, err

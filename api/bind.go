@@ -134,10 +134,11 @@ type validator[R any, B any] interface {
 	Validate() (R, error)
 }
 
-// create is the one shape of a create handler: bind the body, validate it,
+// bindAndAct is the one shape of a handler with a body (creates, updates,
+// deletes, locks, portal changes, reviews): bind the body, validate it,
 // act, answer with message and the action's result. Every error goes
 // through fail, so each one maps to its status in one place.
-func create[R any, B any, PB validator[R, B]](c *gin.Context, message string, act func(R) (any, error)) {
+func bindAndAct[R any, B any, PB validator[R, B]](c *gin.Context, message string, act func(R) (any, error)) {
 	var body B
 	if err := bind(c, &body); err != nil {
 		fail(c, err)

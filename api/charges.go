@@ -23,7 +23,7 @@ type chargeCreated struct {
 }
 
 func (s *Server) createCharge(c *gin.Context) {
-	create[domain.NewCharge, domain.ChargeRequest](c, "PIX charge created", func(req domain.NewCharge) (any, error) {
+	bindAndAct[domain.NewCharge, domain.ChargeRequest](c, "PIX charge created", func(req domain.NewCharge) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		created, err := s.Charges.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) createInternal(c *gin.Context) {
-	create[domain.NewInternal, domain.InternalRequest](c, "Internal transfer completed", func(req domain.NewInternal) (any, error) {
+	bindAndAct[domain.NewInternal, domain.InternalRequest](c, "Internal transfer completed", func(req domain.NewInternal) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Internal.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err

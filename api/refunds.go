@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) createRefund(c *gin.Context) {
-	create[domain.NewRefund, domain.RefundRequest](c, "Refund requested", func(req domain.NewRefund) (any, error) {
+	bindAndAct[domain.NewRefund, domain.RefundRequest](c, "Refund requested", func(req domain.NewRefund) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		d, err := s.Refunds.Create(c.Request.Context(), accountOf(c), req)
 		return d.Public(s.cfg.PublicURL), err

@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) createSchedule(c *gin.Context) {
-	create[schedule.NewSchedule, schedule.CreateRequest](c, "Scheduled transfer created", func(req schedule.NewSchedule) (any, error) {
+	bindAndAct[schedule.NewSchedule, schedule.CreateRequest](c, "Scheduled transfer created", func(req schedule.NewSchedule) (any, error) {
 		req.CreatedFrom, req.IdempotencyKey = c.ClientIP(), idempotencyKey(c)
 		return s.Schedules.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 	})

@@ -16,7 +16,7 @@ import (
 
 func (s *Server) createSubaccount(c *gin.Context) {
 	if !strings.HasPrefix(c.ContentType(), "multipart/") {
-		create[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", func(in subaccount.NewSubaccount) (any, error) {
+		bindAndAct[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", func(in subaccount.NewSubaccount) (any, error) {
 			in.IdempotencyKey = idempotencyKey(c)
 			return s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
 		})
@@ -182,59 +182,59 @@ func (s *Server) subaccountPricing(c *gin.Context) {
 }
 
 func (s *Server) updateSubaccount(c *gin.Context) {
-	create[subaccount.Update, subaccount.UpdateRequest](c, "Sub-account updated", func(u subaccount.Update) (any, error) {
+	bindAndAct[subaccount.Update, subaccount.UpdateRequest](c, "Sub-account updated", func(u subaccount.Update) (any, error) {
 		return s.Subaccounts.Update(c.Request.Context(), accountOf(c), u)
 	})
 }
 
 func (s *Server) deleteSubaccount(c *gin.Context) {
-	create[string, subaccount.IDRequest](c, "Sub-account deleted", func(id string) (any, error) {
+	bindAndAct[string, subaccount.IDRequest](c, "Sub-account deleted", func(id string) (any, error) {
 		return gin.H{"id": id}, s.Subaccounts.Delete(c.Request.Context(), accountOf(c), id)
 	})
 }
 
 func (s *Server) addSubaccountBalance(c *gin.Context) {
-	create[subaccount.Move, subaccount.MoveRequest](c, "Balance added to the sub-account", func(m subaccount.Move) (any, error) {
+	bindAndAct[subaccount.Move, subaccount.MoveRequest](c, "Balance added to the sub-account", func(m subaccount.Move) (any, error) {
 		t, err := s.Subaccounts.AddBalance(c.Request.Context(), accountOf(c), keyOf(c), m)
 		return t.Public(s.cfg.PublicURL), err
 	})
 }
 
 func (s *Server) removeSubaccountBalance(c *gin.Context) {
-	create[subaccount.Move, subaccount.MoveRequest](c, "Balance removed from the sub-account", func(m subaccount.Move) (any, error) {
+	bindAndAct[subaccount.Move, subaccount.MoveRequest](c, "Balance removed from the sub-account", func(m subaccount.Move) (any, error) {
 		t, err := s.Subaccounts.RemoveBalance(c.Request.Context(), accountOf(c), keyOf(c), m)
 		return t.Public(s.cfg.PublicURL), err
 	})
 }
 
 func (s *Server) transferSubaccount(c *gin.Context) {
-	create[subaccount.Move, subaccount.TransferRequest](c, "Sub-account transfer completed", func(m subaccount.Move) (any, error) {
+	bindAndAct[subaccount.Move, subaccount.TransferRequest](c, "Sub-account transfer completed", func(m subaccount.Move) (any, error) {
 		t, err := s.Subaccounts.Transfer(c.Request.Context(), accountOf(c), keyOf(c), m)
 		return t.Public(s.cfg.PublicURL), err
 	})
 }
 
 func (s *Server) lockSubaccount(c *gin.Context) {
-	create[subaccount.Lock, subaccount.LockRequest](c, "Sub-account locked", func(l subaccount.Lock) (any, error) {
+	bindAndAct[subaccount.Lock, subaccount.LockRequest](c, "Sub-account locked", func(l subaccount.Lock) (any, error) {
 		return s.Subaccounts.Lock(c.Request.Context(), accountOf(c), l)
 	})
 }
 
 func (s *Server) unlockSubaccount(c *gin.Context) {
-	create[string, subaccount.IDRequest](c, "Sub-account unlocked", func(id string) (any, error) {
+	bindAndAct[string, subaccount.IDRequest](c, "Sub-account unlocked", func(id string) (any, error) {
 		v, err := s.Subaccounts.Unlock(c.Request.Context(), accountOf(c), id)
 		return gin.H{"id": v.ID, "lockMode": v.LockMode, "status": v.Status}, err
 	})
 }
 
 func (s *Server) setSubaccountLimits(c *gin.Context) {
-	create[subaccount.SetLimits, subaccount.LimitsRequest](c, "Sub-account limits set", func(l subaccount.SetLimits) (any, error) {
+	bindAndAct[subaccount.SetLimits, subaccount.LimitsRequest](c, "Sub-account limits set", func(l subaccount.SetLimits) (any, error) {
 		return s.Subaccounts.SetLimits(c.Request.Context(), accountOf(c), l)
 	})
 }
 
 func (s *Server) setSubaccountPricing(c *gin.Context) {
-	create[subaccount.SetPricing, subaccount.PricingRequest](c, "Sub-account pricing set", func(p subaccount.SetPricing) (any, error) {
+	bindAndAct[subaccount.SetPricing, subaccount.PricingRequest](c, "Sub-account pricing set", func(p subaccount.SetPricing) (any, error) {
 		return s.Subaccounts.SetPricing(c.Request.Context(), accountOf(c), p)
 	})
 }

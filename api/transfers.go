@@ -7,7 +7,7 @@ import (
 )
 
 func (s *Server) createTransfer(c *gin.Context) {
-	create[domain.NewTransfer, domain.TransferRequest](c, "PIX transfer created", func(req domain.NewTransfer) (any, error) {
+	bindAndAct[domain.NewTransfer, domain.TransferRequest](c, "PIX transfer created", func(req domain.NewTransfer) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Transfers.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err

@@ -39,7 +39,7 @@ func viewWebhook(e service.WebhookEndpoint) webhookView {
 
 // newEndpoint stores an endpoint; keyID nil makes a dashboard endpoint.
 func (s *Server) newEndpoint(c *gin.Context, accountID string, keyID *string) {
-	create[domain.EndpointPatch, domain.EndpointRequest](c, "Webhook endpoint created; the secret is shown only now", func(p domain.EndpointPatch) (any, error) {
+	bindAndAct[domain.EndpointPatch, domain.EndpointRequest](c, "Webhook endpoint created; the secret is shown only now", func(p domain.EndpointPatch) (any, error) {
 		e, err := s.Webhooks.Create(c.Request.Context(), accountID, keyID, p)
 		return createdWebhook{webhookView: viewWebhook(e), Secret: e.Secret}, err
 	})
