@@ -38,7 +38,7 @@ import (
 )
 
 // LaunchSweepInterval is how often a worker looks for workflow intents left
-// by their requests (service.Launcher).
+// by their requests (service.IntentSweeper).
 const LaunchSweepInterval = 2 * time.Second
 
 // Options selects what the process runs.
@@ -67,7 +67,7 @@ type App struct {
 	API     *api.Server
 	Charges *service.Charges
 	// Starts starts charges' workflows beside the create's answer.
-	Starts *service.Starter
+	Starts *service.LaunchPool
 	// Transfers and Refunds are the money-out services.
 	Transfers *service.Transfers
 	Refunds   *service.Refunds
@@ -75,9 +75,9 @@ type App struct {
 	Schedules *service.Schedules
 	// Subaccounts is the sub-account product (synchronous moves, no workflow).
 	Subaccounts *service.Subaccounts
-	// Launcher (worker processes) starts the workflows of committed
+	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
-	Launcher *service.Launcher
+	IntentSweeper *service.IntentSweeper
 
 	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
 	// processes) feeds this process's hub. Both read the outbox.
@@ -173,7 +173,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	var proc processor.Processor = sbx
 
-	a.Starts = &service.Starter{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+	a.Starts = &service.LaunchPool{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
@@ -182,7 +182,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	if opts.Worker {
-		a.Launcher = &service.Launcher{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
 			Charges:   &activities.Charges{Base: base},
@@ -383,7 +383,7 @@ func (a *App) startOutboxReaders() {
 		go func() { defer a.bg.Done(); a.purgeExpired(ctx) }()
 		// Workers start the workflows that committed creates left behind.
 		a.bg.Add(1)
-		go func() { defer a.bg.Done(); a.Launcher.Run(ctx, LaunchSweepInterval) }()
+		go func() { defer a.bg.Done(); a.IntentSweeper.Run(ctx, LaunchSweepInterval) }()
 	}
 	if a.Tail != nil {
 		a.bg.Add(1)

@@ -39,7 +39,7 @@ type Charges struct {
 	Processor processor.Processor
 	// Starts starts each charge's workflow once its records are committed,
 	// beside the answer.
-	Starts    *Starter
+	Starts    *LaunchPool
 	PublicURL string
 }
 
@@ -52,7 +52,7 @@ type CreatedCharge struct {
 // Create prices the charge, asks the processor for its BR Code, commits the
 // row, its payment.created event and the intent to start its workflow in
 // one database statement, and answers: the workflow starts beside the
-// answer (Starter). A charge's workflow does nothing before its first
+// answer (LaunchPool). A charge's workflow does nothing before its first
 // processor notice or its expiry, and every notice is a Signal-With-Start,
 // so no caller needs it to exist when the create answers; a Temporal that
 // is away delays the workflow, not the answer, and the sweeper starts it.

@@ -20,7 +20,7 @@ func BenchmarkChargeCreateWithoutTheStart(b *testing.B) {
 	acct := newAccountB(b)
 	temporal := servicemock.NewMockTemporal(gomock.NewController(b))
 	temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, nil).AnyTimes()
-	starts := &service.Starter{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
+	starts := &service.LaunchPool{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
 	s := &service.Charges{DB: sharedDB, Processor: &sandbox.Sandbox{}, Starts: starts, PublicURL: "https://api.jangada.test"}
 	key := domain.APIKey{ID: "k"}
 	for b.Loop() {

@@ -41,7 +41,7 @@ type chargeRig struct {
 func newChargeRig(t *testing.T) *chargeRig {
 	ctrl := gomock.NewController(t)
 	r := &chargeRig{temporal: servicemock.NewMockTemporal(ctrl), processor: processormock.NewMockProcessor(ctrl)}
-	starts := &service.Starter{DB: sharedDB, Temporal: r.temporal, TaskQueue: taskQueue}
+	starts := &service.LaunchPool{DB: sharedDB, Temporal: r.temporal, TaskQueue: taskQueue}
 	// The starts a test's creates handed over end before gomock checks
 	// that every expected call was made.
 	t.Cleanup(starts.Wait)

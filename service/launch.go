@@ -71,7 +71,7 @@ func LaunchKinds() []string {
 }
 
 // intend records, in the create's transaction, that l's workflow must start.
-func intend(ctx context.Context, tx *sqlx.Tx, l launch) error {
+func recordIntent(ctx context.Context, tx *sqlx.Tx, l launch) error {
 	return db.InsertLaunch(ctx, tx, l.kind, l.id, LaunchGrace)
 }
 
@@ -160,11 +160,11 @@ func (q *clearQueue) drain(d *sqlx.DB) {
 	}
 }
 
-// Launcher is the sweeper of workflow intents: it starts the workflow of
+// IntentSweeper is the sweeper of workflow intents: it starts the workflow of
 // every committed resource whose request did not (it died between commit
 // and start, or Temporal was away). Each worker process runs one; they
 // share the table through leases.
-type Launcher struct {
+type IntentSweeper struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
@@ -172,7 +172,7 @@ type Launcher struct {
 
 // Sweep starts the workflows of the due intents and reports how many it
 // started.
-func (l *Launcher) Sweep(ctx context.Context) (int, error) {
+func (l *IntentSweeper) Sweep(ctx context.Context) (int, error) {
 	due, err := db.ClaimLaunches(ctx, l.DB, launchLease, 100)
 	if err != nil {
 		return 0, err
@@ -206,7 +206,7 @@ func (l *Launcher) Sweep(ctx context.Context) (int, error) {
 }
 
 // Run sweeps every interval until ctx ends.
-func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
+func (l *IntentSweeper) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -225,7 +225,7 @@ func (l *Launcher) Run(ctx context.Context, interval time.Duration) {
 
 // load rebuilds an intent's launch from the committed resource, through
 // the kind's registered loader.
-func (l *Launcher) load(ctx context.Context, kind, id string) (launch, error) {
+func (l *IntentSweeper) load(ctx context.Context, kind, id string) (launch, error) {
 	load, ok := launchKinds[kind]
 	if !ok {
 		return launch{}, fmt.Errorf("%w: workflow intent of unknown kind %q", domain.ErrNotFound, kind)

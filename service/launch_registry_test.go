@@ -113,7 +113,7 @@ func TestEveryLaunchKindRoundTripsThroughTheSweeper(t *testing.T) {
 			starts[o.ID] = started{wf, args[0]} // other tests' leftover due intents are started too: harmless
 			return nil, nil
 		}).AnyTimes()
-	sweeper := &service.Launcher{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
+	sweeper := &service.IntentSweeper{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
 	ids := map[string]string{}
 	for _, kind := range kinds {
 		id := launchFixtures[kind].store(t, acct, key)
@@ -166,5 +166,5 @@ func TestSweeperDropsAnIntentOfAnUnregisteredKind(t *testing.T) {
 			}
 			return nil, nil
 		}).AnyTimes()
-	sweepUntilClear(t, &service.Launcher{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}, id)
+	sweepUntilClear(t, &service.IntentSweeper{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}, id)
 }

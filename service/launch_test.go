@@ -96,7 +96,7 @@ func TestStartFailureLeavesTheIntentToTheSweeper(t *testing.T) {
 		t.Fatalf("%d workflow intents, want 1", n)
 	}
 	// Not due yet: the request had its grace, so a sweep leaves it.
-	sweeper := &service.Launcher{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
+	sweeper := &service.IntentSweeper{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue}
 	if _, err := sweeper.Sweep(t.Context()); err != nil { // Temporal may not be called: the mock expects nothing yet
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func makeDue(t *testing.T, id string) {
 
 // sweepUntilClear sweeps until the resource's intent is gone (other tests'
 // intents share the table, so one sweep may not reach it).
-func sweepUntilClear(t *testing.T, l *service.Launcher, id string) {
+func sweepUntilClear(t *testing.T, l *service.IntentSweeper, id string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for pendingLaunches(t, id) > 0 {

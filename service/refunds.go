@@ -100,7 +100,7 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if err := activities.RequestRefund(ctx, tx, d, s.PublicURL); err != nil {
 			return err
 		}
-		if err := intend(ctx, tx, refundLaunch(d)); err != nil {
+		if err := recordIntent(ctx, tx, refundLaunch(d)); err != nil {
 			return err
 		}
 		deposit = d

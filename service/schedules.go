@@ -95,7 +95,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := db.InsertSchedule(ctx, tx, sc); err != nil {
 			return err
 		}
-		return intend(ctx, tx, scheduleLaunch(sc))
+		return recordIntent(ctx, tx, scheduleLaunch(sc))
 	})
 	if err != nil {
 		return schedule.Record{}, err

@@ -87,7 +87,7 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 		if err := activities.ReserveTransfer(ctx, tx, t, s.PublicURL); err != nil {
 			return err
 		}
-		return intend(ctx, tx, l)
+		return recordIntent(ctx, tx, l)
 	})
 	if err != nil {
 		return domain.Transaction{}, err

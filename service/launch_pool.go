@@ -7,39 +7,39 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// DefaultStartSlots is how many handed-over workflow starts a process runs
+// DefaultLaunchSlots is how many handed-over workflow starts a process runs
 // at once when no other bound is given.
-const DefaultStartSlots = 64
+const DefaultLaunchSlots = 64
 
-// Starter starts the workflows of committed resources beside the requests
+// LaunchPool starts the workflows of committed resources beside the requests
 // that committed them, so that a request answers once its records and
 // their workflow intent are durable instead of also waiting for Temporal.
 //
 // Nothing is lost by answering first: the intent commits with the records,
 // a start that fails or never runs (the process died) is the sweeper's
-// (Launcher), and for a charge every processor notice is a
+// (IntentSweeper), and for a charge every processor notice is a
 // Signal-With-Start, which starts the workflow if it is not there yet.
 //
 // At most Slots starts run at once; Go waits for a free slot, so a slow
 // Temporal slows the requests that hand starts over instead of piling up
 // goroutines, and the rate of answered creates stays the rate Temporal
 // takes their starts at.
-type Starter struct {
+type LaunchPool struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
-	// Slots bounds the starts in flight (DefaultStartSlots when 0).
+	// Slots bounds the starts in flight (DefaultLaunchSlots when 0).
 	Slots int
 
 	once  sync.Once
 	slots chan struct{}
 }
 
-func (s *Starter) init() {
+func (s *LaunchPool) init() {
 	s.once.Do(func() {
 		n := s.Slots
 		if n <= 0 {
-			n = DefaultStartSlots
+			n = DefaultLaunchSlots
 		}
 		s.slots = make(chan struct{}, n)
 	})
@@ -48,7 +48,7 @@ func (s *Starter) init() {
 // Go hands the start of l, whose records and intent are committed, over to
 // a goroutine once a slot is free. If ctx ends first (the client went
 // away), the start is left to the sweeper, as one that failed would be.
-func (s *Starter) Go(ctx context.Context, l launch) {
+func (s *LaunchPool) Go(ctx context.Context, l launch) {
 	s.init()
 	select {
 	case s.slots <- struct{}{}:
@@ -67,7 +67,7 @@ func (s *Starter) Go(ctx context.Context, l launch) {
 // shutdown, before the Temporal client closes. It takes every slot, then
 // gives them back, so a hand-over racing with it simply waits its turn (a
 // WaitGroup would panic on an Add during its Wait).
-func (s *Starter) Wait() {
+func (s *LaunchPool) Wait() {
 	s.init()
 	for range cap(s.slots) {
 		s.slots <- struct{}{}

@@ -135,7 +135,7 @@ func TestChargeCreatesWaitForAFreeStartSlot(t *testing.T) {
 
 // Wait returns only once the starts handed over before it have returned
 // (shutdown waits for them before the Temporal client closes), and the
-// Starter takes hand-overs again afterwards.
+// LaunchPool takes hand-overs again afterwards.
 func TestStarterWaitWaitsForStartsInFlight(t *testing.T) {
 	t.Parallel()
 	acct := newAccount(t, "Loja Espera")
