@@ -8,11 +8,9 @@ import (
 )
 
 // compressionFor is the gRPC compression of the Temporal client: none to a
-// server on this host (the embedded one of `jangada run`, or one beside the
-// processes), where gzip saves no bandwidth and costs CPU on both ends of
-// every call (in a profile under a create load, a fifth of a start's
-// client-side CPU, plus the server's decompression), on the same cores as
-// the server; the SDK's gzip to any other host, where bytes cross a network.
+// server on this host, where gzip saves no bandwidth and only costs CPU on
+// the cores the server shares (docs/performance.md has the profile); the
+// SDK's gzip to any other host, where bytes cross a network.
 func compressionFor(hostPort string) client.GrpcCompression {
 	if hostPort == "" {
 		hostPort = client.DefaultHostPort // what the SDK dials

@@ -10,14 +10,11 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// The statements every request runs are prepared once per pool and kept.
-// An unprepared statement is parsed and planned by PostgreSQL on every
-// execution, and for these planning costs more than running: the key
-// lookup spent 0.19 ms planning and 0.04 ms executing, and its backend CPU
-// per call fell from 250–340 µs to 53 µs once prepared (a probe on one
-// connection, reading the backend's CPU from /proc). PostgreSQL switches a
-// prepared statement to its generic plan after five executions, so a hot
-// statement is then only bound and run.
+// The statements every request runs are prepared once per pool and kept:
+// for these, PostgreSQL's planning costs more than running them
+// (docs/performance.md, item 17, has the measurements). After five
+// executions a prepared statement takes its generic plan and is only bound
+// and run.
 //
 // Only statements with a fixed text go through here (the cache is keyed by
 // it and never shrinks); one built per call, like a list filter, does not.
