@@ -126,7 +126,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 				return nil, err
 			}
 			a.Codec = c
-			opts.DataConverter = c.DataConverter()
+			opts.DataConverter, opts.FailureConverter = c.DataConverter(), c.FailureConverter()
 		}
 		a.Temporal, err = client.DialContext(ctx, opts)
 		if err != nil {

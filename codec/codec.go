@@ -31,6 +31,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -108,6 +109,19 @@ func NewKey() string {
 // DataConverter is the SDK's default converter with payloads sealed by c.
 func (c *AESGCM) DataConverter() converter.DataConverter {
 	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), c)
+}
+
+// FailureConverter turns errors into Temporal failures with their message
+// and stack trace moved into an attribute payload sealed by c: an error's
+// text can carry merchant data (a recipient, an amount, a key), and the
+// history keeps it. Only the failure's type and "Encoded failure" stay in
+// clear; the client and the worker (and the UI through the codec endpoint)
+// read the rest back. A failure written before, with no encoded attributes,
+// reads as it was.
+func (c *AESGCM) FailureConverter() converter.FailureConverter {
+	return temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+		DataConverter: c.DataConverter(), EncodeCommonAttributes: true,
+	})
 }
 
 // Encode seals each payload.

@@ -13,8 +13,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	commonpb "go.temporal.io/api/common/v1"
+	failurepb "go.temporal.io/api/failure/v1"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 )
 
 func TestPayloadsAreSealedAndOpened(t *testing.T) {
@@ -244,3 +247,37 @@ type fakeListener struct{ addr net.Addr }
 func (f fakeListener) Accept() (net.Conn, error) { return nil, net.ErrClosed }
 func (f fakeListener) Close() error              { return nil }
 func (f fakeListener) Addr() net.Addr            { return f.addr }
+
+// A failure's message and stack trace travel sealed: the history keeps only
+// its type and "Encoded failure", and the converter of the same key reads
+// the message back. Another key cannot.
+func TestFailuresAreSealed(t *testing.T) {
+	t.Parallel()
+	c, err := FromBase64(NewKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "recipient ana@example.com has no PIX key for R$ 1.234,56"
+	f := c.FailureConverter().ErrorToFailure(temporal.NewApplicationError(secret, "Invalid"))
+	raw, err := protojson.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), "ana@example.com") || f.GetMessage() == secret {
+		t.Fatalf("the failure keeps the message in clear: %s", raw)
+	}
+	if f.GetApplicationFailureInfo().GetType() != "Invalid" {
+		t.Fatalf("the type must stay readable (the service maps it): %s", raw)
+	}
+	// FailureToError writes what it decodes into the failure it is given:
+	// each reader gets its own copy of the stored failure.
+	other, _ := FromBase64(NewKey())
+	if got := other.FailureConverter().FailureToError(proto.Clone(f).(*failurepb.Failure)); strings.Contains(got.Error(), "ana@example.com") {
+		t.Fatalf("another key read the message: %v", got)
+	}
+	back := c.FailureConverter().FailureToError(proto.Clone(f).(*failurepb.Failure))
+	var app *temporal.ApplicationError
+	if !errors.As(back, &app) || app.Message() != secret || app.Type() != "Invalid" {
+		t.Fatalf("read back: %v", back)
+	}
+}

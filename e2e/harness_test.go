@@ -66,6 +66,7 @@ func TestMain(m *testing.M) {
 	dataConverter = c.DataConverter()
 	temporalClient, err = client.Dial(client.Options{
 		HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), DataConverter: dataConverter,
+		FailureConverter: c.FailureConverter(),
 	})
 	if err != nil {
 		panic(err)
