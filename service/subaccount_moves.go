@@ -113,10 +113,10 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 	return rec, nil
 }
 
-// sameSubMove tells whether t, found by m's externalReference, is the move
-// m asks for: same kind, amount and sub-accounts.
+// sameSubMove tells whether t, a move of kind typ found by m's
+// externalReference, is the move m asks for: same amount and sub-accounts.
 func sameSubMove(typ string, m subaccount.Move, t domain.Transaction) bool {
-	if t.Type != typ || t.Amount != m.Amount {
+	if t.Amount != m.Amount {
 		return false
 	}
 	switch typ {
@@ -168,11 +168,18 @@ func pixSubaccount(ctx context.Context, q sqlx.QueryerContext, acct domain.Accou
 // out's check counts this one (scheduled runs go through Transfers.Create
 // and take the same path).
 func pixOutChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, id string, amount money.Cents) error {
+	return debitChecks(ctx, tx, acct, id, subaccount.OpPixOut, amount)
+}
+
+// debitChecks are the checks of every debit op of amount from sub-account
+// id, under its row lock (taken here and held until the caller's
+// transaction ends): its status and lock mode, then its limits.
+func debitChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, id string, op subaccount.Op, amount money.Cents) error {
 	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, id)
 	if err != nil {
 		return err
 	}
-	if err := subs[0].Permit(subaccount.OpPixOut); err != nil {
+	if err := subs[0].Permit(op); err != nil {
 		return err
 	}
 	return CheckLimits(ctx, tx, subs[0], amount, time.Now())
@@ -190,15 +197,8 @@ func refundChecks(ctx context.Context, tx *sqlx.Tx, acct domain.Account, d domai
 	if d.Wallet() == d.AccountID {
 		return nil
 	}
-	subs, err := db.LockSubaccounts(ctx, tx, acct.ID, []string{"subaccountId"}, d.Wallet())
-	if errors.Is(err, domain.ErrNotFound) {
-		return nil
-	}
-	if err != nil {
+	if err := debitChecks(ctx, tx, acct, d.Wallet(), subaccount.OpRefund, amount); !errors.Is(err, domain.ErrNotFound) {
 		return err
 	}
-	if err := subs[0].Permit(subaccount.OpRefund); err != nil {
-		return err
-	}
-	return CheckLimits(ctx, tx, subs[0], amount, time.Now())
+	return nil
 }
