@@ -111,7 +111,7 @@ func Migrate(ctx context.Context, d *sqlx.DB) error {
 	if err := goose.SetDialect("postgres"); err != nil {
 		return err
 	}
-	if err := goose.UpContext(ctx, d.DB, "migrations"); err != nil {
+	if err := goose.UpContext(ctx, d.DB, "migrations", goose.WithAllowMissing()); err != nil {
 		return fmt.Errorf("db: migrate: %w", err)
 	}
 	return nil

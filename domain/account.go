@@ -25,8 +25,18 @@ type Features struct {
 
 // Feature names, as the admin API spells them.
 const (
-	FeatureSubaccounts   = "subaccounts"
-	FeatureSubaccountPix = "subaccountPix"
+	FeatureSubaccounts    = "subaccounts"
+	FeatureSubaccountPix  = "subaccountPix"
+	FeatureAutoContest    = "autoContest"
+	FeatureFiscalInvoice  = "fiscalInvoice"
+	FeaturePixAutomatic   = "pixAutomatic"
+	FeatureCreditBureau   = "creditBureau"
+	FeatureCrypto         = "crypto"
+	FeatureMobileRecharge = "mobileRecharge"
+	// FeatureMED names the MED routes' gate. The spec has no switch of its
+	// own for disputes: an account can always see and answer the MEDs opened
+	// against it, so the gate is always on (Enabled answers true).
+	FeatureMED = "med"
 )
 
 // Enabled reports whether the named feature is on (unknown names are off).
@@ -36,6 +46,20 @@ func (f Features) Enabled(name string) bool {
 		return f.Subaccounts
 	case FeatureSubaccountPix:
 		return f.Subaccounts && f.SubaccountPix
+	case FeatureAutoContest:
+		return f.AutoContest
+	case FeatureFiscalInvoice:
+		return f.FiscalInvoice
+	case FeaturePixAutomatic:
+		return f.PixAutomatic
+	case FeatureCreditBureau:
+		return f.CreditBureau
+	case FeatureCrypto:
+		return f.Crypto
+	case FeatureMobileRecharge:
+		return f.MobileRecharge
+	case FeatureMED:
+		return true
 	}
 	return false
 }
