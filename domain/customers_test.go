@@ -68,7 +68,9 @@ func TestCustomerUpdateAndApply(t *testing.T) {
 	}{
 		{name: "empty patch keeps everything", body: `{}`, want: func(c domain.Customer) bool { return c == stored }},
 		{name: "new CNPJ brings PJ", body: `{"document":"11.222.333/0001-81"}`,
-			want: func(c domain.Customer) bool { return c.Type == "PJ" && c.Document == "11222333000181" && c.Name == "Maria" }},
+			want: func(c domain.Customer) bool {
+				return c.Type == "PJ" && c.Document == "11222333000181" && c.Name == "Maria"
+			}},
 		{name: "status in Portuguese", body: `{"status":"Inativo"}`, want: func(c domain.Customer) bool { return c.Status == "INACTIVE" }},
 		{name: "state upper-cased", body: `{"state":"rj"}`, want: func(c domain.Customer) bool { return c.State != nil && *c.State == "RJ" }},
 		{name: "phone digits", body: `{"phone":"+55 (11) 98765-4321"}`, want: func(c domain.Customer) bool { return c.Phone != nil && *c.Phone == "5511987654321" }},
