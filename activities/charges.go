@@ -126,15 +126,22 @@ func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, er
 	})
 }
 
-// pending moves a PENDING charge with apply and writes event. A charge that
-// already left PENDING is a retry of a step that committed: left as it is.
+// pending moves a PENDING charge with apply and writes event, and tells
+// the charge's owner, if it has one, in the same transaction (tellOwner). A
+// charge that already left PENDING is a retry of a step that committed:
+// left as it is.
 // It returns the charge's status.
 func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
 	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		if t.Status != domain.StatusPending {
 			return change{}, nil
 		}
-		return emit(event), apply(tx, t)
+		if err := apply(tx, t); err != nil {
+			return change{}, err
+		}
+		// The product that owns the charge (a billing, a checkout…) moves
+		// in this same transaction.
+		return emit(event), tellOwner(ctx, tx, *t, a.PublicURL)
 	})
 	return t.Status, err
 }

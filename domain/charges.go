@@ -46,6 +46,10 @@ type NewCharge struct {
 	SplitUser         string
 	SplitTax          money.Percent
 	SubaccountID      string
+	// Owner is set by another product's use case that makes an ordinary
+	// charge for one of its resources (never by the HTTP body): the
+	// charge's transitions then tell that product (activities.RegisterChargeOwner).
+	Owner *ChargeOwner
 }
 
 // Charge limits.

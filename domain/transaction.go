@@ -56,6 +56,8 @@ type Details struct {
 	CoverFee        bool   `json:"coverFee,omitempty"`
 	FiscalInvoice   bool   `json:"emitFiscalInvoice,omitempty"`
 	RequestedAmount int64  `json:"requestedAmount,omitempty"`
+	// Owner is the product resource a charge was made for (internal).
+	Owner *ChargeOwner `json:"owner,omitempty"`
 
 	// PIX out.
 	PixKey         string          `json:"pixKey,omitempty"`

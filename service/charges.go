@@ -113,7 +113,7 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		Amount: gross, FeeAmount: fee, NetAmount: net, Description: in.Description,
 		ExternalReference: in.ExternalReference, ReferenceID: &code.ReferenceID, CopyPaste: &code.CopyPaste,
 		ExpiresAt: domain.TimePtr(expires), CreatedAt: domain.NewTime(now),
-		Details: domain.SomeJSON(domain.Details{Split: split, CoverFee: in.CoverFee, FiscalInvoice: in.EmitFiscalInvoice, RequestedAmount: int64(in.Amount)}),
+		Details: domain.SomeJSON(domain.Details{Split: split, CoverFee: in.CoverFee, FiscalInvoice: in.EmitFiscalInvoice, RequestedAmount: int64(in.Amount), Owner: in.Owner}),
 	}
 	if in.Payer != nil {
 		t.Payer = domain.SomeJSON(*in.Payer)

@@ -98,8 +98,25 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	wakeOwner(ctx, in.Charge, status)
 	// Later duplicate notices are harmless: the charge has left PENDING.
 	for workflow.GetSignalChannel(ctx, ChargeSignal).ReceiveAsync(nil) {
 	}
 	return status, setStatus(ctx, status)
+}
+
+// wakeOwner signals the workflow of the product that owns the charge (a
+// billing…), if its hook asked for one, now that the transition has
+// committed. Only owned charges, which no history before charge owners
+// has, record this command, so older histories replay unchanged. An owner
+// whose workflow has ended needs no wake: the error is logged, not
+// returned (the owner's row already moved in the charge's transaction).
+func wakeOwner(ctx workflow.Context, charge domain.Transaction, status string) {
+	id, signal, moved, ok := activities.ChargeOwnerWake(charge, status)
+	if !ok {
+		return
+	}
+	if err := workflow.SignalExternalWorkflow(ctx, id, "", signal, moved).Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Info("charge owner's workflow not signalled", "workflowId", id, "error", err)
+	}
 }
