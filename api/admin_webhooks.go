@@ -62,3 +62,15 @@ func (s *Server) adminRedeliver(c *gin.Context) {
 	}
 	ok(c, "Redelivery started", gin.H{"deliveryId": r.DeliveryID, "run": r.Run, "workflowId": r.WorkflowID})
 }
+
+// adminTestWebhook sends a webhook.test event to one endpoint through the
+// normal delivery machinery (signed, recorded in its delivery history);
+// the event's data is the trigger's metadata.
+func (s *Server) adminTestWebhook(c *gin.Context) {
+	r, err := s.Webhooks.Test(c.Request.Context(), c.Param("id"), requestID(c))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Test event sent", r)
+}

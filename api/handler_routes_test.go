@@ -253,6 +253,10 @@ var adminRouteCases = map[string]routeCase{
 	"POST /deliveries/:id/redeliver": {"/admin/v1/deliveries/dlv_1/redeliver", "", "Redelivery started", func(f *fixture) {
 		f.webhooks.EXPECT().Redeliver(gomock.Any(), "dlv_1").Return(service.Redelivery{DeliveryID: "dlv_1", Run: 1, WorkflowID: "wf"}, nil)
 	}},
+	// webhook.test (issue 25).
+	"POST /webhooks/:id/test": {"/admin/v1/webhooks/whe_1/test", "", "Test event sent", func(f *fixture) {
+		f.webhooks.EXPECT().Test(gomock.Any(), "whe_1", gomock.Any()).Return(service.SentTest{EventID: "evt_1", DeliveryID: "dlv_1"}, nil)
+	}},
 }
 
 // txGet is a get or status route of transaction-typed records: it reads

@@ -112,5 +112,7 @@ func adminRoutes() []Route {
 		{Method: "GET", Path: "/webhooks/:id/deliveries", Handler: (*Server).adminDeliveries},
 		{Method: "GET", Path: "/deliveries/:id", Handler: (*Server).adminGetDelivery},
 		{Method: "POST", Path: "/deliveries/:id/redeliver", Handler: (*Server).adminRedeliver},
+		// webhook.test (issue 25): one test event to one endpoint.
+		{Method: "POST", Path: "/webhooks/:id/test", Handler: (*Server).adminTestWebhook},
 	}
 }

@@ -77,6 +77,8 @@ type Webhooks interface {
 	Deliveries(ctx context.Context, endpointID, status string, page, pageSize int) ([]service.Delivery, int, error)
 	Delivery(ctx context.Context, id string) (service.Delivery, error)
 	Redeliver(ctx context.Context, id string) (service.Redelivery, error)
+	// Test sends a webhook.test event to one endpoint (admin API).
+	Test(ctx context.Context, endpointID, requestID string) (service.SentTest, error)
 }
 
 // Transactions reads the records of the transactions table: charges, PIX

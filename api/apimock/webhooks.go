@@ -148,6 +148,21 @@ func (mr *MockWebhooksMockRecorder) Redeliver(ctx, id any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Redeliver", reflect.TypeOf((*MockWebhooks)(nil).Redeliver), ctx, id)
 }
 
+// Test mocks base method.
+func (m *MockWebhooks) Test(ctx context.Context, endpointID, requestID string) (service.SentTest, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Test", ctx, endpointID, requestID)
+	ret0, _ := ret[0].(service.SentTest)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Test indicates an expected call of Test.
+func (mr *MockWebhooksMockRecorder) Test(ctx, endpointID, requestID any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Test", reflect.TypeOf((*MockWebhooks)(nil).Test), ctx, endpointID, requestID)
+}
+
 // Update mocks base method.
 func (m *MockWebhooks) Update(ctx context.Context, scope service.EndpointScope, id string, p domain.EndpointPatch) (service.WebhookEndpoint, error) {
 	m.ctrl.T.Helper()
