@@ -73,11 +73,26 @@ type Fees struct {
 	PixInPercent  money.Percent `json:"pixInPercent"`
 	PixOutFixed   money.Cents   `json:"pixOutFixed"`
 	PixOutPercent money.Percent `json:"pixOutPercent"`
+
+	// Billings (docs/ledger.md "Billings"): a fee per method, fixed plus
+	// percent of the billing's amount (a PIX billing is priced as a PIX
+	// charge, PixIn), and a fixed notification fee per paid billing.
+	BoletoFixed         money.Cents   `json:"boletoFixed"`
+	BoletoPercent       money.Percent `json:"boletoPercent"`
+	CardCreditFixed     money.Cents   `json:"cardCreditFixed"`
+	CardCreditPercent   money.Percent `json:"cardCreditPercent"`
+	CardDebitFixed      money.Cents   `json:"cardDebitFixed"`
+	CardDebitPercent    money.Percent `json:"cardDebitPercent"`
+	CardVoucherFixed    money.Cents   `json:"cardVoucherFixed"`
+	CardVoucherPercent  money.Percent `json:"cardVoucherPercent"`
+	BillingNotification money.Cents   `json:"billingNotificationFixed"`
 }
 
 // DefaultFees is the price list of a new account (documented in the README).
 func DefaultFees() Fees {
-	return Fees{PixInFixed: 50, PixOutFixed: 50}
+	return Fees{PixInFixed: 50, PixOutFixed: 50,
+		BoletoFixed: 199, CardCreditFixed: 49, CardCreditPercent: 299, CardDebitFixed: 35, CardDebitPercent: 189,
+		CardVoucherFixed: 50, CardVoucherPercent: 350}
 }
 
 // PixIn is the fee on a received PIX of the given gross amount.
@@ -179,6 +194,17 @@ func (f Fees) Validate() error {
 	if f.PixInFixed < 0 || f.PixOutFixed < 0 || f.PixInPercent < 0 || f.PixOutPercent < 0 ||
 		f.PixInPercent >= money.OneHundredPercent || f.PixOutPercent >= money.OneHundredPercent {
 		return Invalid("fees", "must be non-negative, with percentages below 100")
+	}
+	// Billing fees (a block of their own).
+	for _, c := range []money.Cents{f.BoletoFixed, f.CardCreditFixed, f.CardDebitFixed, f.CardVoucherFixed, f.BillingNotification} {
+		if c < 0 {
+			return Invalid("fees", "must be non-negative, with percentages below 100")
+		}
+	}
+	for _, p := range []money.Percent{f.BoletoPercent, f.CardCreditPercent, f.CardDebitPercent, f.CardVoucherPercent} {
+		if p < 0 || p >= money.OneHundredPercent {
+			return Invalid("fees", "must be non-negative, with percentages below 100")
+		}
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package domain
 
-import "github.com/jangada/jangada/money"
+import (
+	"time"
+
+	"github.com/jangada/jangada/money"
+)
 
 // ChargePrice is what a PIX charge of amount costs under fees. Without
 // coverFee the amount is the QR value and the fee comes out of it; with
@@ -44,4 +48,48 @@ func (a Account) ReviewReason(amount money.Cents) string {
 		return "amount at or above the account's security review threshold of " + th.Format()
 	}
 	return ""
+}
+
+// BillingPrice is what a billing of amount by method costs under fees: the
+// method's fee and the notification fee come out of the amount, which must
+// stay above them. A PIX billing is priced as a PIX charge (its charge
+// books that fee).
+func (f Fees) BillingPrice(method string, amount money.Cents) (fee, notification, net money.Cents, err error) {
+	switch method {
+	case MethodBoleto:
+		fee = money.FeeFor(amount, f.BoletoFixed, f.BoletoPercent)
+	case MethodCardCredit:
+		fee = money.FeeFor(amount, f.CardCreditFixed, f.CardCreditPercent)
+	case MethodCardDebit:
+		fee = money.FeeFor(amount, f.CardDebitFixed, f.CardDebitPercent)
+	case MethodCardVoucher:
+		fee = money.FeeFor(amount, f.CardVoucherFixed, f.CardVoucherPercent)
+	case MethodPix:
+		fee = f.PixIn(amount)
+	default:
+		return 0, 0, 0, Invalid("method", "is not a billing method")
+	}
+	notification = f.BillingNotification
+	if fee+notification >= amount {
+		return 0, 0, 0, Invalid("amount", "must be greater than the billing's fees of %s", fee+notification)
+	}
+	return fee, notification, amount - fee - notification, nil
+}
+
+// BillingCreditDays is how long a paid billing's money stays locked before
+// it can be withdrawn (docs/ledger.md "Billings"): the acquirer pays a
+// credit card or voucher sale in 30 days (all installments at once), a debit
+// card, a boleto and a PIX the next day.
+func BillingCreditDays(method string) int {
+	if method == MethodCardCredit || method == MethodCardVoucher {
+		return 30
+	}
+	return 1
+}
+
+// BillingCreditAt is when the money of a billing paid at paidAt becomes
+// withdrawable (its entries' locked_until), and EstimatedCreditDate its
+// date in America/Sao_Paulo.
+func BillingCreditAt(method string, paidAt time.Time) time.Time {
+	return paidAt.UTC().Add(time.Duration(BillingCreditDays(method)) * 24 * time.Hour)
 }

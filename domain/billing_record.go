@@ -1,0 +1,151 @@
+package domain
+
+import (
+	"time"
+
+	"github.com/jangada/jangada/money"
+)
+
+// Billing is a billing as stored (table billings). Its JSON form is never
+// sent out: Public is.
+type Billing struct {
+	ID                   string                 `db:"id"`
+	AccountID            string                 `db:"account_id"`
+	APIKeyID             *string                `db:"api_key_id"`
+	Method               string                 `db:"method"`
+	Status               string                 `db:"status"`
+	Amount               money.Cents            `db:"amount"`
+	FeeAmount            money.Cents            `db:"fee_amount"`
+	NotificationFee      money.Cents            `db:"notification_fee_amount"`
+	NetAmount            money.Cents            `db:"net_amount"`
+	RefundedAmount       money.Cents            `db:"refunded_amount"`
+	InstallmentCount     int                    `db:"installment_count"`
+	Description          string                 `db:"description"`
+	DueDate              time.Time              `db:"due_date"`
+	PaidAt               *Time                  `db:"paid_at"`
+	EstimatedCreditDate  *time.Time             `db:"estimated_credit_date"`
+	ExternalID           *string                `db:"external_id"`
+	ExternalReference    *string                `db:"external_reference"`
+	AccountTransactionID *string                `db:"account_transaction_id"`
+	CustomerID           *string                `db:"customer_id"`
+	SubscriptionID       *string                `db:"subscription_id"`
+	ChargeID             *string                `db:"charge_id"`
+	PageToken            string                 `db:"page_token"`
+	Customer             JSONB[BillingCustomer] `db:"customer"`
+	Details              JSONB[BillingDetails]  `db:"details"`
+	CreatedAt            Time                   `db:"created_at"`
+	UpdatedAt            Time                   `db:"updated_at"`
+}
+
+// BillingDetails are a billing's method-specific extras, stored as JSON.
+type BillingDetails struct {
+	// Boleto.
+	Barcode       string `json:"barcode,omitempty"`
+	DigitableLine string `json:"digitableLine,omitempty"`
+	// PIX: the BR Code of the billing's charge.
+	PixCopyPaste string `json:"pixCopyPaste,omitempty"`
+	// Cards: the token (ours), brand and last four digits; never the number.
+	CardToken string `json:"cardToken,omitempty"`
+	CardBrand string `json:"cardBrand,omitempty"`
+	CardLast4 string `json:"cardLast4,omitempty"`
+	// FailureReason is why a card was declined.
+	FailureReason string `json:"failureReason,omitempty"`
+	// Refunds, in order.
+	Refunds []BillingRefund `json:"refunds,omitempty"`
+}
+
+// BillingRefund is one refund of a billing.
+type BillingRefund struct {
+	ID          string      `json:"id"`
+	Amount      money.Cents `json:"amount"`
+	Description string      `json:"description,omitempty"`
+	At          Time        `json:"at"`
+	// RequestID is derived from the request's Idempotency-Key (internal):
+	// the same request asked again answers with this refund.
+	RequestID string `json:"requestId,omitempty"`
+}
+
+// PublicBilling is the billing record of the spec.
+type PublicBilling struct {
+	ID                    string           `json:"id"`
+	Status                string           `json:"status"`
+	StatusLabel           string           `json:"statusLabel"`
+	Method                string           `json:"method"`
+	Amount                money.Cents      `json:"amount"`
+	NetAmount             money.Cents      `json:"netAmount"`
+	FeeAmount             money.Cents      `json:"feeAmount"`
+	NotificationFeeAmount money.Cents      `json:"notificationFeeAmount"`
+	RefundedAmount        money.Cents      `json:"refundedAmount"`
+	InstallmentCount      int              `json:"installmentCount"`
+	Description           string           `json:"description"`
+	DueAt                 Time             `json:"dueAt"`
+	DueDate               string           `json:"dueDate"`
+	PaidAt                *Time            `json:"paidAt"`
+	EstimatedCreditDate   *string          `json:"estimatedCreditDate"`
+	InvoiceURL            *string          `json:"invoiceUrl"`
+	BankSlipURL           *string          `json:"bankSlipUrl"`
+	DigitableLine         *string          `json:"digitableLine"`
+	PixCopyPaste          *string          `json:"pixCopyPaste"`
+	PixEncodedImage       *string          `json:"pixEncodedImage"`
+	ExternalID            *string          `json:"externalId"`
+	ExternalReference     *string          `json:"externalReference"`
+	AccountTransactionID  *string          `json:"accountTransactionId"`
+	SubscriptionID        *string          `json:"subscriptionId,omitempty"`
+	CreatedAt             Time             `json:"createdAt"`
+	Customer              *BillingCustomer `json:"customer"`
+	CreditCardToken       *string          `json:"creditCardToken,omitempty"`
+	CreditCardBrand       *string          `json:"creditCardBrand,omitempty"`
+	CreditCardNumber      *string          `json:"creditCardNumber,omitempty"`
+	Refunds               []BillingRefund  `json:"refunds,omitempty"`
+}
+
+// BankSlipURL is where a boleto's printable slip is served (public: the
+// page token is unguessable).
+func BankSlipURL(publicURL, token string) string { return publicURL + "/billings/slip/" + token }
+
+// InvoiceURL is the hosted page where a CARD_DEBIT payer pays.
+func InvoiceURL(publicURL, token string) string { return publicURL + "/billings/invoice/" + token }
+
+// DueAt is the instant the billing's due date ends (America/Sao_Paulo).
+func (b Billing) DueAt() time.Time { return DueEnd(b.DueDate) }
+
+// Payable reports whether the payer may still pay: a PENDING or OVERDUE
+// billing (a boleto is payable after its due date).
+func (b Billing) Payable() bool { return b.Status == BillingPending || b.Status == BillingOverdue }
+
+// Public builds the spec's record; pixImage is the QR image of a payable PIX
+// billing (the caller draws it), "" otherwise.
+func (b Billing) Public(publicURL, pixImage string) PublicBilling {
+	p := PublicBilling{
+		ID: b.ID, Status: b.Status, StatusLabel: BillingStatusLabel(b.Status), Method: b.Method, Amount: b.Amount,
+		NetAmount: b.NetAmount, FeeAmount: b.FeeAmount, NotificationFeeAmount: b.NotificationFee, RefundedAmount: b.RefundedAmount,
+		InstallmentCount: b.InstallmentCount, Description: b.Description, DueAt: NewTime(b.DueAt()),
+		DueDate: b.DueDate.Format(time.DateOnly), PaidAt: b.PaidAt, ExternalID: b.ExternalID, ExternalReference: b.ExternalReference,
+		AccountTransactionID: b.AccountTransactionID, SubscriptionID: b.SubscriptionID, CreatedAt: b.CreatedAt,
+		Customer: b.Customer.Ptr(), Refunds: b.Details.V.Refunds,
+	}
+	if b.EstimatedCreditDate != nil {
+		s := b.EstimatedCreditDate.Format(time.DateOnly)
+		p.EstimatedCreditDate = &s
+	}
+	d := b.Details.V
+	switch b.Method {
+	case MethodBoleto:
+		u := BankSlipURL(publicURL, b.PageToken)
+		p.BankSlipURL, p.DigitableLine = &u, &d.DigitableLine
+	case MethodCardDebit:
+		u := InvoiceURL(publicURL, b.PageToken)
+		p.InvoiceURL = &u
+	case MethodPix:
+		if b.Payable() && d.PixCopyPaste != "" {
+			p.PixCopyPaste = &d.PixCopyPaste
+			if pixImage != "" {
+				p.PixEncodedImage = &pixImage
+			}
+		}
+	}
+	if d.CardToken != "" {
+		p.CreditCardToken, p.CreditCardBrand, p.CreditCardNumber = &d.CardToken, &d.CardBrand, &d.CardLast4
+	}
+	return p
+}

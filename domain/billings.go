@@ -1,0 +1,570 @@
+package domain
+
+import (
+	"encoding/json"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "time/tzdata" // America/Sao_Paulo must load on hosts without a zoneinfo database
+
+	"github.com/jangada/jangada/card"
+	"github.com/jangada/jangada/document"
+	"github.com/jangada/jangada/money"
+)
+
+// Billing methods (the spec's `method`; `billingType` is accepted as its alias).
+const (
+	MethodBoleto      = "BOLETO"
+	MethodCardCredit  = "CARD_CREDIT"
+	MethodCardDebit   = "CARD_DEBIT"
+	MethodCardVoucher = "CARD_VOUCHER"
+	MethodPix         = "PIX"
+)
+
+// BillingMethods lists the methods a billing may have.
+var BillingMethods = []string{MethodBoleto, MethodCardCredit, MethodCardDebit, MethodCardVoucher, MethodPix}
+
+// Billing statuses.
+const (
+	BillingPending           = "PENDING"
+	BillingConfirmed         = "CONFIRMED"
+	BillingReceived          = "RECEIVED"
+	BillingOverdue           = "OVERDUE"
+	BillingCanceled          = "CANCELED"
+	BillingRefunded          = "REFUNDED"
+	BillingPartiallyRefunded = "PARTIALLY_REFUNDED"
+	BillingFailed            = "FAILED"
+)
+
+// BillingStatuses lists the statuses in the order of the spec's table, and
+// billingLabels is that table.
+var (
+	BillingStatuses = []string{BillingPending, BillingConfirmed, BillingReceived, BillingOverdue, BillingCanceled,
+		BillingRefunded, BillingPartiallyRefunded, BillingFailed}
+	billingLabels = map[string]string{
+		BillingPending: "Pendente", BillingConfirmed: "Confirmado", BillingReceived: "Pago", BillingOverdue: "Vencido",
+		BillingCanceled: "Cancelado", BillingRefunded: "Estornado", BillingPartiallyRefunded: "Estornado parcial", BillingFailed: "Falhou",
+	}
+)
+
+// BillingStatusLabel is the spec's statusLabel of a status.
+func BillingStatusLabel(status string) string { return billingLabels[status] }
+
+// BillingPaid reports whether a billing in status has been paid (its money
+// was credited; a refund may take it back).
+func BillingPaid(status string) bool {
+	return status == BillingConfirmed || status == BillingReceived || status == BillingPartiallyRefunded
+}
+
+// Billing limits.
+const (
+	MinBilling         = money.Cents(1)           // R$ 0.01
+	MaxBilling         = money.Cents(100_000_000) // R$ 1,000,000.00, as a PIX charge
+	MaxInstallments    = 21
+	DefaultDueInDays   = 3
+	maxBillingDescText = 500
+)
+
+// SaoPaulo is the time zone of billing due dates.
+var SaoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// DueEnd is the instant a due date (YYYY-MM-DD) ends in America/Sao_Paulo:
+// a billing unpaid then is OVERDUE.
+func DueEnd(dueDate time.Time) time.Time {
+	return time.Date(dueDate.Year(), dueDate.Month(), dueDate.Day()+1, 0, 0, 0, 0, SaoPaulo)
+}
+
+// Today is the date of now in America/Sao_Paulo, as a date at 00:00 UTC.
+func Today(now time.Time) time.Time {
+	y, m, d := now.In(SaoPaulo).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// CardField is a card field sent as a JSON string or number ("05" or 5).
+type CardField string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *CardField) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = CardField(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*f = CardField(n.String())
+	return nil
+}
+
+// BillingCustomerRequest is a billing's or a tokenization's customer.
+type BillingCustomerRequest struct {
+	ID    *string `json:"id"`
+	Name  *string `json:"name"`
+	TaxID *string `json:"taxId"`
+	Email *string `json:"email"`
+	Phone *string `json:"phone"`
+}
+
+// CreditCardRequest is a card as a payer types it. Its number and CVV are
+// never stored, logged nor put in a workflow: the use case tokenizes them.
+type CreditCardRequest struct {
+	HolderName  *string    `json:"holderName"`
+	Number      *string    `json:"number"`
+	ExpiryMonth *CardField `json:"expiryMonth"`
+	ExpiryYear  *CardField `json:"expiryYear"`
+	CCV         *CardField `json:"ccv"`
+}
+
+// CardHolderInfoRequest is the card holder's data the processor's
+// anti-fraud asks for.
+type CardHolderInfoRequest struct {
+	Name          *string `json:"name"`
+	Email         *string `json:"email"`
+	CpfCnpj       *string `json:"cpfCnpj"`
+	PostalCode    *string `json:"postalCode"`
+	AddressNumber *string `json:"addressNumber"`
+	Phone         *string `json:"phone"`
+}
+
+// BillingRequest is the body of POST /billings/create.
+type BillingRequest struct {
+	Method               *string                 `json:"method"`
+	BillingType          *string                 `json:"billingType"`
+	Amount               *money.Cents            `json:"amount"`
+	Customer             *BillingCustomerRequest `json:"customer"`
+	Description          *string                 `json:"description"`
+	DueDate              *string                 `json:"dueDate"`
+	InstallmentCount     *int                    `json:"installmentCount"`
+	CardToken            *string                 `json:"cardToken"`
+	CreditCard           *CreditCardRequest      `json:"creditCard"`
+	CreditCardHolderInfo *CardHolderInfoRequest  `json:"creditCardHolderInfo"`
+	RemoteIP             *string                 `json:"remoteIp"`
+	ExternalReference    *string                 `json:"externalReference"`
+}
+
+// BillingCustomer is a billing's customer as it is stored and shown:
+// {id, name, taxId} (id is the store's customer).
+type BillingCustomer struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	TaxID string  `json:"taxId"`
+	Email *string `json:"-"`
+	Phone *string `json:"-"`
+}
+
+// CardData is a validated card, in memory only between the request and the
+// processor's tokenizer. Its number and CVV have no JSON form, and its
+// String shows only the brand and the last four digits, so a log line or a
+// marshalled value cannot carry them.
+type CardData struct {
+	HolderName  string `json:"-"`
+	Number      string `json:"-"`
+	ExpiryMonth int    `json:"-"`
+	ExpiryYear  int    `json:"-"`
+	CCV         string `json:"-"`
+	Brand       string `json:"brand"`
+	Last4       string `json:"last4"`
+}
+
+// String shows the card without its number or CVV.
+func (c CardData) String() string { return c.Brand + " ****" + c.Last4 }
+
+// GoString is String, for %#v.
+func (c CardData) GoString() string { return c.String() }
+
+// CardHolderInfo is the validated card holder's data.
+type CardHolderInfo struct {
+	Name          string `json:"name"`
+	Email         string `json:"email"`
+	CpfCnpj       string `json:"cpfCnpj"`
+	PostalCode    string `json:"postalCode"`
+	AddressNumber string `json:"addressNumber"`
+	Phone         string `json:"phone"`
+}
+
+// NewBilling is a validated billing request.
+type NewBilling struct {
+	// IdempotencyKey names the billing (newID): a retry, or a
+	// subscription's cycle asked again, finds the billing made first.
+	IdempotencyKey    string
+	Method            string
+	Amount            money.Cents
+	Customer          BillingCustomer
+	Description       string
+	DueDate           time.Time
+	InstallmentCount  int
+	CardToken         string
+	Card              *CardData
+	HolderInfo        *CardHolderInfo
+	RemoteIP          string
+	ExternalReference *string
+	// SubscriptionID is set by the subscription that made the billing.
+	SubscriptionID string
+}
+
+// Validate checks the request against the rules of a billing, today's date
+// taken from the clock.
+func (b BillingRequest) Validate() (NewBilling, error) { return b.ValidateAt(time.Now()) }
+
+// ValidateAt is Validate on the date of now in America/Sao_Paulo.
+func (b BillingRequest) ValidateAt(now time.Time) (NewBilling, error) {
+	var n NewBilling
+	var err error
+	field, method := "method", b.Method
+	if method == nil && b.BillingType != nil {
+		field, method = "billingType", b.BillingType
+	}
+	if n.Method, err = BillingMethod(field, method); err != nil {
+		return n, err
+	}
+	if n.Amount, err = Amount("amount", b.Amount, MinBilling, MaxBilling); err != nil {
+		return n, err
+	}
+	if b.Customer == nil {
+		return n, Invalid("customer", "is required: {name, taxId}")
+	}
+	if n.Customer, err = b.Customer.validate("customer.", true); err != nil {
+		return n, err
+	}
+	if n.Description, err = Text("description", b.Description, 0, maxBillingDescText, false); err != nil {
+		return n, err
+	}
+	if n.DueDate, err = DueDateAt("dueDate", b.DueDate, now); err != nil {
+		return n, err
+	}
+	if n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 100); err != nil {
+		return n, err
+	}
+	n.InstallmentCount = 1
+	if b.InstallmentCount != nil {
+		if n.Method != MethodCardCredit {
+			return n, Invalid("installmentCount", "is only for CARD_CREDIT")
+		}
+		if *b.InstallmentCount < 1 || *b.InstallmentCount > MaxInstallments {
+			return n, Invalid("installmentCount", "must be an integer from 1 to %d", MaxInstallments)
+		}
+		n.InstallmentCount = *b.InstallmentCount
+	}
+	if b.RemoteIP != nil {
+		if n.RemoteIP, err = remoteIP(*b.RemoteIP); err != nil {
+			return n, err
+		}
+	}
+	if err := b.cardFields(&n, now); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// cardFields checks the card data against the method: CARD_CREDIT and
+// CARD_VOUCHER need a token or a card; the others take none.
+func (b BillingRequest) cardFields(n *NewBilling, now time.Time) error {
+	takesCard := n.Method == MethodCardCredit || n.Method == MethodCardVoucher
+	if !takesCard {
+		for name, sent := range map[string]bool{"creditCard": b.CreditCard != nil, "cardToken": b.CardToken != nil,
+			"creditCardHolderInfo": b.CreditCardHolderInfo != nil} {
+			if sent {
+				if n.Method == MethodCardDebit {
+					return Invalid(name, "must not be sent with CARD_DEBIT: the payer pays on the billing's invoiceUrl")
+				}
+				return Invalid(name, "is only for CARD_CREDIT and CARD_VOUCHER")
+			}
+		}
+		return nil
+	}
+	switch {
+	case b.CardToken != nil && b.CreditCard != nil:
+		return Invalid("cardToken", "must not be sent with creditCard: send one of them")
+	case b.CardToken != nil:
+		tok, err := Text("cardToken", b.CardToken, 1, 100, true)
+		if err != nil {
+			return err
+		}
+		n.CardToken = tok
+	case b.CreditCard != nil:
+		c, err := b.CreditCard.Validate("creditCard.", now)
+		if err != nil {
+			return err
+		}
+		n.Card = &c
+	default:
+		return Invalid("creditCard", "or cardToken is required for %s", n.Method)
+	}
+	if b.CreditCardHolderInfo != nil {
+		h, err := b.CreditCardHolderInfo.validate("creditCardHolderInfo.")
+		if err != nil {
+			return err
+		}
+		n.HolderInfo = &h
+	}
+	return nil
+}
+
+// BillingMethod requires one of the five billing methods.
+func BillingMethod(field string, v *string) (string, error) {
+	if v == nil {
+		return "", Invalid(field, "is required: one of %s", strings.Join(BillingMethods, ", "))
+	}
+	m := strings.ToUpper(strings.TrimSpace(*v))
+	for _, ok := range BillingMethods {
+		if m == ok {
+			return m, nil
+		}
+	}
+	return "", Invalid(field, "must be one of %s", strings.Join(BillingMethods, ", "))
+}
+
+// DueDateAt reads a YYYY-MM-DD due date not before today in
+// America/Sao_Paulo (absent: today + 3 days).
+func DueDateAt(field string, v *string, now time.Time) (time.Time, error) {
+	today := Today(now)
+	if v == nil {
+		return today.AddDate(0, 0, DefaultDueInDays), nil
+	}
+	s := strings.TrimSpace(*v)
+	d, err := time.Parse(time.DateOnly, s)
+	if err != nil || len(s) != len(time.DateOnly) {
+		return time.Time{}, Invalid(field, "must be a date YYYY-MM-DD")
+	}
+	if d.Before(today) {
+		return time.Time{}, Invalid(field, "must not be in the past (today is %s in America/Sao_Paulo)", today.Format(time.DateOnly))
+	}
+	if d.After(today.AddDate(10, 0, 0)) {
+		return time.Time{}, Invalid(field, "must be within ten years")
+	}
+	return d, nil
+}
+
+func (c BillingCustomerRequest) validate(prefix string, allowIDOnly bool) (BillingCustomer, error) {
+	var out BillingCustomer
+	var err error
+	if c.ID != nil {
+		if out.ID, err = Text(prefix+"id", c.ID, 1, 64, true); err != nil {
+			return out, err
+		}
+		if allowIDOnly && c.Name == nil && c.TaxID == nil {
+			return out, nil // a store customer: its name and taxId are the store's
+		}
+	}
+	if out.Name, err = Text(prefix+"name", c.Name, 1, 120, true); err != nil {
+		return out, err
+	}
+	if out.TaxID, err = TaxID(prefix+"taxId", c.TaxID); err != nil {
+		return out, err
+	}
+	if c.Email != nil {
+		e, err := Email(prefix+"email", c.Email)
+		if err != nil {
+			return out, err
+		}
+		out.Email = &e
+	}
+	if out.Phone, err = phone(prefix+"phone", c.Phone, false); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// Validate checks a card: holder, a number of 13 to 19 digits passing the
+// Luhn check, an expiry not past, a CVV of 3 or 4 digits.
+func (c CreditCardRequest) Validate(prefix string, now time.Time) (CardData, error) {
+	var out CardData
+	var err error
+	if out.HolderName, err = Text(prefix+"holderName", c.HolderName, 1, 100, true); err != nil {
+		return out, err
+	}
+	if c.Number == nil {
+		return out, Invalid(prefix+"number", "is required")
+	}
+	num := card.Clean(*c.Number)
+	if len(num) < 13 || len(num) > 19 || !card.Luhn(num) {
+		return out, Invalid(prefix+"number", "is not a valid card number")
+	}
+	out.Number, out.Brand, out.Last4 = num, card.Brand(num), card.Last4(num)
+	if out.ExpiryMonth, err = cardInt(prefix+"expiryMonth", c.ExpiryMonth, 1, 2, 1, 12); err != nil {
+		return out, err
+	}
+	if out.ExpiryYear, err = cardInt(prefix+"expiryYear", c.ExpiryYear, 2, 4, 0, 9999); err != nil {
+		return out, err
+	}
+	if y := out.ExpiryYear; y >= 100 && y < 2000 {
+		return out, Invalid(prefix+"expiryYear", "must be a year YYYY or YY")
+	}
+	if card.Expired(out.ExpiryMonth, out.ExpiryYear, now.In(SaoPaulo)) {
+		return out, Invalid(prefix+"expiryYear", "the card has expired")
+	}
+	if out.ExpiryYear < 100 {
+		out.ExpiryYear += 2000
+	}
+	if c.CCV == nil {
+		return out, Invalid(prefix+"ccv", "is required")
+	}
+	if s := string(*c.CCV); (len(s) != 3 && len(s) != 4) || !digitsOnly(s) {
+		return out, Invalid(prefix+"ccv", "must be 3 or 4 digits")
+	}
+	out.CCV = string(*c.CCV)
+	return out, nil
+}
+
+func cardInt(field string, v *CardField, minLen, maxLen, lo, hi int) (int, error) {
+	if v == nil {
+		return 0, Invalid(field, "is required")
+	}
+	s := strings.TrimSpace(string(*v))
+	n, err := strconv.Atoi(s)
+	if err != nil || len(s) < minLen || len(s) > maxLen || n < lo || n > hi {
+		return 0, Invalid(field, "is not valid")
+	}
+	return n, nil
+}
+
+func (h CardHolderInfoRequest) validate(prefix string) (CardHolderInfo, error) {
+	var out CardHolderInfo
+	var err error
+	if out.Name, err = Text(prefix+"name", h.Name, 1, 120, true); err != nil {
+		return out, err
+	}
+	if out.Email, err = Email(prefix+"email", h.Email); err != nil {
+		return out, err
+	}
+	if out.CpfCnpj, err = TaxID(prefix+"cpfCnpj", h.CpfCnpj); err != nil {
+		return out, err
+	}
+	if h.PostalCode == nil || len(document.Digits(*h.PostalCode)) != 8 {
+		return out, Invalid(prefix+"postalCode", "must be a CEP of 8 digits")
+	}
+	out.PostalCode = document.Digits(*h.PostalCode)
+	if out.AddressNumber, err = Text(prefix+"addressNumber", h.AddressNumber, 1, 20, true); err != nil {
+		return out, err
+	}
+	p, err := phone(prefix+"phone", h.Phone, true)
+	if err != nil {
+		return out, err
+	}
+	out.Phone = *p
+	return out, nil
+}
+
+// phone requires a Brazilian phone of 10 or 11 digits (area code included).
+func phone(field string, v *string, required bool) (*string, error) {
+	if v == nil {
+		if required {
+			return nil, Invalid(field, "is required")
+		}
+		return nil, nil
+	}
+	d := document.Digits(*v)
+	if len(d) != 10 && len(d) != 11 {
+		return nil, Invalid(field, "must be a phone of 10 or 11 digits with its area code")
+	}
+	return &d, nil
+}
+
+func remoteIP(s string) (string, error) {
+	ip := net.ParseIP(strings.TrimSpace(s))
+	if ip == nil {
+		return "", Invalid("remoteIp", "must be an IP address")
+	}
+	return ip.String(), nil
+}
+
+// TokenizeCardRequest is the body of POST /billings/tokenize-card.
+type TokenizeCardRequest struct {
+	Customer             *BillingCustomerRequest `json:"customer"`
+	CreditCard           *CreditCardRequest      `json:"creditCard"`
+	CreditCardHolderInfo *CardHolderInfoRequest  `json:"creditCardHolderInfo"`
+	RemoteIP             *string                 `json:"remoteIp"`
+}
+
+// NewCardToken is a validated tokenization.
+type NewCardToken struct {
+	IdempotencyKey string
+	Customer       BillingCustomer
+	Card           CardData
+	HolderInfo     *CardHolderInfo
+	RemoteIP       string
+}
+
+// Validate checks the request against the rules of a tokenization.
+func (b TokenizeCardRequest) Validate() (NewCardToken, error) { return b.ValidateAt(time.Now()) }
+
+// ValidateAt is Validate with the card's expiry checked at now.
+func (b TokenizeCardRequest) ValidateAt(now time.Time) (NewCardToken, error) {
+	var n NewCardToken
+	var err error
+	if b.Customer == nil {
+		return n, Invalid("customer", "is required: {name, taxId} or {id}")
+	}
+	if n.Customer, err = b.Customer.validate("customer.", true); err != nil {
+		return n, err
+	}
+	if b.CreditCard == nil {
+		return n, Invalid("creditCard", "is required")
+	}
+	if n.Card, err = b.CreditCard.Validate("creditCard.", now); err != nil {
+		return n, err
+	}
+	if b.CreditCardHolderInfo != nil {
+		h, err := b.CreditCardHolderInfo.validate("creditCardHolderInfo.")
+		if err != nil {
+			return n, err
+		}
+		n.HolderInfo = &h
+	}
+	if b.RemoteIP != nil {
+		if n.RemoteIP, err = remoteIP(*b.RemoteIP); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// BillingRefundRequest is the body of POST /billings/refund.
+type BillingRefundRequest struct {
+	ID          *string      `json:"id"`
+	Amount      *money.Cents `json:"amount"`
+	Description *string      `json:"description"`
+}
+
+// NewBillingRefund is a validated refund: Amount 0 refunds what is left.
+type NewBillingRefund struct {
+	IdempotencyKey string
+	ID             string
+	Amount         money.Cents
+	Description    string
+}
+
+// Validate checks the request against the rules of a billing refund.
+func (b BillingRefundRequest) Validate() (NewBillingRefund, error) {
+	var n NewBillingRefund
+	var err error
+	if n.ID, err = Text("id", b.ID, 1, 100, true); err != nil {
+		return n, err
+	}
+	if b.Amount != nil {
+		if n.Amount, err = Amount("amount", b.Amount, MinBilling, MaxBilling); err != nil {
+			return n, err
+		}
+	}
+	n.Description, err = Text("description", b.Description, 0, 180, false)
+	return n, err
+}
+
+func digitsOnly(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
