@@ -33,6 +33,9 @@ var (
 		Status: domain.EndpointActive, CreatedAt: routeTime}
 	routeSub = subaccount.View{ID: "sub_1"}
 	routeSim = service.Simulated{ID: "tx_1", Outcome: "paid"}
+	// routeLink is a payment link (issue 24).
+	routeLink = service.PaymentLink{ID: "plink_1", AccountID: testAccountID, Name: "Curso", AllowedMethods: []string{"PIX"},
+		CustomerMode: domain.CustomerNone, Status: domain.LinkActive, CreatedAt: routeTime}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -177,6 +180,25 @@ var routeCases = map[string]routeCase{
 	}},
 	"DELETE /webhooks/delete/:id": {"/v1/webhooks/delete/whe_1", "", "Webhook endpoint deleted", func(f *fixture) {
 		f.webhooks.EXPECT().Delete(gomock.Any(), keyScopeOf(), "whe_1").Return(nil)
+	}},
+	// Payment links (issue 24).
+	"POST /payment-links/create": {"/v1/payment-links/create", `{"name":"Curso","fixedAmount":10}`, "Payment link created", func(f *fixture) {
+		f.links.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeLink, nil)
+	}},
+	"GET /payment-links/get/:id": {"/v1/payment-links/get/plink_1", "", "Payment link", func(f *fixture) {
+		f.links.EXPECT().Get(gomock.Any(), gomock.Any(), "plink_1").Return(routeLink, nil)
+	}},
+	"GET /payment-links/list": {"/v1/payment-links/list?status=active", "", "Payment links", func(f *fixture) {
+		f.links.EXPECT().List(gomock.Any(), gomock.Any(), domain.LinkActive, "", 1, 50).Return([]service.PaymentLink{routeLink}, 1, nil)
+	}},
+	"PATCH /payment-links/update/:id": {"/v1/payment-links/update/plink_1", `{"description":"novo"}`, "Payment link updated", func(f *fixture) {
+		f.links.EXPECT().Update(gomock.Any(), gomock.Any(), "plink_1", gomock.Any()).Return(routeLink, nil)
+	}},
+	"PATCH /payment-links/status/:id": {"/v1/payment-links/status/plink_1", `{"status":"INACTIVE"}`, "Payment link status updated", func(f *fixture) {
+		f.links.EXPECT().SetStatus(gomock.Any(), gomock.Any(), "plink_1", domain.LinkInactive).Return(routeLink, nil)
+	}},
+	"DELETE /payment-links/delete/:id": {"/v1/payment-links/delete/plink_1", "", "Payment link deleted", func(f *fixture) {
+		f.links.EXPECT().Delete(gomock.Any(), gomock.Any(), "plink_1").Return(nil)
 	}},
 	// The sandbox's simulations.
 	"POST /sandbox/payment-pix/:id/pay": {"/v1/sandbox/payment-pix/tx_1/pay", `{}`, "Notification accepted", func(f *fixture) {

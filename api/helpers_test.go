@@ -74,7 +74,9 @@ type fixture struct {
 	txs       *apimock.MockTransactions
 	accounts  *apimock.MockAccounts
 	idem      *apimock.MockIdempotency
-	srv       *Server
+	// links is the payment links product (issue 24).
+	links *apimock.MockPaymentLinks
+	srv   *Server
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -105,6 +107,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		txs:       apimock.NewMockTransactions(ctrl),
 		accounts:  apimock.NewMockAccounts(ctrl),
 		idem:      apimock.NewMockIdempotency(ctrl),
+		links:     apimock.NewMockPaymentLinks(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -119,6 +122,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Subaccounts:  f.subs,
 		Transactions: f.txs,
 		Accounts:     f.accounts,
+		PaymentLinks: f.links,
 		Idempotency:  f.idem,
 	}
 	for _, o := range opts {

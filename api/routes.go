@@ -85,6 +85,14 @@ func Routes() []Route {
 		{Method: "PATCH", Path: "/webhooks/update/:id", Permission: "webhooks/update", Handler: (*Server).updateWebhook},
 		{Method: "DELETE", Path: "/webhooks/delete/:id", Permission: "webhooks/delete", Handler: (*Server).deleteWebhook},
 
+		// Payment links and checkout (issue 24).
+		{Method: "POST", Path: "/payment-links/create", Permission: "payment-links/create", Handler: (*Server).createLink},
+		{Method: "GET", Path: "/payment-links/get/:id", Permission: "payment-links/get", Handler: (*Server).getLink},
+		{Method: "GET", Path: "/payment-links/list", Permission: "payment-links/list", Handler: (*Server).listLinks},
+		{Method: "PATCH", Path: "/payment-links/update/:id", Permission: "payment-links/update", Handler: (*Server).updateLink},
+		{Method: "PATCH", Path: "/payment-links/status/:id", Permission: "payment-links/update", Handler: (*Server).linkStatus},
+		{Method: "DELETE", Path: "/payment-links/delete/:id", Permission: "payment-links/delete", Handler: (*Server).deleteLink},
+
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/expire", Sandbox: true, Handler: (*Server).sandboxExpire},

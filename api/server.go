@@ -39,6 +39,8 @@ type Deps struct {
 	Idempotency  Idempotency
 	// Subaccounts is the sub-account product (routes under /subaccount).
 	Subaccounts Subaccounts
+	// PaymentLinks are the store's payment links (issue 24).
+	PaymentLinks PaymentLinks
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

@@ -22,6 +22,9 @@ import (
 //go:generate go tool mockgen -destination=apimock/idempotency.go -package=apimock . Idempotency
 //go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
 
+// Payment links and checkout (issue 24).
+//go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
+
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
 // bind, call one of these, and map the error: nothing else. Reads too go
@@ -145,4 +148,14 @@ type Sandbox interface {
 	FailTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
+}
+
+// PaymentLinks manages payment links (issue 24).
+type PaymentLinks interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (service.PaymentLink, error)
+	Get(ctx context.Context, acct domain.Account, id string) (service.PaymentLink, error)
+	List(ctx context.Context, acct domain.Account, status, search string, page, pageSize int) ([]service.PaymentLink, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (service.PaymentLink, error)
+	SetStatus(ctx context.Context, acct domain.Account, id, status string) (service.PaymentLink, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
 }

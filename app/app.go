@@ -212,7 +212,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
 			Idempotency: &service.Idempotency{DB: d},
 			Subaccounts: a.Subaccounts,
-			KeyRevoked:  a.Hub.CloseKey, WorkerReady: a.workerReady,
+			// Payment links and checkout (issue 24).
+			PaymentLinks: &service.PaymentLinks{DB: d},
+			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
 	return a, nil

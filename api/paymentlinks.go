@@ -1,0 +1,91 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/service"
+)
+
+// linkView is the public form of a payment link: fixedAmount is absent on
+// an open-value link; payPageUrl is the hosted page's absolute address.
+type linkView struct {
+	ID             string       `json:"id"`
+	Name           string       `json:"name"`
+	Description    string       `json:"description"`
+	AllowedMethods []string     `json:"allowedMethods"`
+	FixedAmount    *money.Cents `json:"fixedAmount,omitempty"`
+	ProductIDs     []string     `json:"productIds"`
+	CustomerMode   string       `json:"customerMode"`
+	Status         string       `json:"status"`
+	PayPageURL     string       `json:"payPageUrl"`
+	CreatedAt      domain.Time  `json:"createdAt"`
+	UpdatedAt      domain.Time  `json:"updatedAt"`
+}
+
+func (s *Server) viewLink(l service.PaymentLink) linkView {
+	return linkView{ID: l.ID, Name: l.Name, Description: l.Description, AllowedMethods: []string(l.AllowedMethods),
+		FixedAmount: l.FixedAmount, ProductIDs: []string(l.ProductIDs), CustomerMode: l.CustomerMode, Status: l.Status,
+		PayPageURL: domain.PayPageURL(s.cfg.PublicURL, l.ID), CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+}
+
+func (s *Server) createLink(c *gin.Context) {
+	bindAndAct[domain.LinkPatch, domain.PaymentLinkRequest](c, "Payment link created", func(p domain.LinkPatch) (any, error) {
+		p.IdempotencyKey = idempotencyKey(c)
+		l, err := s.PaymentLinks.Create(c.Request.Context(), accountOf(c), keyOf(c), p)
+		return s.viewLink(l), err
+	})
+}
+
+func (s *Server) getLink(c *gin.Context) {
+	l, err := s.PaymentLinks.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Payment link", s.viewLink(l))
+}
+
+func (s *Server) listLinks(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
+	if status != "" && status != domain.LinkActive && status != domain.LinkInactive {
+		fail(c, domain.Invalid("status", "must be ACTIVE or INACTIVE"))
+		return
+	}
+	rows, total, err := s.PaymentLinks.List(c.Request.Context(), accountOf(c), status, strings.TrimSpace(c.Query("search")), f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Payment links", pageOf(rows, f, total, s.viewLink))
+}
+
+func (s *Server) updateLink(c *gin.Context) {
+	bindAndAct[domain.LinkPatch, domain.PaymentLinkUpdate](c, "Payment link updated", func(p domain.LinkPatch) (any, error) {
+		l, err := s.PaymentLinks.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
+		return s.viewLink(l), err
+	})
+}
+
+func (s *Server) linkStatus(c *gin.Context) {
+	bindAndAct[string, domain.LinkStatusRequest](c, "Payment link status updated", func(status string) (any, error) {
+		l, err := s.PaymentLinks.SetStatus(c.Request.Context(), accountOf(c), c.Param("id"), status)
+		return s.viewLink(l), err
+	})
+}
+
+func (s *Server) deleteLink(c *gin.Context) {
+	if err := s.PaymentLinks.Delete(c.Request.Context(), accountOf(c), c.Param("id")); err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Payment link deleted", gin.H{"id": c.Param("id"), "deleted": true})
+}

@@ -1,0 +1,162 @@
+package domain
+
+import (
+	"strings"
+
+	"github.com/jangada/jangada/money"
+)
+
+// Checkout session statuses (CONTRACTS.md "Store").
+const (
+	SessionOpen    = "OPEN"
+	SessionPaid    = "PAID"
+	SessionExpired = "EXPIRED"
+)
+
+// CheckoutPayerRequest is the payer of a checkout as a request names it.
+type CheckoutPayerRequest struct {
+	Name     *string `json:"name"`
+	Document *string `json:"document"`
+	Email    *string `json:"email"`
+}
+
+// CheckoutRequest is the body of POST /payment-links/checkout (and of the
+// hosted page's form).
+type CheckoutRequest struct {
+	LinkID            *string               `json:"linkId"`
+	Method            *string               `json:"method"`
+	Payer             *CheckoutPayerRequest `json:"payer"`
+	Amount            *money.Cents          `json:"amount"`
+	CouponCode        *string               `json:"couponCode"`
+	ExternalReference *string               `json:"externalReference"`
+}
+
+// CheckoutPayer is a validated payer: each field is present when sent.
+type CheckoutPayer struct {
+	Name     string `json:"name,omitempty"`
+	Document string `json:"document,omitempty"`
+	Email    string `json:"email,omitempty"`
+}
+
+// Complete tells whether the payer has every field a REQUIRED link asks.
+func (p *CheckoutPayer) Complete() bool {
+	return p != nil && p.Name != "" && p.Document != "" && p.Email != ""
+}
+
+// NewCheckout is a validated checkout request.
+type NewCheckout struct {
+	// IdempotencyKey names the session (and, through it, its charge): every
+	// attempt of one request finds the same session.
+	IdempotencyKey    string
+	LinkID            string
+	Method            string
+	Payer             *CheckoutPayer
+	Amount            *money.Cents
+	CouponCode        string
+	ExternalReference *string
+}
+
+// Validate checks the fields on their own; what depends on the link
+// (allowed methods, amount, customer mode) is PriceCheckout's and
+// PayerFor's.
+func (b CheckoutRequest) Validate() (NewCheckout, error) {
+	var n NewCheckout
+	var err error
+	if n.LinkID, err = Text("linkId", b.LinkID, 1, 64, true); err != nil {
+		return n, err
+	}
+	if b.Method == nil {
+		return n, Invalid("method", "is required")
+	}
+	n.Method = strings.ToUpper(strings.TrimSpace(*b.Method))
+	if n.Method != MethodPix && n.Method != MethodCrypto {
+		return n, Invalid("method", "must be PIX or CRYPTO")
+	}
+	if b.Payer != nil {
+		p := &CheckoutPayer{}
+		if b.Payer.Name != nil && strings.TrimSpace(*b.Payer.Name) != "" {
+			if p.Name, err = Text("payer.name", b.Payer.Name, 2, 120, true); err != nil {
+				return n, err
+			}
+		}
+		if b.Payer.Document != nil && strings.TrimSpace(*b.Payer.Document) != "" {
+			if p.Document, err = TaxID("payer.document", b.Payer.Document); err != nil {
+				return n, err
+			}
+		}
+		if b.Payer.Email != nil && strings.TrimSpace(*b.Payer.Email) != "" {
+			if p.Email, err = Email("payer.email", b.Payer.Email); err != nil {
+				return n, err
+			}
+		}
+		if *p != (CheckoutPayer{}) {
+			n.Payer = p
+		}
+	}
+	if b.Amount != nil {
+		v, err := Amount("amount", b.Amount, MinCharge, MaxCharge)
+		if err != nil {
+			return n, err
+		}
+		n.Amount = &v
+	}
+	if b.CouponCode != nil {
+		if n.CouponCode, err = Text("couponCode", b.CouponCode, 0, 64, false); err != nil {
+			return n, err
+		}
+	}
+	if n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 120); err != nil {
+		return n, err
+	}
+	return n, nil
+}
+
+// PayerFor is the payer a session keeps under the link's customer mode:
+// none for NONE (the page asks nothing), all three fields for REQUIRED.
+func (n NewCheckout) PayerFor(mode string) (*CheckoutPayer, error) {
+	switch mode {
+	case CustomerNone:
+		return nil, nil
+	case CustomerRequired:
+		if !n.Payer.Complete() {
+			return nil, Invalid("payer", "needs name, document and email: this payment link requires the customer's data")
+		}
+	}
+	return n.Payer, nil
+}
+
+// PriceCheckout is the amount a checkout sells before any discount: the
+// link's fixed amount, or the amount the payer typed on an open-value link
+// (and only there).
+func PriceCheckout(fixed, asked *money.Cents) (money.Cents, error) {
+	switch {
+	case fixed != nil && asked != nil && *asked != *fixed:
+		return 0, Invalid("amount", "must not be sent: this payment link has a fixed amount of %s", *fixed)
+	case fixed != nil:
+		return *fixed, nil
+	case asked == nil:
+		return 0, Invalid("amount", "is required: this payment link lets the payer choose the amount")
+	}
+	return *asked, nil
+}
+
+// Allows tells whether methods (a link's allowedMethods) holds method.
+func Allows(methods []string, method string) bool {
+	for _, m := range methods {
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionDelivery is what a paid session hands its payer for one product:
+// a LINK's redirect, a TEXT_INFINITE's content, or the TEXT_LINES line
+// handed out to this sale.
+type SessionDelivery struct {
+	ProductID   string `json:"productId"`
+	ProductName string `json:"productName"`
+	Type        string `json:"type"`
+	RedirectURL string `json:"redirectUrl,omitempty"`
+	Content     string `json:"content,omitempty"`
+}

@@ -1,0 +1,65 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// PaymentLink is a stored payment link (named here for package api).
+type PaymentLink = db.PaymentLink
+
+// PaymentLinks manages payment links: the merchant's routes under
+// /payment-links (checkouts are Checkouts', service/checkout.go).
+type PaymentLinks struct {
+	DB *sqlx.DB
+}
+
+// Create stores a link for the account, made by key. A retry under the
+// same Idempotency-Key finds the link its first attempt stored.
+func (s *PaymentLinks) Create(ctx context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (PaymentLink, error) {
+	id := newID("plink_", acct.ID, "payment-link", p.IdempotencyKey)
+	if p.IdempotencyKey != "" {
+		l, err := db.GetPaymentLink(ctx, s.DB, acct.ID, id)
+		if !errors.Is(err, domain.ErrNotFound) {
+			return l, err
+		}
+	}
+	return db.InsertPaymentLink(ctx, s.DB, PaymentLink{
+		ID: id, AccountID: acct.ID, APIKeyID: &key.ID, Name: *p.Name, Description: *p.Description,
+		AllowedMethods: pq.StringArray(p.AllowedMethods), FixedAmount: p.FixedAmount, ProductIDs: pq.StringArray(p.ProductIDs),
+		CustomerMode: *p.CustomerMode, Status: *p.Status,
+	})
+}
+
+// Get reads a live link of the account.
+func (s *PaymentLinks) Get(ctx context.Context, acct domain.Account, id string) (PaymentLink, error) {
+	return db.GetPaymentLink(ctx, s.DB, acct.ID, id)
+}
+
+// List is one page of the account's live links.
+func (s *PaymentLinks) List(ctx context.Context, acct domain.Account, status, search string, page, pageSize int) ([]PaymentLink, int, error) {
+	return db.ListPaymentLinks(ctx, s.DB, acct.ID, status, search, page, pageSize)
+}
+
+// Update applies p to a live link of the account.
+func (s *PaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (PaymentLink, error) {
+	return db.UpdatePaymentLink(ctx, s.DB, acct.ID, id, p)
+}
+
+// SetStatus activates or deactivates a live link of the account: an
+// inactive link's page and checkouts are refused, its open sessions can
+// still be paid.
+func (s *PaymentLinks) SetStatus(ctx context.Context, acct domain.Account, id, status string) (PaymentLink, error) {
+	return db.UpdatePaymentLink(ctx, s.DB, acct.ID, id, domain.LinkPatch{Status: &status})
+}
+
+// Delete deletes a live link of the account.
+func (s *PaymentLinks) Delete(ctx context.Context, acct domain.Account, id string) error {
+	return db.DeletePaymentLink(ctx, s.DB, acct.ID, id)
+}
