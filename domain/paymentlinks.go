@@ -13,7 +13,7 @@ const (
 	LinkActive   = "ACTIVE"
 	LinkInactive = "INACTIVE"
 
-	MethodPix    = "PIX"
+	// MethodPix ("PIX") is shared with billings (domain/billings.go).
 	MethodCrypto = "CRYPTO"
 
 	CustomerNone     = "NONE"
