@@ -12,7 +12,7 @@ import (
 // the payer's bank rejects is worse than no code.
 func Encode(p Payload) (string, error) {
 	switch {
-	case p.Key == "" && p.URL == "":
+	case p.Key == "" && p.URL == "" && p.RecurrenceURL == "":
 		return "", encodef("either Key (static code) or URL (dynamic code) is required")
 	case p.Key != "" && p.URL != "":
 		return "", encodef("Key and URL are mutually exclusive")
@@ -20,6 +20,8 @@ func Encode(p Payload) (string, error) {
 		return "", encodef("Key must be at most %d printable ASCII characters", maxKeyLen)
 	case len(p.URL) > maxURLLen || !printableASCII(p.URL):
 		return "", encodef("URL must be at most %d printable ASCII characters", maxURLLen)
+	case len(p.RecurrenceURL) > maxURLLen || !printableASCII(p.RecurrenceURL):
+		return "", encodef("RecurrenceURL must be at most %d printable ASCII characters", maxURLLen)
 	case p.Amount < 0:
 		return "", encodef("Amount must not be negative")
 	}
@@ -67,6 +69,16 @@ func Encode(p Payload) (string, error) {
 		field{idMerchantCity, city},
 		field{idAdditionalData, additional.String()},
 	)
+	if p.RecurrenceURL != "" {
+		var rec strings.Builder
+		if err := writeTLV(&rec, subGUI, pixGUI); err != nil {
+			return "", err
+		}
+		if err := writeTLV(&rec, subURL, p.RecurrenceURL); err != nil {
+			return "", err
+		}
+		fields = append(fields, field{idRecurrence, rec.String()})
+	}
 	for _, f := range fields {
 		if err := writeTLV(&b, f.id, f.value); err != nil {
 			return "", err

@@ -66,6 +66,17 @@ func Parse(s string) (Payload, error) {
 		}
 		p.TxID, _ = lookup(sub, subTxID)
 	}
+	if v, ok := lookup(fields, idRecurrence); ok {
+		sub, err := parseTLVs(v)
+		if err != nil {
+			return Payload{}, fmt.Errorf("in field 80: %w", err)
+		}
+		if gui, _ := lookup(sub, subGUI); strings.EqualFold(gui, pixGUI) {
+			if p.RecurrenceURL, _ = lookup(sub, subURL); p.RecurrenceURL == "" {
+				return Payload{}, invalidf("field 80 has no recurrence URL (25)")
+			}
+		}
+	}
 	return p, nil
 }
 
@@ -87,10 +98,17 @@ func parseMerchantAccount(fields []field, p *Payload) error {
 		p.Key, _ = lookup(sub, subKey)
 		p.Description, _ = lookup(sub, subDescription)
 		p.URL, _ = lookup(sub, subURL)
-		if p.Key == "" && p.URL == "" {
+		if p.Key == "" && p.URL == "" && !hasRecurrence(fields) {
 			return invalidf("field %s has neither a key (01) nor a URL (25)", f.id)
 		}
 		return nil
 	}
 	return invalidf("no merchant account with GUI %s", pixGUI)
+}
+
+// hasRecurrence reports whether the code carries a Pix Automático template
+// (field 80): a consent-only code's field 26 holds just the GUI.
+func hasRecurrence(fields []field) bool {
+	_, ok := lookup(fields, idRecurrence)
+	return ok
 }

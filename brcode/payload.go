@@ -5,17 +5,21 @@ import "github.com/jangada/jangada/money"
 // Field IDs and length limits from the EMV MPM specification and the
 // BCB's Pix BR Code manual.
 const (
-	idFormat           = "00"
-	idInitiation       = "01"
-	idMerchantAccount  = "26"
-	idCategory         = "52"
-	idCurrency         = "53"
-	idAmount           = "54"
-	idCountry          = "58"
-	idMerchantName     = "59"
-	idMerchantCity     = "60"
-	idAdditionalData   = "62"
-	idCRC              = "63"
+	idFormat          = "00"
+	idInitiation      = "01"
+	idMerchantAccount = "26"
+	idCategory        = "52"
+	idCurrency        = "53"
+	idAmount          = "54"
+	idCountry         = "58"
+	idMerchantName    = "59"
+	idMerchantCity    = "60"
+	idAdditionalData  = "62"
+	idCRC             = "63"
+	// idRecurrence is the Pix Automático template (BCB BR Code manual,
+	// recurrence section): GUI br.gov.bcb.pix and, in subfield 25, the URL
+	// where the receiver's PSP serves the recurrence (its "locrec").
+	idRecurrence       = "80"
 	subGUI             = "00"
 	subKey             = "01"
 	subDescription     = "02"
@@ -48,6 +52,12 @@ type Payload struct {
 	MerchantCity string
 	TxID         string // empty or "***" means no identifier
 	Description  string
+	// RecurrenceURL (without scheme), when set, makes the code a Pix
+	// Automático consent: field 80 points at the recurrence the payer
+	// authorises. With Key or URL it also carries an immediate payment, the
+	// first instalment (the BCB's "jornada 3"); alone it carries only the
+	// consent ("jornada 2"), and field 26 then holds only the GUI.
+	RecurrenceURL string
 }
 
 // Dynamic reports whether the code points at a charge URL rather than

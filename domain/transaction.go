@@ -79,6 +79,9 @@ type Details struct {
 
 	// Sub-account transfers: the destination (the source is SubaccountID).
 	ToSubaccountID string `json:"toSubaccountId,omitempty"`
+
+	// PIX automatic: a payment instruction's authorization, cycle and due date.
+	PixAutomatic *PixAutomaticDetails `json:"pixAutomatic,omitempty"`
 }
 
 // SecurityReview is the anti-fraud hold of a PIX out.

@@ -6,8 +6,8 @@
 // Two directions cross it. Outbound, activities call Processor (Temporal
 // retries them; every method is idempotent on our resource id), except a
 // call whose answer the HTTP response itself needs, which the use case
-// makes before it commits: today only NewCharge, whose BR Code is in the
-// create's answer. Each call asks the party to do something and returns at
+// makes before it commits: NewCharge and NewAuthorization, whose BR Codes
+// are in the create's answer. Each call asks the party to do something and returns at
 // once with the party's reference. Inbound, the party's answer arrives later as a notice (a real
 // processor sends a webhook); an adapter turns it into one of the notice
 // types below and hands it to Inbox, which forwards it to the resource's
@@ -37,6 +37,15 @@ type Processor interface {
 	// Refund submits the refund (devolução) of a received PIX; the outcome
 	// arrives as a RefundNotice.
 	Refund(ctx context.Context, r RefundRequest) (Submission, error)
+
+	// PIX automatic (processor/pixauto.go).
+	// NewAuthorization issues the consent QR of a recurrence (the create
+	// returns it, so the use case calls it, like NewCharge); the payer's
+	// answer arrives as an AuthorizationNotice.
+	NewAuthorization(ctx context.Context, r AuthorizationRequest) (ChargeQR, error)
+	// DebitInstruction submits an instruction to the payer's institution on
+	// its due date; the outcome arrives as an InstructionNotice.
+	DebitInstruction(ctx context.Context, r DebitRequest) (Submission, error)
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -46,6 +55,9 @@ type Inbox interface {
 	ChargeNotice(ctx context.Context, chargeID string, n ChargeNotice) error
 	TransferNotice(ctx context.Context, transferID string, n TransferNotice) error
 	RefundNotice(ctx context.Context, depositID string, n RefundNotice) error
+	// PIX automatic (processor/pixauto.go).
+	AuthorizationNotice(ctx context.Context, authorizationID string, n AuthorizationNotice) error
+	InstructionNotice(ctx context.Context, instructionID string, n InstructionNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are

@@ -28,4 +28,9 @@ type Simulator interface {
 	SettleRefund(ctx context.Context, depositID string) error
 	// FailRefund notifies that the refund of the deposit failed.
 	FailRefund(ctx context.Context, depositID string) error
+
+	// PIX automatic: the payer answers the consent QR. Approving pays the
+	// first payment the QR carries.
+	ApproveAuthorization(ctx context.Context, authorizationID string, firstPayment bool) error
+	RejectAuthorization(ctx context.Context, authorizationID string) error
 }

@@ -35,6 +35,8 @@ type Delivery struct {
 	PixKey     string
 	PixKeyType string
 	After      time.Duration
+	// Reason, when set, makes the delivery a failure (a PIX automatic debit).
+	Reason string `json:",omitempty"`
 }
 
 // Network hosts the simulated network's activity.
@@ -54,7 +56,12 @@ func (s *Sandbox) Register(r processor.Registry) {
 // later arms a delivery: one workflow per resource, so a retried submission
 // arms it once.
 func (s *Sandbox) later(ctx context.Context, d Delivery) error {
-	d.After = s.SettleAfter
+	return s.laterAfter(ctx, d, s.SettleAfter)
+}
+
+// laterAfter arms a delivery after the delay given.
+func (s *Sandbox) laterAfter(ctx context.Context, d Delivery, after time.Duration) error {
+	d.After = after
 	_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: "sandbox/" + d.Kind + "/" + d.ID, TaskQueue: s.TaskQueue,
 		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
@@ -92,6 +99,8 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 		_, err = a.Sandbox.SettleTransfer(ctx, d.ID, d.PixKeyType, d.PixKey)
 	case KindRefund:
 		err = a.Sandbox.SettleRefund(ctx, d.ID)
+	case KindDebit: // PIX automatic
+		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Reason)
 	}
 	if errors.Is(err, domain.ErrInvalid) {
 		activity.GetLogger(ctx).Info("sandbox notice refused: already concluded", "kind", d.Kind, "id", d.ID)

@@ -1,0 +1,263 @@
+package activities
+
+import (
+	"context"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/processor"
+)
+
+//go:generate go tool mockgen -destination=activitiesmock/instruction_maker.go -package=activitiesmock . InstructionMaker
+
+// InstructionMaker makes a payment instruction of an authorization: the
+// use case the API's create goes through too (service.PixAutomatic), so a
+// cycle's instruction is made with the same checks and the same id
+// (derived from the authorization and the cycle) whoever asks for it.
+type InstructionMaker interface {
+	MakeInstruction(ctx context.Context, authorizationID string, o pixauto.Order) (domain.Transaction, error)
+}
+
+// PixAutomatic are the PIX automatic workflow's activities: one workflow
+// per authorization, the only writer of the authorization and of its
+// instructions after the create.
+type PixAutomatic struct {
+	Base
+	Processor processor.Processor
+	Maker     InstructionMaker
+}
+
+// ActivateInput carries the payer's consent to ActivateAuthorization.
+type ActivateInput struct {
+	AuthorizationID string
+	Notice          processor.AuthorizationNotice
+}
+
+// CloseInput closes an authorization as status (CANCELED, REJECTED or
+// EXPIRED) with the reason shown on it.
+type CloseInput struct {
+	AuthorizationID string
+	Status          string
+	Reason          string
+}
+
+// MakeInstructionInput is one instruction the workflow makes.
+type MakeInstructionInput struct {
+	AuthorizationID string
+	Order           pixauto.Order
+}
+
+// SettleInstructionInput books a debit's outcome.
+type SettleInstructionInput struct {
+	InstructionID string
+	Notice        processor.InstructionNotice
+}
+
+// InstructionID is the id of an authorization's instruction for cycle
+// (cycle -1: the first payment), so that a retried step finds it.
+func InstructionID(authorizationID string, cycle int) string {
+	if cycle < 0 {
+		return domain.DerivedID("", "pix-automatic:"+authorizationID+":first")
+	}
+	return domain.DerivedID("", "pix-automatic:"+authorizationID+":cycle:"+itoa(cycle))
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for ; n > 0; n /= 10 {
+		i--
+		b[i] = byte('0' + n%10)
+	}
+	return string(b[i:])
+}
+
+// authorizationStep is the one way a step moves an authorization: lock its
+// row, let apply change it (and its instructions, and the ledger, in the
+// same transaction), and save it. A step that finds the authorization past
+// it returns false from apply and writes nothing.
+func (a *PixAutomatic) authorizationStep(ctx context.Context, id string, apply func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error)) (pixauto.Authorization, error) {
+	var out pixauto.Authorization
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		au, err := db.LockAuthorization(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		changed, err := apply(tx, &au)
+		out = au
+		if err != nil || !changed {
+			return err
+		}
+		return db.SaveAuthorization(ctx, tx, au)
+	})
+	return out, err
+}
+
+// ActivateAuthorization records the payer's consent: PENDING → ACTIVE with
+// the payer, and the first payment the consent QR carried recorded as a
+// PAID instruction and credited (posting pix-automatic:<instruction>:settle).
+func (a *PixAutomatic) ActivateAuthorization(ctx context.Context, in ActivateInput) (pixauto.Authorization, error) {
+	return a.authorizationStep(ctx, in.AuthorizationID, func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error) {
+		if au.Status != pixauto.StatusPending {
+			return false, nil
+		}
+		at := in.Notice.At.UTC()
+		au.Status, au.Payer, au.ApprovedAt = pixauto.StatusActive, in.Notice.Payer, &at
+		if au.FirstPaymentAmount <= 0 {
+			return true, nil
+		}
+		t := domain.Transaction{
+			ID: InstructionID(au.ID, -1), AccountID: au.AccountID, APIKeyID: &au.APIKeyID, Type: domain.TypePixAutomatic,
+			Status: pixauto.InstructionScheduled, Amount: au.FirstPaymentAmount, FeeAmount: au.FirstPaymentFee,
+			NetAmount: au.FirstPaymentAmount - au.FirstPaymentFee, Description: au.Description, CreatedAt: domain.NewTime(at),
+			Details: domain.SomeJSON(domain.Details{PixAutomatic: &domain.PixAutomaticDetails{
+				AuthorizationID: au.ID, CustomerID: au.CustomerID, Cycle: -1, First: true, DueDate: string(pixauto.Today(at))}}),
+		}
+		au.FirstPaymentID = t.ID
+		if err := credit(ctx, tx, &t, *au, in.Notice.EndToEndID, at); err != nil {
+			return false, err
+		}
+		_, err := db.InsertTransaction(ctx, tx, t)
+		return true, err
+	})
+}
+
+// credit makes t PAID with the payer and endToEndId (the caller stores it)
+// and posts its credit: gross from PIX clearing, the fee to revenue and the
+// net to the merchant, locked 24 h like any PIX received (docs/ledger.md).
+func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.Authorization, e2e string, at time.Time) error {
+	unlock := at.Add(domain.ReceivedLock)
+	t.Status, t.CompletedAt = pixauto.InstructionPaid, domain.TimePtr(at)
+	if e2e != "" {
+		t.EndToEndID = &e2e
+	}
+	if au.Payer != nil {
+		t.Payer = domain.SomeJSON(*au.Payer)
+	}
+	_, err := db.Post(ctx, tx, db.Posting{
+		Key: "pix-automatic:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID, Kind: domain.TypePixAutomatic,
+		Description: "PIX automatic received " + e2e, Entries: []db.Entry{
+			{Account: domain.LedgerPixClearing, Amount: -t.Amount},
+			{Account: domain.AvailableLedger(t.AccountID), Amount: t.NetAmount, LockedUntil: &unlock},
+			{Account: domain.LedgerFees, Amount: t.FeeAmount},
+		}})
+	return err
+}
+
+// CloseAuthorization closes an open authorization (rejected, expired or
+// canceled) and cancels, in the same transaction, its instructions not yet
+// sent to the payer's institution; one already sent still settles. An
+// authorization closed already is left as it is.
+func (a *PixAutomatic) CloseAuthorization(ctx context.Context, in CloseInput) (pixauto.Authorization, error) {
+	return a.authorizationStep(ctx, in.AuthorizationID, func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error) {
+		if au.Closed() {
+			return false, nil
+		}
+		now := time.Now().UTC()
+		au.Status, au.StatusReason, au.ClosedAt = in.Status, in.Reason, &now
+		open, err := db.OpenInstructions(ctx, tx, au.ID)
+		if err != nil {
+			return false, err
+		}
+		for _, t := range open {
+			if d := t.Details.V.PixAutomatic; d != nil && d.SubmittedAt == nil {
+				if _, err := db.LockTransaction(ctx, tx, t.ID); err != nil {
+					return false, err
+				}
+				t.Status = pixauto.InstructionCanceled
+				d.FailureReason = "authorization " + in.Status
+				if _, err := db.UpdateTransaction(ctx, tx, t); err != nil {
+					return false, err
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
+// MakeInstruction makes one instruction through the use case; a business
+// refusal is not retried.
+func (a *PixAutomatic) MakeInstruction(ctx context.Context, in MakeInstructionInput) (domain.Transaction, error) {
+	t, err := a.Maker.MakeInstruction(ctx, in.AuthorizationID, in.Order)
+	return t, BusinessError(err)
+}
+
+// ChargeInstruction sends a SCHEDULED instruction to the payer's
+// institution on its due date and records that it was sent (from then on
+// it can no longer be canceled). The processor is idempotent on the
+// instruction id; an instruction no longer SCHEDULED is not sent.
+func (a *PixAutomatic) ChargeInstruction(ctx context.Context, id string) (domain.Transaction, error) {
+	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypePixAutomatic)
+	if err != nil || t.Status != pixauto.InstructionScheduled || t.Details.V.PixAutomatic == nil || t.Details.V.PixAutomatic.SubmittedAt != nil {
+		return t, err
+	}
+	au, err := db.GetAuthorization(ctx, a.DB, "", t.Details.V.PixAutomatic.AuthorizationID)
+	if err != nil {
+		return t, err
+	}
+	sub, err := a.Processor.DebitInstruction(ctx, processor.DebitRequest{ID: t.ID, AuthorizationID: au.ID,
+		RecurrenceID: au.RecurrenceID, Amount: t.Amount, DueDate: t.Details.V.PixAutomatic.DueDate})
+	if err != nil {
+		return t, err
+	}
+	return a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		d := t.Details.V.PixAutomatic
+		if t.Status != pixauto.InstructionScheduled || d.SubmittedAt != nil {
+			return change{}, nil
+		}
+		d.SubmittedAt = domain.TimePtr(time.Now())
+		t.ReferenceID = &sub.ReferenceID
+		return emit(), nil
+	})
+}
+
+// SettleInstruction books a debit's outcome on a SCHEDULED instruction:
+// PAID and credited (pix-automatic:<id>:settle), or FAILED with the
+// reason. An instruction past SCHEDULED is left as it is.
+func (a *PixAutomatic) SettleInstruction(ctx context.Context, in SettleInstructionInput) (domain.Transaction, error) {
+	return a.transition(ctx, in.InstructionID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status != pixauto.InstructionScheduled {
+			return change{}, nil
+		}
+		if in.Notice.Outcome != processor.OutcomePaid {
+			t.Status = pixauto.InstructionFailed
+			t.Details.V.PixAutomatic.FailureReason = in.Notice.Reason
+			return emit(), nil
+		}
+		au, err := db.GetAuthorization(ctx, tx, "", t.Details.V.PixAutomatic.AuthorizationID)
+		if err != nil {
+			return change{}, err
+		}
+		if err := credit(ctx, tx, t, au, in.Notice.EndToEndID, in.Notice.At.UTC()); err != nil {
+			return change{}, err
+		}
+		return emit(), nil
+	})
+}
+
+// CancelInstruction cancels a SCHEDULED instruction not yet sent to the
+// payer's institution (a 400 otherwise); one CANCELED already is answered
+// as it is.
+func (a *PixAutomatic) CancelInstruction(ctx context.Context, id string) (domain.Transaction, error) {
+	t, err := a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		switch d := t.Details.V.PixAutomatic; {
+		case t.Status == pixauto.InstructionCanceled:
+			return change{}, nil
+		case t.Status != pixauto.InstructionScheduled:
+			return change{}, domain.Invalidf("payment instruction %s is %s and can no longer be canceled", t.ID, t.Status)
+		case d.SubmittedAt != nil:
+			return change{}, domain.Invalidf("payment instruction %s is being debited on its due date and can no longer be canceled", t.ID)
+		}
+		t.Status = pixauto.InstructionCanceled
+		t.Details.V.PixAutomatic.FailureReason = "canceled by the merchant"
+		return emit(), nil
+	})
+	return t, BusinessError(err)
+}
