@@ -141,6 +141,11 @@ func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.
 	if au.Payer != nil {
 		t.Payer = domain.SomeJSON(*au.Payer)
 	}
+	// The payer is the store's customer: its payment count and volume grow
+	// with the credit, once (the step runs once under its row lock).
+	if err := db.AddCustomerPayment(ctx, tx, au.CustomerID, t.Amount); err != nil {
+		return err
+	}
 	_, err := db.Post(ctx, tx, db.Posting{
 		Key: "pix-automatic:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID, Kind: domain.TypePixAutomatic,
 		Description: "PIX automatic received " + e2e, Entries: []db.Entry{

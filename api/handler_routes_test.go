@@ -11,6 +11,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/subaccount"
@@ -222,6 +223,40 @@ var routeCases = map[string]routeCase{
 	"POST /sandbox/refunds/:id/fail": {"/v1/sandbox/refunds/tx_1/fail", "", "Notification accepted", func(f *fixture) {
 		f.sandbox.EXPECT().FailRefund(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
 	}},
+	// PIX automatic.
+	"POST /pix-automatic/authorizations/create": {"/v1/pix-automatic/authorizations/create",
+		`{"customerId":"cus_1","description":"Academia","frequency":"MONTHLY","fixedAmount":49.9,"startDate":"2099-01-10"}`,
+		"PIX automatic authorization created", func(f *fixture) {
+			f.pixauto.EXPECT().CreateAuthorization(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(pixauto.View{ID: "pa_1"}, nil)
+		}},
+	"GET /pix-automatic/authorizations/list": {"/v1/pix-automatic/authorizations/list?status=active", "", "PIX automatic authorizations", func(f *fixture) {
+		f.pixauto.EXPECT().ListAuthorizations(gomock.Any(), gomock.Any(), "ACTIVE", 1, 50).Return([]pixauto.View{{ID: "pa_1"}}, 1, nil)
+	}},
+	"GET /pix-automatic/authorizations/get/:id": {"/v1/pix-automatic/authorizations/get/pa_1", "", "PIX automatic authorization", func(f *fixture) {
+		f.pixauto.EXPECT().GetAuthorization(gomock.Any(), gomock.Any(), "pa_1").Return(pixauto.View{ID: "pa_1"}, nil)
+	}},
+	"DELETE /pix-automatic/authorizations/cancel/:id": {"/v1/pix-automatic/authorizations/cancel/pa_1", "", "PIX automatic authorization canceled", func(f *fixture) {
+		f.pixauto.EXPECT().CancelAuthorization(gomock.Any(), gomock.Any(), "pa_1").Return(pixauto.View{ID: "pa_1"}, nil)
+	}},
+	"POST /pix-automatic/payment-instructions/create": {"/v1/pix-automatic/payment-instructions/create",
+		`{"authorizationId":"pa_1","amount":49.9,"dueDate":"2099-01-10"}`, "Payment instruction scheduled", func(f *fixture) {
+			f.pixauto.EXPECT().CreateInstruction(gomock.Any(), gomock.Any(), gomock.Any()).Return(pixauto.Instruction{ID: "pi_1"}, nil)
+		}},
+	"GET /pix-automatic/payment-instructions/list": {"/v1/pix-automatic/payment-instructions/list?authorizationId=pa_1", "", "Payment instructions", func(f *fixture) {
+		f.pixauto.EXPECT().ListInstructions(gomock.Any(), gomock.Any(), "pa_1", "", 1, 50).Return(nil, 0, nil)
+	}},
+	"GET /pix-automatic/payment-instructions/get/:id": {"/v1/pix-automatic/payment-instructions/get/pi_1", "", "Payment instruction", func(f *fixture) {
+		f.pixauto.EXPECT().GetInstruction(gomock.Any(), gomock.Any(), "pi_1").Return(pixauto.Instruction{ID: "pi_1"}, nil)
+	}},
+	"DELETE /pix-automatic/payment-instructions/cancel/:id": {"/v1/pix-automatic/payment-instructions/cancel/pi_1", "", "Payment instruction canceled", func(f *fixture) {
+		f.pixauto.EXPECT().CancelInstruction(gomock.Any(), gomock.Any(), "pi_1").Return(pixauto.Instruction{ID: "pi_1"}, nil)
+	}},
+	"POST /sandbox/pix-automatic/authorizations/:id/approve": {"/v1/sandbox/pix-automatic/authorizations/pa_1/approve", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().ApproveAuthorization(gomock.Any(), gomock.Any(), "pa_1").Return(service.Simulated{ID: "pa_1", Outcome: "approved"}, nil)
+	}},
+	"POST /sandbox/pix-automatic/authorizations/:id/reject": {"/v1/sandbox/pix-automatic/authorizations/pa_1/reject", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().RejectAuthorization(gomock.Any(), gomock.Any(), "pa_1").Return(service.Simulated{ID: "pa_1", Outcome: "rejected"}, nil)
+	}},
 }
 
 // adminRouteCases is routeCases for adminRoutes() (paths under /admin/v1).
@@ -324,6 +359,16 @@ func (f *fixture) adminListener(method, path, body string) *httptest.ResponseRec
 	return w
 }
 
+// withAllFeatures makes testSecret a key holding perms, of an account with
+// every feature on (each route then reaches its handler whatever its gate).
+func (f *fixture) withAllFeatures(perms ...string) *fixture {
+	acct := testAccount()
+	acct.Features = domain.Features{Subaccounts: true, SubaccountPix: true, AutoContest: true, FiscalInvoice: true,
+		PixAutomatic: true, CreditBureau: true, Crypto: true, MobileRecharge: true}
+	f.auth.EXPECT().Resolve(gomock.Any(), testSecret).Return(testKey(perms...), acct, nil).AnyTimes()
+	return f
+}
+
 // keyScopeOf is the scope of the test key's own endpoints.
 func keyScopeOf() service.EndpointScope {
 	return service.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}
@@ -356,7 +401,7 @@ func TestEveryRouteHasAHandlerTest(t *testing.T) {
 				case admin:
 					expectOK(t, f.adminListener(r.Method, tc.path, tc.body), tc.message)
 				default:
-					f.withSubaccounts("*")
+					f.withAllFeatures("*")
 					expectOK(t, f.merchant(r.Method, tc.path, tc.body), tc.message)
 				}
 			})

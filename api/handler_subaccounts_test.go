@@ -33,7 +33,8 @@ func TestHandlerSubaccountsFeatureOff(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t).authorized("*") // no expectation on the use case: it must not be called
 			path := "/v1" + strings.NewReplacer(":id", "sub_1", ":ref", "r1").Replace(r.Path)
-			expectFail(t, f.merchant(r.Method, path, `{}`), http.StatusForbidden, "the feature subaccounts is not enabled")
+			// Every gated route (sub-accounts, PIX automatic, …) names its own feature.
+			expectFail(t, f.merchant(r.Method, path, `{}`), http.StatusForbidden, "the feature "+r.Feature+" is not enabled")
 		})
 	}
 }

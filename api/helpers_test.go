@@ -75,8 +75,9 @@ type fixture struct {
 	accounts  *apimock.MockAccounts
 	idem      *apimock.MockIdempotency
 	// links is the payment links product (issue 24).
-	links *apimock.MockPaymentLinks
-	srv   *Server
+	links   *apimock.MockPaymentLinks
+	pixauto *apimock.MockPixAutomatic
+	srv     *Server
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -108,6 +109,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		accounts:  apimock.NewMockAccounts(ctrl),
 		idem:      apimock.NewMockIdempotency(ctrl),
 		links:     apimock.NewMockPaymentLinks(ctrl),
+		pixauto:   apimock.NewMockPixAutomatic(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -124,6 +126,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Accounts:     f.accounts,
 		PaymentLinks: f.links,
 		Idempotency:  f.idem,
+		PixAutomatic: f.pixauto,
 	}
 	for _, o := range opts {
 		o(&d)

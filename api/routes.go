@@ -92,6 +92,16 @@ func Routes() []Route {
 		{Method: "PATCH", Path: "/payment-links/update/:id", Permission: "payment-links/update", Handler: (*Server).updateLink},
 		{Method: "PATCH", Path: "/payment-links/status/:id", Permission: "payment-links/update", Handler: (*Server).linkStatus},
 		{Method: "DELETE", Path: "/payment-links/delete/:id", Permission: "payment-links/delete", Handler: (*Server).deleteLink},
+		// PIX automatic (the spec leaves the instructions' permissions open:
+		// they follow the authorizations' group/action names).
+		{Method: "POST", Path: "/pix-automatic/authorizations/create", Permission: "pix-automatic/authorizations/create", Feature: domain.FeaturePixAutomatic, Handler: (*Server).createAuthorization},
+		{Method: "GET", Path: "/pix-automatic/authorizations/list", Permission: "pix-automatic/authorizations/list", Feature: domain.FeaturePixAutomatic, Handler: (*Server).listAuthorizations},
+		{Method: "GET", Path: "/pix-automatic/authorizations/get/:id", Permission: "pix-automatic/authorizations/get", Feature: domain.FeaturePixAutomatic, Handler: (*Server).getAuthorization},
+		{Method: "DELETE", Path: "/pix-automatic/authorizations/cancel/:id", Permission: "pix-automatic/authorizations/cancel", Feature: domain.FeaturePixAutomatic, Handler: (*Server).cancelAuthorization},
+		{Method: "POST", Path: "/pix-automatic/payment-instructions/create", Permission: "pix-automatic/payment-instructions/create", Feature: domain.FeaturePixAutomatic, Handler: (*Server).createInstruction},
+		{Method: "GET", Path: "/pix-automatic/payment-instructions/list", Permission: "pix-automatic/payment-instructions/list", Feature: domain.FeaturePixAutomatic, Handler: (*Server).listInstructions},
+		{Method: "GET", Path: "/pix-automatic/payment-instructions/get/:id", Permission: "pix-automatic/payment-instructions/get", Feature: domain.FeaturePixAutomatic, Handler: (*Server).getInstruction},
+		{Method: "DELETE", Path: "/pix-automatic/payment-instructions/cancel/:id", Permission: "pix-automatic/payment-instructions/cancel", Feature: domain.FeaturePixAutomatic, Handler: (*Server).cancelInstruction},
 
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
@@ -100,6 +110,9 @@ func Routes() []Route {
 		{Method: "POST", Path: "/sandbox/transfer-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxTransferFail},
 		{Method: "POST", Path: "/sandbox/refunds/:id/settle", Sandbox: true, Handler: (*Server).sandboxRefundSettle},
 		{Method: "POST", Path: "/sandbox/refunds/:id/fail", Sandbox: true, Handler: (*Server).sandboxRefundFail},
+		// PIX automatic: the payer answers the consent QR.
+		{Method: "POST", Path: "/sandbox/pix-automatic/authorizations/:id/approve", Sandbox: true, Feature: domain.FeaturePixAutomatic, Handler: (*Server).sandboxApproveAuthorization},
+		{Method: "POST", Path: "/sandbox/pix-automatic/authorizations/:id/reject", Sandbox: true, Feature: domain.FeaturePixAutomatic, Handler: (*Server).sandboxRejectAuthorization},
 	}
 }
 

@@ -41,6 +41,8 @@ type Deps struct {
 	Subaccounts Subaccounts
 	// PaymentLinks are the store's payment links (issue 24).
 	PaymentLinks PaymentLinks
+	// PixAutomatic is PIX automatic (routes under /pix-automatic).
+	PixAutomatic PixAutomatic
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/subaccount"
@@ -21,6 +22,7 @@ import (
 //go:generate go tool mockgen -destination=apimock/accounts.go -package=apimock . Accounts
 //go:generate go tool mockgen -destination=apimock/idempotency.go -package=apimock . Idempotency
 //go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
+//go:generate go tool mockgen -destination=apimock/pixauto.go -package=apimock . PixAutomatic
 
 // Payment links and checkout (issue 24).
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
@@ -137,6 +139,19 @@ type Subaccounts interface {
 	PortalReset2FA(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
 }
 
+// PixAutomatic manages PIX automatic authorizations and their payment
+// instructions.
+type PixAutomatic interface {
+	CreateAuthorization(ctx context.Context, acct domain.Account, key domain.APIKey, in pixauto.NewAuthorization) (pixauto.View, error)
+	GetAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error)
+	ListAuthorizations(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]pixauto.View, int, error)
+	CancelAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error)
+	CreateInstruction(ctx context.Context, acct domain.Account, in pixauto.NewInstruction) (pixauto.Instruction, error)
+	GetInstruction(ctx context.Context, acct domain.Account, id string) (pixauto.Instruction, error)
+	ListInstructions(ctx context.Context, acct domain.Account, authorizationID, status string, page, pageSize int) ([]pixauto.Instruction, int, error)
+	CancelInstruction(ctx context.Context, acct domain.Account, id string) (pixauto.Instruction, error)
+}
+
 // Sandbox is the use case of the sandbox routes: it finds the caller's
 // resource and has the processor adapter's simulator (processor.Simulator)
 // send the notice a real processor would.
@@ -148,6 +163,9 @@ type Sandbox interface {
 	FailTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
+	// PIX automatic: the payer answers the consent.
+	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 }
 
 // PaymentLinks manages payment links (issue 24).

@@ -75,6 +75,8 @@ type App struct {
 	Schedules *service.Schedules
 	// Subaccounts is the sub-account product (synchronous moves, no workflow).
 	Subaccounts *service.Subaccounts
+	// PixAutomatic is PIX automatic (one workflow per authorization).
+	PixAutomatic *service.PixAutomatic
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -181,6 +183,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Subaccounts = &service.Subaccounts{DB: d}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
+	// PIX automatic: authorizations and their instructions (one workflow per authorization).
+	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
@@ -189,7 +193,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transfers: &activities.Transfers{Base: base, Processor: proc},
 			Refunds:   &activities.Refunds{Base: base, Processor: proc},
 			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
-			Processor: proc, // registers the sandbox's simulated network (processor.Registrar)
+			// PIX automatic: its instructions are made through its use case.
+			PixAutomatic: &activities.PixAutomatic{Base: base, Processor: proc, Maker: a.PixAutomatic},
+			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {
@@ -214,6 +220,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Subaccounts: a.Subaccounts,
 			// Payment links and checkout (issue 24).
 			PaymentLinks: &service.PaymentLinks{DB: d},
+			// PIX automatic.
+			PixAutomatic: a.PixAutomatic,
 			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}

@@ -73,4 +73,6 @@ type InstructionNotice struct {
 }
 
 // Final reports whether the notice concludes the debit.
-func (n InstructionNotice) Final() bool { return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed }
+func (n InstructionNotice) Final() bool {
+	return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed
+}

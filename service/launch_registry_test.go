@@ -14,6 +14,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
@@ -73,6 +74,19 @@ var launchFixtures = map[string]launchFixture{
 		},
 		wfID: workflows.ScheduleWorkflowID, wf: workflows.ScheduleWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.ScheduleInput).Schedule.ID },
+	},
+	// PIX automatic: an authorization's workflow.
+	"pix-automatic": {
+		store: func(t *testing.T, acct domain.Account, key domain.APIKey) string {
+			a := pixauto.Authorization{ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, CustomerID: "cus_x",
+				Frequency: pixauto.Monthly, StartDate: "2099-01-01", Status: pixauto.StatusPending, CreatedAt: time.Now().UTC()}
+			if _, err := db.InsertAuthorization(t.Context(), sharedDB, a); err != nil {
+				t.Fatal(err)
+			}
+			return a.ID
+		},
+		wfID: workflows.AuthorizationWorkflowID, wf: workflows.AuthorizationWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.AuthorizationInput).Authorization.ID },
 	},
 }
 

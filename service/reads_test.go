@@ -25,6 +25,13 @@ func (f *fakeSimulator) FailTransfer(context.Context, string) error { return nil
 func (f *fakeSimulator) SettleRefund(context.Context, string) error { return nil }
 func (f *fakeSimulator) FailRefund(context.Context, string) error   { return nil }
 
+// PIX automatic.
+func (f *fakeSimulator) ApproveAuthorization(_ context.Context, id string, _ bool) error {
+	f.paid = append(f.paid, id)
+	return nil
+}
+func (f *fakeSimulator) RejectAuthorization(context.Context, string) error { return nil }
+
 // Issue 22 items 1 and 4: the sandbox use case finds the caller's charge
 // (another account's is not found, and nothing is simulated) and has the
 // adapter's simulator pay it.

@@ -28,6 +28,8 @@ type Deps struct {
 	Transfers *activities.Transfers
 	Refunds   *activities.Refunds
 	Schedules *activities.Schedules
+	// PixAutomatic are PIX automatic's activities.
+	PixAutomatic *activities.PixAutomatic
 	// Webhooks are hosted by their own worker (NewWebhooks).
 	Webhooks *activities.Webhooks
 	// Processor is the processor adapter; when it implements
@@ -85,6 +87,11 @@ func Register(r Registry, d Deps) {
 		if !reflect.ValueOf(a).IsNil() { // a test may host only some products
 			r.RegisterActivity(a)
 		}
+	}
+	// PIX automatic.
+	r.RegisterWorkflow(workflows.AuthorizationWorkflow)
+	if d.PixAutomatic != nil {
+		r.RegisterActivity(d.PixAutomatic)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

@@ -42,6 +42,21 @@ func (m *MockSandbox) EXPECT() *MockSandboxMockRecorder {
 	return m.recorder
 }
 
+// ApproveAuthorization mocks base method.
+func (m *MockSandbox) ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ApproveAuthorization", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ApproveAuthorization indicates an expected call of ApproveAuthorization.
+func (mr *MockSandboxMockRecorder) ApproveAuthorization(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ApproveAuthorization", reflect.TypeOf((*MockSandbox)(nil).ApproveAuthorization), ctx, acct, id)
+}
+
 // ExpireCharge mocks base method.
 func (m *MockSandbox) ExpireCharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
 	m.ctrl.T.Helper()
@@ -115,6 +130,21 @@ func (m *MockSandbox) Pay(ctx context.Context, acct domain.Account, id string, p
 func (mr *MockSandboxMockRecorder) Pay(ctx, acct, id, payer any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Pay", reflect.TypeOf((*MockSandbox)(nil).Pay), ctx, acct, id, payer)
+}
+
+// RejectAuthorization mocks base method.
+func (m *MockSandbox) RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RejectAuthorization", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RejectAuthorization indicates an expected call of RejectAuthorization.
+func (mr *MockSandboxMockRecorder) RejectAuthorization(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RejectAuthorization", reflect.TypeOf((*MockSandbox)(nil).RejectAuthorization), ctx, acct, id)
 }
 
 // SettleRefund mocks base method.

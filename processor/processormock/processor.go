@@ -41,6 +41,36 @@ func (m *MockProcessor) EXPECT() *MockProcessorMockRecorder {
 	return m.recorder
 }
 
+// DebitInstruction mocks base method.
+func (m *MockProcessor) DebitInstruction(ctx context.Context, r processor.DebitRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DebitInstruction", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// DebitInstruction indicates an expected call of DebitInstruction.
+func (mr *MockProcessorMockRecorder) DebitInstruction(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DebitInstruction", reflect.TypeOf((*MockProcessor)(nil).DebitInstruction), ctx, r)
+}
+
+// NewAuthorization mocks base method.
+func (m *MockProcessor) NewAuthorization(ctx context.Context, r processor.AuthorizationRequest) (processor.ChargeQR, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "NewAuthorization", ctx, r)
+	ret0, _ := ret[0].(processor.ChargeQR)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// NewAuthorization indicates an expected call of NewAuthorization.
+func (mr *MockProcessorMockRecorder) NewAuthorization(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "NewAuthorization", reflect.TypeOf((*MockProcessor)(nil).NewAuthorization), ctx, r)
+}
+
 // NewCharge mocks base method.
 func (m *MockProcessor) NewCharge(ctx context.Context, r processor.ChargeRequest) (processor.ChargeQR, error) {
 	m.ctrl.T.Helper()
@@ -110,6 +140,20 @@ func (m *MockInbox) EXPECT() *MockInboxMockRecorder {
 	return m.recorder
 }
 
+// AuthorizationNotice mocks base method.
+func (m *MockInbox) AuthorizationNotice(ctx context.Context, authorizationID string, n processor.AuthorizationNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AuthorizationNotice", ctx, authorizationID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// AuthorizationNotice indicates an expected call of AuthorizationNotice.
+func (mr *MockInboxMockRecorder) AuthorizationNotice(ctx, authorizationID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AuthorizationNotice", reflect.TypeOf((*MockInbox)(nil).AuthorizationNotice), ctx, authorizationID, n)
+}
+
 // ChargeNotice mocks base method.
 func (m *MockInbox) ChargeNotice(ctx context.Context, chargeID string, n processor.ChargeNotice) error {
 	m.ctrl.T.Helper()
@@ -122,6 +166,20 @@ func (m *MockInbox) ChargeNotice(ctx context.Context, chargeID string, n process
 func (mr *MockInboxMockRecorder) ChargeNotice(ctx, chargeID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ChargeNotice", reflect.TypeOf((*MockInbox)(nil).ChargeNotice), ctx, chargeID, n)
+}
+
+// InstructionNotice mocks base method.
+func (m *MockInbox) InstructionNotice(ctx context.Context, instructionID string, n processor.InstructionNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "InstructionNotice", ctx, instructionID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// InstructionNotice indicates an expected call of InstructionNotice.
+func (mr *MockInboxMockRecorder) InstructionNotice(ctx, instructionID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InstructionNotice", reflect.TypeOf((*MockInbox)(nil).InstructionNotice), ctx, instructionID, n)
 }
 
 // RefundNotice mocks base method.

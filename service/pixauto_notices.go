@@ -1,0 +1,77 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/workflows"
+)
+
+// PIX automatic's notices (processor.Inbox) and sandbox simulations.
+
+// AuthorizationNotice forwards the payer's answer to a PENDING
+// authorization's workflow (Signal-With-Start: a create whose start the
+// sweeper has not redone yet still hears it).
+func (s *Inbox) AuthorizationNotice(ctx context.Context, authorizationID string, n processor.AuthorizationNotice) error {
+	a, err := db.GetAuthorization(ctx, s.DB, "", authorizationID)
+	if err != nil {
+		return err
+	}
+	if a.Status != pixauto.StatusPending {
+		return domain.Invalidf("authorization %s is %s, not PENDING", a.ID, a.Status)
+	}
+	n.AuthorizationID = a.ID // the workflow ignores a notice naming another
+	return signalWithStart(ctx, s.Temporal, s.TaskQueue, authorizationLaunch(a), workflows.AuthorizationSignal, n,
+		fmt.Sprintf("authorization %s is no longer PENDING", a.ID))
+}
+
+// InstructionNotice forwards a debit's outcome to the workflow of the
+// instruction's authorization.
+func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n processor.InstructionNotice) error {
+	t, err := db.TransactionByID(ctx, s.DB, instructionID, domain.TypePixAutomatic)
+	if err != nil {
+		return err
+	}
+	d := t.Details.V.PixAutomatic
+	if t.Status != pixauto.InstructionScheduled || d == nil {
+		return domain.Invalidf("payment instruction %s is %s, not SCHEDULED", t.ID, t.Status)
+	}
+	n.InstructionID = t.ID
+	return signal(ctx, s.Temporal, workflows.AuthorizationWorkflowID(d.AuthorizationID), workflows.InstructionSignal, n,
+		fmt.Sprintf("the authorization of payment instruction %s is closed", t.ID))
+}
+
+// ApproveAuthorization has the payer consent to one of the account's
+// authorizations (paying the first payment its QR carries).
+func (s *Sandbox) ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
+	if err := pixAutoGate(acct); err != nil {
+		return Simulated{}, err
+	}
+	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return Simulated{}, err
+	}
+	if err := s.Simulator.ApproveAuthorization(ctx, a.ID, a.FirstPaymentAmount > 0); err != nil {
+		return Simulated{}, err
+	}
+	return Simulated{ID: a.ID, Outcome: processor.OutcomeApproved}, nil
+}
+
+// RejectAuthorization has the payer refuse one of the account's authorizations.
+func (s *Sandbox) RejectAuthorization(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
+	if err := pixAutoGate(acct); err != nil {
+		return Simulated{}, err
+	}
+	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return Simulated{}, err
+	}
+	if err := s.Simulator.RejectAuthorization(ctx, a.ID); err != nil {
+		return Simulated{}, err
+	}
+	return Simulated{ID: a.ID, Outcome: processor.OutcomeRejected}, nil
+}
