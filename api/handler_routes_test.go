@@ -37,6 +37,9 @@ var (
 	// routeLink is a payment link (issue 24).
 	routeLink = service.PaymentLink{ID: "plink_1", AccountID: testAccountID, Name: "Curso", AllowedMethods: []string{"PIX"},
 		CustomerMode: domain.CustomerNone, Status: domain.LinkActive, CreatedAt: routeTime}
+	// Store: customers, products, coupons.
+	routeCustomer = domain.Customer{ID: "cus_1", Name: "Maria Silva", Document: "52998224725", Type: domain.CustomerPF,
+		Status: domain.CustomerActive, CreatedAt: routeTime}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -164,6 +167,23 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /subaccount/portal/reset-2fa": {"/v1/subaccount/portal/reset-2fa", `{"id":"sub_1"}`, "Portal two-factor authentication reset", func(f *fixture) {
 		f.subs.EXPECT().PortalReset2FA(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.PortalItem{}, nil)
+	}},
+	// Store: customers.
+	"POST /customers/create": {"/v1/customers/create", `{"name":"Maria Silva","email":"maria@example.com","document":"529.982.247-25"}`,
+		"Customer created", func(f *fixture) {
+			f.customers.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeCustomer, nil)
+		}},
+	"GET /customers/get/:id": {"/v1/customers/get/cus_1", "", "Customer", func(f *fixture) {
+		f.customers.EXPECT().Get(gomock.Any(), gomock.Any(), "cus_1").Return(routeCustomer, nil)
+	}},
+	"GET /customers/list": {"/v1/customers/list", "", "Customers", func(f *fixture) {
+		f.customers.EXPECT().List(gomock.Any(), gomock.Any(), domain.CustomerFilter{Page: 1, PageSize: 50}).Return([]domain.Customer{routeCustomer}, 1, nil)
+	}},
+	"PATCH /customers/update/:id": {"/v1/customers/update/cus_1", `{"status":"Inativo"}`, "Customer updated", func(f *fixture) {
+		f.customers.EXPECT().Update(gomock.Any(), gomock.Any(), "cus_1", gomock.Any()).Return(routeCustomer, nil)
+	}},
+	"DELETE /customers/delete/:id": {"/v1/customers/delete/cus_1", "", "Customer deleted", func(f *fixture) {
+		f.customers.EXPECT().Delete(gomock.Any(), gomock.Any(), "cus_1").Return(nil)
 	}},
 	// Webhook endpoints of the calling key.
 	"POST /webhooks/create": {"/v1/webhooks/create", `{"url":"https://hooks.example.com/j","events":["payment.paid"]}`,

@@ -77,7 +77,9 @@ type fixture struct {
 	// links is the payment links product (issue 24).
 	links   *apimock.MockPaymentLinks
 	pixauto *apimock.MockPixAutomatic
-	srv     *Server
+	// Store: customers, products, coupons.
+	customers *apimock.MockCustomers
+	srv       *Server
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -110,6 +112,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		idem:      apimock.NewMockIdempotency(ctrl),
 		links:     apimock.NewMockPaymentLinks(ctrl),
 		pixauto:   apimock.NewMockPixAutomatic(ctrl),
+		// Store: customers, products, coupons.
+		customers: apimock.NewMockCustomers(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -127,6 +131,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		PaymentLinks: f.links,
 		Idempotency:  f.idem,
 		PixAutomatic: f.pixauto,
+		// Store: customers, products, coupons.
+		Customers: f.customers,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -79,6 +79,13 @@ func Routes() []Route {
 		{Method: "POST", Path: "/subaccount/portal/revoke", Permission: "subaccount/portal/revoke", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalRevoke},
 		{Method: "POST", Path: "/subaccount/portal/reset-2fa", Permission: "subaccount/portal/reset-2fa", Feature: domain.FeatureSubaccounts, Handler: (*Server).portalReset2FA},
 
+		// Store: customers, products, coupons.
+		{Method: "POST", Path: "/customers/create", Permission: "customers/create", Handler: (*Server).createCustomer},
+		{Method: "GET", Path: "/customers/get/:id", Permission: "customers/get", Handler: (*Server).getCustomer},
+		{Method: "GET", Path: "/customers/list", Permission: "customers/list", Handler: (*Server).listCustomers},
+		{Method: "PATCH", Path: "/customers/update/:id", Permission: "customers/update", Handler: (*Server).updateCustomer},
+		{Method: "DELETE", Path: "/customers/delete/:id", Permission: "customers/delete", Handler: (*Server).deleteCustomer},
+
 		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
 		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},
 		{Method: "GET", Path: "/webhooks/get/:id", Permission: "webhooks/get", Handler: (*Server).getWebhook},

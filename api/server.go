@@ -43,6 +43,9 @@ type Deps struct {
 	PaymentLinks PaymentLinks
 	// PixAutomatic is PIX automatic (routes under /pix-automatic).
 	PixAutomatic PixAutomatic
+	// Store: customers, products, coupons (routes under /customers,
+	// /products, /coupons).
+	Customers Customers
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

@@ -27,6 +27,9 @@ import (
 // Payment links and checkout (issue 24).
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
 
+// Store: customers, products, coupons.
+//go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
+
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
 // bind, call one of these, and map the error: nothing else. Reads too go
@@ -175,5 +178,16 @@ type PaymentLinks interface {
 	List(ctx context.Context, acct domain.Account, status, search string, page, pageSize int) ([]service.PaymentLink, int, error)
 	Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (service.PaymentLink, error)
 	SetStatus(ctx context.Context, acct domain.Account, id, status string) (service.PaymentLink, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+}
+
+// Store: customers, products, coupons (spec "Store").
+
+// Customers manages the store's customers.
+type Customers interface {
+	Create(ctx context.Context, acct domain.Account, p domain.CustomerPatch) (domain.Customer, error)
+	Get(ctx context.Context, acct domain.Account, id string) (domain.Customer, error)
+	List(ctx context.Context, acct domain.Account, f domain.CustomerFilter) ([]domain.Customer, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p domain.CustomerPatch) (domain.Customer, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
 }

@@ -77,6 +77,8 @@ type App struct {
 	Subaccounts *service.Subaccounts
 	// PixAutomatic is PIX automatic (one workflow per authorization).
 	PixAutomatic *service.PixAutomatic
+	// Store: customers, products, coupons (synchronous, no workflow).
+	Customers *service.Customers
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -181,6 +183,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
 	a.Subaccounts = &service.Subaccounts{DB: d}
+	// Store: customers, products, coupons.
+	a.Customers = &service.Customers{DB: d}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	// PIX automatic: authorizations and their instructions (one workflow per authorization).
@@ -222,7 +226,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			PaymentLinks: &service.PaymentLinks{DB: d},
 			// PIX automatic.
 			PixAutomatic: a.PixAutomatic,
-			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
+			// Store: customers, products, coupons.
+			Customers:  a.Customers,
+			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
 	return a, nil

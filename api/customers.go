@@ -1,0 +1,59 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// The customer routes (spec "Store"; the list's type filter from
+// CONTRACTS.md). A customer's public form is domain.Customer itself.
+
+func (s *Server) createCustomer(c *gin.Context) {
+	bindAndAct[domain.CustomerPatch, domain.CustomerRequest](c, "Customer created", func(p domain.CustomerPatch) (any, error) {
+		p.IdempotencyKey = idempotencyKey(c)
+		return s.Customers.Create(c.Request.Context(), accountOf(c), p)
+	})
+}
+
+func (s *Server) getCustomer(c *gin.Context) {
+	cu, err := s.Customers.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Customer", cu)
+}
+
+func (s *Server) listCustomers(c *gin.Context) {
+	pg, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	f, err := domain.NewCustomerFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"), c.Query("type"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Customers.List(c.Request.Context(), accountOf(c), f)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Customers", pageOf(rows, pg, total, func(cu domain.Customer) domain.Customer { return cu }))
+}
+
+func (s *Server) updateCustomer(c *gin.Context) {
+	bindAndAct[domain.CustomerPatch, domain.CustomerUpdateRequest](c, "Customer updated", func(p domain.CustomerPatch) (any, error) {
+		return s.Customers.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
+	})
+}
+
+func (s *Server) deleteCustomer(c *gin.Context) {
+	if err := s.Customers.Delete(c.Request.Context(), accountOf(c), c.Param("id")); err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Customer deleted", gin.H{"id": c.Param("id"), "deleted": true})
+}
