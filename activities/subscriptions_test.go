@@ -24,7 +24,7 @@ func (f *fixture) newSubscription() domain.Subscription {
 	}
 	id := domain.NewID("sub_")
 	s := domain.Subscription{ID: id, AccountID: f.merchant.ID, APIKeyID: key.ID, ExternalID: "ext_" + id, Status: domain.SubscriptionActive,
-		Method: "PIX", Amount: 4990, Cycle: domain.CycleMonthly, Customer: domain.SubscriptionCustomer{Name: "Maria", TaxID: "52998224725"},
+		Method: "PIX", Amount: 4990, Cycle: domain.CycleMonthly, Customer: domain.BillingCustomer{Name: "Maria", TaxID: "52998224725"},
 		Anchor: "2026-01-31", NextCycle: 1, NextDueDate: "2026-01-31", CreatedAt: domain.NewTime(time.Now())}
 	if err := db.InsertSubscription(f.ctx, f.db, s); err != nil {
 		f.t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 )
 
 func date(s string) time.Time {
-	d, err := time.Parse(DateLayout, s)
+	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		panic(err)
 	}
@@ -38,13 +38,13 @@ func TestCycleDue(t *testing.T) {
 	}
 	for _, c := range cases {
 		for i, want := range c.want {
-			if got := CycleDue(c.cycle, date(c.anchor), i+1).Format(DateLayout); got != want {
+			if got := CycleDue(c.cycle, date(c.anchor), i+1).Format(time.DateOnly); got != want {
 				t.Errorf("%s from %s, cycle %d: %s, want %s", c.cycle, c.anchor, i+1, got, want)
 			}
 		}
 	}
 	// Far cycles stay on the anchor's day: cycle 121 of a monthly on the 31st.
-	if got := CycleDue(CycleMonthly, date("2026-01-31"), 121).Format(DateLayout); got != "2036-01-31" {
+	if got := CycleDue(CycleMonthly, date("2026-01-31"), 121).Format(time.DateOnly); got != "2036-01-31" {
 		t.Errorf("cycle 121: %s", got)
 	}
 }
@@ -70,7 +70,7 @@ func TestDueInstantIsSaoPauloMidnight(t *testing.T) {
 		t.Fatalf("%s, want %s", got, want)
 	}
 	// 01:00 UTC on the 11th is still the 10th in São Paulo.
-	if got := TodayIn(time.Date(2026, 3, 11, 1, 0, 0, 0, time.UTC)).Format(DateLayout); got != "2026-03-10" {
+	if got := Today(time.Date(2026, 3, 11, 1, 0, 0, 0, time.UTC)).Format(time.DateOnly); got != "2026-03-10" {
 		t.Fatalf("today %s", got)
 	}
 }
@@ -94,8 +94,13 @@ func TestSubscriptionRequestValidate(t *testing.T) {
 		{"no name", `{"method":"PIX","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"taxId":"52998224725"}}`, "customer.name"},
 		{"bad cpf", `{"method":"PIX","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224724"}}`, "customer.taxId"},
 		{"bad email", `{"method":"PIX","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725","email":"x"}}`, "customer.email"},
-		{"card without token", `{"method":"CARD_CREDIT","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725"}}`, "cardToken"},
+		{"card without card", `{"method":"CARD_CREDIT","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725"}}`, "creditCard"},
 		{"token on pix", `{"method":"PIX","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","cardToken":"tok","customer":{"name":"M","taxId":"52998224725"}}`, "cardToken"},
+		{"bad luhn", `{"method":"CARD_CREDIT","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725"},` +
+			`"creditCard":{"holderName":"M","number":"4111111111111112","expiryMonth":"12","expiryYear":"2030","ccv":"123"}}`, "creditCard.number"},
+		{"expired card", `{"method":"CARD_CREDIT","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725"},` +
+			`"creditCard":{"holderName":"M","number":"4111111111111111","expiryMonth":"01","expiryYear":"2026","ccv":"123"}}`, "creditCard.expiryYear"},
+		{"bad ip", `{"method":"CARD_CREDIT","amount":1,"cycle":"MONTHLY","nextDueDate":"2026-03-31","customer":{"name":"M","taxId":"52998224725"},"cardToken":"t","remoteIp":"x"}`, "remoteIp"},
 	}
 	for _, c := range bad {
 		var b SubscriptionRequest
@@ -115,8 +120,8 @@ func TestSubscriptionRequestValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Method != "PIX" || n.Amount != 4990 || n.Cycle != CycleMonthly || n.NextDueDate.Format(DateLayout) != "2026-03-31" ||
-		n.Customer.TaxID != "52998224725" || n.Customer.Name != "Maria" {
+	if n.Billing.Method != "PIX" || n.Billing.Amount != 4990 || n.Cycle != CycleMonthly || n.Billing.DueDate.Format(time.DateOnly) != "2026-03-31" ||
+		n.Billing.Customer.TaxID != "52998224725" || n.Billing.Customer.Name != "Maria" || *n.Billing.Customer.Email != "maria@example.com" {
 		t.Fatalf("validated %+v", n)
 	}
 	// Today (in São Paulo) is a valid first due date, even past midnight UTC.

@@ -35,7 +35,7 @@ func (f *fakeSubscription) run(_ context.Context, in activities.CycleInput) (dom
 	}
 	f.billedAt = append(f.billedAt, f.env.Now())
 	f.cycles = append(f.cycles, in.Cycle)
-	f.row = f.row.Advanced(in.Cycle, "bill-"+f.row.DueOf(in.Cycle).Format(domain.DateLayout), "")
+	f.row = f.row.Advanced(in.Cycle, "bill-"+f.row.DueOf(in.Cycle).Format(time.DateOnly), "")
 	return f.row, nil
 }
 
@@ -162,7 +162,7 @@ func TestSubscriptionEveryCycle(t *testing.T) {
 		t.Run(c.cycle, func(t *testing.T) {
 			start := spTime(2026, 11, 25, 10)
 			env, f, in := subscriptionEnv(start, c.cycle, c.anchor)
-			last, _ := time.Parse(domain.DateLayout, c.want[len(c.want)-1])
+			last, _ := time.Parse(time.DateOnly, c.want[len(c.want)-1])
 			var rec domain.SubscriptionRecord
 			var uerr error
 			// Cancel at noon of the last expected due day.
