@@ -206,17 +206,23 @@ func (s *PixAutomatic) CreateInstruction(ctx context.Context, acct domain.Accoun
 		return pixauto.Instruction{}, err
 	}
 	cycle := pixauto.CycleOf(a.StartDate, a.Frequency, in.DueDate)
+	var earlier *domain.Transaction
 	if cycle >= 0 {
 		t, err := db.GetTransaction(ctx, s.DB, acct.ID, activities.InstructionID(a.ID, cycle), domain.TypePixAutomatic)
 		switch {
+		case err == nil && pixauto.InstructionOf(t).Amount == in.Amount && pixauto.InstructionOf(t).DueDate == in.DueDate:
+			return pixauto.InstructionOf(t), nil // this request made it already
 		case err == nil:
-			return sameInstruction(t, in)
+			earlier = &t
 		case !errors.Is(err, domain.ErrNotFound):
 			return pixauto.Instruction{}, err
 		}
 	}
 	if _, err := a.Admit(in.Amount, in.DueDate, s.now()); err != nil {
 		return pixauto.Instruction{}, err
+	}
+	if earlier != nil { // the cycle is taken by another instruction
+		return sameInstruction(*earlier, in)
 	}
 	var t domain.Transaction
 	err = s.update(ctx, a.ID, workflows.PixAutoSchedule, &t, pixauto.Order{Cycle: cycle, Amount: in.Amount, DueDate: in.DueDate})
