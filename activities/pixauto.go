@@ -146,13 +146,7 @@ func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.
 	if err := db.AddCustomerPayment(ctx, tx, au.CustomerID, t.Amount); err != nil {
 		return err
 	}
-	_, err := db.Post(ctx, tx, db.Posting{
-		Key: "pix-automatic:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID, Kind: domain.TypePixAutomatic,
-		Description: "PIX automatic received " + e2e, Entries: []db.Entry{
-			{Account: domain.LedgerPixClearing, Amount: -t.Amount},
-			{Account: domain.AvailableLedger(t.AccountID), Amount: t.NetAmount, LockedUntil: &unlock},
-			{Account: domain.LedgerFees, Amount: t.FeeAmount},
-		}})
+	_, err := db.Post(ctx, tx, pixAutomaticPosting(*t, e2e, unlock))
 	return err
 }
 

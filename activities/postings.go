@@ -60,3 +60,17 @@ func refundPosting(key string, d domain.Transaction, sign money.Cents) db.Postin
 	}
 	return db.Posting{Key: key, AccountID: d.AccountID, TransactionID: r.StatementID, Kind: domain.TypeRefund, Description: desc, Entries: entries}
 }
+
+// PIX automatic.
+
+// pixAutomaticPosting credits a paid PIX automatic instruction like a PIX
+// received: gross from PIX clearing, the fee to revenue, the net to the
+// merchant locked until unlock.
+func pixAutomaticPosting(t domain.Transaction, e2e string, unlock time.Time) db.Posting {
+	return db.Posting{Key: "pix-automatic:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID, Kind: domain.TypePixAutomatic,
+		Description: "PIX automatic received " + e2e, Entries: []db.Entry{
+			{Account: domain.LedgerPixClearing, Amount: -t.Amount},
+			{Account: domain.AvailableLedger(t.AccountID), Amount: t.NetAmount, LockedUntil: &unlock},
+			{Account: domain.LedgerFees, Amount: t.FeeAmount},
+		}}
+}
