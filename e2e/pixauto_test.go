@@ -231,3 +231,43 @@ func TestPixAutomaticLifecycle(t *testing.T) {
 	pixWant(t, "approve after reject", e.call(m.Key, "POST", "/v1/sandbox/pix-automatic/authorizations/"+id3+"/approve", nil), 400, "")
 	e.verifyLedger()
 }
+
+// Hostile path ids, query strings and bodies on every PIX automatic route
+// of an account with the feature on: a success or a 4xx envelope, never a
+// 5xx.
+func TestPixAutomaticHostileInput(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m, _ := e.pixMerchant()
+	ids := []string{"%00", "a%00b", "%ff%fe", strings.Repeat("x", 300), "..%2F..%2Fetc", "%27%3B%20DROP%20TABLE%20accounts%3B--", "-1"}
+	queries := []string{"", "page=%00", "pageSize=100000", "status=%ff", "authorizationId=%00", "status=%00", "authorizationId=%ff"}
+	bodies := []string{"", "{", "[]", "null", `{"amount": "%00"}`, `{"amount": 1e999, "description": "\u0000"}`,
+		`{"customerId": "\u0000", "description": "x", "frequency": "WEEKLY", "fixedAmount": 1, "startDate": "2099-01-01"}`,
+		`{"customerId": "\xff\xfe", "description": "x", "frequency": "WEEKLY", "fixedAmount": 1, "startDate": "2099-01-01"}`,
+		`{"authorizationId": "\u0000", "amount": 1, "dueDate": "2099-01-01"}`, `{"authorizationId": "%ff", "amount": 1, "dueDate": "2099-01-01"}`,
+		`{"customerId": "c", "description": "x", "frequency": "WEEKLY", "fixedAmount": 1, "startDate": "9999-12-31", "endDate": "9999-12-31"}`}
+	for _, r := range pixRoutes() {
+		paths := []string{"/v1" + r.Path}
+		if strings.Contains(r.Path, ":id") {
+			paths = paths[:0]
+			for _, id := range ids {
+				paths = append(paths, "/v1"+strings.Replace(r.Path, ":id", id, 1))
+			}
+		}
+		for _, path := range paths {
+			for _, q := range queries {
+				if res := e.call(m.Key, r.Method, path+"?"+q, ""); res.Status >= 500 {
+					t.Errorf("%s %s?%s: %d %q", r.Method, path, q, res.Status, res.Message)
+				}
+			}
+			if r.Method == http.MethodGet {
+				continue
+			}
+			for _, body := range bodies {
+				if res := e.call(m.Key, r.Method, path, body); res.Status >= 500 || (res.Status >= 400 && res.Message == "") {
+					t.Errorf("%s %s body %.60q: %d %q", r.Method, path, body, res.Status, res.Message)
+				}
+			}
+		}
+	}
+}
