@@ -241,12 +241,22 @@ func (a *PixAutomatic) SettleInstruction(ctx context.Context, in SettleInstructi
 	})
 }
 
+// CancelInstructionInput names an instruction of the authorization whose
+// workflow cancels it.
+type CancelInstructionInput struct {
+	AuthorizationID string
+	InstructionID   string
+}
+
 // CancelInstruction cancels a SCHEDULED instruction not yet sent to the
 // payer's institution (a 400 otherwise); one CANCELED already is answered
-// as it is.
-func (a *PixAutomatic) CancelInstruction(ctx context.Context, id string) (domain.Transaction, error) {
-	t, err := a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+// as it is. An instruction of another authorization is not found: a
+// workflow cancels only its own.
+func (a *PixAutomatic) CancelInstruction(ctx context.Context, in CancelInstructionInput) (domain.Transaction, error) {
+	t, err := a.transition(ctx, in.InstructionID, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
 		switch d := t.Details.V.PixAutomatic; {
+		case t.Type != domain.TypePixAutomatic || d == nil || d.AuthorizationID != in.AuthorizationID:
+			return change{}, domain.NotFound("payment instruction")
 		case t.Status == pixauto.InstructionCanceled:
 			return change{}, nil
 		case t.Status != pixauto.InstructionScheduled:

@@ -97,7 +97,7 @@ func TestPixAutomaticStepsPostOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := acts.CancelInstruction(ctx, in.ID); err == nil {
+	if _, err := acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: in.ID}); err == nil {
 		t.Error("an instruction sent for debit was canceled")
 	}
 	before := f.balance(f.merchant.ID)
@@ -130,12 +130,16 @@ func TestPixAutomaticStepsPostOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if c, err := acts.CancelInstruction(ctx, three.ID); err != nil || c.Status != pixauto.InstructionCanceled {
+		if c, err := acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: three.ID}); err != nil || c.Status != pixauto.InstructionCanceled {
 			t.Fatalf("cancel: %+v %v", c, err)
 		}
 	}
-	if _, err := acts.CancelInstruction(ctx, in.ID); err == nil {
+	if _, err := acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: in.ID}); err == nil {
 		t.Error("a PAID instruction was canceled")
+	}
+	if _, err := acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: "another", InstructionID: three.ID}); err == nil ||
+		!strings.Contains(err.Error(), "not found") {
+		t.Errorf("another authorization's workflow canceled an instruction: %v", err)
 	}
 	closed, err := acts.CloseAuthorization(ctx, activities.CloseInput{AuthorizationID: a.ID, Status: pixauto.StatusCanceled, Reason: "canceled"})
 	if err != nil || closed.Status != pixauto.StatusCanceled || closed.ClosedAt == nil {

@@ -57,3 +57,14 @@ func TestRecurrenceWithFirstPayment(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEncodeConsent encodes a consent QR with its first payment ("jornada 3").
+func BenchmarkEncodeConsent(b *testing.B) {
+	p := Payload{Key: "7d9f0335-8dcc-4054-9bf9-0dbd61d36906", Amount: 4990, MerchantName: "Academia", MerchantCity: "SAO PAULO",
+		TxID: "0197a1b2c3d4e5f6a7b8c9d0e1f2a3b4", RecurrenceURL: "pix.jangada.test/rec/RR9999990820261125ABCDEFGHIJK"}
+	for b.Loop() {
+		if _, err := Encode(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

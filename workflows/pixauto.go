@@ -333,7 +333,8 @@ func (w *recurrence) handle(ctx workflow.Context, r *pixRequest) (any, error) {
 		return w.a, w.close(ctx, pixauto.StatusCanceled, "canceled by the merchant")
 	case PixAutoCancelInstruction:
 		var t domain.Transaction
-		err := workflow.ExecuteActivity(moneyActivities(ctx), pa.CancelInstruction, r.id).Get(ctx, &t)
+		err := workflow.ExecuteActivity(moneyActivities(ctx), pa.CancelInstruction,
+			activities.CancelInstructionInput{AuthorizationID: w.a.ID, InstructionID: r.id}).Get(ctx, &t)
 		if err != nil {
 			return t, refusal(err)
 		}

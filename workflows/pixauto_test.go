@@ -105,10 +105,14 @@ func (f *fakePix) settle(_ context.Context, in activities.SettleInstructionInput
 	return *t, nil
 }
 
-func (f *fakePix) cancelInstruction(_ context.Context, id string) (domain.Transaction, error) {
+func (f *fakePix) cancelInstruction(_ context.Context, in activities.CancelInstructionInput) (domain.Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := f.instr[id]
+	id := in.InstructionID
+	t, ok := f.instr[id]
+	if !ok || in.AuthorizationID != f.a.ID {
+		return domain.Transaction{}, activities.BusinessError(domain.NotFound("payment instruction"))
+	}
 	if !f.charged[id].IsZero() {
 		return *t, activities.BusinessError(domain.Invalidf("payment instruction %s is being debited", id))
 	}
