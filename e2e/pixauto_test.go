@@ -74,7 +74,19 @@ func TestPixAutomaticGatedAndScoped(t *testing.T) {
 		"description": "Plano mensal", "frequency": "MONTHLY", "maxAmount": 100, "startDate": start})
 	pixWant(t, "create", auth, 200, "")
 	id := auth.m(t)["id"].(string)
+	pixWant(t, "approve", e.call(owner.Key, "POST", "/v1/sandbox/pix-automatic/authorizations/"+id+"/approve", nil), 200, "")
+	eventually(t, "the authorization ACTIVE", func() bool {
+		return e.call(owner.Key, "GET", "/v1/pix-automatic/authorizations/get/"+id, nil).m(t)["status"] == pixauto.StatusActive
+	})
+	in := e.call(owner.Key, "POST", "/v1/pix-automatic/payment-instructions/create", map[string]any{"authorizationId": id,
+		"amount": 10, "dueDate": string(pixauto.Today(time.Now()).AddDays(3))})
+	pixWant(t, "instruction", in, 200, "")
+	instrID := in.m(t)["id"].(string)
 	for _, r := range routes {
+		id := id
+		if strings.Contains(r.Path, "payment-instructions/") && strings.Contains(r.Path, ":id") {
+			id = instrID // the instruction routes name an instruction
+		}
 		if r.Feature != domain.FeaturePixAutomatic {
 			t.Errorf("%s %s is not gated by pixAutomatic", r.Method, r.Path)
 		}
@@ -89,6 +101,11 @@ func TestPixAutomaticGatedAndScoped(t *testing.T) {
 		if got := e.call(other.Key, r.Method, pixPath(r, id), body); got.Status != http.StatusNotFound {
 			t.Errorf("%s %s on another account's authorization: %d %s", r.Method, r.Path, got.Status, got.Message)
 		}
+	}
+	// The owner still sees both, untouched by the other account's calls.
+	if got := e.call(owner.Key, "GET", "/v1/pix-automatic/payment-instructions/get/"+instrID, nil); got.Status != 200 ||
+		got.m(t)["status"] != pixauto.InstructionScheduled {
+		t.Fatalf("the owner's instruction: %d %s", got.Status, got.Message)
 	}
 	// The other account's customer is no payer of this one's.
 	_, foreign := e.pixMerchant()
