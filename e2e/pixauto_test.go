@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/api"
@@ -15,6 +18,7 @@ import (
 	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/workflows"
 )
 
 // pixMerchant is a merchant with PIX automatic on, and one customer.
@@ -162,6 +166,14 @@ func TestPixAutomaticLifecycle(t *testing.T) {
 		t.Fatalf("balance after the first payment %v, want 9.50 available, all locked", b)
 	}
 	e.verifyLedger()
+	// Ops find the authorization's workflow by merchant, resource and status.
+	q := fmt.Sprintf(`JangadaAccountId = %q AND JangadaResourceId = %q AND JangadaResourceType = %q AND JangadaStatus = "ACTIVE"`,
+		m.ID, id, workflows.ResourcePixAutomatic)
+	eventually(t, "Temporal visibility to answer "+q, func() bool {
+		res, err := e.app.Temporal.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{
+			Namespace: server.GetDefaultNamespace(), Query: q})
+		return err == nil && len(res.GetExecutions()) == 1
+	})
 
 	// Instructions outside the authorization's rule are refused naming the field.
 	pixWant(t, "not the fixed amount", instruction(50, today.AddDays(5)), 400, "amount")
