@@ -40,6 +40,8 @@ var (
 	// Store: customers, products, coupons.
 	routeCustomer = domain.Customer{ID: "cus_1", Name: "Maria Silva", Document: "52998224725", Type: domain.CustomerPF,
 		Status: domain.CustomerActive, CreatedAt: routeTime}
+	routeSession = domain.CheckoutSession{ID: "cs_1", AccountID: testAccountID, LinkID: "plink_1", Status: domain.SessionOpen,
+		Method: domain.MethodPix, OriginalAmount: 1000, Amount: 1000, TransactionID: "tx_1", CreatedAt: routeTime}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -220,6 +222,12 @@ var routeCases = map[string]routeCase{
 	}},
 	"DELETE /payment-links/delete/:id": {"/v1/payment-links/delete/plink_1", "", "Payment link deleted", func(f *fixture) {
 		f.links.EXPECT().Delete(gomock.Any(), gomock.Any(), "plink_1").Return(nil)
+	}},
+	"POST /payment-links/checkout": {"/v1/payment-links/checkout", `{"linkId":"plink_1","method":"PIX"}`, "Checkout session created", func(f *fixture) {
+		f.checkouts.EXPECT().Checkout(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CheckoutResult{Session: routeSession}, nil)
+	}},
+	"GET /payment-links/sessions/get/:sessionId": {"/v1/payment-links/sessions/get/cs_1", "", "Checkout session", func(f *fixture) {
+		f.checkouts.EXPECT().Session(gomock.Any(), gomock.Any(), "cs_1").Return(routeSession, nil)
 	}},
 	// The sandbox's simulations.
 	"POST /sandbox/payment-pix/:id/pay": {"/v1/sandbox/payment-pix/tx_1/pay", `{}`, "Notification accepted", func(f *fixture) {

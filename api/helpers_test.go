@@ -79,6 +79,8 @@ type fixture struct {
 	pixauto *apimock.MockPixAutomatic
 	// Store: customers, products, coupons.
 	customers *apimock.MockCustomers
+	// checkouts is the payment links' checkout (issue 24).
+	checkouts *apimock.MockCheckouts
 	srv       *Server
 }
 
@@ -114,6 +116,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		pixauto:   apimock.NewMockPixAutomatic(ctrl),
 		// Store: customers, products, coupons.
 		customers: apimock.NewMockCustomers(ctrl),
+		checkouts: apimock.NewMockCheckouts(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -129,6 +132,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Transactions: f.txs,
 		Accounts:     f.accounts,
 		PaymentLinks: f.links,
+		Checkouts:    f.checkouts,
 		Idempotency:  f.idem,
 		PixAutomatic: f.pixauto,
 		// Store: customers, products, coupons.

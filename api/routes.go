@@ -16,7 +16,10 @@ type Route struct {
 	// account without it gets 403 before its body is even read.
 	Feature string
 	Sandbox bool
-	Handler func(*Server, *gin.Context)
+	// Idempotent puts a POST that is not a create under the
+	// Idempotency-Key middleware (a create always is).
+	Idempotent bool
+	Handler    func(*Server, *gin.Context)
 }
 
 // Routes is the merchant route table (paths relative to /v1).
@@ -109,6 +112,8 @@ func Routes() []Route {
 		{Method: "GET", Path: "/pix-automatic/payment-instructions/list", Permission: "pix-automatic/payment-instructions/list", Feature: domain.FeaturePixAutomatic, Handler: (*Server).listInstructions},
 		{Method: "GET", Path: "/pix-automatic/payment-instructions/get/:id", Permission: "pix-automatic/payment-instructions/get", Feature: domain.FeaturePixAutomatic, Handler: (*Server).getInstruction},
 		{Method: "DELETE", Path: "/pix-automatic/payment-instructions/cancel/:id", Permission: "pix-automatic/payment-instructions/cancel", Feature: domain.FeaturePixAutomatic, Handler: (*Server).cancelInstruction},
+		{Method: "POST", Path: "/payment-links/checkout", Permission: "payment-links/checkout", Idempotent: true, Handler: (*Server).checkout},
+		{Method: "GET", Path: "/payment-links/sessions/get/:sessionId", Permission: "payment-links/sessions/get", Handler: (*Server).getSession},
 
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},

@@ -46,6 +46,8 @@ type Deps struct {
 	// Store: customers, products, coupons (routes under /customers,
 	// /products, /coupons).
 	Customers Customers
+	// Checkouts runs checkouts and serves the hosted pages (issue 24).
+	Checkouts Checkouts
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox
@@ -124,7 +126,7 @@ func New(d Deps) *Server {
 		}
 		h := r.Handler
 		chain := []gin.HandlerFunc{require(r.Permission), requireFeature(r.Feature)}
-		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/create") {
+		if r.Method == http.MethodPost && (strings.HasSuffix(r.Path, "/create") || r.Idempotent) {
 			chain = append(chain, s.idempotent)
 		}
 		v1.Handle(r.Method, r.Path, append(chain, func(c *gin.Context) { h(s, c) })...)

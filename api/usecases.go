@@ -26,6 +26,7 @@ import (
 
 // Payment links and checkout (issue 24).
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
+//go:generate go tool mockgen -destination=apimock/checkouts.go -package=apimock . Checkouts
 
 // Store: customers, products, coupons.
 //go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
@@ -190,4 +191,14 @@ type Customers interface {
 	List(ctx context.Context, acct domain.Account, f domain.CustomerFilter) ([]domain.Customer, int, error)
 	Update(ctx context.Context, acct domain.Account, id string, p domain.CustomerPatch) (domain.Customer, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
+}
+
+// Checkouts runs payment links' checkouts and reads their sessions, for
+// the merchant API and the hosted pages (issue 24).
+type Checkouts interface {
+	Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error)
+	Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error)
+	PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (service.CheckoutResult, error)
+	PublicSession(ctx context.Context, id string) (service.CheckoutResult, error)
+	PublicLink(ctx context.Context, id string) (service.PaymentLink, error)
 }

@@ -227,7 +227,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// PIX automatic.
 			PixAutomatic: a.PixAutomatic,
 			// Store: customers, products, coupons.
-			Customers:  a.Customers,
+			Customers: a.Customers,
+			// Checkouts of payment links (issue 24).
+			Checkouts:  &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}

@@ -160,3 +160,73 @@ type SessionDelivery struct {
 	RedirectURL string `json:"redirectUrl,omitempty"`
 	Content     string `json:"content,omitempty"`
 }
+
+// CheckoutSession is a stored checkout session: one checkout of a payment
+// link, paid through its own ordinary PIX charge (TransactionID).
+type CheckoutSession struct {
+	ID                string                   `db:"id"`
+	AccountID         string                   `db:"account_id"`
+	LinkID            string                   `db:"link_id"`
+	APIKeyID          *string                  `db:"api_key_id"`
+	Status            string                   `db:"status"`
+	Method            string                   `db:"method"`
+	OriginalAmount    money.Cents              `db:"original_amount"`
+	DiscountAmount    money.Cents              `db:"discount_amount"`
+	Amount            money.Cents              `db:"amount"`
+	CouponID          *string                  `db:"coupon_id"`
+	CouponCode        *string                  `db:"coupon_code"`
+	ProductIDs        JSONB[[]string]          `db:"product_ids_json"`
+	Payer             JSONB[CheckoutPayer]     `db:"payer"`
+	CustomerID        *string                  `db:"customer_id"`
+	TransactionID     string                   `db:"transaction_id"`
+	ExternalReference *string                  `db:"external_reference"`
+	Delivery          JSONB[[]SessionDelivery] `db:"delivery"`
+	ExpiresAt         Time                     `db:"expires_at"`
+	PaidAt            *Time                    `db:"paid_at"`
+	CreatedAt         Time                     `db:"created_at"`
+	UpdatedAt         Time                     `db:"updated_at"`
+}
+
+// SessionView is a session's public form: the checkout's answer, GET
+// /payment-links/sessions/get and the payment_link.paid event's data.
+// amount is what the payer pays (after the discount); delivery appears
+// once the session is paid.
+type SessionView struct {
+	SessionID         string            `json:"sessionId"`
+	LinkID            string            `json:"linkId"`
+	Status            string            `json:"status"`
+	Method            string            `json:"method"`
+	OriginalAmount    money.Cents       `json:"originalAmount"`
+	DiscountAmount    money.Cents       `json:"discountAmount"`
+	Amount            money.Cents       `json:"amount"`
+	CouponCode        *string           `json:"couponCode,omitempty"`
+	ProductIDs        []string          `json:"productIds"`
+	Payer             *CheckoutPayer    `json:"payer,omitempty"`
+	CustomerID        *string           `json:"customerId,omitempty"`
+	TransactionID     string            `json:"transactionId"`
+	ExternalReference *string           `json:"externalReference,omitempty"`
+	PayCheckoutURL    string            `json:"payCheckoutUrl"`
+	Delivery          []SessionDelivery `json:"delivery,omitempty"`
+	ExpiresAt         Time              `json:"expiresAt"`
+	PaidAt            *Time             `json:"paidAt,omitempty"`
+	CreatedAt         Time              `json:"createdAt"`
+}
+
+// View is the session's public form.
+func (s CheckoutSession) View(publicURL string) SessionView {
+	v := SessionView{SessionID: s.ID, LinkID: s.LinkID, Status: s.Status, Method: s.Method, OriginalAmount: s.OriginalAmount,
+		DiscountAmount: s.DiscountAmount, Amount: s.Amount, CouponCode: s.CouponCode, ProductIDs: s.ProductIDs.V,
+		CustomerID: s.CustomerID, TransactionID: s.TransactionID, ExternalReference: s.ExternalReference,
+		PayCheckoutURL: CheckoutPageURL(publicURL, s.ID), ExpiresAt: s.ExpiresAt, PaidAt: s.PaidAt, CreatedAt: s.CreatedAt}
+	if v.ProductIDs == nil {
+		v.ProductIDs = []string{}
+	}
+	if s.Payer.Valid {
+		p := s.Payer.V
+		v.Payer = &p
+	}
+	if s.Status == SessionPaid {
+		v.Delivery = s.Delivery.V
+	}
+	return v
+}

@@ -1,0 +1,67 @@
+package activities
+
+import (
+	"context"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// OwnerCheckout is the charge-owner kind of a checkout session's PIX charge
+// (domain.ChargeOwner.Kind; stored in charges' details, never renamed).
+const OwnerCheckout = "checkout"
+
+// A checkout session has no workflow of its own: it is paid or expires in
+// its charge's transition transaction (the charge workflow's timer is its
+// expiry), so a session can never be PAID without its charge COMPLETED, nor
+// the other way round.
+var _ = RegisterChargeOwner(OwnerCheckout, ChargeOwnerHook{Moved: CheckoutChargeMoved})
+
+// CheckoutChargeMoved moves the OPEN session that owns charge with it:
+// COMPLETED pays it (PaySession), FAILED or CANCELED expires it, releasing
+// what it held. A session already moved is left as it is.
+func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, publicURL string) error {
+	s, err := db.LockSession(ctx, tx, charge.Details.V.Owner.ID)
+	if err != nil || s.Status != domain.SessionOpen {
+		return err
+	}
+	if charge.Status != domain.StatusCompleted {
+		s.Status = domain.SessionExpired
+		return db.SaveSession(ctx, tx, s)
+	}
+	at := time.Now().UTC()
+	if charge.CompletedAt != nil {
+		at = charge.CompletedAt.Time
+	}
+	return PaySession(ctx, tx, s, at, publicURL)
+}
+
+// PaySession is a session's sale, in its payment's transaction: the
+// payer becomes (or is linked to) a customer of the account, the session
+// is PAID with its delivery, and payment_link.paid carries the session.
+func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at time.Time, publicURL string) error {
+	if p := s.Payer.V; s.Payer.Valid && p.Document != "" && p.Name != "" {
+		c := domain.Customer{AccountID: s.AccountID, Name: p.Name, Document: p.Document}
+		if p.Email != "" {
+			c.Email = &p.Email
+		}
+		cust, err := db.FindOrCreateCustomer(ctx, tx, c)
+		if err != nil {
+			return err
+		}
+		if err := db.AddCustomerPayment(ctx, tx, cust.ID, s.Amount); err != nil {
+			return err
+		}
+		s.CustomerID = &cust.ID
+	}
+	s.Status = domain.SessionPaid
+	s.PaidAt = domain.TimePtr(at)
+	if err := db.SaveSession(ctx, tx, s); err != nil {
+		return err
+	}
+	_, err := db.InsertEvent(ctx, tx, s.AccountID, s.APIKeyID, domain.EventPaymentLinkPaid, s.ID, s.View(publicURL))
+	return err
+}

@@ -1,0 +1,296 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/qr"
+)
+
+// CheckoutTTL is how long a checkout session, and its PIX charge, can be
+// paid.
+const CheckoutTTL = 30 * time.Minute
+
+// Checkouts runs payment links' checkouts: the merchant's POST
+// /payment-links/checkout and the hosted pay page's form. A session is
+// paid through an ordinary PIX charge made by Charges.Create and owned by
+// the session (domain.ChargeOwner, activities.OwnerCheckout): the charge's
+// own workflow and transitions pay or expire it (activities/checkout.go),
+// so a checkout starts exactly one workflow, the charge's.
+type Checkouts struct {
+	DB        *sqlx.DB
+	Charges   *Charges
+	PublicURL string
+	// TTL is how long sessions stay payable (CheckoutTTL when zero).
+	TTL time.Duration
+}
+
+// CheckoutResult is a session with its charge's BR Code and QR image.
+type CheckoutResult struct {
+	Session      domain.CheckoutSession
+	CopyPaste    string
+	QRCodeBase64 string
+}
+
+// Checkout makes (or, under the same Idempotency-Key, finds) a session of
+// one of the account's links, for the calling key.
+func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (CheckoutResult, error) {
+	id := newID("cs_", acct.ID, "checkout", in.IdempotencyKey)
+	if in.IdempotencyKey != "" {
+		if r, found, err := s.earlier(ctx, acct.ID, id, in); found || err != nil {
+			return r, err
+		}
+	}
+	link, err := db.GetPaymentLink(ctx, s.DB, acct.ID, in.LinkID)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	return s.checkout(ctx, acct, key.ID, link, id, in)
+}
+
+// PageCheckout is the hosted pay page's checkout: the link names the
+// account, and the charge is the key's that made the link. nonce, drawn
+// into the page's form, names the session: a form sent twice makes one.
+func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (CheckoutResult, error) {
+	link, err := db.PublicPaymentLink(ctx, s.DB, in.LinkID)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	acct, err := db.GetAccount(ctx, s.DB, link.AccountID)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	in.IdempotencyKey = "page " + nonce
+	id := newID("cs_", acct.ID, "checkout", in.IdempotencyKey)
+	if r, found, err := s.earlier(ctx, acct.ID, id, in); found || err != nil {
+		return r, err
+	}
+	keyID := ""
+	if link.APIKeyID != nil {
+		keyID = *link.APIKeyID
+	}
+	return s.checkout(ctx, acct, keyID, link, id, in)
+}
+
+// earlier finds the session an earlier attempt of this checkout made: the
+// same one is answered, another checkout under the same key is a 400.
+func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain.NewCheckout) (CheckoutResult, bool, error) {
+	sess, err := db.GetSession(ctx, s.DB, accountID, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		return CheckoutResult{}, false, nil
+	}
+	if err != nil {
+		return CheckoutResult{}, false, err
+	}
+	if !sameCheckout(sess, in) {
+		return CheckoutResult{}, false, domain.Invalid("Idempotency-Key", "was already used by checkout session %s with another link, method, amount or coupon", sess.ID)
+	}
+	r, err := s.result(ctx, sess)
+	if err == nil && r.CopyPaste == "" && sess.Status == domain.SessionOpen && time.Until(sess.ExpiresAt.Time) > time.Minute {
+		// The first attempt stored the session and died before its
+		// charge: this retry makes it.
+		acct, err := db.GetAccount(ctx, s.DB, accountID)
+		if err != nil {
+			return r, true, err
+		}
+		name := "link " + sess.LinkID
+		if l, err := db.GetPaymentLink(ctx, s.DB, accountID, sess.LinkID); err == nil {
+			name = l.Name
+		}
+		r, err = s.charge(ctx, acct, name, sess)
+		return r, true, err
+	}
+	return r, true, err
+}
+
+// sameCheckout tells whether a stored session is the checkout in asks for.
+func sameCheckout(sess domain.CheckoutSession, in domain.NewCheckout) bool {
+	code := ""
+	if sess.CouponCode != nil {
+		code = *sess.CouponCode
+	}
+	return sess.LinkID == in.LinkID && sess.Method == in.Method && (in.Amount == nil || *in.Amount == sess.OriginalAmount) &&
+		strings.EqualFold(code, in.CouponCode)
+}
+
+// checkout runs the checks a new session needs, holds what it sells (a
+// coupon use, product lines) by storing it OPEN, makes its charge and
+// answers. A charge that cannot be made expires the session at once.
+func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in domain.NewCheckout) (CheckoutResult, error) {
+	if link.Status != domain.LinkActive {
+		return CheckoutResult{}, domain.Invalid("linkId", "names an inactive payment link: it takes no checkouts")
+	}
+	if !acct.Verified {
+		return CheckoutResult{}, domain.Forbidden("checkout needs a verified account")
+	}
+	if !domain.Allows(link.AllowedMethods, in.Method) {
+		return CheckoutResult{}, domain.Invalid("method", "is not accepted by this payment link (it accepts %s)", joinList(link.AllowedMethods))
+	}
+	if in.Method == domain.MethodCrypto {
+		if !acct.Features.Enabled(domain.FeatureCrypto) {
+			return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
+		}
+		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout is not available yet: crypto deposits are not enabled on this server")
+	}
+	price, err := domain.PriceCheckout(link.FixedAmount, in.Amount)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	payer, err := in.PayerFor(link.CustomerMode)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	now := time.Now().UTC()
+	sess := domain.CheckoutSession{
+		ID: id, AccountID: acct.ID, LinkID: link.ID, Method: in.Method, OriginalAmount: price, Amount: price,
+		ProductIDs:    domain.SomeJSON([]string(link.ProductIDs)),
+		TransactionID: newID("", acct.ID, "charge", "checkout "+id), ExternalReference: in.ExternalReference,
+		Status: domain.SessionOpen, ExpiresAt: domain.NewTime(now.Add(s.ttl())), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
+	}
+	if keyID != "" {
+		sess.APIKeyID = &keyID
+	}
+	if payer != nil {
+		sess.Payer = domain.SomeJSON(*payer)
+	}
+	var stored bool
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if err := s.hold(ctx, tx, &sess, in.CouponCode); err != nil {
+			return err
+		}
+		if sess.Amount < domain.MinCharge {
+			return domain.Invalid("couponCode", "leaves %s to pay: a PIX charge is at least %s", sess.Amount, domain.MinCharge)
+		}
+		var err error
+		stored, err = db.InsertSession(ctx, tx, sess)
+		return err
+	})
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	if !stored { // a concurrent attempt of the same checkout stored it
+		return s.storedSession(ctx, acct.ID, id)
+	}
+	return s.charge(ctx, acct, link.Name, sess)
+}
+
+// charge makes the session's charge (or finds it: its id derives from the
+// session's) and answers with both. A charge that cannot be made expires
+// the session at once: nothing can pay it, and it holds nothing any more.
+// (A session whose request died before its charge stops holding at its
+// expiry; a retry under the same key makes the charge.)
+func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession) (CheckoutResult, error) {
+	keyID := ""
+	if sess.APIKeyID != nil {
+		keyID = *sess.APIKeyID
+	}
+	var payer *domain.CheckoutPayer
+	if sess.Payer.Valid {
+		payer = &sess.Payer.V
+	}
+	created, err := s.Charges.Create(ctx, acct, domain.APIKey{ID: keyID}, domain.NewCharge{
+		IdempotencyKey: "checkout " + sess.ID, Amount: sess.Amount, Description: chargeDescription(linkName),
+		ExpiresIn: time.Until(sess.ExpiresAt.Time), Payer: payerParty(payer),
+		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID},
+	})
+	if err != nil {
+		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
+			err = errors.Join(err, xerr)
+		}
+		return CheckoutResult{}, err
+	}
+	return CheckoutResult{Session: sess, CopyPaste: *created.Charge.CopyPaste, QRCodeBase64: created.QRCodeBase64}, nil
+}
+
+// hold prices the coupon and holds a use of it and a line of each product
+// that hands out lines, under their row locks: the OPEN session it stores
+// in the same transaction is the hold.
+func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, couponCode string) error {
+	if couponCode != "" {
+		return domain.Invalid("couponCode", "cannot be used yet: coupons are not available on this server")
+	}
+	return nil
+}
+
+// Session reads one of the account's sessions.
+func (s *Checkouts) Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error) {
+	return db.GetSession(ctx, s.DB, acct.ID, id)
+}
+
+// PublicSession is a session with its charge's BR Code, for its hosted
+// page (the session id is the page's address).
+func (s *Checkouts) PublicSession(ctx context.Context, id string) (CheckoutResult, error) {
+	sess, err := db.PublicSession(ctx, s.DB, id)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	return s.result(ctx, sess)
+}
+
+// PublicLink is a live link for its hosted pay page.
+func (s *Checkouts) PublicLink(ctx context.Context, id string) (PaymentLink, error) {
+	return db.PublicPaymentLink(ctx, s.DB, id)
+}
+
+func (s *Checkouts) storedSession(ctx context.Context, accountID, id string) (CheckoutResult, error) {
+	sess, err := db.GetSession(ctx, s.DB, accountID, id)
+	if err != nil {
+		return CheckoutResult{}, err
+	}
+	return s.result(ctx, sess)
+}
+
+// result is a stored session with its charge's code. A session whose
+// charge is not stored yet (its checkout still under way) has none.
+func (s *Checkouts) result(ctx context.Context, sess domain.CheckoutSession) (CheckoutResult, error) {
+	r := CheckoutResult{Session: sess}
+	t, err := db.TransactionByID(ctx, s.DB, sess.TransactionID, domain.TypePixIn)
+	if errors.Is(err, domain.ErrNotFound) {
+		return r, nil
+	}
+	if err != nil {
+		return r, err
+	}
+	if t.CopyPaste != nil {
+		r.CopyPaste = *t.CopyPaste
+		if r.QRCodeBase64, err = qr.DataURI(r.CopyPaste); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+func (s *Checkouts) ttl() time.Duration {
+	if s.TTL > 0 {
+		return s.TTL
+	}
+	return CheckoutTTL
+}
+
+// chargeDescription is the session's charge's description (3 to 180
+// characters): the link's name.
+func chargeDescription(name string) string {
+	d := "Pagamento: " + name
+	if r := []rune(d); len(r) > 180 {
+		d = string(r[:180])
+	}
+	return d
+}
+
+// payerParty is the charge's payer of a session's payer (nil when it
+// gave neither name nor document).
+func payerParty(p *domain.CheckoutPayer) *domain.Party {
+	if p == nil || (p.Name == "" && p.Document == "") {
+		return nil
+	}
+	return &domain.Party{Name: p.Name, Document: p.Document}
+}
+
+func joinList(items []string) string { return strings.Join(items, " and ") }
