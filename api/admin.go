@@ -104,11 +104,17 @@ func (s *Server) adminAdjust(c *gin.Context) {
 	})
 }
 
+// ledgerCheck answers the ledger check: ok, or the problems found.
+type ledgerCheck struct {
+	OK       bool     `json:"ok"`
+	Problems []string `json:"problems"`
+}
+
 func (s *Server) adminVerifyLedger(c *gin.Context) {
 	problems, err := s.Accounts.VerifyLedger(c.Request.Context())
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "Ledger verified", gin.H{"ok": len(problems) == 0, "problems": problems})
+	ok(c, "Ledger verified", ledgerCheck{OK: len(problems) == 0, Problems: problems})
 }

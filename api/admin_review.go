@@ -6,6 +6,12 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
+// reviewed answers a review decision.
+type reviewed struct {
+	ID       string `json:"id"`
+	Decision string `json:"decision"`
+}
+
 // adminReview releases or rejects a PIX out held for security review by
 // signalling its workflow (the same signal ops can send from the Temporal UI).
 func (s *Server) adminReview(c *gin.Context) {
@@ -14,6 +20,6 @@ func (s *Server) adminReview(c *gin.Context) {
 		if err := s.Transfers.Review(c.Request.Context(), id, decision); err != nil {
 			return nil, err
 		}
-		return gin.H{"id": id, "decision": decision}, nil
+		return reviewed{ID: id, Decision: decision}, nil
 	})
 }

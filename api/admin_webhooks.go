@@ -51,6 +51,14 @@ func (s *Server) adminGetDelivery(c *gin.Context) {
 	ok(c, "Webhook delivery", d)
 }
 
+// redelivery answers a redelivery: the delivery, its run number and the
+// workflow that sends it.
+type redelivery struct {
+	DeliveryID string `json:"deliveryId"`
+	Run        int    `json:"run"`
+	WorkflowID string `json:"workflowId"`
+}
+
 // adminRedeliver sends a delivery once more, now, with the same delivery id
 // (receivers deduplicate on it), whatever its status; the attempt joins the
 // delivery's history as a manual run.
@@ -60,7 +68,7 @@ func (s *Server) adminRedeliver(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Redelivery started", gin.H{"deliveryId": r.DeliveryID, "run": r.Run, "workflowId": r.WorkflowID})
+	ok(c, "Redelivery started", redelivery{DeliveryID: r.DeliveryID, Run: r.Run, WorkflowID: r.WorkflowID})
 }
 
 // adminTestWebhook sends a webhook.test event to one endpoint through the

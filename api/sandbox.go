@@ -17,13 +17,19 @@ type sandboxPayBody struct {
 	PayerDocument *string `json:"payerDocument"`
 }
 
-// simulated answers a simulation: the resource and the outcome notified.
+// simulation is a simulation's answer: the resource and the outcome notified.
+type simulation struct {
+	ID      string `json:"id"`
+	Outcome string `json:"outcome"`
+}
+
+// simulated answers a simulation.
 func simulated(c *gin.Context, r service.Simulated, err error) {
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	ok(c, "Notification accepted", gin.H{"id": r.ID, "outcome": r.Outcome})
+	ok(c, "Notification accepted", simulation{ID: r.ID, Outcome: r.Outcome})
 }
 
 func (s *Server) sandboxPay(c *gin.Context) {

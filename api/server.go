@@ -144,6 +144,9 @@ func New(d Deps) *Server {
 	if !d.Config.AdminOnlyOnAdminAddr {
 		s.adminRoutes(e, false)
 	}
+	// The OpenAPI documents and the /docs reference page (api/docs.go).
+	mountDocs(e, !d.Config.AdminOnlyOnAdminAddr)
+	mountDocs(s.admin, true)
 	s.engine = e
 	return s
 }

@@ -8,9 +8,15 @@ import (
 
 // The sub-account portal routes. No answer ever carries the password hash.
 
+// portalReady answers a portal setup.
+type portalReady struct {
+	Success bool   `json:"success"`
+	Mode    string `json:"mode"`
+}
+
 func (s *Server) portalSetup(c *gin.Context) {
 	bindAndAct[subaccount.PortalSetup, subaccount.PortalSetupRequest](c, "Portal ready", func(p subaccount.PortalSetup) (any, error) {
-		return gin.H{"success": true, "mode": "portal_ready"}, s.Subaccounts.PortalSetup(c.Request.Context(), accountOf(c), p)
+		return portalReady{Success: true, Mode: "portal_ready"}, s.Subaccounts.PortalSetup(c.Request.Context(), accountOf(c), p)
 	})
 }
 

@@ -148,6 +148,26 @@ func queryPtr(c *gin.Context, name string) *string {
 	return nil
 }
 
+// subaccountBalanceView is a sub-account's balance with its ids.
+type subaccountBalanceView struct {
+	ID                string `json:"id"`
+	ExternalReference string `json:"externalReference"`
+	Currency          string `json:"currency"`
+	subaccount.Balance
+}
+
+// idOnly answers a delete: the id deleted.
+type idOnly struct {
+	ID string `json:"id"`
+}
+
+// unlocked answers an unlock.
+type unlocked struct {
+	ID       string `json:"id"`
+	LockMode string `json:"lockMode"`
+	Status   string `json:"status"`
+}
+
 func (s *Server) subaccountBalance(c *gin.Context) {
 	ref, err := queryRef(c)
 	if err != nil {
@@ -159,12 +179,7 @@ func (s *Server) subaccountBalance(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Sub-account balance", struct {
-		ID                string `json:"id"`
-		ExternalReference string `json:"externalReference"`
-		Currency          string `json:"currency"`
-		subaccount.Balance
-	}{sa.ID, sa.ExternalReference, "BRL", b})
+	ok(c, "Sub-account balance", subaccountBalanceView{sa.ID, sa.ExternalReference, "BRL", b})
 }
 
 func (s *Server) subaccountPricing(c *gin.Context) {
@@ -189,7 +204,7 @@ func (s *Server) updateSubaccount(c *gin.Context) {
 
 func (s *Server) deleteSubaccount(c *gin.Context) {
 	bindAndAct[string, subaccount.IDRequest](c, "Sub-account deleted", func(id string) (any, error) {
-		return gin.H{"id": id}, s.Subaccounts.Delete(c.Request.Context(), accountOf(c), id)
+		return idOnly{ID: id}, s.Subaccounts.Delete(c.Request.Context(), accountOf(c), id)
 	})
 }
 
@@ -223,7 +238,7 @@ func (s *Server) lockSubaccount(c *gin.Context) {
 func (s *Server) unlockSubaccount(c *gin.Context) {
 	bindAndAct[string, subaccount.IDRequest](c, "Sub-account unlocked", func(id string) (any, error) {
 		v, err := s.Subaccounts.Unlock(c.Request.Context(), accountOf(c), id)
-		return gin.H{"id": v.ID, "lockMode": v.LockMode, "status": v.Status}, err
+		return unlocked{ID: v.ID, LockMode: v.LockMode, Status: v.Status}, err
 	})
 }
 

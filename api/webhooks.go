@@ -23,6 +23,12 @@ type webhookView struct {
 	CreatedAt domain.Time `json:"createdAt"`
 }
 
+// deleted answers a delete.
+type deleted struct {
+	ID      string `json:"id"`
+	Deleted bool   `json:"deleted"`
+}
+
 type createdWebhook struct {
 	webhookView
 	Secret string `json:"secret"`
@@ -106,5 +112,5 @@ func (s *Server) deleteWebhook(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Webhook endpoint deleted", gin.H{"id": c.Param("id"), "deleted": true})
+	ok(c, "Webhook endpoint deleted", deleted{ID: c.Param("id"), Deleted: true})
 }

@@ -141,9 +141,9 @@ const (
 
 // AccountRequest is the body of POST /admin/v1/accounts.
 type AccountRequest struct {
-	Name     *string `json:"name"`
-	Email    *string `json:"email"`
-	Document *string `json:"document"`
+	Name     *string `json:"name" jsonschema:"required,minLength=1,maxLength=120"`
+	Email    *string `json:"email" jsonschema:"required,format=email"`
+	Document *string `json:"document" jsonschema:"required,description=CPF or CNPJ"`
 }
 
 // NewAccount is a validated account request.
@@ -167,8 +167,8 @@ func (b AccountRequest) Validate() (NewAccount, error) {
 
 // AdjustmentRequest is the body of POST /admin/v1/accounts/{id}/adjustments.
 type AdjustmentRequest struct {
-	Amount      *money.Cents `json:"amount"`
-	Description *string      `json:"description"`
+	Amount      *money.Cents `json:"amount" jsonschema:"required,description=BRL; negative takes money out"`
+	Description *string      `json:"description" jsonschema:"required,minLength=1,maxLength=180"`
 }
 
 // NewAdjustment is a validated adjustment: a non-zero amount, either sign.

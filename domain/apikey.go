@@ -71,10 +71,10 @@ var permissionPattern = regexp.MustCompile(`^(\*|[a-z0-9-]+(/[a-z0-9-]+)*(/\*)?)
 
 // KeyRequest is the body of POST /admin/v1/accounts/{id}/keys.
 type KeyRequest struct {
-	Name               *string  `json:"name"`
-	Permissions        []string `json:"permissions"`
+	Name               *string  `json:"name" jsonschema:"required,minLength=1,maxLength=120"`
+	Permissions        []string `json:"permissions" jsonschema:"required,minItems=1,description=group/action; group/* and * are wildcards"`
 	IPAllowlist        []string `json:"ipAllowlist"`
-	RateLimitPerMinute *int     `json:"rateLimitPerMinute"`
+	RateLimitPerMinute *int     `json:"rateLimitPerMinute" jsonschema:"minimum=1,maximum=1000000"`
 }
 
 // NewKey is a validated key request. RateLimitPerMinute 0 takes the

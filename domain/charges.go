@@ -15,11 +15,11 @@ type PayerRequest struct {
 
 // ChargeRequest is the body of POST /payment-pix/create.
 type ChargeRequest struct {
-	Amount            *money.Cents   `json:"amount"`
-	Description       *string        `json:"description"`
+	Amount            *money.Cents   `json:"amount" jsonschema:"required,minimum=1,maximum=1000000"`
+	Description       *string        `json:"description" jsonschema:"required,minLength=3,maxLength=180"`
 	CoverFee          *bool          `json:"coverFee"`
 	EmitFiscalInvoice *bool          `json:"emitFiscalInvoice"`
-	ExpirationSeconds *int64         `json:"expirationSeconds"`
+	ExpirationSeconds *int64         `json:"expirationSeconds" jsonschema:"minimum=60,maximum=604800,default=86400"`
 	Payer             *PayerRequest  `json:"payer"`
 	PayerName         *string        `json:"payerName"`
 	PayerDocument     *string        `json:"payerDocument"`
@@ -27,7 +27,7 @@ type ChargeRequest struct {
 	SplitUser         *string        `json:"splitUser"`
 	SplitTax          *money.Percent `json:"splitTax"`
 	SubaccountID      *string        `json:"subaccountId"`
-	PixRail           any            `json:"pixRail"`
+	PixRail           any            `json:"pixRail" jsonschema:"description=must not be sent: the rail comes from the API key"`
 }
 
 // NewCharge is a validated charge request.

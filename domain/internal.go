@@ -8,9 +8,9 @@ import (
 
 // InternalRequest is the body of POST /transfer-internal/create.
 type InternalRequest struct {
-	Amount            *money.Cents `json:"amount"`
-	RecipientEmail    *string      `json:"recipientEmail"`
-	Description       *string      `json:"description"`
+	Amount            *money.Cents `json:"amount" jsonschema:"required"`
+	RecipientEmail    *string      `json:"recipientEmail" jsonschema:"required,format=email"`
+	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	ExternalReference *string      `json:"externalReference"`
 }
 

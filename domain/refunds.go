@@ -11,10 +11,10 @@ import (
 type RefundRequest struct {
 	TransactionID *string      `json:"transactionId"`
 	E2EID         *string      `json:"e2eId"`
-	RefundID      *string      `json:"refundId"`
-	Amount        *money.Cents `json:"amount"`
-	Nature        *string      `json:"nature"`
-	Description   *string      `json:"description"`
+	RefundID      *string      `json:"refundId" jsonschema:"maxLength=35"`
+	Amount        *money.Cents `json:"amount" jsonschema:"required,description=the deposit's gross amount"`
+	Nature        *string      `json:"nature" jsonschema:"enum=ORIGINAL,enum=RETIRADA"`
+	Description   *string      `json:"description" jsonschema:"maxLength=140"`
 	SubaccountID  *string      `json:"subaccountId"`
 }
 

@@ -13,15 +13,15 @@ import (
 
 // TransferRequest is the body of POST /transfer-pix/create (and /payouts/create).
 type TransferRequest struct {
-	Amount            *money.Cents `json:"amount"`
-	Description       *string      `json:"description"`
+	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01"`
+	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	PixKey            *string      `json:"pixKey"`
-	PixKeyType        *string      `json:"pixKeyType"`
-	PixCopyPaste      *string      `json:"pixCopyPaste"`
+	PixKeyType        *string      `json:"pixKeyType" jsonschema:"enum=CPF,enum=CNPJ,enum=EMAIL,enum=TELEFONE,enum=CHAVE_ALEATORIA,description=required with pixKey"`
+	PixCopyPaste      *string      `json:"pixCopyPaste" jsonschema:"description=a BR Code to pay instead of pixKey"`
 	CoverFee          *bool        `json:"coverFee"`
 	SubaccountID      *string      `json:"subaccountId"`
 	ExternalReference *string      `json:"externalReference"`
-	PixRail           any          `json:"pixRail"`
+	PixRail           any          `json:"pixRail" jsonschema:"description=must not be sent: the rail comes from the API key"`
 }
 
 // MaxTransfer is the most one PIX out (or internal transfer) may move: R$ 1,000,000.00.
@@ -134,7 +134,7 @@ const (
 
 // ReviewRequest is the body of the admin review route.
 type ReviewRequest struct {
-	Decision *string `json:"decision"`
+	Decision *string `json:"decision" jsonschema:"required,enum=approve,enum=reject"`
 }
 
 // Validate requires one of the two decisions.

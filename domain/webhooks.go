@@ -14,10 +14,10 @@ const MaxEndpoints = 16
 // EndpointRequest is the body of POST /webhooks/create, PATCH
 // /webhooks/update/{id} and the admin API's dashboard endpoint create.
 type EndpointRequest struct {
-	URL         *string  `json:"url"`
-	Events      []string `json:"events"`
-	Description *string  `json:"description"`
-	Status      *string  `json:"status"`
+	URL         *string  `json:"url" jsonschema:"required,maxLength=2048"`
+	Events      []string `json:"events" jsonschema:"required,minItems=1,maxItems=50,description=event types or patterns (payment.paid, payment.*, *)"`
+	Description *string  `json:"description" jsonschema:"maxLength=255"`
+	Status      *string  `json:"status" jsonschema:"enum=ACTIVE,enum=DISABLED"`
 }
 
 // EndpointPatch is a validated endpoint request: nil leaves a field alone.

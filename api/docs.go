@@ -1,0 +1,96 @@
+package api
+
+import (
+	"embed"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// assets is Swagger UI 5.35.0 from its npm distribution (api/assets/README.md),
+// embedded so that the reference page fetches nothing from outside.
+//
+//go:embed assets/swagger-ui-bundle.js assets/swagger-ui.css assets/favicon-32x32.png
+var assets embed.FS
+
+// specLink is one document the reference page offers.
+type specLink struct {
+	URL  string `json:"url"`
+	Name string `json:"name"`
+}
+
+// docsPage is the reference page: Swagger UI over the documents listed,
+// the first one shown (?api=admin shows the admin API's).
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Jangada API reference</title>
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<style>body{margin:0} .swagger-ui .topbar{background:#0b3d2e}</style>
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script>
+const urls = __URLS__;
+const wanted = new URLSearchParams(location.search).get("api");
+const primary = (urls.find(u => wanted && u.url.startsWith("/" + wanted + "/")) || urls[0]).name;
+window.ui = SwaggerUIBundle({
+  urls: urls, "urls.primaryName": primary, dom_id: "#swagger-ui",
+  validatorUrl: null, deepLinking: true, tryItOutEnabled: false,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset].filter(Boolean),
+  layout: "BaseLayout",
+});
+</script>
+</body>
+</html>
+`
+
+// mountDocs serves the OpenAPI documents and the reference page on e: the
+// merchant document always, the admin one where the admin API is mounted.
+func mountDocs(e *gin.Engine, withAdmin bool) {
+	links := []specLink{{URL: "/v1/openapi.json", Name: "Merchant API"}}
+	e.GET("/v1/openapi.json", openAPIHandler(MerchantOpenAPI))
+	if withAdmin {
+		links = append(links, specLink{URL: "/admin/v1/openapi.json", Name: "Admin API"})
+		e.GET("/admin/v1/openapi.json", openAPIHandler(AdminOpenAPI))
+	}
+	list, _ := json.Marshal(links)
+	page := []byte(strings.Replace(docsPage, "__URLS__", string(list), 1))
+	e.GET("/docs", func(c *gin.Context) {
+		c.Data(http.StatusOK, "text/html; charset=utf-8", page)
+	})
+	e.GET("/docs/:file", func(c *gin.Context) {
+		b, err := assets.ReadFile("assets/" + c.Param("file"))
+		if err != nil {
+			notFound(c)
+			return
+		}
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.Data(http.StatusOK, contentType(c.Param("file")), b)
+	})
+}
+
+func contentType(file string) string {
+	switch {
+	case strings.HasSuffix(file, ".js"):
+		return "text/javascript; charset=utf-8"
+	case strings.HasSuffix(file, ".css"):
+		return "text/css; charset=utf-8"
+	case strings.HasSuffix(file, ".png"):
+		return "image/png"
+	}
+	return "application/octet-stream"
+}
+
+// openAPIHandler answers a document as it is (it is not an envelope: tools
+// read it as OpenAPI).
+func openAPIHandler(doc func() []byte) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		c.Data(http.StatusOK, "application/json", doc())
+	}
+}

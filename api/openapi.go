@@ -1,0 +1,626 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// Doc documents one row of a route table in the OpenAPI document. The row
+// gives the method, the path, the permission (x-permission), the feature
+// (x-feature) and whether it is a sandbox route; the Doc gives the rest,
+// as Go types that the document reflects (so the schema is the code's).
+// A product documents its rows in api/openapi_<product>.go:
+//
+//	var _ = documents(merchantDocs, map[string]Doc{
+//		"POST /things/create": {Summary: "Create a thing", Body: domain.ThingRequest{}, Data: thingView{}},
+//	})
+//
+// TestEveryRouteIsDocumented fails for a row without its Doc, and for a Doc
+// without its row.
+type Doc struct {
+	Summary     string
+	Description string
+	// Body is the JSON request body's type, as a zero value
+	// (domain.ChargeRequest{}); nil: the route reads no body. Its fields are
+	// optional unless tagged `jsonschema:"required"`; bounds and enums are
+	// `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
+	Body any
+	// Query is a struct (zero value) whose json-tagged fields are the query
+	// parameters (listQuery for the common list filters).
+	Query any
+	// Data is the type of the success envelope's data (zero value); nil: the
+	// envelope has none.
+	Data any
+	// List says data is a page of Data: {items, page, pageSize, total, pages}.
+	List bool
+	// Patch says the body is a partial update: no field of Body is required.
+	Patch bool
+	// Example is an example request body (marshalled as JSON).
+	Example any
+	// Raw is the media type of a success answer that is not an envelope
+	// (a profile); "" for the envelope.
+	Raw string
+	// OperationID overrides the derived operation id.
+	OperationID string
+}
+
+// merchantDocs and adminDocs hold the Doc of each row of Routes() and
+// adminRoutes(), keyed "METHOD /path" exactly as the row writes it.
+var (
+	merchantDocs = map[string]Doc{}
+	adminDocs    = map[string]Doc{}
+)
+
+// documents adds a product's Docs to a table's; a key given twice is a
+// programming error.
+func documents(table map[string]Doc, docs map[string]Doc) bool {
+	for k, d := range docs {
+		if _, dup := table[k]; dup {
+			panic("api: route documented twice: " + k)
+		}
+		table[k] = d
+	}
+	return true
+}
+
+// docKey is a row's key in its Doc table.
+func docKey(r Route) string { return r.Method + " " + r.Path }
+
+// listQuery is the query of the list routes over transactions (listFilter).
+type listQuery struct {
+	Page              int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize          int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Status            string `json:"status" jsonschema:"description=one of the transaction statuses (case-insensitive)"`
+	DateFrom          string `json:"dateFrom" jsonschema:"description=from this date (YYYY-MM-DD) or instant (RFC 3339)"`
+	DateTo            string `json:"dateTo" jsonschema:"description=up to this date (inclusive) or instant"`
+	ExternalReference string `json:"externalReference"`
+	Search            string `json:"search"`
+	SubaccountID      string `json:"subaccountId" jsonschema:"description=only this sub-account's (routes that have sub-accounts)"`
+}
+
+// pageQuery is the query of the list routes that take only a page.
+type pageQuery struct {
+	Page     int `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+}
+
+// apiDoc is one OpenAPI document under construction.
+type apiDoc struct {
+	schemas map[string]*jsonschema.Schema
+	// types remembers which Go type each component name stands for, so
+	// that two types of the same name in two packages are told apart.
+	types map[string]reflect.Type
+	req   *jsonschema.Reflector
+	resp  *jsonschema.Reflector
+}
+
+// The documents are built once, on first use, from the tables.
+var (
+	merchantOnce, adminOnce sync.Once
+	merchantJSON, adminJSON []byte
+)
+
+// MerchantOpenAPI is the merchant API's OpenAPI 3.1 document (GET /v1/openapi.json).
+func MerchantOpenAPI() []byte {
+	merchantOnce.Do(func() { merchantJSON = mustJSON(buildOpenAPI(merchantAPI)) })
+	return merchantJSON
+}
+
+// AdminOpenAPI is the admin API's OpenAPI 3.1 document (GET /admin/v1/openapi.json).
+func AdminOpenAPI() []byte {
+	adminOnce.Do(func() { adminJSON = mustJSON(buildOpenAPI(adminAPI)) })
+	return adminJSON
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic("api: openapi document: " + err.Error())
+	}
+	return b
+}
+
+// apiSpec says what differs between the two documents.
+type apiSpec struct {
+	title, description, base string
+	routes                   []Route
+	docs                     map[string]Doc
+	security                 map[string]any
+	admin                    bool
+}
+
+var merchantAPI = apiSpec{
+	title: "Jangada merchant API",
+	description: "PIX charges, transfers, refunds, sub-accounts and webhooks. Every answer is an envelope " +
+		"`{success, message, data, requestId}`; amounts are JSON numbers in BRL with at most two decimals. " +
+		"A `POST …/create` is safe to retry with the same `Idempotency-Key`. Each operation's `x-permission` is the " +
+		"API key permission it needs (empty: any valid key).",
+	base: "/v1",
+	security: map[string]any{
+		"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
+		"bearer": map[string]any{"type": "http", "scheme": "bearer", "description": "the API key as a bearer token"},
+	},
+}
+
+var adminAPI = apiSpec{
+	title: "Jangada admin API",
+	description: "The back office: accounts, API keys, adjustments, security reviews, the ledger check and webhook " +
+		"deliveries. Header `X-Admin-Token`. Same envelopes as the merchant API.",
+	base:     "/admin/v1",
+	security: map[string]any{"adminToken": map[string]any{"type": "apiKey", "in": "header", "name": "X-Admin-Token"}},
+	admin:    true,
+}
+
+func init() {
+	merchantAPI.routes, merchantAPI.docs = Routes(), merchantDocs
+	adminAPI.routes, adminAPI.docs = adminRoutes(), adminDocs
+}
+
+// buildOpenAPI makes the document of one API from its route table and Docs.
+// A row without a Doc is still listed (with a summary saying so): the
+// completeness test, not the server, refuses it.
+func buildOpenAPI(spec apiSpec) map[string]any {
+	d := &apiDoc{schemas: map[string]*jsonschema.Schema{}, types: map[string]reflect.Type{}}
+	d.req = d.reflector(true)
+	d.resp = d.reflector(false)
+	paths := map[string]map[string]any{}
+	ids := operationIDs(spec.routes, spec.docs)
+	for _, r := range spec.routes {
+		p := openAPIPath(r.Path)
+		if paths[p] == nil {
+			paths[p] = map[string]any{}
+		}
+		paths[p][strings.ToLower(r.Method)] = d.operation(spec, r, ids[docKey(r)])
+	}
+	var secReq []any
+	for name := range spec.security {
+		secReq = append(secReq, map[string]any{name: []string{}})
+	}
+	sort.Slice(secReq, func(i, j int) bool { return fmt.Sprint(secReq[i]) < fmt.Sprint(secReq[j]) })
+	schemas := map[string]any{"Envelope": envelopeSchema(), "Error": errorSchema()}
+	for name, s := range d.schemas {
+		schemas[name] = s
+	}
+	return map[string]any{
+		"openapi":           "3.1.0",
+		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+		"info":              map[string]any{"title": spec.title, "version": "1", "description": spec.description},
+		"servers":           []any{map[string]any{"url": spec.base}},
+		"security":          secReq,
+		"paths":             paths,
+		"components": map[string]any{
+			"schemas":         schemas,
+			"securitySchemes": spec.security,
+			"responses":       errorResponses(),
+		},
+	}
+}
+
+// operation is one route's OpenAPI operation.
+func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
+	doc, documented := spec.docs[docKey(r)]
+	if !documented {
+		doc.Summary = "(undocumented)"
+	}
+	op := map[string]any{
+		"operationId":  id,
+		"summary":      doc.Summary,
+		"tags":         []string{tagOf(r)},
+		"x-permission": r.Permission,
+	}
+	if doc.Description != "" {
+		op["description"] = doc.Description
+	}
+	if r.Feature != "" {
+		op["x-feature"] = r.Feature
+	}
+	if r.Sandbox {
+		op["x-sandbox"] = true
+	}
+	params := pathParams(r.Path)
+	if doc.Query != nil {
+		params = append(params, d.queryParams(doc.Query)...)
+	}
+	if idempotentRoute(r) && !spec.admin {
+		params = append(params, map[string]any{
+			"name": "Idempotency-Key", "in": "header", "required": false,
+			"description": "retry-safe create: the same key (per API key) answers with what the first attempt did",
+			"schema":      map[string]any{"type": "string", "maxLength": 255},
+		})
+	}
+	if len(params) > 0 {
+		op["parameters"] = params
+	}
+	if doc.Body != nil {
+		body := d.inline(doc.Body)
+		if doc.Patch {
+			body.Required = nil
+		}
+		media := map[string]any{"schema": body}
+		if doc.Example != nil {
+			media["example"] = doc.Example
+		}
+		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": media}}
+	}
+	content := map[string]any{"application/json": map[string]any{"schema": d.success(doc)}}
+	if doc.Raw != "" {
+		content = map[string]any{doc.Raw: map[string]any{}}
+	}
+	responses := map[string]any{"200": map[string]any{"description": "success", "content": content}}
+	for _, code := range errorCodes(spec.admin, r) {
+		responses[code] = map[string]any{"$ref": "#/components/responses/" + code}
+	}
+	op["responses"] = responses
+	return op
+}
+
+// idempotentRoute says whether the idempotency middleware guards the row
+// (the rule New applies).
+func idempotentRoute(r Route) bool {
+	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/create")
+}
+
+// errorCodes are the error statuses a route may answer, each a shared
+// response with the error envelope.
+func errorCodes(admin bool, r Route) []string {
+	codes := []string{"400", "401"}
+	if !admin {
+		codes = append(codes, "403")
+	}
+	codes = append(codes, "404", "409", "429", "500", "503")
+	return codes
+}
+
+var errorStatuses = map[string]string{
+	"400": "invalid input; the message names the field",
+	"401": "missing or invalid credentials",
+	"403": "the key lacks the permission (x-permission) or the account the feature (x-feature)",
+	"404": "not found (another account's id is not found either)",
+	"409": "conflict with the resource's state",
+	"429": "rate limited; Retry-After says when to try again",
+	"500": "internal error",
+	"503": "a dependency is unavailable; Retry-After says when to try again",
+}
+
+func errorResponses() map[string]any {
+	out := map[string]any{}
+	for code, desc := range errorStatuses {
+		out[code] = map[string]any{
+			"description": desc,
+			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
+		}
+	}
+	return out
+}
+
+// envelopeSchema is the success envelope; each operation adds its data.
+func envelopeSchema() map[string]any {
+	return map[string]any{
+		"type":     "object",
+		"required": []string{"success", "message", "requestId"},
+		"properties": map[string]any{
+			"success":   map[string]any{"const": true},
+			"message":   map[string]any{"type": "string"},
+			"requestId": map[string]any{"type": "string", "description": "equal to the X-Request-Id header"},
+		},
+	}
+}
+
+// errorSchema is the error envelope (api/respond.go: fail).
+func errorSchema() map[string]any {
+	return map[string]any{
+		"type":                 "object",
+		"required":             []string{"success", "message", "requestId"},
+		"additionalProperties": false,
+		"properties": map[string]any{
+			"success":   map[string]any{"const": false},
+			"message":   map[string]any{"type": "string"},
+			"requestId": map[string]any{"type": "string"},
+		},
+	}
+}
+
+// success is the 200 schema: the envelope with the route's data.
+func (d *apiDoc) success(doc Doc) map[string]any {
+	if doc.Data == nil {
+		return map[string]any{"$ref": "#/components/schemas/Envelope"}
+	}
+	data := d.named(doc.Data)
+	if doc.List {
+		data = map[string]any{
+			"type":                 "object",
+			"required":             []string{"items", "page", "pageSize", "total", "pages"},
+			"additionalProperties": false,
+			"properties": map[string]any{
+				"items":    map[string]any{"type": "array", "items": data},
+				"page":     map[string]any{"type": "integer", "minimum": 1},
+				"pageSize": map[string]any{"type": "integer", "minimum": 1},
+				"total":    map[string]any{"type": "integer", "minimum": 0},
+				"pages":    map[string]any{"type": "integer", "minimum": 0},
+			},
+		}
+	}
+	return map[string]any{"allOf": []any{
+		map[string]any{"$ref": "#/components/schemas/Envelope"},
+		map[string]any{"type": "object", "required": []string{"data"}, "properties": map[string]any{"data": data}},
+	}}
+}
+
+// reflector makes the JSON Schema reflector of request bodies (forRequest:
+// inline, fields optional unless tagged required, unknown fields allowed as
+// bind ignores them) or of answers (named components, fields required
+// unless omitempty, no unknown fields: the e2e validation then catches an
+// answer that drifted from its type).
+func (d *apiDoc) reflector(forRequest bool) *jsonschema.Reflector {
+	return &jsonschema.Reflector{
+		Anonymous:                  true,
+		DoNotReference:             forRequest,
+		RequiredFromJSONSchemaTags: forRequest,
+		AllowAdditionalProperties:  forRequest,
+		Mapper:                     mapType,
+		Namer:                      d.name,
+	}
+}
+
+// mapType gives the wire types their schema: money is a JSON number of BRL,
+// times are RFC 3339 strings, raw JSON and any are any value.
+func mapType(t reflect.Type) *jsonschema.Schema {
+	switch t {
+	case reflect.TypeFor[money.Cents]():
+		return &jsonschema.Schema{Type: "number", Description: "BRL, at most two decimal places"}
+	case reflect.TypeFor[money.Percent]():
+		return &jsonschema.Schema{Type: "number", Description: "percent, at most two decimal places"}
+	case reflect.TypeFor[domain.Time]():
+		return &jsonschema.Schema{Type: "string", Format: "date-time"}
+	case reflect.TypeFor[json.RawMessage]():
+		return &jsonschema.Schema{}
+	}
+	return nil
+}
+
+// name is a component's name: the Go type's, capitalised, generics and
+// package clashes spelled out.
+func (d *apiDoc) name(t reflect.Type) string {
+	n := t.Name()
+	if i := strings.IndexByte(n, '['); i >= 0 {
+		n = n[:i]
+	}
+	r := []rune(n)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	n = string(r)
+	pkg := t.PkgPath()
+	if pkg == "" { // a basic or unnamed type: never a component of its own
+		return n
+	}
+	if prev, taken := d.types[n]; taken && prev != t {
+		short := []rune(pkg[strings.LastIndex(pkg, "/")+1:])
+		short[0] = unicode.ToUpper(short[0])
+		n = string(short) + n
+	}
+	d.types[n] = t
+	return n
+}
+
+// inline is a request type's schema, with no references.
+func (d *apiDoc) inline(v any) *jsonschema.Schema {
+	s := d.req.Reflect(v)
+	s.Version = ""
+	return s
+}
+
+// named is an answer type's schema: a reference to its component, every
+// type it uses also a component.
+func (d *apiDoc) named(v any) any {
+	s := d.resp.Reflect(v)
+	for name, def := range s.Definitions {
+		rewriteRefs(def)
+		d.schemas[name] = def
+	}
+	d.nullables()
+	if s.Ref != "" {
+		return map[string]any{"$ref": strings.Replace(s.Ref, "#/$defs/", "#/components/schemas/", 1)}
+	}
+	// A type the mapper answered (money, time) or a basic one.
+	s.Version, s.Definitions = "", nil
+	return s
+}
+
+// rewriteRefs points the reflector's $defs references at the components.
+func rewriteRefs(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.Ref = strings.Replace(s.Ref, "#/$defs/", "#/components/schemas/", 1)
+	for _, sub := range slices.Concat(s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems) {
+		rewriteRefs(sub)
+	}
+	rewriteRefs(s.Items)
+	rewriteRefs(s.AdditionalProperties)
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			rewriteRefs(p.Value)
+		}
+	}
+}
+
+// nullables marks as nullable the answer fields that encode as null: a nil
+// pointer, slice or map without omitempty.
+func (d *apiDoc) nullables() {
+	for name, t := range d.types {
+		s := d.schemas[name]
+		if s == nil || s.Properties == nil || t.Kind() != reflect.Struct {
+			continue
+		}
+		for _, f := range jsonFields(t) {
+			p, ok := s.Properties.Get(f.name)
+			if !ok || !f.nullable || len(p.AnyOf) == 2 && p.AnyOf[1].Type == "null" {
+				continue
+			}
+			s.Properties.Set(f.name, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{p, {Type: "null"}}})
+		}
+	}
+}
+
+type jsonField struct {
+	name     string
+	nullable bool
+}
+
+// jsonFields lists a struct's JSON fields as encoding/json sees them,
+// embedded structs flattened.
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				out = append(out, jsonFields(ft)...)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		omit := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map:
+			out = append(out, jsonField{name: name, nullable: !omit})
+		default:
+			out = append(out, jsonField{name: name})
+		}
+	}
+	return out
+}
+
+// queryParams turns a query struct into parameters.
+func (d *apiDoc) queryParams(q any) []any {
+	s := d.inline(q)
+	var out []any
+	if s.Properties == nil {
+		return out
+	}
+	for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+		param := map[string]any{"name": p.Key, "in": "query", "schema": p.Value}
+		if slices.Contains(s.Required, p.Key) {
+			param["required"] = true
+		}
+		if p.Value.Description != "" {
+			param["description"] = p.Value.Description
+		}
+		out = append(out, param)
+	}
+	return out
+}
+
+// openAPIPath writes gin's :id and *name as {id} and {name}.
+func openAPIPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+			segs[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// pathParams are a path's parameters, all required strings.
+func pathParams(p string) []any {
+	var out []any
+	for _, s := range strings.Split(p, "/") {
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+			out = append(out, map[string]any{"name": s[1:], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		}
+	}
+	return out
+}
+
+// tagOf groups a route by its product: the first segment of its path
+// (the sandbox routes under "sandbox").
+func tagOf(r Route) string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(r.Path, "/"), "/")
+	return seg
+}
+
+// operationIDs names each row: the camel case of its path's fixed
+// segments (paymentPixCreate); rows that would share a name get their
+// method in front, then their parameters behind (getAccountsById).
+func operationIDs(routes []Route, docs map[string]Doc) map[string]string {
+	base := func(r Route, withMethod, withParams bool) string {
+		var words []string
+		if withMethod {
+			words = append(words, strings.ToLower(r.Method))
+		}
+		for _, s := range strings.Split(r.Path, "/") {
+			if s == "" {
+				continue
+			}
+			if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+				if withParams {
+					words = append(words, "by", s[1:])
+				}
+				continue
+			}
+			words = append(words, strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' })...)
+		}
+		for i := range words {
+			if i > 0 {
+				words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
+			}
+		}
+		return strings.Join(words, "")
+	}
+	// Only the rows whose names clash climb a level, so that a new row
+	// renames no other operation but its namesakes.
+	level := map[string]int{}
+	ids := map[string]string{}
+	for range 3 {
+		count := map[string]int{}
+		for _, r := range routes {
+			k := docKey(r)
+			ids[k] = base(r, level[k] >= 1, level[k] >= 2)
+			count[ids[k]]++
+		}
+		clash := false
+		for _, r := range routes {
+			if k := docKey(r); count[ids[k]] > 1 {
+				level[k]++
+				clash = true
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	for _, r := range routes {
+		if id := docs[docKey(r)].OperationID; id != "" {
+			ids[docKey(r)] = id
+		}
+	}
+	return ids
+}

@@ -1,0 +1,57 @@
+package api
+
+import (
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/subaccount"
+)
+
+// refQuery names a sub-account by id or externalReference.
+type refQuery struct {
+	ID                string `json:"id"`
+	ExternalReference string `json:"externalReference"`
+}
+
+// subaccountListQuery is the sub-account list's query.
+type subaccountListQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Status   string `json:"status"`
+}
+
+// portalQuery is the portal status query: one sub-account, or a page of all.
+type portalQuery struct {
+	ID                string `json:"id"`
+	ExternalReference string `json:"externalReference"`
+	Page              int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize          int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+}
+
+// The OpenAPI Docs of sub-accounts (feature subaccounts).
+var _ = documents(merchantDocs, map[string]Doc{
+	"POST /subaccount/create": {
+		Summary: "Create a sub-account", Description: "JSON, or multipart/form-data with the same fields and a document file (PJ).",
+		Body: subaccount.CreateRequest{}, Data: subaccount.View{},
+	},
+	"GET /subaccount/get/:id":         {Summary: "Get a sub-account", Data: subaccount.View{}},
+	"GET /subaccount/get-by-ref/:ref": {Summary: "Get a sub-account by externalReference", Data: subaccount.Lean{}},
+	"GET /subaccount/list":            {Summary: "List sub-accounts", Query: subaccountListQuery{}, Data: subaccount.View{}, List: true},
+	"POST /subaccount/update":         {Summary: "Update a sub-account", Body: subaccount.UpdateRequest{}, Data: subaccount.View{}},
+	"POST /subaccount/delete":         {Summary: "Delete an empty sub-account", Body: subaccount.IDRequest{}, Data: idOnly{}},
+	"GET /subaccount/balance":         {Summary: "A sub-account's balance", Query: refQuery{}, Data: subaccountBalanceView{}},
+	"POST /subaccount/add-balance":    {Summary: "Move money from the account into a sub-account", Body: subaccount.MoveRequest{}, Data: domain.PublicTransaction{}},
+	"POST /subaccount/remove-balance": {Summary: "Move money from a sub-account back to the account", Body: subaccount.MoveRequest{}, Data: domain.PublicTransaction{}},
+	"POST /subaccount/transfer":       {Summary: "Move money between two sub-accounts", Body: subaccount.TransferRequest{}, Data: domain.PublicTransaction{}},
+	"POST /subaccount/lock":           {Summary: "Lock a sub-account", Body: subaccount.LockRequest{}, Data: subaccount.View{}},
+	"POST /subaccount/unlock":         {Summary: "Unlock a sub-account", Body: subaccount.IDRequest{}, Data: unlocked{}},
+	"POST /subaccount/set-limits":     {Summary: "Set a sub-account's limits", Body: subaccount.LimitsRequest{}, Data: subaccount.View{}},
+	"POST /subaccount/set-pricing":    {Summary: "Set a sub-account's pricing", Body: subaccount.PricingRequest{}, Data: subaccount.View{}},
+	"GET /subaccount/pricing":         {Summary: "Preview a sub-account's pricing", Query: refQuery{}, Data: subaccount.Preview{}},
+	"POST /subaccount/portal/setup":   {Summary: "Open a sub-account's portal", Body: subaccount.PortalSetupRequest{}, Data: portalReady{}},
+	"GET /subaccount/portal/status": {
+		Summary: "A sub-account's portal status, or a page of all", Description: "With id or externalReference: that sub-account's item; otherwise a page of items.",
+		Query: portalQuery{}, Data: subaccount.PortalItem{},
+	},
+	"POST /subaccount/portal/update-email": {Summary: "Change a portal's e-mail", Body: subaccount.PortalEmailRequest{}, Data: subaccount.PortalItem{}},
+	"POST /subaccount/portal/revoke":       {Summary: "Revoke a portal", Body: subaccount.Ref{}, Data: subaccount.PortalItem{}},
+	"POST /subaccount/portal/reset-2fa":    {Summary: "Reset a portal's two-factor authentication", Body: subaccount.Ref{}, Data: subaccount.PortalItem{}},
+})
