@@ -55,5 +55,5 @@ func (s *Server) deleteCustomer(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Customer deleted", gin.H{"id": c.Param("id"), "deleted": true})
+	ok(c, "Customer deleted", deleted{ID: c.Param("id"), Deleted: true})
 }

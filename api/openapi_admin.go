@@ -37,5 +37,6 @@ var _ = documents(adminDocs, map[string]Doc{
 	"GET /accounts/:id/webhooks":     {Summary: "List an account's webhook endpoints", Query: pageQuery{}, Data: webhookView{}, List: true},
 	"GET /webhooks/:id/deliveries":   {Summary: "An endpoint's deliveries, newest first, with their attempts", Query: deliveriesQuery{}, Data: service.Delivery{}, List: true},
 	"GET /deliveries/:id":            {Summary: "A delivery with its attempts", Data: service.Delivery{}},
+	"POST /webhooks/:id/test":        {Summary: "Send a webhook.test event to an endpoint (signed, recorded in its deliveries)", Data: service.SentTest{}},
 	"POST /deliveries/:id/redeliver": {Summary: "Send a delivery once more, now, with the same delivery id", Data: redelivery{}},
 })

@@ -87,5 +87,5 @@ func (s *Server) deleteLink(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Payment link deleted", gin.H{"id": c.Param("id"), "deleted": true})
+	ok(c, "Payment link deleted", deleted{ID: c.Param("id"), Deleted: true})
 }

@@ -1,0 +1,35 @@
+package api
+
+import "github.com/jangada/jangada/domain"
+
+// customerQuery is the customer list's query.
+type customerQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Search   string `json:"search"`
+	Status   string `json:"status"`
+	Type     string `json:"type"`
+}
+
+// searchQuery is the query of lists filtered by status and a search text.
+type searchQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Status   string `json:"status"`
+	Search   string `json:"search"`
+}
+
+// The OpenAPI Docs of the store: customers and payment links.
+var _ = documents(merchantDocs, map[string]Doc{
+	"POST /customers/create":           {Summary: "Create a customer", Body: domain.CustomerRequest{}, Data: domain.Customer{}},
+	"GET /customers/get/:id":           {Summary: "Get a customer", Data: domain.Customer{}},
+	"GET /customers/list":              {Summary: "List customers", Query: customerQuery{}, Data: domain.Customer{}, List: true},
+	"PATCH /customers/update/:id":      {Summary: "Update a customer", Body: domain.CustomerUpdateRequest{}, Patch: true, Data: domain.Customer{}},
+	"DELETE /customers/delete/:id":     {Summary: "Delete a customer", Data: deleted{}},
+	"POST /payment-links/create":       {Summary: "Create a payment link", Body: domain.PaymentLinkRequest{}, Data: linkView{}},
+	"GET /payment-links/get/:id":       {Summary: "Get a payment link", Data: linkView{}},
+	"GET /payment-links/list":          {Summary: "List payment links", Query: searchQuery{}, Data: linkView{}, List: true},
+	"PATCH /payment-links/update/:id":  {Summary: "Update a payment link", Body: domain.PaymentLinkUpdate{}, Patch: true, Data: linkView{}},
+	"PATCH /payment-links/status/:id":  {Summary: "Activate or deactivate a payment link", Body: domain.LinkStatusRequest{}, Data: linkView{}},
+	"DELETE /payment-links/delete/:id": {Summary: "Delete a payment link", Data: deleted{}},
+})
