@@ -269,7 +269,7 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 // idempotentRoute says whether the idempotency middleware guards the row
 // (the rule New applies).
 func idempotentRoute(r Route) bool {
-	return r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/create")
+	return r.Method == http.MethodPost && (strings.HasSuffix(r.Path, "/create") || r.Idempotent)
 }
 
 // errorCodes are the error statuses a route may answer, each a shared

@@ -32,4 +32,9 @@ var _ = documents(merchantDocs, map[string]Doc{
 	"PATCH /payment-links/update/:id":  {Summary: "Update a payment link", Body: domain.PaymentLinkUpdate{}, Patch: true, Data: linkView{}},
 	"PATCH /payment-links/status/:id":  {Summary: "Activate or deactivate a payment link", Body: domain.LinkStatusRequest{}, Data: linkView{}},
 	"DELETE /payment-links/delete/:id": {Summary: "Delete a payment link", Data: deleted{}},
+	"POST /payment-links/checkout": {
+		Summary: "Check out a payment link", Description: "Answers the session with its PIX copyPaste and QR; the session becomes PAID with its charge (event payment_link.paid).",
+		Body: domain.CheckoutRequest{}, Data: checkoutView{},
+	},
+	"GET /payment-links/sessions/get/:sessionId": {Summary: "Get a checkout session", Data: domain.SessionView{}},
 })
