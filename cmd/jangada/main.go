@@ -31,6 +31,8 @@ commands:
   admin     operator tools (jangada admin help)
   codec     the payload codec endpoint for an operator's Temporal UI and CLI, on a loopback address
             (-addr 127.0.0.1:8234, -origins of the UI); needs JANGADA_PAYLOAD_KEY
+  listen    forward the WebSocket gateway's events to a local URL as signed webhook deliveries
+            (jangada listen --help)
   health    container healthcheck: exit 0 when this process's JANGADA_ADMIN_ADDR answers /readyz
             (-path /livez: process up only; -addr host:port)
 `
@@ -69,6 +71,10 @@ func main() {
 		err = runHealth(ctx, cfg, os.Args[2:])
 	case "codec":
 		err = runCodec(ctx, cfg, os.Args[2:])
+	case "listen":
+		if err = runListen(ctx, os.Args[2:], os.Stdout, os.Stderr); isUsage(err) {
+			os.Exit(2) // runListen printed why and the usage
+		}
 	default:
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
