@@ -42,6 +42,8 @@ var (
 		Status: domain.CustomerActive, CreatedAt: routeTime}
 	routeSession = domain.CheckoutSession{ID: "cs_1", AccountID: testAccountID, LinkID: "plink_1", Status: domain.SessionOpen,
 		Method: domain.MethodPix, OriginalAmount: 1000, Amount: 1000, TransactionID: "tx_1", CreatedAt: routeTime}
+	routeProduct = domain.Product{ID: "prod_1", Name: "Curso", Status: domain.ProductActive,
+		Deliveries: domain.Deliveries{{Type: domain.DeliveryLink, RedirectURL: "https://example.com/c"}}, CreatedAt: routeTime}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -186,6 +188,23 @@ var routeCases = map[string]routeCase{
 	}},
 	"DELETE /customers/delete/:id": {"/v1/customers/delete/cus_1", "", "Customer deleted", func(f *fixture) {
 		f.customers.EXPECT().Delete(gomock.Any(), gomock.Any(), "cus_1").Return(nil)
+	}},
+	// Store: products.
+	"POST /products/create": {"/v1/products/create", `{"name":"Curso","price":97,"deliveries":[{"type":"LINK","redirectUrl":"https://example.com/c"}]}`,
+		"Product created", func(f *fixture) {
+			f.products.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeProduct, nil)
+		}},
+	"GET /products/get/:id": {"/v1/products/get/prod_1", "", "Product", func(f *fixture) {
+		f.products.EXPECT().Get(gomock.Any(), gomock.Any(), "prod_1").Return(routeProduct, nil)
+	}},
+	"GET /products/list": {"/v1/products/list", "", "Products", func(f *fixture) {
+		f.products.EXPECT().List(gomock.Any(), gomock.Any(), domain.ProductFilter{Page: 1, PageSize: 50}).Return([]domain.Product{routeProduct}, 1, nil)
+	}},
+	"PATCH /products/update/:id": {"/v1/products/update/prod_1", `{"status":"inactive"}`, "Product updated", func(f *fixture) {
+		f.products.EXPECT().Update(gomock.Any(), gomock.Any(), "prod_1", gomock.Any()).Return(routeProduct, nil)
+	}},
+	"DELETE /products/delete/:id": {"/v1/products/delete/prod_1", "", "Product deleted", func(f *fixture) {
+		f.products.EXPECT().Delete(gomock.Any(), gomock.Any(), "prod_1").Return(nil)
 	}},
 	// Webhook endpoints of the calling key.
 	"POST /webhooks/create": {"/v1/webhooks/create", `{"url":"https://hooks.example.com/j","events":["payment.paid"]}`,

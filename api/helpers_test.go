@@ -81,6 +81,7 @@ type fixture struct {
 	customers *apimock.MockCustomers
 	// checkouts is the payment links' checkout (issue 24).
 	checkouts *apimock.MockCheckouts
+	products  *apimock.MockProducts
 	srv       *Server
 }
 
@@ -117,6 +118,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Store: customers, products, coupons.
 		customers: apimock.NewMockCustomers(ctrl),
 		checkouts: apimock.NewMockCheckouts(ctrl),
+		products:  apimock.NewMockProducts(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -136,7 +138,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Idempotency:  f.idem,
 		PixAutomatic: f.pixauto,
 		// Store: customers, products, coupons.
-		Customers: f.customers,
+		Customers: f.customers, Products: f.products,
 	}
 	for _, o := range opts {
 		o(&d)

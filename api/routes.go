@@ -88,6 +88,11 @@ func Routes() []Route {
 		{Method: "GET", Path: "/customers/list", Permission: "customers/list", Handler: (*Server).listCustomers},
 		{Method: "PATCH", Path: "/customers/update/:id", Permission: "customers/update", Handler: (*Server).updateCustomer},
 		{Method: "DELETE", Path: "/customers/delete/:id", Permission: "customers/delete", Handler: (*Server).deleteCustomer},
+		{Method: "POST", Path: "/products/create", Permission: "products/create", Handler: (*Server).createProduct},
+		{Method: "GET", Path: "/products/get/:id", Permission: "products/get", Handler: (*Server).getProduct},
+		{Method: "GET", Path: "/products/list", Permission: "products/list", Handler: (*Server).listProducts},
+		{Method: "PATCH", Path: "/products/update/:id", Permission: "products/update", Handler: (*Server).updateProduct},
+		{Method: "DELETE", Path: "/products/delete/:id", Permission: "products/delete", Handler: (*Server).deleteProduct},
 
 		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
 		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},

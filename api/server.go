@@ -48,6 +48,7 @@ type Deps struct {
 	Customers Customers
 	// Checkouts runs checkouts and serves the hosted pages (issue 24).
 	Checkouts Checkouts
+	Products  Products
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

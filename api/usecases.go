@@ -30,6 +30,7 @@ import (
 
 // Store: customers, products, coupons.
 //go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
+//go:generate go tool mockgen -destination=apimock/products.go -package=apimock . Products
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
@@ -201,4 +202,13 @@ type Checkouts interface {
 	PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (service.CheckoutResult, error)
 	PublicSession(ctx context.Context, id string) (service.CheckoutResult, error)
 	PublicLink(ctx context.Context, id string) (service.PaymentLink, error)
+}
+
+// Products manages the store's products and their deliveries.
+type Products interface {
+	Create(ctx context.Context, acct domain.Account, p domain.ProductPatch) (domain.Product, error)
+	Get(ctx context.Context, acct domain.Account, id string) (domain.Product, error)
+	List(ctx context.Context, acct domain.Account, f domain.ProductFilter) ([]domain.Product, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p domain.ProductPatch) (domain.Product, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
 }

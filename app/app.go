@@ -79,6 +79,7 @@ type App struct {
 	PixAutomatic *service.PixAutomatic
 	// Store: customers, products, coupons (synchronous, no workflow).
 	Customers *service.Customers
+	Products  *service.Products
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -185,6 +186,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Subaccounts = &service.Subaccounts{DB: d}
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}
+	a.Products = &service.Products{DB: d}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	// PIX automatic: authorizations and their instructions (one workflow per authorization).
@@ -227,7 +229,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// PIX automatic.
 			PixAutomatic: a.PixAutomatic,
 			// Store: customers, products, coupons.
-			Customers: a.Customers,
+			Customers: a.Customers, Products: a.Products,
 			// Checkouts of payment links (issue 24).
 			Checkouts:  &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,

@@ -1,0 +1,60 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// The product routes (spec "Store"; the list's filters from CONTRACTS.md).
+
+func (s *Server) createProduct(c *gin.Context) {
+	bindAndAct[domain.ProductPatch, domain.ProductRequest](c, "Product created", func(p domain.ProductPatch) (any, error) {
+		p.IdempotencyKey = idempotencyKey(c)
+		out, err := s.Products.Create(c.Request.Context(), accountOf(c), p)
+		return out.Public(), err
+	})
+}
+
+func (s *Server) getProduct(c *gin.Context) {
+	p, err := s.Products.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Product", p.Public())
+}
+
+func (s *Server) listProducts(c *gin.Context) {
+	pg, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	f, err := domain.NewProductFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Products.List(c.Request.Context(), accountOf(c), f)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Products", pageOf(rows, pg, total, domain.Product.Public))
+}
+
+func (s *Server) updateProduct(c *gin.Context) {
+	bindAndAct[domain.ProductPatch, domain.ProductUpdateRequest](c, "Product updated", func(p domain.ProductPatch) (any, error) {
+		out, err := s.Products.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
+		return out.Public(), err
+	})
+}
+
+func (s *Server) deleteProduct(c *gin.Context) {
+	if err := s.Products.Delete(c.Request.Context(), accountOf(c), c.Param("id")); err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Product deleted", gin.H{"id": c.Param("id"), "deleted": true})
+}
