@@ -56,5 +56,5 @@ func (s *Server) deleteProduct(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Product deleted", gin.H{"id": c.Param("id"), "deleted": true})
+	ok(c, "Product deleted", deleted{ID: c.Param("id"), Deleted: true})
 }

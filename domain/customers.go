@@ -143,15 +143,15 @@ func Phone(field string, v *string) (*string, error) {
 
 // CustomerRequest is the body of POST /customers/create.
 type CustomerRequest struct {
-	Name     *string `json:"name"`
-	Email    *string `json:"email"`
-	Document *string `json:"document"`
-	Type     *string `json:"type"`
-	Status   *string `json:"status"`
-	Phone    *string `json:"phone"`
-	Whatsapp *string `json:"whatsapp"`
-	City     *string `json:"city"`
-	State    *string `json:"state"`
+	Name     *string `json:"name" jsonschema:"required,minLength=1,maxLength=200"`
+	Email    *string `json:"email" jsonschema:"required,format=email"`
+	Document *string `json:"document" jsonschema:"required,description=CPF or CNPJ (alphanumeric CNPJ included)"`
+	Type     *string `json:"type" jsonschema:"enum=PF,enum=PJ,description=inferred from the document when absent"`
+	Status   *string `json:"status" jsonschema:"description=ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado"`
+	Phone    *string `json:"phone" jsonschema:"description=with area code"`
+	Whatsapp *string `json:"whatsapp" jsonschema:"description=with area code"`
+	City     *string `json:"city" jsonschema:"maxLength=100"`
+	State    *string `json:"state" jsonschema:"description=Brazilian state (UF)"`
 }
 
 // CustomerUpdateRequest is the body of PATCH /customers/update/{id}: the

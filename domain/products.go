@@ -147,21 +147,21 @@ func (p Product) Public() ProductView {
 
 // DeliveryRequest is one delivery of a product request.
 type DeliveryRequest struct {
-	Type        *string `json:"type"`
-	RedirectURL *string `json:"redirectUrl"`
-	RichContent *string `json:"richContent"`
+	Type        *string `json:"type" jsonschema:"required,enum=LINK,enum=TEXT_INFINITE,enum=TEXT_LINES"`
+	RedirectURL *string `json:"redirectUrl" jsonschema:"description=LINK: an absolute http(s) URL"`
+	RichContent *string `json:"richContent" jsonschema:"description=TEXT_INFINITE: shown to every payer"`
 	// LinesText is a TEXT_LINES stock, one item per line (blank lines
 	// are skipped).
-	LinesText *string `json:"linesText"`
+	LinesText *string `json:"linesText" jsonschema:"description=TEXT_LINES: one item per line"`
 }
 
 // ProductRequest is the body of POST /products/create.
 type ProductRequest struct {
-	Name        *string           `json:"name"`
-	SKU         *string           `json:"sku"`
-	Description *string           `json:"description"`
-	Price       *money.Cents      `json:"price"`
-	Status      *string           `json:"status"`
+	Name        *string           `json:"name" jsonschema:"required,minLength=1,maxLength=200"`
+	SKU         *string           `json:"sku" jsonschema:"maxLength=64,description=unique per account"`
+	Description *string           `json:"description" jsonschema:"maxLength=2000"`
+	Price       *money.Cents      `json:"price" jsonschema:"minimum=0.01,maximum=1000000"`
+	Status      *string           `json:"status" jsonschema:"enum=ACTIVE,enum=INACTIVE"`
 	Deliveries  []DeliveryRequest `json:"deliveries"`
 }
 
