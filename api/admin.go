@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -14,6 +15,22 @@ func (s *Server) adminCreateAccount(c *gin.Context) {
 	bindAndAct[domain.NewAccount, domain.AccountRequest](c, "Account created", func(n domain.NewAccount) (any, error) {
 		return s.Accounts.Create(c.Request.Context(), n)
 	})
+}
+
+// adminListAccounts is a page of the accounts, newest first; search finds
+// one by id, or by part of its name, e-mail or document.
+func (s *Server) adminListAccounts(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Accounts.List(c.Request.Context(), strings.TrimSpace(c.Query("search")), f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Accounts", pageOf(rows, f, total, func(a domain.Account) domain.Account { return a }))
 }
 
 func (s *Server) adminGetAccount(c *gin.Context) {

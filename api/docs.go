@@ -21,8 +21,9 @@ type specLink struct {
 	Name string `json:"name"`
 }
 
-// docsPage is the reference page: Swagger UI over the documents listed,
-// the first one shown (?api=admin shows the admin API's).
+// docsPage is the reference page: Swagger UI over one of the documents
+// listed, the first unless ?api= names another (?api=admin), with links
+// to the others.
 const docsPage = `<!doctype html>
 <html lang="en">
 <head>
@@ -33,17 +34,20 @@ const docsPage = `<!doctype html>
 <style>body{margin:0} .swagger-ui .topbar{background:#0b3d2e}</style>
 </head>
 <body>
+<nav id="apis" style="font:14px sans-serif;padding:10px 20px;background:#0b3d2e;color:#fff"></nav>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script>
 const urls = __URLS__;
 const wanted = new URLSearchParams(location.search).get("api");
-const primary = (urls.find(u => wanted && u.url.startsWith("/" + wanted + "/")) || urls[0]).name;
+const shown = urls.find(u => wanted && u.url.startsWith("/" + wanted + "/")) || urls[0];
+document.getElementById("apis").innerHTML = "<b>Jangada</b> &nbsp; " + urls.map(u =>
+  u === shown ? "<b>" + u.name + "</b>" : '<a style="color:#9fe3c4" href="?api=' + u.url.split("/")[1] + '">' + u.name + "</a>").join(" &middot; ") +
+  ' &nbsp; <a style="color:#9fe3c4" href="' + shown.url + '">' + shown.url + "</a>";
 window.ui = SwaggerUIBundle({
-  urls: urls, "urls.primaryName": primary, dom_id: "#swagger-ui",
-  validatorUrl: null, deepLinking: true, tryItOutEnabled: false,
-  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset].filter(Boolean),
-  layout: "BaseLayout",
+  url: shown.url, dom_id: "#swagger-ui",
+  validatorUrl: null, deepLinking: true, tryItOutEnabled: false, showExtensions: true,
+  presets: [SwaggerUIBundle.presets.apis], layout: "BaseLayout",
 });
 </script>
 </body>

@@ -313,6 +313,10 @@ var adminRouteCases = map[string]routeCase{
 	}},
 	// Profiles need no use case: a profile index is the whole answer.
 	"GET /debug/pprof/*name": {"/admin/v1/debug/pprof/", "", "", func(*fixture) {}},
+	// Tools (issue 27): the account list passes page and search through.
+	"GET /accounts": {"/admin/v1/accounts?search=loja&page=2&pageSize=5", "", "Accounts", func(f *fixture) {
+		f.accounts.EXPECT().List(gomock.Any(), "loja", 2, 5).Return([]domain.Account{testAccount()}, 6, nil)
+	}},
 	"GET /accounts/:id": {"/admin/v1/accounts/acc_1", "", "Account", func(f *fixture) {
 		f.accounts.EXPECT().Get(gomock.Any(), "acc_1").Return(testAccount(), nil)
 	}},

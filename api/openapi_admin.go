@@ -12,6 +12,13 @@ type deliveriesQuery struct {
 	Status   string `json:"status" jsonschema:"description=only deliveries in this status"`
 }
 
+// searchOnlyQuery is the query of a page filtered by a search text.
+type searchOnlyQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Search   string `json:"search"`
+}
+
 // The OpenAPI Docs of the admin API (adminRoutes in api/routes.go).
 var _ = documents(adminDocs, map[string]Doc{
 	"POST /accounts": {
@@ -19,7 +26,11 @@ var _ = documents(adminDocs, map[string]Doc{
 		Example: map[string]any{"name": "Loja Exemplo", "email": "loja@example.com", "document": "11222333000181"},
 	},
 	"GET /debug/pprof/*name": {Summary: "Go runtime profiles (operators' listener only)", Description: "net/http/pprof: name is a profile (heap, goroutine, profile?seconds=N, …); the answer is not an envelope.", Raw: "application/octet-stream"},
-	"GET /accounts/:id":      {Summary: "Get an account", Data: domain.Account{}},
+	"GET /accounts": {
+		Summary: "List accounts, newest first", Description: "search finds an account by its id, or by part of its name, e-mail or document.",
+		Query: searchOnlyQuery{}, Data: domain.Account{}, List: true,
+	},
+	"GET /accounts/:id": {Summary: "Get an account", Data: domain.Account{}},
 	"PATCH /accounts/:id": {
 		Summary: "Change an account: verified, features, fees, securityReviewThreshold", Body: patchAccountBody{}, Patch: true, Data: domain.Account{},
 		Example: map[string]any{"verified": true, "features": map[string]any{"subaccounts": true}},

@@ -10,6 +10,9 @@ import (
 
 	"github.com/pb33f/libopenapi"
 	oasvalidator "github.com/pb33f/libopenapi-validator"
+	"go.uber.org/mock/gomock"
+
+	"github.com/jangada/jangada/domain"
 )
 
 // openAPIOps reads a document's operations as "METHOD /path" → operation.
@@ -184,5 +187,28 @@ func TestDocsAreServed(t *testing.T) {
 	page := f.serve(http.MethodGet, "/docs", "").Body.String()
 	if strings.Contains(page, "https://") || strings.Contains(page, "http://") {
 		t.Errorf("the reference page loads something from outside:\n%s", page)
+	}
+}
+
+// TestAdminListAccounts answers a page of accounts and refuses a bad page.
+func TestAdminListAccounts(t *testing.T) {
+	f := newFixture(t)
+	f.accounts.EXPECT().List(gomock.Any(), "", 1, 50).Return([]domain.Account{testAccount()}, 1, nil)
+	w := f.admin(http.MethodGet, "/admin/v1/accounts", "")
+	var page struct {
+		Data struct {
+			Items []domain.Account `json:"items"`
+			Total int              `json:"total"`
+			Pages int              `json:"pages"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Code != http.StatusOK {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if len(page.Data.Items) != 1 || page.Data.Items[0].ID != testAccountID || page.Data.Total != 1 || page.Data.Pages != 1 {
+		t.Fatalf("page %+v", page.Data)
+	}
+	if w := f.admin(http.MethodGet, "/admin/v1/accounts?pageSize=1000", ""); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "pageSize") {
+		t.Fatalf("pageSize=1000: %d %s", w.Code, w.Body)
 	}
 }

@@ -139,6 +139,8 @@ func adminRoutes() []Route {
 		{Method: "POST", Path: "/accounts", Handler: (*Server).adminCreateAccount},
 		{Method: "GET", Path: "/debug/pprof/*name", Handler: (*Server).adminPprof},
 		{Method: "GET", Path: "/accounts/:id", Handler: (*Server).adminGetAccount},
+		// Tools (issue 27): the accounts, paged and searchable.
+		{Method: "GET", Path: "/accounts", Handler: (*Server).adminListAccounts},
 		{Method: "PATCH", Path: "/accounts/:id", Handler: (*Server).adminPatchAccount},
 		{Method: "POST", Path: "/accounts/:id/keys", Handler: (*Server).adminCreateKey},
 		{Method: "DELETE", Path: "/keys/:id", Handler: (*Server).adminRevokeKey},

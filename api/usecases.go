@@ -106,6 +106,7 @@ type Transactions interface {
 type Accounts interface {
 	Create(ctx context.Context, n domain.NewAccount) (domain.Account, error)
 	Get(ctx context.Context, id string) (domain.Account, error)
+	List(ctx context.Context, search string, page, pageSize int) ([]domain.Account, int, error)
 	Patch(ctx context.Context, id string, merge func(domain.Account) (service.AccountPatch, error)) (domain.Account, error)
 	CreateKey(ctx context.Context, accountID string, n domain.NewKey) (domain.APIKey, string, error)
 	RevokeKey(ctx context.Context, id string) (domain.APIKey, error)

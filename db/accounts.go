@@ -105,6 +105,19 @@ func UpdateAccount(ctx context.Context, d *sqlx.DB, id string, p AccountPatch) (
 	return GetAccount(ctx, d, id)
 }
 
+// ListAccounts is one page of the accounts, newest first; search ("" for
+// all) matches the id exactly, or the name, e-mail or document in part.
+func ListAccounts(ctx context.Context, q sqlx.QueryerContext, search string, page, pageSize int) ([]domain.Account, int, error) {
+	where := `($1 = '' OR id = $1 OR name ILIKE '%' || $2 || '%' OR email ILIKE '%' || $2 || '%' OR document ILIKE '%' || $2 || '%')`
+	rows, total, err := listPage[accountRow](ctx, q, "accounts", accountColumns, "accounts", where,
+		[]any{search, likeEscape(search)}, page, pageSize)
+	out := make([]domain.Account, len(rows))
+	for i, r := range rows {
+		out[i] = r.account()
+	}
+	return out, total, err
+}
+
 // CountAccounts tells whether the database holds any account (dev seeding).
 func CountAccounts(ctx context.Context, d *sqlx.DB) (int, error) {
 	var n int

@@ -25,6 +25,12 @@ func (s *Accounts) Get(ctx context.Context, id string) (domain.Account, error) {
 	return db.GetAccount(ctx, s.DB, id)
 }
 
+// List is one page of the accounts, newest first, matching search (the
+// id, or part of the name, e-mail or document; "" for all).
+func (s *Accounts) List(ctx context.Context, search string, page, pageSize int) ([]domain.Account, int, error) {
+	return db.ListAccounts(ctx, s.DB, search, page, pageSize)
+}
+
 // Patch applies to the account the change that merge makes of its current
 // state: partial features and fees merge onto the stored ones, so the
 // caller needs them to build the patch.

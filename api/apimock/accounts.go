@@ -103,6 +103,22 @@ func (mr *MockAccountsMockRecorder) Get(ctx, id any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Get", reflect.TypeOf((*MockAccounts)(nil).Get), ctx, id)
 }
 
+// List mocks base method.
+func (m *MockAccounts) List(ctx context.Context, search string, page, pageSize int) ([]domain.Account, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "List", ctx, search, page, pageSize)
+	ret0, _ := ret[0].([]domain.Account)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// List indicates an expected call of List.
+func (mr *MockAccountsMockRecorder) List(ctx, search, page, pageSize any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "List", reflect.TypeOf((*MockAccounts)(nil).List), ctx, search, page, pageSize)
+}
+
 // Patch mocks base method.
 func (m *MockAccounts) Patch(ctx context.Context, id string, merge func(domain.Account) (service.AccountPatch, error)) (domain.Account, error) {
 	m.ctrl.T.Helper()
