@@ -49,6 +49,8 @@ type Deps struct {
 	// Checkouts runs checkouts and serves the hosted pages (issue 24).
 	Checkouts Checkouts
 	Products  Products
+	// SessionWatch feeds the hosted session page's live status.
+	SessionWatch SessionWatch
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox
@@ -117,6 +119,10 @@ func New(d Deps) *Server {
 	e.GET("/livez", s.livez)
 	e.GET("/readyz", s.readyz)
 	e.GET("/qr/:file", s.qrImage)
+	// Payment links' hosted pages (issue 24), without an API key.
+	if s.Checkouts != nil {
+		s.mountPages(e)
+	}
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 

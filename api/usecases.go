@@ -27,6 +27,7 @@ import (
 // Payment links and checkout (issue 24).
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
 //go:generate go tool mockgen -destination=apimock/checkouts.go -package=apimock . Checkouts
+//go:generate go tool mockgen -destination=apimock/session_watch.go -package=apimock . SessionWatch
 
 // Store: customers, products, coupons.
 //go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
@@ -195,6 +196,12 @@ type Customers interface {
 	Delete(ctx context.Context, acct domain.Account, id string) error
 }
 
+// SessionWatch wakes the hosted session page's event stream after each
+// event of the resources it follows (dispatch.Watchers, fed by the tail).
+type SessionWatch interface {
+	Watch(ids ...string) (wake <-chan struct{}, stop func())
+}
+
 // Checkouts runs payment links' checkouts and reads their sessions, for
 // the merchant API and the hosted pages (issue 24).
 type Checkouts interface {
@@ -202,7 +209,7 @@ type Checkouts interface {
 	Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error)
 	PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (service.CheckoutResult, error)
 	PublicSession(ctx context.Context, id string) (service.CheckoutResult, error)
-	PublicLink(ctx context.Context, id string) (service.PaymentLink, error)
+	PublicLink(ctx context.Context, id string) (service.PayPage, error)
 }
 
 // Products manages the store's products and their deliveries.

@@ -88,6 +88,9 @@ type App struct {
 	// processes) feeds this process's hub. Both read the outbox.
 	Dispatcher *dispatch.Dispatcher
 	Tail       *dispatch.Tail
+	// Watchers (API processes) wake the hosted checkout pages' event
+	// streams from the tail.
+	Watchers *dispatch.Watchers
 	// Notifier tells other processes' outbox readers of this process's
 	// commits (one NOTIFY per burst, outside the business transactions).
 	Notifier *dispatch.Notifier
@@ -166,7 +169,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Retries: retries, PollInterval: cfg.EventPollInterval, Origin: a.origin}
 	}
 	if opts.API {
-		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: a.Hub.Publish, KeyRevoked: a.Hub.CloseKey,
+		// The tail feeds the WebSocket hub and the hosted checkout pages'
+		// event streams (issue 24).
+		a.Watchers = &dispatch.Watchers{}
+		publish := func(ev domain.Event) { a.Hub.Publish(ev); a.Watchers.Publish(ev) }
+		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: publish, KeyRevoked: a.Hub.CloseKey,
 			PollInterval: cfg.EventPollInterval, Origin: a.origin}
 	}
 	// The processor adapter (only the sandbox exists; config refuses others)
@@ -231,8 +238,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// Store: customers, products, coupons.
 			Customers: a.Customers, Products: a.Products,
 			// Checkouts of payment links (issue 24).
-			Checkouts:  &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
-			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
+			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
+			SessionWatch: a.Watchers,
+			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
 		})
 	}
 	return a, nil

@@ -46,6 +46,9 @@ type Config struct {
 	SandboxAutoSettle bool          `envconfig:"SANDBOX_AUTO_SETTLE" default:"true"`
 	// RateLimitPerMinute is the default budget of a key and of an anonymous IP.
 	RateLimitPerMinute int `envconfig:"RATE_LIMIT_PER_MINUTE" default:"100"`
+	// PageCheckoutsPerMinute is how many checkouts a payment link's hosted
+	// pay page takes per client address and minute (issue 24; 0: 10).
+	PageCheckoutsPerMinute int `envconfig:"PAGE_CHECKOUTS_PER_MINUTE" default:"10"`
 	// AdminRateLimitPerMinute is the admin API's budget per client address
 	// (0: DefaultAdminRateLimit), so that its token cannot be guessed at speed.
 	AdminRateLimitPerMinute int `envconfig:"ADMIN_RATE_LIMIT_PER_MINUTE" default:"1200"`

@@ -11,6 +11,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/qr"
 )
 
@@ -37,6 +38,22 @@ type CheckoutResult struct {
 	Session      domain.CheckoutSession
 	CopyPaste    string
 	QRCodeBase64 string
+	// LinkName and MerchantName title the hosted session page
+	// (PublicSession only).
+	LinkName, MerchantName string
+}
+
+// PayPage is what a link's hosted pay page shows.
+type PayPage struct {
+	Link         PaymentLink
+	MerchantName string
+	Products     []PageProduct
+}
+
+// PageProduct is a product as the pay page lists it.
+type PageProduct struct {
+	ID, Name, Description string
+	Price                 *money.Cents
 }
 
 // Checkout makes (or, under the same Idempotency-Key, finds) a session of
@@ -231,12 +248,34 @@ func (s *Checkouts) PublicSession(ctx context.Context, id string) (CheckoutResul
 	if err != nil {
 		return CheckoutResult{}, err
 	}
-	return s.result(ctx, sess)
+	r, err := s.result(ctx, sess)
+	if err != nil {
+		return r, err
+	}
+	acct, err := db.GetAccount(ctx, s.DB, sess.AccountID)
+	if err != nil {
+		return r, err
+	}
+	r.MerchantName = acct.Name
+	// A link deleted since keeps its sessions' pages.
+	r.LinkName = "Pagamento"
+	if l, err := db.GetPaymentLink(ctx, s.DB, sess.AccountID, sess.LinkID); err == nil {
+		r.LinkName = l.Name
+	}
+	return r, nil
 }
 
-// PublicLink is a live link for its hosted pay page.
-func (s *Checkouts) PublicLink(ctx context.Context, id string) (PaymentLink, error) {
-	return db.PublicPaymentLink(ctx, s.DB, id)
+// PublicLink is a live link with what its hosted pay page shows.
+func (s *Checkouts) PublicLink(ctx context.Context, id string) (PayPage, error) {
+	l, err := db.PublicPaymentLink(ctx, s.DB, id)
+	if err != nil {
+		return PayPage{}, err
+	}
+	acct, err := db.GetAccount(ctx, s.DB, l.AccountID)
+	if err != nil {
+		return PayPage{}, err
+	}
+	return PayPage{Link: l, MerchantName: acct.Name}, nil
 }
 
 func (s *Checkouts) storedSession(ctx context.Context, accountID, id string) (CheckoutResult, error) {

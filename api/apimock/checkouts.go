@@ -73,10 +73,10 @@ func (mr *MockCheckoutsMockRecorder) PageCheckout(ctx, nonce, in any) *gomock.Ca
 }
 
 // PublicLink mocks base method.
-func (m *MockCheckouts) PublicLink(ctx context.Context, id string) (service.PaymentLink, error) {
+func (m *MockCheckouts) PublicLink(ctx context.Context, id string) (service.PayPage, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "PublicLink", ctx, id)
-	ret0, _ := ret[0].(service.PaymentLink)
+	ret0, _ := ret[0].(service.PayPage)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

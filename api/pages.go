@@ -1,0 +1,360 @@
+package api
+
+import (
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/service"
+)
+
+// The hosted pages of payment links (issue 24): the link's pay page and the
+// session's page, server-rendered with html/template (everything a merchant
+// or a payer typed is escaped) from embedded files, no build step. They
+// take no API key: a link's id and a session's unguessable id are their
+// addresses.
+
+//go:embed pages/*.html
+var pageFiles embed.FS
+
+//go:embed pages/assets
+var pageAssets embed.FS
+
+var pageTemplates = template.Must(template.New("pages").Funcs(template.FuncMap{
+	"brl":        brl,
+	"statusName": statusName,
+	"methodName": func(m string) string {
+		if m == domain.MethodPix {
+			return "PIX"
+		}
+		return "Criptomoeda"
+	},
+}).ParseFS(pageFiles, "pages/*.html"))
+
+// pageCSP is the pages' Content-Security-Policy: their own scripts and
+// styles only, the QR as a data: image, forms and event streams to
+// themselves, never framed.
+const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// DefaultPageCheckoutsPerMinute is the pay page's checkouts allowed per
+// client address and minute when the configuration sets none: enough for
+// a person, too few to mint charges in bulk.
+const DefaultPageCheckoutsPerMinute = 10
+
+// sseHeartbeat is how often an idle event stream sends a comment (proxies
+// close silent connections).
+const sseHeartbeat = 15 * time.Second
+
+// brl formats centavos as Brazilian reais: R$ 1.234,56.
+func brl(v any) string {
+	var c money.Cents
+	switch x := v.(type) {
+	case money.Cents:
+		c = x
+	case *money.Cents:
+		if x == nil {
+			return ""
+		}
+		c = *x
+	}
+	s := c.String() // 1234.56
+	whole, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(whole, "-")
+	whole = strings.TrimPrefix(whole, "-")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	out := "R$ " + b.String() + "," + frac
+	if neg {
+		out = "−" + out
+	}
+	return out
+}
+
+// statusName is a session status as the page says it.
+func statusName(status string) string {
+	switch status {
+	case domain.SessionPaid:
+		return "pago"
+	case domain.SessionExpired:
+		return "expirado"
+	}
+	return "aguardando pagamento"
+}
+
+// mountPages adds the hosted pages to the merchant listener.
+func (s *Server) mountPages(e *gin.Engine) {
+	assets, _ := fs.Sub(pageAssets, "pages/assets")
+	files := http.FileServer(http.FS(assets))
+	e.GET("/pay/assets/*file", func(c *gin.Context) {
+		c.Header("Cache-Control", "public, max-age=300")
+		c.Header("X-Content-Type-Options", "nosniff")
+		c.Request.URL.Path = c.Param("file")
+		files.ServeHTTP(c.Writer, c.Request)
+	})
+	e.GET("/pay/session/:sessionId", s.sessionPage)
+	e.GET("/pay/session/:sessionId/events", s.sessionEvents)
+	e.GET("/pay/:linkId", s.linkPage)
+	e.POST("/pay/:linkId", s.linkPageCheckout)
+}
+
+// pageData is what the templates read.
+type pageData struct {
+	Title, Merchant string
+	Error           string
+	// The link page.
+	Link     service.PaymentLink
+	Products []service.PageProduct
+	Required bool
+	Nonce    string
+	Form     pageForm
+	// The session page.
+	Session                  domain.CheckoutSession
+	QR                       template.URL
+	CopyPaste                string
+	ExpiresISO, ExpiresLocal string
+	Delivery                 []domain.SessionDelivery
+}
+
+// pageForm is what the payer typed, shown again with an error.
+type pageForm struct {
+	Amount, Name, Document, Email, CouponCode string
+}
+
+// render writes a page with the pages' security headers.
+func render(c *gin.Context, status int, name string, d pageData) {
+	c.Header("Content-Security-Policy", pageCSP)
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("Referrer-Policy", "no-referrer")
+	c.Header("Cache-Control", "no-store")
+	var b strings.Builder
+	if err := pageTemplates.ExecuteTemplate(&b, name, d); err != nil {
+		c.String(http.StatusInternalServerError, "erro interno")
+		return
+	}
+	c.Data(status, "text/html; charset=utf-8", []byte(b.String()))
+}
+
+// pageError renders the page that stands for a link or session that
+// cannot be shown.
+func pageError(c *gin.Context, err error) {
+	status, msg := statusOf(err), "Não foi possível abrir esta página. Tente novamente em instantes."
+	if status == http.StatusNotFound {
+		msg = "Este link de pagamento não existe ou foi removido."
+	}
+	render(c, status, "gone.html", pageData{Title: "Pagamento indisponível", Merchant: "Jangada", Error: msg})
+}
+
+func (s *Server) linkPage(c *gin.Context) {
+	p, err := s.Checkouts.PublicLink(c.Request.Context(), c.Param("linkId"))
+	if err != nil {
+		pageError(c, err)
+		return
+	}
+	s.renderLink(c, http.StatusOK, p, pageForm{}, "")
+}
+
+func (s *Server) renderLink(c *gin.Context, status int, p service.PayPage, form pageForm, msg string) {
+	if p.Link.Status != domain.LinkActive {
+		render(c, http.StatusNotFound, "gone.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName,
+			Error: "Este link de pagamento não está aceitando pagamentos no momento."})
+		return
+	}
+	render(c, status, "link.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName, Link: p.Link, Products: p.Products,
+		Required: p.Link.CustomerMode == domain.CustomerRequired, Nonce: newNonce(), Form: form, Error: msg})
+}
+
+// linkPageCheckout is the pay page's form: a checkout of the link (rate
+// limited per client address), then the session's page.
+func (s *Server) linkPageCheckout(c *gin.Context) {
+	perMinute := s.cfg.PageCheckoutsPerMinute
+	if perMinute <= 0 {
+		perMinute = DefaultPageCheckoutsPerMinute
+	}
+	allowed, _, _ := s.limiter.Allow("pay-page:"+c.ClientIP(), perMinute)
+	if !allowed {
+		c.Header("Retry-After", "60")
+		render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",
+			Error: "Muitas tentativas de pagamento a partir deste endereço. Aguarde um minuto e tente de novo."})
+		return
+	}
+	ctx := c.Request.Context()
+	linkID := c.Param("linkId")
+	form := pageForm{Amount: c.PostForm("amount"), Name: c.PostForm("name"), Document: c.PostForm("document"),
+		Email: c.PostForm("email"), CouponCode: c.PostForm("couponCode")}
+	in, err := pageRequest(linkID, c.PostForm("method"), form)
+	var r service.CheckoutResult
+	if err == nil {
+		r, err = s.Checkouts.PageCheckout(ctx, pageNonce(c.PostForm("nonce")), in)
+	}
+	if err != nil {
+		p, lerr := s.Checkouts.PublicLink(ctx, linkID)
+		if lerr != nil {
+			pageError(c, lerr)
+			return
+		}
+		status := statusOf(err)
+		msg := "Não foi possível iniciar o pagamento. Tente novamente em instantes."
+		var de *domain.Error
+		if errors.As(err, &de) && status < 500 {
+			msg = de.Message
+		}
+		s.renderLink(c, status, p, form, msg)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/pay/session/"+r.Session.ID)
+}
+
+// pageRequest makes the form a checkout request, validated as the API's.
+func pageRequest(linkID, method string, f pageForm) (domain.NewCheckout, error) {
+	req := domain.CheckoutRequest{LinkID: &linkID, Method: &method}
+	if a := strings.TrimSpace(f.Amount); a != "" {
+		v, err := parseBRL(a)
+		if err != nil {
+			return domain.NewCheckout{}, domain.Invalid("amount", "must be a value in reais, such as 10,50")
+		}
+		req.Amount = &v
+	}
+	if f.Name != "" || f.Document != "" || f.Email != "" {
+		req.Payer = &domain.CheckoutPayerRequest{Name: &f.Name, Document: &f.Document, Email: &f.Email}
+	}
+	if f.CouponCode != "" {
+		req.CouponCode = &f.CouponCode
+	}
+	return req.Validate()
+}
+
+// parseBRL reads an amount as a person types it: 10, 10,5, 1.234,56 or 10.50.
+func parseBRL(s string) (money.Cents, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
+	if strings.Contains(s, ",") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
+	}
+	return money.ParseBRL(s)
+}
+
+// pageNonce is the form's nonce, or a fresh one when it sent none.
+func pageNonce(sent string) string {
+	if len(sent) == 32 && strings.Trim(sent, "0123456789abcdef") == "" {
+		return sent
+	}
+	return newNonce()
+}
+
+func newNonce() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (s *Server) sessionPage(c *gin.Context) {
+	r, err := s.Checkouts.PublicSession(c.Request.Context(), c.Param("sessionId"))
+	if err != nil {
+		pageError(c, err)
+		return
+	}
+	sess := r.Session
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	if loc == nil {
+		loc = time.UTC
+	}
+	d := pageData{Title: r.LinkName, Merchant: r.MerchantName, Session: sess, CopyPaste: r.CopyPaste,
+		ExpiresISO: sess.ExpiresAt.UTC().Format(time.RFC3339), ExpiresLocal: sess.ExpiresAt.In(loc).Format("15:04")}
+	if strings.HasPrefix(r.QRCodeBase64, "data:image/png;base64,") {
+		d.QR = template.URL(r.QRCodeBase64) // our own PNG, not user input
+	}
+	if sess.Status == domain.SessionPaid {
+		d.Delivery = sess.Delivery.V
+	}
+	render(c, http.StatusOK, "session.html", d)
+}
+
+// sessionState is what the event stream sends: the session's status and,
+// once paid, its delivery.
+type sessionState struct {
+	Status   string                   `json:"status"`
+	Delivery []domain.SessionDelivery `json:"delivery,omitempty"`
+}
+
+// sessionEvents streams the session's status as Server-Sent Events
+// ("status" events) until it is paid or expired: it follows the session
+// and its charge through the event tail (SessionWatch) and reads the
+// session again after each of their events.
+func (s *Server) sessionEvents(c *gin.Context) {
+	ctx := c.Request.Context()
+	id := c.Param("sessionId")
+	r, err := s.Checkouts.PublicSession(ctx, id)
+	if err != nil {
+		c.AbortWithStatus(statusOf(err))
+		return
+	}
+	if s.SessionWatch == nil {
+		c.AbortWithStatus(http.StatusServiceUnavailable)
+		return
+	}
+	wake, stop := s.SessionWatch.Watch(id, r.Session.TransactionID)
+	defer stop()
+	// The stream outlives the listener's write timeout.
+	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Time{})
+	c.Header("Content-Type", "text/event-stream")
+	c.Header("Cache-Control", "no-store")
+	c.Header("X-Accel-Buffering", "no")
+	c.Status(http.StatusOK)
+	last := ""
+	send := func(sess domain.CheckoutSession) bool {
+		if sess.Status == last {
+			return true
+		}
+		last = sess.Status
+		st := sessionState{Status: sess.Status}
+		if sess.Status == domain.SessionPaid {
+			st.Delivery = sess.Delivery.V
+		}
+		b, _ := json.Marshal(st)
+		if _, err := fmt.Fprintf(c.Writer, "event: status\ndata: %s\n\n", b); err != nil {
+			return false
+		}
+		c.Writer.Flush()
+		return sess.Status == domain.SessionOpen
+	}
+	// Read again after watching: a move between the first read and the
+	// watch is not missed.
+	if r, err = s.Checkouts.PublicSession(ctx, id); err != nil || !send(r.Session) {
+		return
+	}
+	beat := time.NewTicker(sseHeartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-beat.C:
+			if _, err := fmt.Fprint(c.Writer, ": ping\n\n"); err != nil {
+				return
+			}
+			c.Writer.Flush()
+		case <-wake:
+			r, err := s.Checkouts.PublicSession(ctx, id)
+			if err != nil || !send(r.Session) {
+				return
+			}
+		}
+	}
+}
