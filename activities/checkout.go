@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -57,11 +58,58 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 		}
 		s.CustomerID = &cust.ID
 	}
+	delivery, err := deliver(ctx, tx, s)
+	if err != nil {
+		return err
+	}
+	s.Delivery = domain.SomeJSON(delivery)
 	s.Status = domain.SessionPaid
 	s.PaidAt = domain.TimePtr(at)
 	if err := db.SaveSession(ctx, tx, s); err != nil {
 		return err
 	}
-	_, err := db.InsertEvent(ctx, tx, s.AccountID, s.APIKeyID, domain.EventPaymentLinkPaid, s.ID, s.View(publicURL))
+	_, err = db.InsertEvent(ctx, tx, s.AccountID, s.APIKeyID, domain.EventPaymentLinkPaid, s.ID, s.View(publicURL))
 	return err
+}
+
+// noLineLeft is what a paid session shows for a TEXT_LINES product whose
+// lines ran out anyway (a payment settled after its session's hold lapsed,
+// db.SessionHoldGrace): the sale stands, the merchant delivers by hand.
+const noLineLeft = "Estoque esgotado no momento do pagamento: o vendedor fará a entrega."
+
+// deliver is what a paid session hands its payer: each product's LINK
+// redirect, TEXT_INFINITE content and one TEXT_LINES line taken for this
+// sale (db.TakeProductLine, idempotent on the session). A product deleted
+// since the checkout delivers nothing.
+func deliver(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) ([]domain.SessionDelivery, error) {
+	out := []domain.SessionDelivery{}
+	for _, id := range s.ProductIDs.V {
+		p, err := db.GetProduct(ctx, tx, s.AccountID, id)
+		if errors.Is(err, domain.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range p.Deliveries {
+			item := domain.SessionDelivery{ProductID: p.ID, ProductName: p.Name, Type: d.Type}
+			switch d.Type {
+			case domain.DeliveryLink:
+				item.RedirectURL = d.RedirectURL
+			case domain.DeliveryTextInfinite:
+				item.Content = d.RichContent
+			case domain.DeliveryTextLines:
+				line, err := db.TakeProductLine(ctx, tx, p.ID, s.ID)
+				switch {
+				case errors.Is(err, domain.ErrNoLinesLeft):
+					line = noLineLeft
+				case err != nil:
+					return nil, err
+				}
+				item.Content = line
+			}
+			out = append(out, item)
+		}
+	}
+	return out, nil
 }

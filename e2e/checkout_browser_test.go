@@ -44,7 +44,10 @@ func TestCheckoutBrowser(t *testing.T) {
 	}
 	e := sharedEnv(t)
 	m := e.verifiedMerchant()
-	linkID := e.link(m, map[string]any{"name": "<script>document.title='pwned'</script>", "fixedAmount": 19.90, "customerMode": "REQUIRED"})
+	prod := e.product(m, map[string]any{"name": "<script>document.title='pwned'</script>", "price": 19.90, "deliveries": []map[string]any{
+		{"type": "TEXT_LINES", "linesText": "CHAVE-<b>1</b>"}}})
+	linkID := e.link(m, map[string]any{"name": "<script>document.title='pwned'</script>", "fixedAmount": 19.90, "customerMode": "REQUIRED",
+		"productIds": []string{prod}})
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
@@ -63,8 +66,9 @@ func TestCheckoutBrowser(t *testing.T) {
 	}
 	title := value(t, ctx, chromedp.Title())
 	nameText := value(t, ctx, chromedp.Text("h1"))
-	if title == "pwned" || nameText != "<script>document.title='pwned'</script>" {
-		t.Fatalf("the merchant's <script> ran or was not shown as text: title %q, h1 %q", title, nameText)
+	productText := value(t, ctx, chromedp.Text(".product-name"))
+	if title == "pwned" || nameText != "<script>document.title='pwned'</script>" || productText != nameText {
+		t.Fatalf("the merchant's <script> ran or was not shown as text: title %q, h1 %q, product %q", title, nameText, productText)
 	}
 
 	if err := chromedp.Do(ctx,
@@ -99,6 +103,9 @@ func TestCheckoutBrowser(t *testing.T) {
 	}
 	value(t, ctx, chromedp.Poll[bool](`document.getElementById('status').textContent === 'pago'`, chromedp.WithPollingInterval(10*time.Millisecond)))
 	update := time.Since(payAt)
+	if got := value(t, ctx, chromedp.Text("#itens")); got != "<script>document.title='pwned'</script>: CHAVE-<b>1</b>" {
+		t.Fatalf("delivery shown = %q", got)
+	}
 	if !value(t, ctx, chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
 		t.Fatal(`the page reloaded to show "pago": it must update live`)
 	}

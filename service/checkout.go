@@ -233,7 +233,49 @@ func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *domain.Checkout
 	if couponCode != "" {
 		return domain.Invalid("couponCode", "cannot be used yet: coupons are not available on this server")
 	}
+	return holdProducts(ctx, tx, sess)
+}
+
+// holdProducts refuses a sale of a product that is gone, inactive or, for
+// one that hands out lines, without a line that no OPEN session holds.
+func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession) error {
+	ids := sess.ProductIDs.V
+	if len(ids) == 0 {
+		return nil
+	}
+	products, err := db.LockProducts(ctx, tx, sess.AccountID, ids)
+	if err != nil {
+		return err
+	}
+	if len(products) != len(ids) {
+		return domain.Invalid("linkId", "sells a product that no longer exists")
+	}
+	for _, p := range products {
+		if p.Status != domain.ProductActive {
+			return domain.Invalid("linkId", "sells the product %q, which is not for sale now", p.Name)
+		}
+		if !handsOutLines(p) {
+			continue
+		}
+		held, err := db.ProductHeld(ctx, tx, p.ID)
+		if err != nil {
+			return err
+		}
+		if p.LinesAvailable-held <= 0 {
+			return domain.Invalid("linkId", "sells the product %q, which has no lines left", p.Name)
+		}
+	}
 	return nil
+}
+
+// handsOutLines tells whether a sale of p takes one of its TEXT_LINES.
+func handsOutLines(p domain.Product) bool {
+	for _, d := range p.Deliveries {
+		if d.Type == domain.DeliveryTextLines {
+			return true
+		}
+	}
+	return false
 }
 
 // Session reads one of the account's sessions.
@@ -275,7 +317,22 @@ func (s *Checkouts) PublicLink(ctx context.Context, id string) (PayPage, error) 
 	if err != nil {
 		return PayPage{}, err
 	}
-	return PayPage{Link: l, MerchantName: acct.Name}, nil
+	page := PayPage{Link: l, MerchantName: acct.Name}
+	for _, pid := range l.ProductIDs {
+		p, err := db.GetProduct(ctx, s.DB, l.AccountID, pid)
+		if errors.Is(err, domain.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return PayPage{}, err
+		}
+		pp := PageProduct{ID: p.ID, Name: p.Name, Price: p.Price}
+		if p.Description != nil {
+			pp.Description = *p.Description
+		}
+		page.Products = append(page.Products, pp)
+	}
+	return page, nil
 }
 
 func (s *Checkouts) storedSession(ctx context.Context, accountID, id string) (CheckoutResult, error) {

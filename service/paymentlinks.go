@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -30,6 +31,9 @@ func (s *PaymentLinks) Create(ctx context.Context, acct domain.Account, key doma
 			return l, err
 		}
 	}
+	if err := s.checkProducts(ctx, acct.ID, p.ProductIDs); err != nil {
+		return PaymentLink{}, err
+	}
 	return db.InsertPaymentLink(ctx, s.DB, PaymentLink{
 		ID: id, AccountID: acct.ID, APIKeyID: &key.ID, Name: *p.Name, Description: *p.Description,
 		AllowedMethods: pq.StringArray(p.AllowedMethods), FixedAmount: p.FixedAmount, ProductIDs: pq.StringArray(p.ProductIDs),
@@ -49,6 +53,9 @@ func (s *PaymentLinks) List(ctx context.Context, acct domain.Account, status, se
 
 // Update applies p to a live link of the account.
 func (s *PaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (PaymentLink, error) {
+	if err := s.checkProducts(ctx, acct.ID, p.ProductIDs); err != nil {
+		return PaymentLink{}, err
+	}
 	return db.UpdatePaymentLink(ctx, s.DB, acct.ID, id, p)
 }
 
@@ -62,4 +69,17 @@ func (s *PaymentLinks) SetStatus(ctx context.Context, acct domain.Account, id, s
 // Delete deletes a live link of the account.
 func (s *PaymentLinks) Delete(ctx context.Context, acct domain.Account, id string) error {
 	return db.DeletePaymentLink(ctx, s.DB, acct.ID, id)
+}
+
+// checkProducts refuses product ids that are not the account's live
+// products.
+func (s *PaymentLinks) checkProducts(ctx context.Context, accountID string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	missing, err := db.MissingProducts(ctx, s.DB, accountID, ids)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	return domain.Invalid("productIds", "has ids that are not products of this account: %s", strings.Join(missing, ", "))
 }
