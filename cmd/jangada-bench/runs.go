@@ -18,7 +18,7 @@ import (
 type sizes struct {
 	n1, n32, internal, payWS, charges, wsConns int
 	// only, when set, names the phases to run (create1, create32,
-	// internal, hooks, paywss), comma-separated.
+	// internal, hooks, paywss, checkout32), comma-separated.
 	only string
 }
 
@@ -83,6 +83,8 @@ var phases = []phase{
 	{"internal", internalFigure},
 	{"hooks", deliveriesFigure},
 	{"paywss", payToWSFigure},
+	// Payment links' checkout (issue 24).
+	{"checkout32", checkoutFigure},
 }
 
 // runTable runs the wanted phases on the rig, each after the previous one's
