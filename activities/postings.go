@@ -74,3 +74,42 @@ func pixAutomaticPosting(t domain.Transaction, e2e string, unlock time.Time) db.
 			{Account: domain.LedgerFees, Amount: t.FeeAmount},
 		}}
 }
+
+// Billings (docs/ledger.md "Billings").
+
+// billingPaidPosting books a paid boleto or card billing: the gross from
+// billing clearing, the method's fee and the notification fee to revenue,
+// the net to the merchant locked until the credit date.
+func billingPaidPosting(b domain.Billing, lineID string, creditAt time.Time) db.Posting {
+	return db.Posting{Key: "billing:" + b.ID + ":paid", AccountID: b.AccountID, TransactionID: lineID, Kind: domain.TypeBilling,
+		Description: "billing " + b.Method + " paid", Entries: []db.Entry{
+			{Account: domain.LedgerBillingClearing, Amount: -b.Amount},
+			{Account: domain.AvailableLedger(b.AccountID), Amount: b.NetAmount, LockedUntil: &creditAt},
+			{Account: domain.LedgerFees, Amount: b.FeesTotal()},
+		}}
+}
+
+// billingNotificationPosting charges a paid PIX billing's notification fee
+// (its charge booked the PIX fee), tagged with the charge's lock date so
+// that it consumes the locked money the charge added.
+func billingNotificationPosting(b domain.Billing, chargeID string, lock time.Time) db.Posting {
+	return db.Posting{Key: "billing:" + b.ID + ":notification", AccountID: b.AccountID, TransactionID: chargeID, Kind: domain.TypePixIn,
+		Description: "billing notification fee", Entries: []db.Entry{
+			{Account: domain.AvailableLedger(b.AccountID), Amount: -b.NotificationFee, LockedUntil: &lock},
+			{Account: domain.LedgerFees, Amount: b.NotificationFee},
+		}}
+}
+
+// billingRefundPosting returns amount to the payer through the method's
+// clearing: the merchant gives back its share and the platform its fees in
+// proportion (domain.Billing.RefundSplit). The merchant's part carries the
+// billing's credit date, so refunding money still locked consumes exactly
+// that locked money.
+func billingRefundPosting(b domain.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
+	return db.Posting{Key: "billing:" + b.ID + ":refund:" + refundID, AccountID: b.AccountID, TransactionID: lineID,
+		Kind: domain.TypeBillingRefund, Description: "billing refund", Entries: []db.Entry{
+			{Account: domain.AvailableLedger(b.AccountID), Amount: -merchant, LockedUntil: &creditAt},
+			{Account: domain.LedgerFees, Amount: -fees},
+			{Account: b.BillingClearing(), Amount: amount},
+		}}
+}

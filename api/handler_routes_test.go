@@ -34,6 +34,9 @@ var (
 		Status: domain.EndpointActive, CreatedAt: routeTime}
 	routeSub = subaccount.View{ID: "sub_1"}
 	routeSim = service.Simulated{ID: "tx_1", Outcome: "paid"}
+	// routeBilling is a billing (billings).
+	routeBilling = domain.Billing{ID: "bil_1", AccountID: testAccountID, Method: domain.MethodBoleto, Status: domain.BillingPending,
+		Amount: 1000, DueDate: routeTime.Time, CreatedAt: routeTime, PageToken: "tok"}
 	// routeLink is a payment link (issue 24).
 	routeLink = service.PaymentLink{ID: "plink_1", AccountID: testAccountID, Name: "Curso", AllowedMethods: []string{"PIX"},
 		CustomerMode: domain.CustomerNone, Status: domain.LinkActive, CreatedAt: routeTime}
@@ -50,6 +53,29 @@ var (
 // (under /admin/v1), keyed "METHOD path" as the table spells them.
 // TestEveryRouteHasAHandlerTest fails for a route without one.
 var routeCases = map[string]routeCase{
+	// Billings.
+	"POST /billings/create": {"/v1/billings/create", `{"method":"BOLETO","amount":10,"customer":{"name":"Ana","taxId":"52998224725"}}`, "Billing created", func(f *fixture) {
+		f.billings.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CreatedBilling{Billing: routeBilling}, nil)
+	}},
+	"POST /billings/tokenize-card": {"/v1/billings/tokenize-card", `{"customer":{"id":"cus_1"},"creditCard":{"holderName":"ANA","number":"4111111111111111","expiryMonth":"12","expiryYear":"2099","ccv":"123"}}`,
+		"Card tokenized", func(f *fixture) {
+			f.billings.EXPECT().TokenizeCard(gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CardTokenView{CreditCardToken: "ctk_1"}, nil)
+		}},
+	"GET /billings/get/:id": {"/v1/billings/get/bil_1", "", "Billing", func(f *fixture) {
+		f.billings.EXPECT().Get(gomock.Any(), gomock.Any(), "bil_1").Return(service.CreatedBilling{Billing: routeBilling}, nil)
+	}},
+	"GET /billings/list": {"/v1/billings/list?status=pending&method=BOLETO", "", "Billings", func(f *fixture) {
+		f.billings.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any()).Return([]domain.Billing{routeBilling}, 1, nil)
+	}},
+	"POST /billings/refund": {"/v1/billings/refund", `{"id":"bil_1","amount":5}`, "Billing refunded", func(f *fixture) {
+		f.billings.EXPECT().Refund(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeBilling, nil)
+	}},
+	"POST /sandbox/billings/:id/pay": {"/v1/sandbox/billings/bil_1/pay", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().PayBilling(gomock.Any(), gomock.Any(), "bil_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/billings/:id/overdue": {"/v1/sandbox/billings/bil_1/overdue", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().OverdueBilling(gomock.Any(), gomock.Any(), "bil_1").Return(routeSim, nil)
+	}},
 	// Charges.
 	"POST /payment-pix/create": {"/v1/payment-pix/create", `{"amount":10,"description":"Pedido 1"}`, "PIX charge created", func(f *fixture) {
 		code := "000201"

@@ -82,7 +82,9 @@ type fixture struct {
 	// checkouts is the payment links' checkout (issue 24).
 	checkouts *apimock.MockCheckouts
 	products  *apimock.MockProducts
-	srv       *Server
+	// Billings.
+	billings *apimock.MockBillings
+	srv      *Server
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -119,6 +121,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		customers: apimock.NewMockCustomers(ctrl),
 		checkouts: apimock.NewMockCheckouts(ctrl),
 		products:  apimock.NewMockProducts(ctrl),
+		// Billings.
+		billings: apimock.NewMockBillings(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -139,6 +143,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		PixAutomatic: f.pixauto,
 		// Store: customers, products, coupons.
 		Customers: f.customers, Products: f.products,
+		// Billings.
+		Billings: f.billings,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -130,6 +130,15 @@ func Routes() []Route {
 		// PIX automatic: the payer answers the consent QR.
 		{Method: "POST", Path: "/sandbox/pix-automatic/authorizations/:id/approve", Sandbox: true, Feature: domain.FeaturePixAutomatic, Handler: (*Server).sandboxApproveAuthorization},
 		{Method: "POST", Path: "/sandbox/pix-automatic/authorizations/:id/reject", Sandbox: true, Feature: domain.FeaturePixAutomatic, Handler: (*Server).sandboxRejectAuthorization},
+
+		// Billings.
+		{Method: "POST", Path: "/billings/create", Permission: "billings/create", Handler: (*Server).createBilling},
+		{Method: "POST", Path: "/billings/tokenize-card", Permission: "billings/tokenize", Idempotent: true, Handler: (*Server).tokenizeCard},
+		{Method: "GET", Path: "/billings/get/:id", Permission: "billings/get", Handler: (*Server).getBilling},
+		{Method: "GET", Path: "/billings/list", Permission: "billings/list", Handler: (*Server).listBillings},
+		{Method: "POST", Path: "/billings/refund", Permission: "billings/refund", Idempotent: true, Handler: (*Server).refundBilling},
+		{Method: "POST", Path: "/sandbox/billings/:id/pay", Sandbox: true, Handler: (*Server).sandboxBillingPay},
+		{Method: "POST", Path: "/sandbox/billings/:id/overdue", Sandbox: true, Handler: (*Server).sandboxBillingOverdue},
 	}
 }
 

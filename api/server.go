@@ -51,6 +51,8 @@ type Deps struct {
 	Products  Products
 	// SessionWatch feeds the hosted session page's live status.
 	SessionWatch SessionWatch
+	// Billings are the billing product's use cases.
+	Billings Billings
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox
@@ -123,6 +125,10 @@ func New(d Deps) *Server {
 	if s.Checkouts != nil {
 		s.mountPages(e)
 	}
+	// Billings: a boleto's printable slip and a debit card billing's
+	// hosted invoice, public under unguessable page tokens.
+	e.GET("/billings/slip/:token", s.billingSlip)
+	e.GET("/billings/invoice/:token", s.billingInvoice)
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 

@@ -24,6 +24,9 @@ import (
 //go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
 //go:generate go tool mockgen -destination=apimock/pixauto.go -package=apimock . PixAutomatic
 
+// Billings.
+//go:generate go tool mockgen -destination=apimock/billings.go -package=apimock . Billings
+
 // Payment links and checkout (issue 24).
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
 //go:generate go tool mockgen -destination=apimock/checkouts.go -package=apimock . Checkouts
@@ -173,6 +176,20 @@ type Sandbox interface {
 	// PIX automatic: the payer answers the consent.
 	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	// Billings.
+	PayBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+}
+
+// Billings creates, reads and refunds billings, tokenizes cards, and
+// serves a billing's public page (boleto slip, debit card invoice).
+type Billings interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewBilling) (service.CreatedBilling, error)
+	TokenizeCard(ctx context.Context, acct domain.Account, in domain.NewCardToken) (service.CardTokenView, error)
+	Get(ctx context.Context, acct domain.Account, idOrExternal string) (service.CreatedBilling, error)
+	List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]domain.Billing, int, error)
+	Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error)
+	Page(ctx context.Context, token string) (service.CreatedBilling, error)
 }
 
 // PaymentLinks manages payment links (issue 24).

@@ -83,6 +83,8 @@ type App struct {
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
+	// Billings is the billing product (boleto, cards, PIX billings).
+	Billings *service.Billings
 
 	// Dispatcher (worker processes) starts webhook deliveries; Tail (API
 	// processes) feeds this process's hub. Both read the outbox.
@@ -198,6 +200,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		Transfers: a.Transfers, Internal: internal}
 	// PIX automatic: authorizations and their instructions (one workflow per authorization).
 	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	// Billings.
+	a.Billings = &service.Billings{DB: d, Processor: proc, Charges: a.Charges, Starts: a.Starts, Temporal: a.Temporal, PublicURL: cfg.PublicURL}
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
@@ -209,6 +213,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// PIX automatic: its instructions are made through its use case.
 			PixAutomatic: &activities.PixAutomatic{Base: base, Processor: proc, Maker: a.PixAutomatic},
 			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
+			// Billings.
+			Billings: &activities.Billings{Base: base, Processor: proc},
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {
@@ -241,6 +247,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
 			SessionWatch: a.Watchers,
 			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
+			// Billings.
+			Billings: a.Billings,
 		})
 	}
 	return a, nil

@@ -149,3 +149,47 @@ func (b Billing) Public(publicURL, pixImage string) PublicBilling {
 	}
 	return p
 }
+
+// Statement lines of billings (transactions.type): the money a paid boleto
+// or card billing credited, and each refund of it. A PIX billing's line is
+// its charge (PIX_IN).
+const (
+	TypeBilling       = "BILLING"
+	TypeBillingRefund = "BILLING_REFUND"
+)
+
+// LedgerBillingClearing is the counterpart of boleto and card money the
+// bank or the acquirer settles with the platform.
+const LedgerBillingClearing = "platform:billing_clearing"
+
+// BillingPayableAfterDue is how long an OVERDUE billing stays payable (a
+// boleto's registration, a PIX billing's charge); then it is CANCELED.
+const BillingPayableAfterDue = 60 * 24 * time.Hour
+
+// BillingClearing is the platform account a billing's money enters and
+// leaves through: PIX clearing for a PIX billing, billing clearing otherwise.
+func (b Billing) BillingClearing() string {
+	if b.Method == MethodPix {
+		return LedgerPixClearing
+	}
+	return LedgerBillingClearing
+}
+
+// FeesTotal is what the platform keeps of a paid billing.
+func (b Billing) FeesTotal() money.Cents { return b.FeeAmount + b.NotificationFee }
+
+// RefundSplit is how a refund of amount (on top of what earlier refunds
+// returned) splits between the merchant and the platform: the platform
+// gives back its fees in proportion (rounded down; the refund that
+// completes the total takes the remainder), the merchant the rest, so that
+// refunds summing to the amount reverse the paid posting exactly.
+func (b Billing) RefundSplit(amount money.Cents) (merchant, fees money.Cents) {
+	share := func(refunded money.Cents) money.Cents {
+		if refunded >= b.Amount {
+			return b.FeesTotal()
+		}
+		return money.Cents(int64(b.FeesTotal()) * int64(refunded) / int64(b.Amount))
+	}
+	fees = share(b.RefundedAmount+amount) - share(b.RefundedAmount)
+	return amount - fees, fees
+}

@@ -46,6 +46,19 @@ type Processor interface {
 	// DebitInstruction submits an instruction to the payer's institution on
 	// its due date; the outcome arrives as an InstructionNotice.
 	DebitInstruction(ctx context.Context, r DebitRequest) (Submission, error)
+	// Billings: the boleto registrar and the card acquirer.
+	// RegisterBoleto registers a boleto and answers its barcode (the
+	// create's answer holds its digitable line).
+	RegisterBoleto(ctx context.Context, r BoletoRequest) (BoletoSlip, error)
+	// TokenizeCard stores a card in the processor's vault and answers its
+	// token; the number and CVV go nowhere else.
+	TokenizeCard(ctx context.Context, r CardTokenRequest) (CardToken, error)
+	// ChargeCard submits a sale on a tokenized card; the acquirer's answer
+	// (approved or declined) arrives as a BillingNotice.
+	ChargeCard(ctx context.Context, r CardChargeRequest) (Submission, error)
+	// RefundBilling returns Amount of a paid boleto or card billing to its
+	// payer (idempotent on RefundID).
+	RefundBilling(ctx context.Context, r BillingRefundRequest) (Submission, error)
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -58,6 +71,8 @@ type Inbox interface {
 	// PIX automatic (processor/pixauto.go).
 	AuthorizationNotice(ctx context.Context, authorizationID string, n AuthorizationNotice) error
 	InstructionNotice(ctx context.Context, instructionID string, n InstructionNotice) error
+	// BillingNotice: a boleto or card billing paid, declined or past due.
+	BillingNotice(ctx context.Context, billingID string, n BillingNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are

@@ -33,4 +33,10 @@ type Simulator interface {
 	// first payment the QR carries.
 	ApproveAuthorization(ctx context.Context, authorizationID string, firstPayment bool) error
 	RejectAuthorization(ctx context.Context, authorizationID string) error
+	// Billings.
+	// PayBilling notifies that the payer paid a boleto or card billing
+	// (a PIX billing is paid through its charge: Pay).
+	PayBilling(ctx context.Context, billingID string) error
+	// OverdueBilling notifies that the billing's due date has passed now.
+	OverdueBilling(ctx context.Context, billingID string) error
 }

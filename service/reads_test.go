@@ -32,6 +32,13 @@ func (f *fakeSimulator) ApproveAuthorization(_ context.Context, id string, _ boo
 }
 func (f *fakeSimulator) RejectAuthorization(context.Context, string) error { return nil }
 
+// Billings.
+func (f *fakeSimulator) PayBilling(_ context.Context, id string) error {
+	f.paid = append(f.paid, id)
+	return nil
+}
+func (f *fakeSimulator) OverdueBilling(context.Context, string) error { return nil }
+
 // Issue 22 items 1 and 4: the sandbox use case finds the caller's charge
 // (another account's is not found, and nothing is simulated) and has the
 // adapter's simulator pay it.

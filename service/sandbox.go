@@ -110,3 +110,36 @@ func (s *Sandbox) FailRefund(ctx context.Context, acct domain.Account, ref strin
 	}
 	return simulated(d, processor.OutcomeFailed, s.Simulator.FailRefund(ctx, d.ID))
 }
+
+// Billings.
+
+// PayBilling notifies that the account's billing was paid: a PIX billing
+// through its charge (as a payer paying its QR), a boleto or card billing
+// through the registrar's or acquirer's notice.
+func (s *Sandbox) PayBilling(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
+	b, err := db.GetBilling(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return Simulated{}, err
+	}
+	if b.Method == domain.MethodPix && b.ChargeID != nil {
+		err = s.Simulator.Pay(ctx, *b.ChargeID, nil)
+	} else {
+		err = s.Simulator.PayBilling(ctx, b.ID)
+	}
+	if err != nil {
+		return Simulated{}, err
+	}
+	return Simulated{ID: b.ID, Outcome: processor.OutcomePaid}, nil
+}
+
+// OverdueBilling notifies that the account's billing is past due now.
+func (s *Sandbox) OverdueBilling(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
+	b, err := db.GetBilling(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return Simulated{}, err
+	}
+	if err := s.Simulator.OverdueBilling(ctx, b.ID); err != nil {
+		return Simulated{}, err
+	}
+	return Simulated{ID: b.ID, Outcome: processor.OutcomeOverdue}, nil
+}

@@ -36,6 +36,9 @@ type Deps struct {
 	// processor.Registrar (the sandbox's simulated network does) its own
 	// workflows and activities are registered too. Nil hosts none.
 	Processor processor.Processor
+
+	// Billings.
+	Billings *activities.Billings
 }
 
 // StopTimeout bounds how long a stopping worker waits for its running activities.
@@ -92,6 +95,11 @@ func Register(r Registry, d Deps) {
 	r.RegisterWorkflow(workflows.AuthorizationWorkflow)
 	if d.PixAutomatic != nil {
 		r.RegisterActivity(d.PixAutomatic)
+	}
+	// Billings.
+	r.RegisterWorkflow(workflows.BillingWorkflow)
+	if d.Billings != nil {
+		r.RegisterActivity(d.Billings)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

@@ -117,6 +117,21 @@ func (mr *MockSandboxMockRecorder) FailTransfer(ctx, acct, id any) *gomock.Call 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FailTransfer", reflect.TypeOf((*MockSandbox)(nil).FailTransfer), ctx, acct, id)
 }
 
+// OverdueBilling mocks base method.
+func (m *MockSandbox) OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OverdueBilling", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// OverdueBilling indicates an expected call of OverdueBilling.
+func (mr *MockSandboxMockRecorder) OverdueBilling(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OverdueBilling", reflect.TypeOf((*MockSandbox)(nil).OverdueBilling), ctx, acct, id)
+}
+
 // Pay mocks base method.
 func (m *MockSandbox) Pay(ctx context.Context, acct domain.Account, id string, payer *domain.Party) (service.Simulated, error) {
 	m.ctrl.T.Helper()
@@ -130,6 +145,21 @@ func (m *MockSandbox) Pay(ctx context.Context, acct domain.Account, id string, p
 func (mr *MockSandboxMockRecorder) Pay(ctx, acct, id, payer any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Pay", reflect.TypeOf((*MockSandbox)(nil).Pay), ctx, acct, id, payer)
+}
+
+// PayBilling mocks base method.
+func (m *MockSandbox) PayBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PayBilling", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PayBilling indicates an expected call of PayBilling.
+func (mr *MockSandboxMockRecorder) PayBilling(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PayBilling", reflect.TypeOf((*MockSandbox)(nil).PayBilling), ctx, acct, id)
 }
 
 // RejectAuthorization mocks base method.

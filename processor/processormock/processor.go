@@ -41,6 +41,21 @@ func (m *MockProcessor) EXPECT() *MockProcessorMockRecorder {
 	return m.recorder
 }
 
+// ChargeCard mocks base method.
+func (m *MockProcessor) ChargeCard(ctx context.Context, r processor.CardChargeRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ChargeCard", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ChargeCard indicates an expected call of ChargeCard.
+func (mr *MockProcessorMockRecorder) ChargeCard(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ChargeCard", reflect.TypeOf((*MockProcessor)(nil).ChargeCard), ctx, r)
+}
+
 // DebitInstruction mocks base method.
 func (m *MockProcessor) DebitInstruction(ctx context.Context, r processor.DebitRequest) (processor.Submission, error) {
 	m.ctrl.T.Helper()
@@ -101,6 +116,36 @@ func (mr *MockProcessorMockRecorder) Refund(ctx, r any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Refund", reflect.TypeOf((*MockProcessor)(nil).Refund), ctx, r)
 }
 
+// RefundBilling mocks base method.
+func (m *MockProcessor) RefundBilling(ctx context.Context, r processor.BillingRefundRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RefundBilling", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RefundBilling indicates an expected call of RefundBilling.
+func (mr *MockProcessorMockRecorder) RefundBilling(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RefundBilling", reflect.TypeOf((*MockProcessor)(nil).RefundBilling), ctx, r)
+}
+
+// RegisterBoleto mocks base method.
+func (m *MockProcessor) RegisterBoleto(ctx context.Context, r processor.BoletoRequest) (processor.BoletoSlip, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RegisterBoleto", ctx, r)
+	ret0, _ := ret[0].(processor.BoletoSlip)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RegisterBoleto indicates an expected call of RegisterBoleto.
+func (mr *MockProcessorMockRecorder) RegisterBoleto(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RegisterBoleto", reflect.TypeOf((*MockProcessor)(nil).RegisterBoleto), ctx, r)
+}
+
 // SendPix mocks base method.
 func (m *MockProcessor) SendPix(ctx context.Context, r processor.PixOutRequest) (processor.Submission, error) {
 	m.ctrl.T.Helper()
@@ -114,6 +159,21 @@ func (m *MockProcessor) SendPix(ctx context.Context, r processor.PixOutRequest) 
 func (mr *MockProcessorMockRecorder) SendPix(ctx, r any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SendPix", reflect.TypeOf((*MockProcessor)(nil).SendPix), ctx, r)
+}
+
+// TokenizeCard mocks base method.
+func (m *MockProcessor) TokenizeCard(ctx context.Context, r processor.CardTokenRequest) (processor.CardToken, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "TokenizeCard", ctx, r)
+	ret0, _ := ret[0].(processor.CardToken)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// TokenizeCard indicates an expected call of TokenizeCard.
+func (mr *MockProcessorMockRecorder) TokenizeCard(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "TokenizeCard", reflect.TypeOf((*MockProcessor)(nil).TokenizeCard), ctx, r)
 }
 
 // MockInbox is a mock of Inbox interface.
@@ -152,6 +212,20 @@ func (m *MockInbox) AuthorizationNotice(ctx context.Context, authorizationID str
 func (mr *MockInboxMockRecorder) AuthorizationNotice(ctx, authorizationID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AuthorizationNotice", reflect.TypeOf((*MockInbox)(nil).AuthorizationNotice), ctx, authorizationID, n)
+}
+
+// BillingNotice mocks base method.
+func (m *MockInbox) BillingNotice(ctx context.Context, billingID string, n processor.BillingNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "BillingNotice", ctx, billingID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// BillingNotice indicates an expected call of BillingNotice.
+func (mr *MockInboxMockRecorder) BillingNotice(ctx, billingID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "BillingNotice", reflect.TypeOf((*MockInbox)(nil).BillingNotice), ctx, billingID, n)
 }
 
 // ChargeNotice mocks base method.

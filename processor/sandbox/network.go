@@ -37,6 +37,8 @@ type Delivery struct {
 	After      time.Duration
 	// Reason, when set, makes the delivery a failure (a PIX automatic debit).
 	Reason string `json:",omitempty"`
+	// Outcome is a card sale's answer (KindCard).
+	Outcome string
 }
 
 // Network hosts the simulated network's activity.
@@ -101,6 +103,9 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 		err = a.Sandbox.SettleRefund(ctx, d.ID)
 	case KindDebit: // PIX automatic
 		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Reason)
+	// Billings.
+	case KindCard:
+		err = a.Sandbox.cardAnswer(ctx, d.ID, d.Outcome)
 	}
 	if errors.Is(err, domain.ErrInvalid) {
 		activity.GetLogger(ctx).Info("sandbox notice refused: already concluded", "kind", d.Kind, "id", d.ID)

@@ -1,0 +1,70 @@
+package activities
+
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// OwnerBilling is the charge owner kind of a PIX billing's charge: the
+// billing moves in the charge's own transition (RegisterChargeOwner).
+const OwnerBilling = "billing"
+
+// BillingChargeSignal is the signal a PIX billing's workflow receives (a
+// ChargeMoved) after its charge moved.
+const BillingChargeSignal = "charge-moved"
+
+// BillingWorkflowIDOf is the billing workflow's id (workflows.BillingWorkflowID
+// says the same; the wake needs it here, below the workflows package).
+func BillingWorkflowIDOf(billingID string) string { return "billing/" + billingID }
+
+var _ = RegisterChargeOwner(OwnerBilling, ChargeOwnerHook{Moved: pixBillingMoved,
+	Wake: func(id string) (string, string) { return BillingWorkflowIDOf(id), BillingChargeSignal }})
+
+// pixBillingMoved moves a PIX billing with its charge, in the charge's
+// transaction. Paid: the billing is RECEIVED (from PENDING, OVERDUE, or
+// CANCELED — a payer who paid the QR has paid), its notification fee is
+// charged, the customer's payment counted; the charge is its statement line
+// (the charge's posting credited the money). Expired: CANCELED. Failed:
+// FAILED.
+func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, _ string) error {
+	_, _, err := billingStep(ctx, tx, charge.Details.V.Owner.ID, func(b *domain.Billing) (bool, error) {
+		switch charge.Status {
+		case domain.StatusCompleted:
+			if !b.Payable() && b.Status != domain.BillingCanceled {
+				return false, nil
+			}
+			at := charge.CompletedAt.Time
+			lock := at.Add(domain.ReceivedLock)
+			if b.NotificationFee > 0 {
+				if _, err := db.Post(ctx, tx, billingNotificationPosting(*b, charge.ID, lock)); err != nil {
+					return false, err
+				}
+			}
+			if b.CustomerID != nil {
+				if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
+					return false, err
+				}
+			}
+			b.Status = domain.BillingReceived
+			markPaid(b, at, lock, charge.ID)
+		case domain.StatusCanceled:
+			if !b.Payable() {
+				return false, nil
+			}
+			b.Status = domain.BillingCanceled
+		case domain.StatusFailed:
+			if !b.Payable() {
+				return false, nil
+			}
+			b.Status = domain.BillingFailed
+		default:
+			return false, nil
+		}
+		return true, nil
+	})
+	return err
+}

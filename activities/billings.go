@@ -1,0 +1,280 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/processor"
+)
+
+// Billings are the billing workflow's activities. A billing has its own
+// table (it is not money until paid): its transitions are billingStep, the
+// same shape as Base.transition written for that table. The catalog has no
+// billing event (the spec's boleto events are not active), so they write
+// none.
+type Billings struct {
+	Base
+	Processor processor.Processor
+}
+
+// BillingPaidInput carries the processor's notice that a billing was paid.
+type BillingPaidInput struct {
+	BillingID string
+	Notice    processor.BillingNotice
+}
+
+// BillingFailInput carries a declined card's reason.
+type BillingFailInput struct {
+	BillingID string
+	Reason    string
+}
+
+// InsertBilling writes a new billing (the create's first records: the row;
+// its intent is the caller's, in the same transaction). It reports false
+// when an earlier attempt wrote it.
+func InsertBilling(ctx context.Context, tx *sqlx.Tx, b domain.Billing) (bool, error) {
+	return db.InsertBilling(ctx, tx, b)
+}
+
+// billingStep is the one way a billing moves, inside tx: lock its row, let
+// apply change it (and post the ledger in the same transaction), store it.
+// apply returns false when the billing is already past the step (a retry):
+// nothing is written. It returns the billing as stored.
+func billingStep(ctx context.Context, tx *sqlx.Tx, id string, apply func(b *domain.Billing) (bool, error)) (domain.Billing, bool, error) {
+	b, err := db.LockBilling(ctx, tx, id)
+	if err != nil {
+		return b, false, err
+	}
+	changed, err := apply(&b)
+	if err != nil || !changed {
+		return b, false, err
+	}
+	b, err = db.UpdateBilling(ctx, tx, b)
+	return b, err == nil, err
+}
+
+// transition runs billingStep in a transaction of its own and answers the
+// billing's status.
+func (a *Billings) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, b *domain.Billing) (bool, error)) (string, error) {
+	var status string
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		b, _, err := billingStep(ctx, tx, id, func(b *domain.Billing) (bool, error) { return apply(tx, b) })
+		status = b.Status
+		return err
+	})
+	return status, err
+}
+
+// SubmitCard submits a card billing's sale to the acquirer (idempotent on
+// the billing id); the answer arrives as a BillingNotice. A billing no
+// longer PENDING (a retry after the answer came) submits nothing.
+func (a *Billings) SubmitCard(ctx context.Context, billingID string) error {
+	b, err := db.BillingByID(ctx, a.DB, billingID)
+	if err != nil || b.Status != domain.BillingPending {
+		return err
+	}
+	tok, err := db.GetCardToken(ctx, a.DB, b.AccountID, b.Details.V.CardToken)
+	if err != nil {
+		return fmt.Errorf("billing %s: card token: %w", b.ID, err)
+	}
+	_, err = a.Processor.ChargeCard(ctx, processor.CardChargeRequest{
+		ID: b.ID, Token: tok.ProcessorToken, Method: b.Method, Amount: b.Amount, Installments: b.InstallmentCount,
+	})
+	return err
+}
+
+// PayBilling books a boleto or card billing the processor says was paid
+// (PENDING or OVERDUE: a boleto is payable after its due date): the gross
+// from billing clearing, the fees to revenue, the net to the merchant
+// locked until the credit date (docs/ledger.md "Billings"), a BILLING
+// statement line and the customer's payment. A card billing becomes
+// CONFIRMED (RECEIVED at its credit date: ReceiveBilling), a boleto RECEIVED.
+func (a *Billings) PayBilling(ctx context.Context, in BillingPaidInput) (string, error) {
+	return a.transition(ctx, in.BillingID, func(tx *sqlx.Tx, b *domain.Billing) (bool, error) {
+		if !b.Payable() || b.Method == domain.MethodPix {
+			return false, nil
+		}
+		at := in.Notice.At.UTC()
+		if at.IsZero() {
+			at = time.Now().UTC()
+		}
+		creditAt := domain.BillingCreditAt(b.Method, at)
+		line := billingLine(*b, at)
+		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+			return false, err
+		}
+		if _, err := db.Post(ctx, tx, billingPaidPosting(*b, line.ID, creditAt)); err != nil {
+			return false, err
+		}
+		if b.CustomerID != nil {
+			if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
+				return false, err
+			}
+		}
+		b.Status = domain.BillingReceived
+		if b.Method != domain.MethodBoleto {
+			b.Status = domain.BillingConfirmed
+		}
+		markPaid(b, at, creditAt, line.ID)
+		if in.Notice.ReferenceID != "" && b.ExternalID == nil {
+			ref := in.Notice.ReferenceID
+			b.ExternalID = &ref
+		}
+		return true, nil
+	})
+}
+
+// markPaid records when the billing was paid, when its money is credited
+// and its statement line.
+func markPaid(b *domain.Billing, at, creditAt time.Time, lineID string) {
+	credit := domain.Today(creditAt)
+	b.PaidAt, b.EstimatedCreditDate, b.AccountTransactionID = domain.TimePtr(at), &credit, &lineID
+}
+
+// billingLine is the statement line of a paid boleto or card billing, with
+// an id derived from the billing so that it exists once.
+func billingLine(b domain.Billing, at time.Time) domain.Transaction {
+	ref := b.ID
+	return domain.Transaction{
+		ID: domain.DerivedID("", "billing:"+b.ID), AccountID: b.AccountID, APIKeyID: b.APIKeyID, Type: domain.TypeBilling,
+		Status: domain.StatusCompleted, Amount: b.Amount, FeeAmount: b.FeesTotal(), NetAmount: b.NetAmount,
+		Description: "Billing " + b.Method + " " + b.ID, ReferenceID: &ref,
+		CompletedAt: domain.TimePtr(at), CreatedAt: domain.NewTime(at),
+	}
+}
+
+// ReceiveBilling moves a CONFIRMED card billing to RECEIVED at its credit
+// date (its money was posted when it was confirmed: nothing moves now).
+func (a *Billings) ReceiveBilling(ctx context.Context, billingID string) (string, error) {
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+		if b.Status != domain.BillingConfirmed {
+			return false, nil
+		}
+		b.Status = domain.BillingReceived
+		return true, nil
+	})
+}
+
+// OverdueBilling marks a PENDING billing OVERDUE at the end of its due
+// date; it stays payable.
+func (a *Billings) OverdueBilling(ctx context.Context, billingID string) (string, error) {
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+		if b.Status != domain.BillingPending {
+			return false, nil
+		}
+		b.Status = domain.BillingOverdue
+		return true, nil
+	})
+}
+
+// FailBilling marks a billing whose card was declined FAILED; no money
+// had moved.
+func (a *Billings) FailBilling(ctx context.Context, in BillingFailInput) (string, error) {
+	return a.transition(ctx, in.BillingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+		if !b.Payable() {
+			return false, nil
+		}
+		b.Status = domain.BillingFailed
+		d := b.Details.V
+		d.FailureReason = in.Reason
+		b.Details = domain.SomeJSON(d)
+		return true, nil
+	})
+}
+
+// CancelBilling cancels a billing still payable (the end of its payable
+// period after the due date).
+func (a *Billings) CancelBilling(ctx context.Context, billingID string) (string, error) {
+	b, _, err := CancelPayableBilling(ctx, a.DB, "", billingID)
+	return b.Status, err
+}
+
+// ErrBillingNotPayable is why a billing cannot be canceled.
+var ErrBillingNotPayable = errors.New("billing is no longer payable")
+
+// CancelPayableBilling moves the billing to CANCELED if it is PENDING or
+// OVERDUE (accountID "" : any account); it reports whether it moved. The
+// cancel use case and the workflow's end of the payable period share it.
+func CancelPayableBilling(ctx context.Context, d *sqlx.DB, accountID, id string) (domain.Billing, bool, error) {
+	var out domain.Billing
+	var moved bool
+	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+		var err error
+		out, moved, err = billingStep(ctx, tx, id, func(b *domain.Billing) (bool, error) {
+			if accountID != "" && b.AccountID != accountID {
+				return false, domain.ErrNotFound
+			}
+			if !b.Payable() {
+				return false, nil
+			}
+			b.Status = domain.BillingCanceled
+			return true, nil
+		})
+		return err
+	})
+	return out, moved, err
+}
+
+// BillingRefundInput is one refund of a billing, as the use case decided it.
+type BillingRefundInput struct {
+	RefundID    string
+	RequestID   string
+	Amount      money.Cents
+	Description string
+	At          time.Time
+}
+
+// RefundBilling books a refund of a paid billing in tx (the refund use
+// case's one transaction): under the billing's row lock, and only if no
+// other refund moved it since the use case read refundedBefore (a 400
+// otherwise: asked again, the refund is checked against the new figures).
+// A refund already booked (its id) answers the billing as it is. The
+// posting returns the amount to the payer through the method's clearing
+// (billingRefundPosting); a BILLING_REFUND statement line shows it.
+func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedBefore money.Cents, in BillingRefundInput) (domain.Billing, error) {
+	b, _, err := billingStep(ctx, tx, billingID, func(b *domain.Billing) (bool, error) {
+		for _, r := range b.Details.V.Refunds {
+			if r.ID == in.RefundID {
+				return false, nil
+			}
+		}
+		if b.RefundedAmount != refundedBefore || !domain.BillingPaid(b.Status) || in.Amount > b.Amount-b.RefundedAmount {
+			return false, domain.Invalid("amount", "another refund of billing %s went first: %s is left to refund", b.ID, b.Amount-b.RefundedAmount)
+		}
+		at := in.At.UTC()
+		merchant, fees := b.RefundSplit(in.Amount)
+		line := domain.Transaction{
+			ID: domain.DerivedID("", "billing-refund:"+in.RefundID), AccountID: b.AccountID, APIKeyID: b.APIKeyID,
+			Type: domain.TypeBillingRefund, Status: domain.StatusCompleted, Amount: in.Amount, FeeAmount: -fees, NetAmount: merchant,
+			Description: "Refund of billing " + b.ID, ReferenceID: &b.ID, CompletedAt: domain.TimePtr(at), CreatedAt: domain.NewTime(at),
+		}
+		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+			return false, err
+		}
+		creditAt := at
+		if b.PaidAt != nil {
+			creditAt = domain.BillingCreditAt(b.Method, b.PaidAt.Time)
+		}
+		if _, err := db.Post(ctx, tx, billingRefundPosting(*b, in.RefundID, line.ID, in.Amount, merchant, fees, creditAt)); err != nil {
+			return false, err
+		}
+		b.RefundedAmount += in.Amount
+		b.Status = domain.BillingPartiallyRefunded
+		if b.RefundedAmount == b.Amount {
+			b.Status = domain.BillingRefunded
+		}
+		d := b.Details.V
+		d.Refunds = append(d.Refunds, domain.BillingRefund{ID: in.RefundID, Amount: in.Amount, Description: in.Description,
+			At: domain.NewTime(at), RequestID: in.RequestID})
+		b.Details = domain.SomeJSON(d)
+		return true, nil
+	})
+	return b, err
+}

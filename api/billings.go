@@ -1,0 +1,117 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+// billingView is a billing as the API shows it.
+func (s *Server) billingView(b service.CreatedBilling) domain.PublicBilling {
+	return b.Billing.Public(s.cfg.PublicURL, b.PixImage)
+}
+
+func (s *Server) createBilling(c *gin.Context) {
+	bindAndAct[domain.NewBilling, domain.BillingRequest](c, "Billing created", func(req domain.NewBilling) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		if req.RemoteIP == "" {
+			req.RemoteIP = c.ClientIP() // the spec's default: the request's IP
+		}
+		b, err := s.Billings.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
+		if err != nil {
+			return nil, err
+		}
+		return s.billingView(b), nil
+	})
+}
+
+func (s *Server) tokenizeCard(c *gin.Context) {
+	bindAndAct[domain.NewCardToken, domain.TokenizeCardRequest](c, "Card tokenized", func(req domain.NewCardToken) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		if req.RemoteIP == "" {
+			req.RemoteIP = c.ClientIP()
+		}
+		return s.Billings.TokenizeCard(c.Request.Context(), accountOf(c), req)
+	})
+}
+
+func (s *Server) getBilling(c *gin.Context) {
+	b, err := s.Billings.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Billing", s.billingView(b))
+}
+
+func (s *Server) listBillings(c *gin.Context) {
+	p, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	f := service.BillingFilter{Page: p.Page, PageSize: p.PageSize, CustomerID: c.Query("customerId"), ExternalReference: c.Query("externalReference")}
+	if v := c.Query("status"); v != "" {
+		if f.Status, err = oneOf("status", v, domain.BillingStatuses); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	if v := c.Query("method"); v != "" {
+		if f.Method, err = domain.BillingMethod("method", &v); err != nil {
+			fail(c, err)
+			return
+		}
+	}
+	if f.DateFrom, err = timeParam(c, "dateFrom", false); err != nil {
+		fail(c, err)
+		return
+	}
+	if f.DateTo, err = timeParam(c, "dateTo", true); err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Billings.List(c.Request.Context(), accountOf(c), f)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Billings", pageOf(rows, service.ListFilter{Page: f.Page, PageSize: f.PageSize}, total, func(b domain.Billing) domain.PublicBilling {
+		return b.Public(s.cfg.PublicURL, "")
+	}))
+}
+
+// oneOf requires v (any case) to be one of values.
+func oneOf(field, v string, values []string) (string, error) {
+	u := strings.ToUpper(strings.TrimSpace(v))
+	for _, ok := range values {
+		if u == ok {
+			return u, nil
+		}
+	}
+	return "", domain.Invalid(field, "must be one of %s", strings.Join(values, ", "))
+}
+
+func (s *Server) refundBilling(c *gin.Context) {
+	bindAndAct[domain.NewBillingRefund, domain.BillingRefundRequest](c, "Billing refunded", func(req domain.NewBillingRefund) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		b, err := s.Billings.Refund(c.Request.Context(), accountOf(c), req)
+		if err != nil {
+			return nil, err
+		}
+		return b.Public(s.cfg.PublicURL, ""), nil
+	})
+}
+
+func (s *Server) sandboxBillingPay(c *gin.Context) {
+	r, err := s.Sandbox.PayBilling(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}
+
+func (s *Server) sandboxBillingOverdue(c *gin.Context) {
+	r, err := s.Sandbox.OverdueBilling(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}

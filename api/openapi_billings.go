@@ -1,0 +1,45 @@
+package api
+
+import (
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+// billingListQuery is the billings list's query.
+type billingListQuery struct {
+	Page              int    `json:"page,omitempty" jsonschema:"minimum=1"`
+	PageSize          int    `json:"pageSize,omitempty" jsonschema:"minimum=1,maximum=100"`
+	Status            string `json:"status,omitempty" jsonschema:"enum=PENDING,enum=CONFIRMED,enum=RECEIVED,enum=OVERDUE,enum=CANCELED,enum=REFUNDED,enum=PARTIALLY_REFUNDED,enum=FAILED"`
+	Method            string `json:"method,omitempty" jsonschema:"enum=BOLETO,enum=CARD_CREDIT,enum=CARD_DEBIT,enum=CARD_VOUCHER,enum=PIX"`
+	CustomerID        string `json:"customerId,omitempty"`
+	ExternalReference string `json:"externalReference,omitempty"`
+	DateFrom          string `json:"dateFrom,omitempty"`
+	DateTo            string `json:"dateTo,omitempty"`
+}
+
+// The OpenAPI Docs of billings (routes in api/routes.go).
+var _ = documents(merchantDocs, map[string]Doc{
+	"POST /billings/create": {
+		Summary: "Create a billing (boleto, credit, debit or voucher card, PIX)",
+		Description: "A boleto answers its digitableLine and a printable bankSlipUrl; a PIX billing its pixCopyPaste and pixEncodedImage; " +
+			"CARD_DEBIT an invoiceUrl where the payer pays; CARD_CREDIT and CARD_VOUCHER are charged on the cardToken or creditCard " +
+			"(tokenized at once: the number is never stored). dueDate defaults to today + 3 days (America/Sao_Paulo).",
+		Body: domain.BillingRequest{}, Data: domain.PublicBilling{},
+		Example: map[string]any{"method": "BOLETO", "amount": 150, "description": "Mensalidade",
+			"customer": map[string]any{"name": "Maria Silva", "taxId": "52998224725"}, "externalReference": "fatura-77"},
+	},
+	"POST /billings/tokenize-card": {
+		Summary: "Tokenize a card for later billings", Body: domain.TokenizeCardRequest{}, Data: service.CardTokenView{},
+		Description: "Answers creditCardToken, creditCardBrand and creditCardNumber (the last four digits only).",
+	},
+	"GET /billings/get/:id": {Summary: "Get a billing by id or externalId", Data: domain.PublicBilling{}},
+	"GET /billings/list":    {Summary: "List billings", Query: billingListQuery{}, Data: domain.PublicBilling{}, List: true},
+	"POST /billings/refund": {
+		Summary:     "Refund a paid billing (whole or part)",
+		Description: "Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing.",
+		Body:        domain.BillingRefundRequest{}, Data: domain.PublicBilling{},
+		Example: map[string]any{"id": "bil_…", "amount": 50, "description": "Devolução parcial"},
+	},
+	"POST /sandbox/billings/:id/pay":     {Summary: "Sandbox: the billing is paid (a PIX billing through its charge)", Data: simulation{}},
+	"POST /sandbox/billings/:id/overdue": {Summary: "Sandbox: the billing's due date passes now", Data: simulation{}},
+})

@@ -1,0 +1,88 @@
+package processor
+
+import (
+	"time"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+)
+
+// BoletoRequest registers a boleto for billing ID.
+type BoletoRequest struct {
+	ID         string
+	Amount     money.Cents
+	DueDate    time.Time
+	PayerName  string
+	PayerTaxID string
+}
+
+// BoletoSlip is the registrar's answer: its reference, the 44-digit barcode
+// and the 47-digit digitable line.
+type BoletoSlip struct {
+	ReferenceID   string
+	Barcode       string
+	DigitableLine string
+}
+
+// CardTokenRequest asks the processor's vault to keep a card. Card holds
+// the number and CVV in memory only: no adapter may log or store them
+// outside the vault.
+type CardTokenRequest struct {
+	// ID names the tokenization (idempotent).
+	ID         string
+	Card       domain.CardData
+	HolderInfo *domain.CardHolderInfo
+	RemoteIP   string
+}
+
+// CardToken is the vault's token of a card, with what may be shown of it.
+type CardToken struct {
+	Token string
+	Brand string
+	Last4 string
+}
+
+// CardChargeRequest submits a sale of Amount on a tokenized card.
+type CardChargeRequest struct {
+	// ID is the billing's id (the sale is idempotent on it).
+	ID           string
+	Token        string
+	Method       string
+	Amount       money.Cents
+	Installments int
+	RemoteIP     string
+}
+
+// BillingRefundRequest returns Amount of billing BillingID to its payer.
+type BillingRefundRequest struct {
+	BillingID string
+	RefundID  string
+	Method    string
+	Amount    money.Cents
+}
+
+// Billing notice outcomes (OutcomePaid and OutcomeFailed are shared).
+const (
+	// OutcomeOverdue: the billing's due date has passed (the sandbox's
+	// overdue route; the workflow's own timer says the same at the end of
+	// the due date).
+	OutcomeOverdue = "overdue"
+)
+
+// BillingNotice is what the registrar or the acquirer says of a billing:
+// paid (a boleto paid, a card sale approved), failed (a card declined) or
+// overdue.
+type BillingNotice struct {
+	// BillingID names the billing, set by the Inbox; its workflow ignores a
+	// notice naming another.
+	BillingID   string    `json:"billingId,omitempty"`
+	Outcome     string    `json:"outcome"`
+	ReferenceID string    `json:"referenceId,omitempty"`
+	At          time.Time `json:"at"`
+	Reason      string    `json:"reason,omitempty"`
+}
+
+// Known reports whether the workflow acts on the notice's outcome.
+func (n BillingNotice) Known() bool {
+	return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed || n.Outcome == OutcomeOverdue
+}

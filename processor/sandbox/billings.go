@@ -1,0 +1,110 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/jangada/jangada/boleto"
+	"github.com/jangada/jangada/processor"
+)
+
+// The sandbox plays the boleto registrar and the card acquirer too.
+
+// Sandbox cards (CONTRACTS.md): DeclinedCard is declined, every other
+// valid number is approved.
+const (
+	ApprovedCard = "4111111111111111"
+	DeclinedCard = "4000000000000002"
+)
+
+// BoletoBank is the bank code of the sandbox's boletos.
+const BoletoBank = "999"
+
+// KindCard is the delivery of a card sale's answer.
+const KindCard = "card"
+
+// Sandbox vault tokens say what the simulated acquirer will answer: the
+// sandbox keeps no card, so the token carries the one thing it needs.
+const (
+	tokenApproves = "sbxcard_a_"
+	tokenDeclines = "sbxcard_d_"
+)
+
+// RegisterBoleto builds a real FEBRABAN boleto for the billing: bank 999,
+// the free field derived from the billing id (our number).
+func (s *Sandbox) RegisterBoleto(_ context.Context, r processor.BoletoRequest) (processor.BoletoSlip, error) {
+	b, err := boleto.New(BoletoBank, r.DueDate, r.Amount, freeField(r.ID))
+	if err != nil {
+		return processor.BoletoSlip{}, err
+	}
+	return processor.BoletoSlip{ReferenceID: "sbx_bol_" + processor.TxID(r.ID)[:20], Barcode: b.Barcode, DigitableLine: b.DigitableLine}, nil
+}
+
+// freeField is 25 digits derived from the billing id, so a retried
+// registration answers the same boleto.
+func freeField(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	n := new(big.Int).SetBytes(sum[:])
+	d := n.Text(10)
+	return d[len(d)-25:]
+}
+
+// TokenizeCard answers a vault token for the card; the declining sandbox
+// card gets a token whose sales are declined. The number is not kept.
+func (s *Sandbox) TokenizeCard(_ context.Context, r processor.CardTokenRequest) (processor.CardToken, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return processor.CardToken{}, err
+	}
+	prefix := tokenApproves
+	if r.Card.Number == DeclinedCard {
+		prefix = tokenDeclines
+	}
+	return processor.CardToken{Token: prefix + hex.EncodeToString(b[:]), Brand: r.Card.Brand, Last4: r.Card.Last4}, nil
+}
+
+// ChargeCard accepts the sale and has the acquirer's answer delivered at
+// once (a durable delivery, like a settlement): approved, or declined for
+// the declining card's token.
+func (s *Sandbox) ChargeCard(ctx context.Context, r processor.CardChargeRequest) (processor.Submission, error) {
+	if !strings.HasPrefix(r.Token, "sbxcard_") {
+		return processor.Submission{}, fmt.Errorf("sandbox: %q is not a sandbox card token", r.Token)
+	}
+	outcome := processor.OutcomePaid
+	if strings.HasPrefix(r.Token, tokenDeclines) {
+		outcome = processor.OutcomeFailed
+	}
+	sub := processor.Submission{ReferenceID: "sbx_card_" + processor.TxID(r.ID)[:20]}
+	return sub, s.laterAfter(ctx, Delivery{Kind: KindCard, ID: r.ID, Outcome: outcome}, 0)
+}
+
+// RefundBilling accepts the refund (the sandbox returns the money at once).
+func (s *Sandbox) RefundBilling(_ context.Context, r processor.BillingRefundRequest) (processor.Submission, error) {
+	return processor.Submission{ReferenceID: "sbx_bref_" + processor.TxID(r.RefundID)[:20]}, nil
+}
+
+// PayBilling simulates the payer paying a boleto or card billing.
+func (s *Sandbox) PayBilling(ctx context.Context, billingID string) error {
+	return s.Inbox.BillingNotice(ctx, billingID, processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now().UTC(),
+		ReferenceID: "sbx_pay_" + processor.TxID(billingID)[:20]})
+}
+
+// OverdueBilling simulates the billing's due date passing now.
+func (s *Sandbox) OverdueBilling(ctx context.Context, billingID string) error {
+	return s.Inbox.BillingNotice(ctx, billingID, processor.BillingNotice{Outcome: processor.OutcomeOverdue, At: time.Now().UTC()})
+}
+
+// cardAnswer delivers a card sale's answer.
+func (s *Sandbox) cardAnswer(ctx context.Context, billingID, outcome string) error {
+	n := processor.BillingNotice{Outcome: outcome, At: time.Now().UTC(), ReferenceID: "sbx_card_" + processor.TxID(billingID)[:20]}
+	if outcome == processor.OutcomeFailed {
+		n.Reason = "card declined by the issuer"
+	}
+	return s.Inbox.BillingNotice(ctx, billingID, n)
+}

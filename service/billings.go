@@ -1,0 +1,369 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/card"
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/qr"
+	"github.com/jangada/jangada/workflows"
+)
+
+// LaunchBilling is the billing's workflow-start kind (workflow_launches.kind).
+const LaunchBilling = "billing"
+
+// The sweeper rebuilds a billing's start from the stored billing.
+var _ = registerLaunch(LaunchBilling, func(ctx context.Context, q sqlx.QueryerContext, id string) (launch, error) {
+	b, err := db.BillingByID(ctx, q, id)
+	return billingLaunch(b), err
+})
+
+// billingLaunch is a billing's workflow start, for its create and the sweeper.
+func billingLaunch(b domain.Billing) launch {
+	return launch{LaunchBilling, b.ID, workflows.BillingStart(b), workflows.BillingWorkflow, workflows.BillingInput{Billing: b}}
+}
+
+// BillingFilter is a billing list's query.
+type BillingFilter = db.BillingFilter
+
+// Billings creates, reads, refunds and cancels billings. A PIX billing's
+// QR is an ordinary charge made through Charges with the billing as its
+// owner (activities.OwnerBilling): paying the charge pays the billing.
+type Billings struct {
+	DB        *sqlx.DB
+	Processor processor.Processor
+	Charges   *Charges
+	// Starts starts each billing's workflow beside the answer.
+	Starts    *LaunchPool
+	Temporal  Temporal
+	PublicURL string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// CreatedBilling is a billing with its PIX QR image when it has one.
+type CreatedBilling struct {
+	Billing  domain.Billing
+	PixImage string
+}
+
+func (s *Billings) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Create makes a billing: it finds an earlier attempt's billing first (by
+// the id derived from the Idempotency-Key, or a subscription's cycle key),
+// then prices it, resolves its customer in the store, tokenizes a card
+// (before anything is written: no number or CVV goes further), registers a
+// boleto or makes a PIX billing's charge, commits the row and the intent to
+// start its workflow, and answers (the workflow starts beside the answer).
+func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewBilling) (CreatedBilling, error) {
+	id := newID("bil_", acct.ID, "billing", in.IdempotencyKey)
+	if in.IdempotencyKey != "" {
+		if b, err := db.GetBilling(ctx, s.DB, acct.ID, id); err == nil {
+			return s.view(b), nil
+		} else if !errors.Is(err, domain.ErrNotFound) {
+			return CreatedBilling{}, err
+		}
+	}
+	fee, notification, net, err := acct.Fees.BillingPrice(in.Method, in.Amount)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	cust, err := s.customer(ctx, acct, in.Customer)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	now := s.now().UTC()
+	b := domain.Billing{
+		ID: id, AccountID: acct.ID, APIKeyID: keyID(key), Method: in.Method, Status: domain.BillingPending,
+		Amount: in.Amount, FeeAmount: fee, NotificationFee: notification, NetAmount: net, InstallmentCount: in.InstallmentCount,
+		Description: in.Description, DueDate: in.DueDate, ExternalReference: in.ExternalReference,
+		CustomerID: &cust.ID, Customer: domain.SomeJSON(cust), PageToken: pageToken(), CreatedAt: domain.NewTime(now),
+	}
+	if in.SubscriptionID != "" {
+		b.SubscriptionID = &in.SubscriptionID
+	}
+	d := domain.BillingDetails{}
+	switch in.Method {
+	case domain.MethodCardCredit, domain.MethodCardVoucher:
+		tok, err := s.cardToken(ctx, acct, in, cust.ID, id)
+		if err != nil {
+			return CreatedBilling{}, err
+		}
+		d.CardToken, d.CardBrand, d.CardLast4 = tok.ID, tok.Brand, tok.Last4
+	case domain.MethodBoleto:
+		slip, err := s.Processor.RegisterBoleto(ctx, processor.BoletoRequest{ID: id, Amount: in.Amount, DueDate: in.DueDate,
+			PayerName: cust.Name, PayerTaxID: cust.TaxID})
+		if err != nil {
+			return CreatedBilling{}, fmt.Errorf("processor: %w", err)
+		}
+		d.Barcode, d.DigitableLine, b.ExternalID = slip.Barcode, slip.DigitableLine, &slip.ReferenceID
+	case domain.MethodPix:
+		charge, err := s.pixCharge(ctx, acct, key, b, now)
+		if err != nil {
+			return CreatedBilling{}, err
+		}
+		d.PixCopyPaste, b.ChargeID, b.ExternalID = *charge.CopyPaste, &charge.ID, charge.ReferenceID
+	}
+	b.Details = domain.SomeJSON(d)
+
+	l := billingLaunch(b)
+	var fresh bool
+	if err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh {
+			return err
+		}
+		return recordIntent(ctx, tx, l)
+	}); err != nil {
+		return CreatedBilling{}, err
+	}
+	if !fresh { // a concurrent attempt stored it: answer with what it stored
+		stored, err := db.BillingByID(ctx, s.DB, id)
+		if err != nil {
+			return CreatedBilling{}, err
+		}
+		return s.view(stored), nil
+	}
+	s.Starts.Go(ctx, l)
+	return s.view(b), nil
+}
+
+// pixCharge makes the PIX billing's charge through the charge use case,
+// owned by the billing, payable until the billing's payable period ends.
+// Its id derives from the billing's, so a retried create finds it.
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time) (domain.Transaction, error) {
+	desc := b.Description
+	if len([]rune(desc)) < 3 {
+		desc = "Billing " + b.ID
+	}
+	created, err := s.Charges.Create(ctx, acct, key, domain.NewCharge{
+		IdempotencyKey: "billing:" + b.ID, Amount: b.Amount, Description: desc,
+		ExpiresIn: domain.DueEnd(b.DueDate).Add(domain.BillingPayableAfterDue).Sub(now),
+		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
+		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID},
+	})
+	return created.Charge, err
+}
+
+// customer is the store's customer a billing names: the one with the id
+// given, or the account's customer with the taxId (made when there is none).
+func (s *Billings) customer(ctx context.Context, acct domain.Account, c domain.BillingCustomer) (domain.BillingCustomer, error) {
+	if c.ID != "" {
+		got, err := db.GetCustomer(ctx, s.DB, acct.ID, c.ID)
+		if errors.Is(err, domain.ErrNotFound) {
+			return c, domain.Invalid("customer.id", "is not a customer of this account")
+		}
+		if err != nil {
+			return c, err
+		}
+		return domain.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+	}
+	got, err := db.FindOrCreateCustomer(ctx, s.DB, domain.Customer{AccountID: acct.ID, Name: c.Name, Document: c.TaxID, Email: c.Email, Phone: c.Phone})
+	if err != nil {
+		return c, err
+	}
+	return domain.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+}
+
+// cardToken is the billing's stored card token: the account's token it
+// names, or a new one for the card it carries (tokenized here, before
+// anything is written; the number and CVV go no further).
+func (s *Billings) cardToken(ctx context.Context, acct domain.Account, in domain.NewBilling, customerID, billingID string) (db.CardTokenRow, error) {
+	if in.Card == nil {
+		tok, err := db.GetCardToken(ctx, s.DB, acct.ID, in.CardToken)
+		if errors.Is(err, domain.ErrNotFound) {
+			return tok, domain.Invalid("cardToken", "is not a card token of this account")
+		}
+		if err != nil {
+			return tok, err
+		}
+		if card.Expired(tok.ExpiryMonth, tok.ExpiryYear, s.now().In(domain.SaoPaulo)) {
+			return tok, domain.Invalid("cardToken", "names a card that has expired")
+		}
+		return tok, nil
+	}
+	return s.tokenize(ctx, acct, domain.NewCardToken{Card: *in.Card, HolderInfo: in.HolderInfo, RemoteIP: in.RemoteIP},
+		customerID, domain.DerivedID("ctk_", "billing-card:"+billingID))
+}
+
+// tokenize asks the processor's vault for a token of the card and stores
+// it (id tokenID) with what may be shown of the card.
+func (s *Billings) tokenize(ctx context.Context, acct domain.Account, in domain.NewCardToken, customerID, tokenID string) (db.CardTokenRow, error) {
+	vault, err := s.Processor.TokenizeCard(ctx, processor.CardTokenRequest{ID: tokenID, Card: in.Card, HolderInfo: in.HolderInfo, RemoteIP: in.RemoteIP})
+	if err != nil {
+		return db.CardTokenRow{}, fmt.Errorf("processor: tokenize card: %w", err)
+	}
+	row := db.CardTokenRow{ID: tokenID, AccountID: acct.ID, ProcessorToken: vault.Token, Brand: in.Card.Brand, Last4: in.Card.Last4,
+		ExpiryMonth: in.Card.ExpiryMonth, ExpiryYear: in.Card.ExpiryYear}
+	if customerID != "" {
+		row.CustomerID = &customerID
+	}
+	return db.InsertCardToken(ctx, s.DB, row)
+}
+
+// CardTokenView is the answer of tokenize-card.
+type CardTokenView struct {
+	CreditCardToken  string `json:"creditCardToken"`
+	CreditCardBrand  string `json:"creditCardBrand"`
+	CreditCardNumber string `json:"creditCardNumber"`
+}
+
+// TokenizeCard keeps a card for later billings of the account (its
+// customer resolved as a billing's): a token, its brand and last four
+// digits; the number is not stored.
+func (s *Billings) TokenizeCard(ctx context.Context, acct domain.Account, in domain.NewCardToken) (CardTokenView, error) {
+	cust, err := s.customer(ctx, acct, in.Customer)
+	if err != nil {
+		return CardTokenView{}, err
+	}
+	tok, err := s.tokenize(ctx, acct, in, cust.ID, newID("ctk_", acct.ID, "card-token", in.IdempotencyKey))
+	if err != nil {
+		return CardTokenView{}, err
+	}
+	return CardTokenView{CreditCardToken: tok.ID, CreditCardBrand: tok.Brand, CreditCardNumber: tok.Last4}, nil
+}
+
+// Get reads one of the account's billings by id or externalId.
+func (s *Billings) Get(ctx context.Context, acct domain.Account, idOrExternal string) (CreatedBilling, error) {
+	b, err := db.GetBilling(ctx, s.DB, acct.ID, idOrExternal)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	return s.view(b), nil
+}
+
+// List reads one page of the account's billings.
+func (s *Billings) List(ctx context.Context, acct domain.Account, f BillingFilter) ([]domain.Billing, int, error) {
+	return db.ListBillings(ctx, s.DB, acct.ID, f)
+}
+
+// Page is the billing whose public slip or invoice page token is token.
+func (s *Billings) Page(ctx context.Context, token string) (CreatedBilling, error) {
+	b, err := db.BillingByPageToken(ctx, s.DB, token)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	return s.view(b), nil
+}
+
+// view adds the QR image of a payable PIX billing.
+func (s *Billings) view(b domain.Billing) CreatedBilling {
+	v := CreatedBilling{Billing: b}
+	if b.Method == domain.MethodPix && b.Payable() && b.Details.V.PixCopyPaste != "" {
+		img, err := qr.DataURI(b.Details.V.PixCopyPaste)
+		if err == nil {
+			v.PixImage = img
+		}
+	}
+	return v
+}
+
+// Cancel cancels one of the account's billings that is still payable
+// (PENDING or OVERDUE) and tells its workflow; a billing paid or closed is
+// a 400. A subscription's canceled cycle calls it.
+func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (domain.Billing, error) {
+	b, err := db.GetBilling(ctx, s.DB, acct.ID, id)
+	if err != nil {
+		return b, err
+	}
+	b, moved, err := activities.CancelPayableBilling(ctx, s.DB, acct.ID, b.ID)
+	if err != nil {
+		return b, err
+	}
+	if !moved {
+		return b, domain.Invalidf("billing %s is %s: only a PENDING or OVERDUE billing can be canceled", b.ID, b.Status)
+	}
+	// The row is canceled; the signal only ends the workflow's wait (a
+	// deferred one reads it at its due date).
+	if err := signal(ctx, s.Temporal, workflows.BillingWorkflowID(b.ID), workflows.BillingCancelSignal, b.ID, "ended"); err != nil {
+		slog.Warn("billing canceled; its workflow was not told", "billing", b.ID, "error", err)
+	}
+	return b, nil
+}
+
+// Refund returns money of a paid billing to its payer: the whole of what is
+// left (REFUNDED) or part of it (PARTIALLY_REFUNDED; several partial
+// refunds up to the amount paid). More than what is left is a 400 and
+// moves nothing. The processor is asked first (idempotent on the refund
+// id, derived from the request's Idempotency-Key or from the billing and
+// what it had refunded), then the refund is booked in one transaction.
+func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
+	b, err := db.GetBilling(ctx, s.DB, acct.ID, in.ID)
+	if err != nil {
+		return b, err
+	}
+	requestID := ""
+	if in.IdempotencyKey != "" {
+		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
+		for _, r := range b.Details.V.Refunds {
+			if r.RequestID == requestID {
+				return b, nil
+			}
+		}
+	}
+	amount, err := refundable(b, in.Amount)
+	if err != nil {
+		return b, err
+	}
+	refundID := requestID
+	if refundID == "" {
+		refundID = domain.DerivedID("", fmt.Sprintf("billing-refund:%s:%d:%d", b.ID, b.RefundedAmount, amount))
+	}
+	if _, err := s.Processor.RefundBilling(ctx, processor.BillingRefundRequest{BillingID: b.ID, RefundID: refundID, Method: b.Method, Amount: amount}); err != nil {
+		return b, fmt.Errorf("processor: refund billing: %w", err)
+	}
+	var out domain.Billing
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		var err error
+		out, err = activities.RefundBilling(ctx, tx, b.ID, b.RefundedAmount, activities.BillingRefundInput{
+			RefundID: refundID, RequestID: requestID, Amount: amount, Description: in.Description, At: s.now()})
+		return err
+	})
+	return out, err
+}
+
+// refundable is the amount a refund of asked (0: what is left) returns.
+func refundable(b domain.Billing, asked money.Cents) (money.Cents, error) {
+	if !domain.BillingPaid(b.Status) {
+		return 0, domain.Invalid("id", "billing %s is %s: only a paid billing can be refunded", b.ID, b.Status)
+	}
+	left := b.Amount - b.RefundedAmount
+	if asked == 0 {
+		return left, nil
+	}
+	if asked > left {
+		return 0, domain.Invalid("amount", "must not exceed what is left to refund, %s", left)
+	}
+	return asked, nil
+}
+
+// pageToken names a billing's public slip or invoice page: 128 random bits.
+func pageToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// keyID is the API key's id, or nil for a billing no key made.
+func keyID(key domain.APIKey) *string {
+	if key.ID == "" {
+		return nil
+	}
+	return &key.ID
+}
