@@ -26,8 +26,8 @@ const SessionHoldGrace = 2 * time.Minute
 // InsertSession stores a new OPEN session; it reports false, writing
 // nothing, when a session with its id exists (another attempt of the same
 // checkout stored it).
-func InsertSession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) (bool, error) {
-	res, err := tx.ExecContext(ctx, `
+func InsertSession(ctx context.Context, q sqlx.ExecerContext, s domain.CheckoutSession) (bool, error) {
+	res, err := hotExec(ctx, q, `
 		INSERT INTO checkout_sessions (id, account_id, link_id, api_key_id, status, method, original_amount,
 			discount_amount, amount, coupon_id, coupon_code, product_ids, payer, transaction_id, external_reference, expires_at,
 			created_at, updated_at)

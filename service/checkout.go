@@ -178,17 +178,22 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		sess.Payer = domain.SomeJSON(*payer)
 	}
 	var stored bool
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if err := s.hold(ctx, tx, &sess, in.CouponCode); err != nil {
+	if in.CouponCode == "" && len(link.ProductIDs) == 0 {
+		// Nothing to hold: one statement, no transaction around it.
+		stored, err = db.InsertSession(ctx, s.DB, sess)
+	} else {
+		err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+			if err := s.hold(ctx, tx, &sess, in.CouponCode); err != nil {
+				return err
+			}
+			if sess.Amount < domain.MinCharge {
+				return domain.Invalid("couponCode", "leaves %s to pay: a PIX charge is at least %s", sess.Amount, domain.MinCharge)
+			}
+			var err error
+			stored, err = db.InsertSession(ctx, tx, sess)
 			return err
-		}
-		if sess.Amount < domain.MinCharge {
-			return domain.Invalid("couponCode", "leaves %s to pay: a PIX charge is at least %s", sess.Amount, domain.MinCharge)
-		}
-		var err error
-		stored, err = db.InsertSession(ctx, tx, sess)
-		return err
-	})
+		})
+	}
 	if err != nil {
 		return CheckoutResult{}, err
 	}
