@@ -109,10 +109,16 @@ func TestCheckoutBrowser(t *testing.T) {
 	if !value(t, ctx, chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
 		t.Fatal(`the page reloaded to show "pago": it must update live`)
 	}
-	shot := value(t, ctx, chromedp.FullScreenshot(90))
-	path := filepath.Join(t.TempDir(), "checkout-paid.jpg")
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	path := filepath.Join(t.TempDir(), "checkout-paid.png")
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
 		t.Fatal(err)
+	}
+	// JANGADA_E2E_SCREENSHOTS keeps a copy past the test (the temp dir goes).
+	if dir := os.Getenv("JANGADA_E2E_SCREENSHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, "checkout-paid.png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Logf("session page first contentful paint %.0f ms; \"pago\" shown %s after the pay call; screenshot %s (%d bytes)",
 		firstPaint, update.Round(time.Millisecond), path, len(shot))
