@@ -15,7 +15,7 @@ func (s *Server) qrImage(c *gin.Context) {
 	id := strings.TrimSuffix(c.Param("file"), ".png")
 	code, err := s.Transactions.PendingCopyPaste(c.Request.Context(), id)
 	if err != nil {
-		notFound(c)
+		fail(c, err) // "charge not found", or why it is no longer payable
 		return
 	}
 	png, err := qr.PNG(code)

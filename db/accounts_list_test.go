@@ -44,3 +44,12 @@ func TestListAccountsSearch(t *testing.T) {
 		t.Fatalf("all accounts, page of 1: %d rows of %d, %v", len(rows), total, err)
 	}
 }
+
+// A migrated database reports its applied migrations and the highest.
+func TestAppliedMigrations(t *testing.T) {
+	t.Parallel()
+	st, err := db.AppliedMigrations(t.Context(), sharedDB)
+	if err != nil || st.Applied < 10 || st.Version < int64(st.Applied) {
+		t.Fatalf("%+v %v", st, err)
+	}
+}

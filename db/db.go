@@ -117,6 +117,25 @@ func Migrate(ctx context.Context, d *sqlx.DB) error {
 	return nil
 }
 
+// MigrationState is what the database holds of the embedded migrations.
+type MigrationState struct {
+	Applied int   // how many are applied
+	Version int64 // the highest applied (migrations may land out of order)
+}
+
+// AppliedMigrations reads goose's table; a database never migrated has
+// none applied.
+func AppliedMigrations(ctx context.Context, d *sqlx.DB) (MigrationState, error) {
+	var st MigrationState
+	var exists bool
+	if err := d.GetContext(ctx, &exists, `SELECT to_regclass('goose_db_version') IS NOT NULL`); err != nil || !exists {
+		return st, err
+	}
+	err := d.QueryRowContext(ctx, `SELECT count(DISTINCT version_id), coalesce(max(version_id), 0)
+		FROM goose_db_version WHERE is_applied AND version_id > 0`).Scan(&st.Applied, &st.Version)
+	return st, err
+}
+
 // InTx runs fn in one database transaction, committing when it returns nil;
 // the events fn inserted then reach the OnEventsCommitted hooks. Every
 // transaction that inserts events runs through it.

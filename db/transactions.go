@@ -121,16 +121,24 @@ func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 	return out, nil
 }
 
-// PendingCopyPaste returns the BR Code of a charge that is still PENDING.
+// PendingCopyPaste returns the BR Code of a charge that is still PENDING;
+// a charge past it is a conflict that says its status.
 func PendingCopyPaste(ctx context.Context, q sqlx.QueryerContext, id string) (string, error) {
-	var code string
-	err := hotGet(ctx, q, &code, `
-		SELECT copy_paste FROM transactions WHERE id = $1 AND type = $2 AND status = $3 AND copy_paste IS NOT NULL`,
-		id, domain.TypePixIn, domain.StatusPending)
+	var row struct {
+		Code   string `db:"copy_paste"`
+		Status string `db:"status"`
+	}
+	err := hotGet(ctx, q, &row, `
+		SELECT copy_paste, status FROM transactions WHERE id = $1 AND type = $2 AND copy_paste IS NOT NULL`,
+		id, domain.TypePixIn)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", domain.NotFound("charge")
 	}
-	return code, err
+	if err == nil && row.Status != domain.StatusPending {
+		// Whoever holds the QR's URL learns why it no longer shows a code.
+		return "", &domain.Error{Kind: domain.ErrConflict, Message: "charge is no longer payable: it is " + row.Status}
+	}
+	return row.Code, err
 }
 
 // FindDeposit loads the account's PIX_IN by id, endToEndId or the caller's

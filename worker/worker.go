@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -115,9 +116,24 @@ func RegisterWebhooks(r Registry, a *activities.Webhooks) {
 // EnsureSearchAttributes registers the custom search attributes on the
 // namespace; attributes already present are left alone.
 func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
+	// Only the missing ones are added: asking for one that exists makes
+	// the server log a warning per attribute, on every start.
+	want := workflows.SearchAttributes()
+	if have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace}); err == nil {
+		missing := map[string]enums.IndexedValueType{}
+		for name, t := range want {
+			if _, ok := have.GetCustomAttributes()[name]; !ok {
+				missing[name] = t
+			}
+		}
+		if len(missing) == 0 {
+			return nil
+		}
+		want = missing
+	}
 	_, err := c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
 		Namespace:        namespace,
-		SearchAttributes: workflows.SearchAttributes(),
+		SearchAttributes: want,
 	})
 	var exists *serviceerror.AlreadyExists
 	if err == nil || errors.As(err, &exists) || strings.Contains(err.Error(), "already exists") {

@@ -8,60 +8,132 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
 )
 
-const adminUsage = `usage: jangada admin <command>
+const adminUsage = `usage: jangada admin <command> [flags]     (jangada admin <command> -h: its flags)
 
   verify-ledger                                   check the ledger's invariants in the database (exit 1 on a violation)
+  list-accounts [-search S] [-page N]             GET /admin/v1/accounts
   create-account -name N -email E -document D     POST /admin/v1/accounts
   create-key -account ID [-name N] [-permissions "a/b,c/*"]
   revoke-key -key ID
   adjust -account ID -amount 10.50 -description "…"
 
-The HTTP commands call JANGADA_ADMIN_URL (default http://localhost:8080) with JANGADA_ADMIN_TOKEN.
+The HTTP commands call JANGADA_ADMIN_URL (default http://localhost:8080) with JANGADA_ADMIN_TOKEN (in dev,
+the token jangada dev keeps in JANGADA_DATA_DIR/admin.token when the variable is unset).
 `
 
+// adminCommand is one admin subcommand: its flags, the ones it requires,
+// and what it does with them.
+type adminCommand struct {
+	summary  string
+	flags    func(fs *flag.FlagSet) func(ctx context.Context, cfg config.Config) error
+	required []string
+}
+
+var adminCommands = map[string]adminCommand{
+	"verify-ledger": {summary: "check the ledger's invariants in the database (exit 1 on a violation)",
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error { return verifyLedger }},
+	"list-accounts": {summary: "list accounts, newest first (GET /admin/v1/accounts)",
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error {
+			search := fs.String("search", "", "an account id, or part of a name, e-mail or document")
+			page := fs.Int("page", 1, "page number")
+			size := fs.Int("page-size", 20, "accounts per page (1 to 100)")
+			return func(_ context.Context, cfg config.Config) error {
+				q := url.Values{"search": {*search}, "page": {strconv.Itoa(*page)}, "pageSize": {strconv.Itoa(*size)}}
+				return adminCall(cfg, "GET", "/accounts?"+q.Encode(), nil)
+			}
+		}},
+	"create-account": {summary: "create a merchant account (POST /admin/v1/accounts)", required: []string{"name", "email", "document"},
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error {
+			name := fs.String("name", "", "the merchant's name")
+			email := fs.String("email", "", "the merchant's e-mail (unique)")
+			document := fs.String("document", "", "CPF or CNPJ")
+			return func(_ context.Context, cfg config.Config) error {
+				return adminCall(cfg, "POST", "/accounts", map[string]any{"name": *name, "email": *email, "document": *document})
+			}
+		}},
+	"create-key": {summary: "create an API key; its secret is shown once (POST /admin/v1/accounts/{id}/keys)", required: []string{"account"},
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error {
+			account := fs.String("account", "", "the account id (jangada admin list-accounts)")
+			name := fs.String("name", "cli", "the key's name")
+			perms := fs.String("permissions", "*", "comma-separated permissions: group/action, group/* or *")
+			return func(_ context.Context, cfg config.Config) error {
+				return adminCall(cfg, "POST", "/accounts/"+url.PathEscape(*account)+"/keys", map[string]any{"name": *name, "permissions": strings.Split(*perms, ",")})
+			}
+		}},
+	"revoke-key": {summary: "revoke an API key (DELETE /admin/v1/keys/{id})", required: []string{"key"},
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error {
+			key := fs.String("key", "", "the key id")
+			return func(_ context.Context, cfg config.Config) error {
+				return adminCall(cfg, "DELETE", "/keys/"+url.PathEscape(*key), nil)
+			}
+		}},
+	"adjust": {summary: "post a ledger adjustment (POST /admin/v1/accounts/{id}/adjustments)", required: []string{"account", "amount", "description"},
+		flags: func(fs *flag.FlagSet) func(context.Context, config.Config) error {
+			account := fs.String("account", "", "the account id")
+			amount := fs.String("amount", "", "BRL amount, e.g. 100 or -10.50")
+			desc := fs.String("description", "", "what the adjustment is for")
+			return func(_ context.Context, cfg config.Config) error {
+				return adminCall(cfg, "POST", "/accounts/"+url.PathEscape(*account)+"/adjustments", map[string]any{"amount": json.Number(*amount), "description": *desc})
+			}
+		}},
+}
+
 // runAdmin is the operator CLI: a thin client of the admin API, plus the
-// ledger check, which reads the database directly.
+// ledger check, which reads the database directly. Each subcommand has
+// its own flags; -h prints them and exits 0; a missing required flag is a
+// usage error (exit 2) before any request.
 func runAdmin(ctx context.Context, cfg config.Config, args []string) error {
-	if len(args) == 0 {
+	if len(args) == 0 || wantsHelp(args[:1]) {
 		fmt.Print(adminUsage)
 		return nil
 	}
-	fs := flag.NewFlagSet(args[0], flag.ContinueOnError)
-	name := fs.String("name", "", "name")
-	email := fs.String("email", "", "e-mail")
-	document := fs.String("document", "", "CPF or CNPJ")
-	account := fs.String("account", "", "account id")
-	perms := fs.String("permissions", "*", "comma-separated permissions")
-	key := fs.String("key", "", "key id")
-	amount := fs.String("amount", "", "BRL amount")
-	desc := fs.String("description", "", "description")
+	cmd, known := adminCommands[args[0]]
+	if !known {
+		fmt.Fprintf(os.Stderr, "jangada admin: unknown command %q\n\n%s", args[0], adminUsage)
+		return errUsage
+	}
+	fs := flag.NewFlagSet("jangada admin "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	run := cmd.flags(fs)
+	usage := func(w io.Writer) {
+		fmt.Fprintf(w, "usage: jangada admin %s [flags]\n\n%s\n\nflags:\n", args[0], cmd.summary)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+	if wantsHelp(args[1:]) {
+		usage(os.Stdout)
+		return nil
+	}
 	if err := fs.Parse(args[1:]); err != nil {
-		return err
+		fmt.Fprintf(os.Stderr, "jangada admin %s: %v\n", args[0], err)
+		usage(os.Stderr)
+		return errUsage
 	}
-	switch args[0] {
-	case "verify-ledger":
-		return verifyLedger(ctx, cfg)
-	case "create-account":
-		return adminCall(cfg, "POST", "/accounts", map[string]any{"name": *name, "email": *email, "document": *document})
-	case "create-key":
-		if *name == "" {
-			*name = "cli"
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "jangada admin %s: unexpected arguments %q\n", args[0], fs.Args())
+		usage(os.Stderr)
+		return errUsage
+	}
+	for _, name := range cmd.required {
+		if strings.TrimSpace(fs.Lookup(name).Value.String()) == "" {
+			fmt.Fprintf(os.Stderr, "jangada admin %s: -%s is required\n", args[0], name)
+			usage(os.Stderr)
+			return errUsage
 		}
-		return adminCall(cfg, "POST", "/accounts/"+*account+"/keys", map[string]any{"name": *name, "permissions": strings.Split(*perms, ",")})
-	case "revoke-key":
-		return adminCall(cfg, "DELETE", "/keys/"+*key, nil)
-	case "adjust":
-		return adminCall(cfg, "POST", "/accounts/"+*account+"/adjustments", map[string]any{"amount": json.Number(*amount), "description": *desc})
 	}
-	fmt.Print(adminUsage)
-	return fmt.Errorf("unknown admin command %q", args[0])
+	if cfg.AdminToken == "" {
+		cfg.AdminToken = readDevSecret(cfg.DataDir, adminTokenFile)
+	}
+	return run(ctx, cfg)
 }
 
 func verifyLedger(ctx context.Context, cfg config.Config) error {

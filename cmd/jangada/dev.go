@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -28,24 +29,24 @@ import (
 // JANGADA_TEMPORAL_ADDRESS is set) with its UI, the worker, the API and the
 // WebSocket gateway. Ctrl-C drains HTTP, stops the worker, then Temporal.
 func runDev(ctx context.Context, cfg config.Config) error {
+	var err error
 	if cfg.AdminToken == "" {
-		b := make([]byte, 16)
-		rand.Read(b)
-		cfg.AdminToken = "adm_" + hex.EncodeToString(b)
-	}
-	if cfg.PayloadKey == "" {
-		key, err := devPayloadKey(cfg.DataDir)
-		if err != nil {
+		if cfg.AdminToken, err = devSecret(cfg.DataDir, adminTokenFile, newAdminToken); err != nil {
 			return err
 		}
-		cfg.PayloadKey = key
+	}
+	if cfg.PayloadKey == "" {
+		// Histories sealed with the key must stay readable after a restart.
+		if cfg.PayloadKey, err = devSecret(cfg.DataDir, payloadKeyFile, codec.NewKey); err != nil {
+			return err
+		}
 	}
 	if _, set := os.LookupEnv("JANGADA_WEBHOOK_ALLOW_PRIVATE"); !set {
 		cfg.WebhookAllowPrivate = true // local receivers are the point of dev
 	}
 	var srv *devserver.Server
 	var codecL net.Listener
-	uiURL := "(external)"
+	uiURL := "(the external server's own)"
 	if cfg.TemporalAddress == "" {
 		dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "temporal"))
 		if err != nil {
@@ -67,7 +68,9 @@ func runDev(ctx context.Context, cfg config.Config) error {
 			return fmt.Errorf("embedded temporal: %w", err)
 		}
 		cfg.TemporalAddress = srv.FrontendAddress()
-		uiURL = srv.UIURL()
+		if uiURL = srv.UIURL(); uiURL == "" {
+			uiURL = "off (JANGADA_DEV_TEMPORAL_UI_PORT=0)"
+		}
 	}
 	opts := app.Options{API: true, Worker: true}
 	if srv != nil { // the embedded UI reads sealed payloads through the codec listener
@@ -84,7 +87,7 @@ func runDev(ctx context.Context, cfg config.Config) error {
 		stopServer(srv)
 		return err
 	}
-	demo, err := seedDemo(ctx, a)
+	demo, err := seedDemo(ctx, a, cfg)
 	if err != nil {
 		slog.Warn("demo account not created", "error", err)
 	}
@@ -94,10 +97,12 @@ Jangada is running.
   WebSocket    ws://%s/v1
   Operators    http://%s   (/admin/v1, /metrics, /admin/v1/debug/pprof/)
   Temporal UI  %s   (frontend %s, namespace %s)
-  Admin token  %s   (header X-Admin-Token on /admin/v1)
+  API docs     http://%s/docs   (OpenAPI: /v1/openapi.json, /admin/v1/openapi.json)
+  Admin token  %s   (header X-Admin-Token on /admin/v1; kept in %s)
 %s
 Press Ctrl-C to stop.
-`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), displayAddr(a.AdminAddr), uiURL, cfg.TemporalAddress, cfg.TemporalNamespace, cfg.AdminToken, demo)
+`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), displayAddr(a.AdminAddr), uiURL, cfg.TemporalAddress, cfg.TemporalNamespace,
+		displayAddr(a.HTTPAddr), cfg.AdminToken, filepath.Join(cfg.DataDir, adminTokenFile), demo)
 
 	<-ctx.Done()
 	fmt.Println("\nstopping: draining HTTP, stopping the worker, then Temporal…")
@@ -123,35 +128,53 @@ func displayAddr(addr string) string {
 	return addr
 }
 
+// demoEmail is the demo account's e-mail: the one account dev makes.
+const demoEmail = "demo@jangada.dev"
+
 // seedDemo creates a demo account with a full-permission key when the
-// database has no account yet, and describes it.
-func seedDemo(ctx context.Context, a *app.App) (string, error) {
+// database has no account yet, and on every start describes the demo
+// account and how to make a key for it (a key's secret is shown only once).
+func seedDemo(ctx context.Context, a *app.App, cfg config.Config) (string, error) {
 	n, err := db.CountAccounts(ctx, a.DB)
-	if err != nil || n > 0 {
-		return "  Accounts exist already: create a key with POST /admin/v1/accounts/{id}/keys.\n", err
-	}
-	acct, err := service.NewAccount(ctx, a.DB, "Loja Demo", "demo@jangada.dev", "11222333000181")
 	if err != nil {
 		return "", err
 	}
-	_, secret, err := service.NewKey(ctx, a.DB, acct.ID, domain.NewKey{Name: "demo", Permissions: []string{"*"}})
-	if err != nil {
-		return "", err
+	var b strings.Builder
+	if n == 0 {
+		acct, err := service.NewAccount(ctx, a.DB, "Loja Demo", demoEmail, "11222333000181")
+		if err != nil {
+			return "", err
+		}
+		_, secret, err := service.NewKey(ctx, a.DB, acct.ID, domain.NewKey{Name: "demo", Permissions: []string{"*"}})
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "  Demo API key %s   (shown once: header X-API-Key)\n", secret)
 	}
-	return fmt.Sprintf("  Demo account %s (demo@jangada.dev)\n  Demo API key %s   (shown once: header X-API-Key)\n", acct.ID, secret), nil
+	acct, err := db.GetAccountByEmail(ctx, a.DB, demoEmail)
+	if err != nil {
+		fmt.Fprintf(&b, "  Accounts     jangada admin list-accounts   (then: jangada admin create-key -account <id>)\n")
+		return b.String(), nil
+	}
+	fmt.Fprintf(&b, "  Demo account %s (%s)\n", acct.ID, demoEmail)
+	fmt.Fprintf(&b, "  A new key    %s admin create-key -account %s\n", selfCommand(), acct.ID)
+	fmt.Fprintf(&b, "               (or: curl -s -X POST -H 'X-Admin-Token: %s' -d '{\"name\":\"dev\",\"permissions\":[\"*\"]}' http://%s/admin/v1/accounts/%s/keys)\n",
+		cfg.AdminToken, displayAddr(cmp.Or(a.AdminAddr, a.HTTPAddr)), acct.ID)
+	return b.String(), nil
 }
 
-// devPayloadKey is the dev payload key, made once and kept beside the
-// embedded Temporal's data: the histories it sealed must stay readable
-// after a restart.
-func devPayloadKey(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, "payload.key")
-	if b, err := os.ReadFile(path); err == nil {
-		return strings.TrimSpace(string(b)), nil
+// selfCommand is how the developer runs this binary again: make run's
+// ./.bin/jangada, or the path it was started by.
+func selfCommand() string {
+	if exe := os.Args[0]; strings.Contains(exe, "/go-build") {
+		return "go run -tags devserver ./cmd/jangada"
 	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return "", err
-	}
-	key := codec.NewKey()
-	return key, os.WriteFile(path, []byte(key+"\n"), 0o600)
+	return os.Args[0]
+}
+
+// newAdminToken makes a dev admin token.
+func newAdminToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return "adm_" + hex.EncodeToString(b)
 }

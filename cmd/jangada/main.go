@@ -20,7 +20,7 @@ import (
 	"github.com/jangada/jangada/db"
 )
 
-const usage = `usage: jangada <command>
+const usage = `usage: jangada <command> [flags]     (jangada <command> -h: that command's help)
 
 commands:
   dev       API, WebSocket gateway, worker and an embedded Temporal dev server with its UI
@@ -30,17 +30,95 @@ commands:
   migrate   create the database if missing and apply migrations
   admin     operator tools (jangada admin help)
   codec     the payload codec endpoint for an operator's Temporal UI and CLI, on a loopback address
-            (-addr 127.0.0.1:8234, -origins of the UI); needs JANGADA_PAYLOAD_KEY
-  listen    forward the WebSocket gateway's events to a local URL as signed webhook deliveries
-            (jangada listen --help)
   health    container healthcheck: exit 0 when this process's JANGADA_ADMIN_ADDR answers /readyz
-            (-path /livez: process up only; -addr host:port)
+  listen    forward your account's events from the WebSocket gateway to a local URL, signed as webhooks
+
+Configuration is read from JANGADA_* environment variables (README.md, "Configuration").
 `
 
+// helps is each command's own usage, printed by "jangada <command> -h"
+// (or --help, or help) without running it.
+var helps = map[string]string{
+	"dev": `usage: jangada dev
+
+Runs everything in one process on embedded defaults: the HTTP API (JANGADA_HTTP_ADDR, :8080), the
+WebSocket gateway (:8081), the operators' listener (127.0.0.1:8082), the worker and, unless
+JANGADA_TEMPORAL_ADDRESS is set, an embedded Temporal dev server with its Web UI (:8233), its state in
+JANGADA_DATA_DIR (./.data) beside the dev payload key and admin token. Migrates the database first.
+Ctrl-C stops it cleanly. Built with -tags devserver (make run).
+`,
+	"temporal": `usage: jangada temporal
+
+Runs only the embedded Temporal dev server (build tag devserver): frontend on
+127.0.0.1:JANGADA_DEV_TEMPORAL_PORT (7233), Web UI on JANGADA_DEV_TEMPORAL_UI_PORT (8233; 0: none), state in
+JANGADA_DATA_DIR/temporal. For api and worker processes on one machine.
+`,
+	"api": `usage: jangada api
+
+Serves the HTTP API and the WebSocket gateway. Needs JANGADA_TEMPORAL_ADDRESS, JANGADA_ADMIN_TOKEN (16+
+characters) and JANGADA_PAYLOAD_KEY. Run jangada migrate first.
+`,
+	"worker": `usage: jangada worker
+
+Runs the Temporal worker. Needs JANGADA_TEMPORAL_ADDRESS and JANGADA_PAYLOAD_KEY. Run jangada migrate first.
+`,
+	"migrate": `usage: jangada migrate
+
+Creates the database of JANGADA_DATABASE_URL if missing and applies the embedded migrations, then says
+what it applied.
+`,
+	"admin":  adminUsage,
+	"listen": listenUsage,
+	"codec": `usage: jangada codec [-addr 127.0.0.1:8234] [-origins http://localhost:8233,...]
+
+The payload codec endpoint for an operator's Temporal UI (TEMPORAL_CODEC_ENDPOINT) and CLI
+(--codec-endpoint), on a loopback address. Needs JANGADA_PAYLOAD_KEY.
+`,
+	"health": `usage: jangada health [-addr host:port] [-path /readyz|/livez] [-timeout 5s]
+
+Exits 0 when the process's operators' listener (JANGADA_ADMIN_ADDR) answers path with 200.
+`,
+}
+
+// errUsage is a command line that does not parse: its command's usage has
+// been printed, and the exit status is 2.
+var errUsage = errors.New("usage")
+
+// wantsHelp reports whether args ask for help: -h, -help, --help or help.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help", "help":
+			return true
+		}
+	}
+	return false
+}
+
+// noArgs refuses arguments to a command that takes none.
+func noArgs(cmd string, args []string) error {
+	if len(args) > 0 {
+		fmt.Fprintf(os.Stderr, "jangada %s takes no arguments (got %q)\n\n%s", cmd, args, helps[cmd])
+		return errUsage
+	}
+	return nil
+}
+
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
+	if len(os.Args) < 2 || wantsHelp(os.Args[1:2]) {
+		if len(os.Args) < 2 {
+			fmt.Fprint(os.Stderr, usage)
+			os.Exit(2)
+		}
+		fmt.Print(usage)
+		return
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	// "jangada <command> -h" prints that command's help and does nothing
+	// else: no migration, no server started. admin has help per subcommand.
+	if h, known := helps[cmd]; known && cmd != "admin" && wantsHelp(args) {
+		fmt.Print(h)
+		return
 	}
 	cfg, err := config.Load()
 	if err != nil {
@@ -50,36 +128,47 @@ func main() {
 	setupLogging(cfg.LogLevel)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch os.Args[1] {
+	switch cmd {
 	case "dev":
-		err = runDev(ctx, cfg)
+		if err = noArgs(cmd, args); err == nil {
+			err = runDev(ctx, cfg)
+		}
 	case "temporal":
-		err = runTemporal(ctx, cfg)
+		if err = noArgs(cmd, args); err == nil {
+			err = runTemporal(ctx, cfg)
+		}
 	case "api":
-		if err = errors.Join(cfg.RequireAdminToken(), cfg.RequirePayloadKey()); err == nil {
-			err = runProcess(ctx, cfg, app.Options{API: true})
+		if err = noArgs(cmd, args); err == nil {
+			if err = errors.Join(cfg.RequireAdminToken(), cfg.RequirePayloadKey()); err == nil {
+				err = runProcess(ctx, cfg, app.Options{API: true})
+			}
 		}
 	case "worker":
-		if err = cfg.RequirePayloadKey(); err == nil {
-			err = runProcess(ctx, cfg, app.Options{Worker: true})
+		if err = noArgs(cmd, args); err == nil {
+			if err = cfg.RequirePayloadKey(); err == nil {
+				err = runProcess(ctx, cfg, app.Options{Worker: true})
+			}
 		}
 	case "migrate":
-		err = migrate(ctx, cfg)
-	case "admin":
-		err = runAdmin(ctx, cfg, os.Args[2:])
-	case "health":
-		err = runHealth(ctx, cfg, os.Args[2:])
-	case "codec":
-		err = runCodec(ctx, cfg, os.Args[2:])
-	case "listen":
-		if err = runListen(ctx, os.Args[2:], os.Stdout, os.Stderr); isUsage(err) {
-			os.Exit(2) // runListen printed why and the usage
+		if err = noArgs(cmd, args); err == nil {
+			err = migrate(ctx, cfg)
 		}
+	case "admin":
+		err = runAdmin(ctx, cfg, args)
+	case "health":
+		err = runHealth(ctx, cfg, args)
+	case "codec":
+		err = runCodec(ctx, cfg, args)
+	case "listen":
+		err = runListen(ctx, args, os.Stdout, os.Stderr)
 	default:
-		fmt.Fprint(os.Stderr, usage)
+		fmt.Fprintf(os.Stderr, "jangada: unknown command %q\n\n%s", cmd, usage)
 		os.Exit(2)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errUsage), isUsage(err):
+		os.Exit(2)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "jangada:", err)
 		os.Exit(1)
 	}
@@ -102,7 +191,27 @@ func migrate(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	defer d.Close()
-	return db.Migrate(ctx, d)
+	before, err := db.AppliedMigrations(ctx, d)
+	if err != nil {
+		return err
+	}
+	if err := db.Migrate(ctx, d); err != nil {
+		return err
+	}
+	after, err := db.AppliedMigrations(ctx, d)
+	if err != nil {
+		return err
+	}
+	fmt.Println(migrateReport(before, after))
+	return nil
+}
+
+// migrateReport says what a migration run did.
+func migrateReport(before, after db.MigrationState) string {
+	if n := after.Applied - before.Applied; n > 0 {
+		return fmt.Sprintf("migrated: applied %d migration(s); the schema is at version %d", n, after.Version)
+	}
+	return fmt.Sprintf("nothing to migrate: the schema is up to date at version %d (%d migrations)", after.Version, after.Applied)
 }
 
 // runProcess runs one production role until SIGINT/SIGTERM.
