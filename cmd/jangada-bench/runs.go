@@ -85,6 +85,9 @@ var phases = []phase{
 	{"paywss", payToWSFigure},
 	// Payment links' checkout (issue 24).
 	{"checkout32", checkoutFigure},
+	// Billings.
+	{"boleto32", boletoBillingFigure},
+	{"pixbilling32", pixBillingFigure},
 }
 
 // runTable runs the wanted phases on the rig, each after the previous one's
