@@ -15,6 +15,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -50,7 +51,9 @@ func main() {
 	flag.DurationVar(&o.pacing, "pacing", 100*time.Millisecond, "pause between two operations of one load goroutine")
 	flag.StringVar(&o.bin, "bin", "", "a jangada binary built with -tags devserver (default: build one)")
 	flag.StringVar(&o.pg, "pg", "", "private (a cluster of the soak's own, really restarted) or shared (the server at -pg-url; the restart is simulated); default private, shared with -quick")
-	flag.StringVar(&o.sharedURL, "pg-url", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "the shared PostgreSQL's maintenance database")
+	// JANGADA_TEST_DATABASE_URL points make test (and so the quick soak) at another server.
+	flag.StringVar(&o.sharedURL, "pg-url", cmp.Or(os.Getenv("JANGADA_TEST_DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
+		"the shared PostgreSQL's maintenance database (default JANGADA_TEST_DATABASE_URL, else the local server)")
 	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
 	flag.BoolVar(&o.scenarios, "scenarios", true, "run the issue-21 scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
