@@ -47,6 +47,8 @@ var (
 		Method: domain.MethodPix, OriginalAmount: 1000, Amount: 1000, TransactionID: "tx_1", CreatedAt: routeTime}
 	routeProduct = domain.Product{ID: "prod_1", Name: "Curso", Status: domain.ProductActive,
 		Deliveries: domain.Deliveries{{Type: domain.DeliveryLink, RedirectURL: "https://example.com/c"}}, CreatedAt: routeTime}
+	routeCoupon = domain.Coupon{ID: "cpn_1", Code: "PROMO10", DiscountType: domain.CouponPercent, DiscountValue: 1000,
+		Status: domain.CouponActive, CreatedAt: routeTime}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -231,6 +233,25 @@ var routeCases = map[string]routeCase{
 	}},
 	"DELETE /products/delete/:id": {"/v1/products/delete/prod_1", "", "Product deleted", func(f *fixture) {
 		f.products.EXPECT().Delete(gomock.Any(), gomock.Any(), "prod_1").Return(nil)
+	}},
+	// Store: coupons.
+	"POST /coupons/create": {"/v1/coupons/create", `{"code":"PROMO10","discountType":"PERCENT","discountValue":10}`, "Coupon created", func(f *fixture) {
+		f.coupons.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeCoupon, nil)
+	}},
+	"GET /coupons/get/:id": {"/v1/coupons/get/cpn_1", "", "Coupon", func(f *fixture) {
+		f.coupons.EXPECT().Get(gomock.Any(), gomock.Any(), "cpn_1").Return(routeCoupon, nil)
+	}},
+	"GET /coupons/list": {"/v1/coupons/list", "", "Coupons", func(f *fixture) {
+		f.coupons.EXPECT().List(gomock.Any(), gomock.Any(), domain.CouponFilter{Page: 1, PageSize: 50}).Return([]domain.Coupon{routeCoupon}, 1, nil)
+	}},
+	"PATCH /coupons/update/:id": {"/v1/coupons/update/cpn_1", `{"maxUses":5}`, "Coupon updated", func(f *fixture) {
+		f.coupons.EXPECT().Update(gomock.Any(), gomock.Any(), "cpn_1", gomock.Any()).Return(routeCoupon, nil)
+	}},
+	"DELETE /coupons/delete/:id": {"/v1/coupons/delete/cpn_1", "", "Coupon deleted", func(f *fixture) {
+		f.coupons.EXPECT().Delete(gomock.Any(), gomock.Any(), "cpn_1").Return(nil)
+	}},
+	"POST /coupons/validate": {"/v1/coupons/validate", `{"code":"promo10","amount":100,"paymentLinkId":"plink_1"}`, "Coupon validated", func(f *fixture) {
+		f.coupons.EXPECT().Validate(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.CouponQuote{Valid: true, DiscountAmount: 1000, FinalAmount: 9000}, nil)
 	}},
 	// Webhook endpoints of the calling key.
 	"POST /webhooks/create": {"/v1/webhooks/create", `{"url":"https://hooks.example.com/j","events":["payment.paid"]}`,

@@ -84,6 +84,7 @@ type fixture struct {
 	products  *apimock.MockProducts
 	// Billings.
 	billings *apimock.MockBillings
+	coupons  *apimock.MockCoupons
 	srv      *Server
 }
 
@@ -123,6 +124,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		products:  apimock.NewMockProducts(ctrl),
 		// Billings.
 		billings: apimock.NewMockBillings(ctrl),
+		coupons:  apimock.NewMockCoupons(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -142,7 +144,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Idempotency:  f.idem,
 		PixAutomatic: f.pixauto,
 		// Store: customers, products, coupons.
-		Customers: f.customers, Products: f.products,
+		Customers: f.customers, Products: f.products, Coupons: f.coupons,
 		// Billings.
 		Billings: f.billings,
 	}

@@ -93,6 +93,12 @@ func Routes() []Route {
 		{Method: "GET", Path: "/products/list", Permission: "products/list", Handler: (*Server).listProducts},
 		{Method: "PATCH", Path: "/products/update/:id", Permission: "products/update", Handler: (*Server).updateProduct},
 		{Method: "DELETE", Path: "/products/delete/:id", Permission: "products/delete", Handler: (*Server).deleteProduct},
+		{Method: "POST", Path: "/coupons/create", Permission: "coupons/create", Handler: (*Server).createCoupon},
+		{Method: "GET", Path: "/coupons/get/:id", Permission: "coupons/get", Handler: (*Server).getCoupon},
+		{Method: "GET", Path: "/coupons/list", Permission: "coupons/list", Handler: (*Server).listCoupons},
+		{Method: "PATCH", Path: "/coupons/update/:id", Permission: "coupons/update", Handler: (*Server).updateCoupon},
+		{Method: "DELETE", Path: "/coupons/delete/:id", Permission: "coupons/delete", Handler: (*Server).deleteCoupon},
+		{Method: "POST", Path: "/coupons/validate", Permission: "coupons/validate", Handler: (*Server).validateCoupon},
 
 		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
 		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},

@@ -53,6 +53,8 @@ type Deps struct {
 	SessionWatch SessionWatch
 	// Billings are the billing product's use cases.
 	Billings Billings
+	// Coupons are the store's coupons (with Customers and Products).
+	Coupons Coupons
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

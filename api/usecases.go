@@ -35,6 +35,7 @@ import (
 // Store: customers, products, coupons.
 //go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
 //go:generate go tool mockgen -destination=apimock/products.go -package=apimock . Products
+//go:generate go tool mockgen -destination=apimock/coupons.go -package=apimock . Coupons
 
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
@@ -236,4 +237,14 @@ type Products interface {
 	List(ctx context.Context, acct domain.Account, f domain.ProductFilter) ([]domain.Product, int, error)
 	Update(ctx context.Context, acct domain.Account, id string, p domain.ProductPatch) (domain.Product, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
+}
+
+// Coupons manages the store's coupons and answers their validation.
+type Coupons interface {
+	Create(ctx context.Context, acct domain.Account, p domain.CouponPatch) (domain.Coupon, error)
+	Get(ctx context.Context, acct domain.Account, id string) (domain.Coupon, error)
+	List(ctx context.Context, acct domain.Account, f domain.CouponFilter) ([]domain.Coupon, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p domain.CouponPatch) (domain.Coupon, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+	Validate(ctx context.Context, acct domain.Account, c domain.CouponCheck) (domain.CouponQuote, error)
 }

@@ -80,6 +80,7 @@ type App struct {
 	// Store: customers, products, coupons (synchronous, no workflow).
 	Customers *service.Customers
 	Products  *service.Products
+	Coupons   *service.Coupons
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -196,6 +197,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}
 	a.Products = &service.Products{DB: d}
+	a.Coupons = &service.Coupons{DB: d}
 	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
 		Transfers: a.Transfers, Internal: internal}
 	// PIX automatic: authorizations and their instructions (one workflow per authorization).
@@ -242,7 +244,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// PIX automatic.
 			PixAutomatic: a.PixAutomatic,
 			// Store: customers, products, coupons.
-			Customers: a.Customers, Products: a.Products,
+			Customers: a.Customers, Products: a.Products, Coupons: a.Coupons,
 			// Checkouts of payment links (issue 24).
 			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
 			SessionWatch: a.Watchers,
