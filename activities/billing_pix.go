@@ -21,15 +21,18 @@ const BillingChargeSignal = "charge-moved"
 // says the same; the wake needs it here, below the workflows package).
 func BillingWorkflowIDOf(billingID string) string { return "billing/" + billingID }
 
-var _ = RegisterChargeOwner(OwnerBilling, ChargeOwnerHook{Moved: pixBillingMoved,
-	Wake: func(id string) (string, string) { return BillingWorkflowIDOf(id), BillingChargeSignal }})
+// A PIX billing has no workflow of its own: its charge's workflow is its
+// clock (the charge expires at the end of the due date) and the hook moves
+// it, so it needs no wake (one workflow start per PIX billing, not two).
+var _ = RegisterChargeOwner(OwnerBilling, ChargeOwnerHook{Moved: pixBillingMoved})
 
 // pixBillingMoved moves a PIX billing with its charge, in the charge's
 // transaction. Paid: the billing is RECEIVED (from PENDING, OVERDUE, or
 // CANCELED — a payer who paid the QR has paid), its notification fee is
 // charged, the customer's payment counted; the charge is its statement line
-// (the charge's posting credited the money). Expired: CANCELED. Failed:
-// FAILED.
+// (the charge's posting credited the money). Expired (at the end of the
+// due date): OVERDUE — a PIX billing's QR is not payable after its due
+// date. Failed: FAILED.
 func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, _ string) error {
 	_, _, err := billingStep(ctx, tx, charge.Details.V.Owner.ID, func(b *domain.Billing) (bool, error) {
 		switch charge.Status {
@@ -52,10 +55,10 @@ func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction
 			b.Status = domain.BillingReceived
 			markPaid(b, at, lock, charge.ID)
 		case domain.StatusCanceled:
-			if !b.Payable() {
+			if b.Status != domain.BillingPending {
 				return false, nil
 			}
-			b.Status = domain.BillingCanceled
+			b.Status = domain.BillingOverdue
 		case domain.StatusFailed:
 			if !b.Payable() {
 				return false, nil

@@ -186,13 +186,13 @@ func TestPixBillingMovesWithItsCharge(t *testing.T) {
 	f.wantEqual("notification posting", f.moves("billing:"+b.ID+":notification"), map[string]money.Cents{
 		domain.LedgerFees: 99, domain.AvailableLedger(f.merchant.ID): -99,
 	})
-	// An expired charge cancels its billing.
+	// An expired charge (at the end of the due date) makes it OVERDUE.
 	b2 := f.newBilling(domain.MethodPix, 10000)
 	c2 := f.ownedChargeBy(activities.OwnerBilling, b2.ID, 10000)
 	if _, err := charges.ExpireCharge(f.ctx, c2.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.wantEqual("expired", f.billing(b2.ID).Status, domain.BillingCanceled)
+	f.wantEqual("expired", f.billing(b2.ID).Status, domain.BillingOverdue)
 }
 
 // ownedChargeBy stores a PENDING charge of amount owned by kind's id.

@@ -175,22 +175,6 @@ func TestBillingPixPaidThroughItsCharge(t *testing.T) {
 		t.Errorf("charge events %v", evs)
 	}
 	wantBalance(t, e, m, 99.5, 0, 0)
-	// The charge's workflow told the billing's (deferred until the due
-	// date, it reads the signal then: the row moved in the charge's
-	// transaction already).
-	eventually(t, "the billing's workflow to be told", func() bool {
-		it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflows.BillingWorkflowID(id), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				return false
-			}
-			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a != nil && a.GetSignalName() == workflows.BillingChargeSignal {
-				return true
-			}
-		}
-		return false
-	})
 	// A partial refund goes back through PIX.
 	if r := e.call(m.Key, "POST", "/v1/billings/refund", map[string]any{"id": id, "amount": 40}); r.Status != 200 || r.m(t)["status"] != "PARTIALLY_REFUNDED" {
 		t.Fatalf("refund: %d %s", r.Status, r.Message)
@@ -201,6 +185,12 @@ func TestBillingPixPaidThroughItsCharge(t *testing.T) {
 	b2 := e.createBilling(m, map[string]any{"method": "PIX", "amount": 10, "customer": billingCustomer})
 	e.call(m.Key, "POST", "/v1/sandbox/billings/"+b2["id"].(string)+"/pay", nil)
 	e.waitBilling(m, b2["id"].(string), "RECEIVED")
+	// Past due: its charge expires and the billing is OVERDUE.
+	b3 := e.createBilling(m, map[string]any{"method": "PIX", "amount": 10, "customer": billingCustomer})
+	if r := e.call(m.Key, "POST", "/v1/sandbox/billings/"+b3["id"].(string)+"/overdue", nil); r.Status != 200 {
+		t.Fatalf("overdue: %d %s", r.Status, r.Message)
+	}
+	e.waitBilling(m, b3["id"].(string), "OVERDUE")
 	e.verifyLedger()
 }
 

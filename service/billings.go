@@ -100,6 +100,7 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		b.SubscriptionID = &in.SubscriptionID
 	}
 	d := domain.BillingDetails{}
+	var pixImage string
 	switch in.Method {
 	case domain.MethodCardCredit, domain.MethodCardVoucher:
 		tok, err := s.cardToken(ctx, acct, in, cust.ID, id)
@@ -119,14 +120,17 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		if err != nil {
 			return CreatedBilling{}, err
 		}
-		d.PixCopyPaste, b.ChargeID, b.ExternalID = *charge.CopyPaste, &charge.ID, charge.ReferenceID
+		d.PixCopyPaste, b.ChargeID, b.ExternalID = *charge.Charge.CopyPaste, &charge.Charge.ID, charge.Charge.ReferenceID
+		pixImage = charge.QRCodeBase64
 	}
 	b.Details = domain.SomeJSON(d)
 
 	l := billingLaunch(b)
+	// A PIX billing's clock is its charge's workflow: it has none of its own.
+	withWorkflow := in.Method != domain.MethodPix
 	var fresh bool
 	if err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh {
+		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh || !withWorkflow {
 			return err
 		}
 		return recordIntent(ctx, tx, l)
@@ -140,25 +144,29 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		}
 		return s.view(stored), nil
 	}
+	if !withWorkflow {
+		return CreatedBilling{Billing: b, PixImage: pixImage}, nil
+	}
 	s.Starts.Go(ctx, l)
 	return s.view(b), nil
 }
 
 // pixCharge makes the PIX billing's charge through the charge use case,
-// owned by the billing, payable until the billing's payable period ends.
-// Its id derives from the billing's, so a retried create finds it.
-func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time) (domain.Transaction, error) {
+// owned by the billing, payable until the end of its due date (its expiry
+// makes the billing OVERDUE). Its id derives from the billing's, so a
+// retried create finds it.
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time) (CreatedCharge, error) {
 	desc := b.Description
 	if len([]rune(desc)) < 3 {
 		desc = "Billing " + b.ID
 	}
 	created, err := s.Charges.Create(ctx, acct, key, domain.NewCharge{
 		IdempotencyKey: "billing:" + b.ID, Amount: b.Amount, Description: desc,
-		ExpiresIn: domain.DueEnd(b.DueDate).Add(domain.BillingPayableAfterDue).Sub(now),
+		ExpiresIn: domain.DueEnd(b.DueDate).Sub(now),
 		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
 		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID},
 	})
-	return created.Charge, err
+	return created, err
 }
 
 // customer is the store's customer a billing names: the one with the id
@@ -288,6 +296,9 @@ func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (
 	}
 	if !moved {
 		return b, domain.Invalidf("billing %s is %s: only a PENDING or OVERDUE billing can be canceled", b.ID, b.Status)
+	}
+	if b.Method == domain.MethodPix { // no workflow of its own
+		return b, nil
 	}
 	// The row is canceled; the signal only ends the workflow's wait (a
 	// deferred one reads it at its due date).

@@ -138,7 +138,13 @@ func (s *Sandbox) OverdueBilling(ctx context.Context, acct domain.Account, id st
 	if err != nil {
 		return Simulated{}, err
 	}
-	if err := s.Simulator.OverdueBilling(ctx, b.ID); err != nil {
+	if b.Method == domain.MethodPix && b.ChargeID != nil {
+		// A PIX billing is past due when its charge expires.
+		err = s.Simulator.ExpireCharge(ctx, *b.ChargeID)
+	} else {
+		err = s.Simulator.OverdueBilling(ctx, b.ID)
+	}
+	if err != nil {
 		return Simulated{}, err
 	}
 	return Simulated{ID: b.ID, Outcome: processor.OutcomeOverdue}, nil

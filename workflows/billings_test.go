@@ -19,7 +19,10 @@ var billingActs *activities.Billings
 // status each would store.
 type fakeBillings struct{ calls []string }
 
-func (f *fakeBillings) submit(context.Context, string) error { f.calls = append(f.calls, "submit"); return nil }
+func (f *fakeBillings) submit(context.Context, string) error {
+	f.calls = append(f.calls, "submit")
+	return nil
+}
 func (f *fakeBillings) pay(_ context.Context, in activities.BillingPaidInput) (string, error) {
 	f.calls = append(f.calls, "pay")
 	return domain.BillingConfirmed, nil
@@ -169,12 +172,6 @@ func TestPixBillingFollowsItsCharge(t *testing.T) {
 	}
 	if len(f.calls) != 0 { // the charge's transition moved the billing
 		t.Errorf("steps %v", f.calls)
-	}
-	// The wake the charge's workflow sends names this workflow.
-	id, signal, _, ok := activities.ChargeOwnerWake(domain.Transaction{ID: "c1",
-		Details: domain.SomeJSON(domain.Details{Owner: &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: "b1"}})}, domain.StatusCompleted)
-	if !ok || id != BillingWorkflowID("b1") || signal != BillingChargeSignal {
-		t.Errorf("wake = %s %s %v", id, signal, ok)
 	}
 }
 
