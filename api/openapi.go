@@ -252,7 +252,9 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 		if doc.Example != nil {
 			media["example"] = doc.Example
 		}
-		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": media}}
+		// An empty body reads as {} (bind): it is required only when a
+		// field of it is.
+		op["requestBody"] = map[string]any{"required": len(body.Required) > 0, "content": map[string]any{"application/json": media}}
 	}
 	content := map[string]any{"application/json": map[string]any{"schema": d.success(doc)}}
 	if doc.Raw != "" {
