@@ -311,9 +311,15 @@ func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (
 // Refund returns money of a paid billing to its payer: the whole of what is
 // left (REFUNDED) or part of it (PARTIALLY_REFUNDED; several partial
 // refunds up to the amount paid). More than what is left is a 400 and
-// moves nothing. The processor is asked first (idempotent on the refund
-// id, derived from the request's Idempotency-Key or from the billing and
-// what it had refunded), then the refund is booked in one transaction.
+// moves nothing. It runs in one transaction under the billing's row lock:
+// the same request asked again (its Idempotency-Key) answers with the
+// billing first; then the refund is checked and booked (a balance that
+// cannot pay it refuses it before any money leaves), and the processor is
+// asked last (idempotent on the refund id, derived from the request's
+// Idempotency-Key or from the billing and what it had refunded): its
+// refusal rolls the booking back. A concurrent refund waits for the lock
+// and is checked against what this one left, so the processor is never
+// asked to return more than was paid.
 func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, in.ID)
 	if err != nil {
@@ -322,29 +328,36 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 	requestID := ""
 	if in.IdempotencyKey != "" {
 		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
-		for _, r := range b.Details.V.Refunds {
-			if r.RequestID == requestID {
-				return b, nil
-			}
-		}
-	}
-	amount, err := refundable(b, in.Amount)
-	if err != nil {
-		return b, err
-	}
-	refundID := requestID
-	if refundID == "" {
-		refundID = domain.DerivedID("", fmt.Sprintf("billing-refund:%s:%d:%d", b.ID, b.RefundedAmount, amount))
-	}
-	if _, err := s.Processor.RefundBilling(ctx, processor.BillingRefundRequest{BillingID: b.ID, RefundID: refundID, Method: b.Method, Amount: amount}); err != nil {
-		return b, fmt.Errorf("processor: refund billing: %w", err)
 	}
 	var out domain.Billing
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		var err error
-		out, err = activities.RefundBilling(ctx, tx, b.ID, b.RefundedAmount, activities.BillingRefundInput{
+		locked, err := db.LockBilling(ctx, tx, b.ID)
+		if err != nil {
+			return err
+		}
+		out = locked
+		for _, r := range locked.Details.V.Refunds {
+			if requestID != "" && r.RequestID == requestID {
+				return nil
+			}
+		}
+		amount, err := refundable(locked, in.Amount)
+		if err != nil {
+			return err
+		}
+		refundID := requestID
+		if refundID == "" {
+			refundID = domain.DerivedID("", fmt.Sprintf("billing-refund:%s:%d:%d", b.ID, locked.RefundedAmount, amount))
+		}
+		out, err = activities.RefundBilling(ctx, tx, b.ID, locked.RefundedAmount, activities.BillingRefundInput{
 			RefundID: refundID, RequestID: requestID, Amount: amount, Description: in.Description, At: s.now()})
-		return err
+		if err != nil {
+			return err
+		}
+		if _, err := s.Processor.RefundBilling(ctx, processor.BillingRefundRequest{BillingID: b.ID, RefundID: refundID, Method: b.Method, Amount: amount}); err != nil {
+			return fmt.Errorf("processor: refund billing: %w", err)
+		}
+		return nil
 	})
 	return out, err
 }

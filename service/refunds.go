@@ -70,6 +70,11 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if d.Details.V.Refund != nil {
 			return domain.Invalidf("deposit %s already has a refund (%s)", d.ID, d.Details.V.Refund.Status)
 		}
+		// A PIX billing's charge is refunded through its billing, which
+		// books what it returned: refunded here too, it would pay twice.
+		if o := d.Details.V.Owner; o != nil && o.Kind == activities.OwnerBilling {
+			return domain.Invalidf("deposit %s is billing %s's payment: refund it through /billings/refund", d.ID, o.ID)
+		}
 		if in.Amount != d.Amount {
 			return domain.Invalid("amount", "must equal the deposit's gross amount of %s (full refunds only)", d.Amount)
 		}
