@@ -165,11 +165,14 @@ func (a *PixAutomatic) CloseAuthorization(ctx context.Context, in CloseInput) (p
 		if err != nil {
 			return false, err
 		}
-		for _, t := range open {
-			if d := t.Details.V.PixAutomatic; d != nil && d.SubmittedAt == nil {
-				if _, err := db.LockTransaction(ctx, tx, t.ID); err != nil {
-					return false, err
-				}
+		for _, o := range open {
+			// Decided on the locked row: a debit sent since the read above
+			// (ChargeInstruction) must settle, not be canceled.
+			t, err := db.LockTransaction(ctx, tx, o.ID)
+			if err != nil {
+				return false, err
+			}
+			if d := t.Details.V.PixAutomatic; t.Status == pixauto.InstructionScheduled && d != nil && d.SubmittedAt == nil {
 				t.Status = pixauto.InstructionCanceled
 				d.FailureReason = "authorization " + in.Status
 				if _, err := db.UpdateTransaction(ctx, tx, t); err != nil {
@@ -189,12 +192,24 @@ func (a *PixAutomatic) MakeInstruction(ctx context.Context, in MakeInstructionIn
 }
 
 // ChargeInstruction sends a SCHEDULED instruction to the payer's
-// institution on its due date and records that it was sent (from then on
-// it can no longer be canceled). The processor is idempotent on the
-// instruction id; an instruction no longer SCHEDULED is not sent.
+// institution on its due date. It records that the debit is on its way
+// first (from then on the instruction can no longer be canceled: a cancel
+// running beside this activity, as the workflow's update does, is refused
+// rather than leaving a debited payer and an uncredited merchant), then
+// asks the processor (idempotent on the instruction id) and records its
+// reference. A retry whose first attempt was answered sends nothing; an
+// instruction no longer SCHEDULED is not sent.
 func (a *PixAutomatic) ChargeInstruction(ctx context.Context, id string) (domain.Transaction, error) {
-	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypePixAutomatic)
-	if err != nil || t.Status != pixauto.InstructionScheduled || t.Details.V.PixAutomatic == nil || t.Details.V.PixAutomatic.SubmittedAt != nil {
+	t, err := a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		d := t.Details.V.PixAutomatic
+		if t.Status != pixauto.InstructionScheduled || d == nil || d.SubmittedAt != nil {
+			return change{}, nil
+		}
+		d.SubmittedAt = domain.TimePtr(time.Now())
+		return emit(), nil
+	})
+	if err != nil || t.Status != pixauto.InstructionScheduled || t.Details.V.PixAutomatic == nil ||
+		t.Details.V.PixAutomatic.SubmittedAt == nil || t.ReferenceID != nil {
 		return t, err
 	}
 	au, err := db.GetAuthorization(ctx, a.DB, "", t.Details.V.PixAutomatic.AuthorizationID)
@@ -207,11 +222,9 @@ func (a *PixAutomatic) ChargeInstruction(ctx context.Context, id string) (domain
 		return t, err
 	}
 	return a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
-		d := t.Details.V.PixAutomatic
-		if t.Status != pixauto.InstructionScheduled || d.SubmittedAt != nil {
+		if t.ReferenceID != nil {
 			return change{}, nil
 		}
-		d.SubmittedAt = domain.TimePtr(time.Now())
 		t.ReferenceID = &sub.ReferenceID
 		return emit(), nil
 	})

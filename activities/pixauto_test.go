@@ -1,6 +1,7 @@
 package activities_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -188,4 +189,43 @@ func TestPixAutomaticCloseKeepsSentDebits(t *testing.T) {
 		t.Fatalf("failed: %+v %v", failed, err)
 	}
 	f.wantEqual("postings of the failed debit", f.postings(sent.ID), []string{})
+}
+
+// TestPixAutomaticCancelDuringDebitIsRefused: a merchant's cancel that
+// arrives while the debit is being sent (the workflow's update runs beside
+// its charge activity) is refused once the debit is on its way, so the
+// payer's payment is credited when it settles (a cancel that went through
+// would leave the payer debited and the merchant never credited).
+func TestPixAutomaticCancelDuringDebitIsRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	acts, a, _ := f.pixAuto(proc)
+	ctx := f.ctx
+	if _, err := acts.ActivateAuthorization(ctx, activities.ActivateInput{AuthorizationID: a.ID,
+		Notice: processor.AuthorizationNotice{Outcome: processor.OutcomeApproved, At: time.Now(), EndToEndID: "E1"}}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := acts.MakeInstruction(ctx, activities.MakeInstructionInput{AuthorizationID: a.ID,
+		Order: pixauto.Order{Cycle: 0, Amount: 4990, DueDate: pixauto.Today(time.Now()).AddDays(3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cancelErr error
+	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).DoAndReturn(func(context.Context, processor.DebitRequest) (processor.Submission, error) {
+		_, cancelErr = acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: in.ID})
+		return processor.Submission{ReferenceID: "sbx_debit"}, nil
+	}).Times(1)
+	if _, err := acts.ChargeInstruction(ctx, in.ID); err != nil {
+		t.Fatal(err)
+	}
+	if cancelErr == nil {
+		t.Fatal("an instruction being sent for debit was canceled")
+	}
+	if _, err := acts.SettleInstruction(ctx, activities.SettleInstructionInput{InstructionID: in.ID,
+		Notice: processor.InstructionNotice{InstructionID: in.ID, Outcome: processor.OutcomePaid, EndToEndID: "E2", At: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	f.wantEqual("paid moves", f.moves("pix-automatic:"+in.ID+":settle"),
+		map[string]money.Cents{domain.LedgerPixClearing: -4990, domain.AvailableLedger(f.merchant.ID): 4940, domain.LedgerFees: 50})
 }
