@@ -23,10 +23,15 @@ var _ = RegisterChargeOwner(OwnerCheckout, ChargeOwnerHook{Moved: CheckoutCharge
 
 // CheckoutChargeMoved moves the OPEN session that owns charge with it:
 // COMPLETED pays it (PaySession), FAILED or CANCELED expires it, releasing
-// what it held. A session already moved is left as it is.
+// what it held. A session already moved is left as it is, except an
+// EXPIRED one whose charge is paid: its checkout expired it when it could
+// not answer with the charge (db.ExpireSession), but a charge stored anyway
+// was payable, and a payer who paid has bought (the sale stands, as when
+// its hold lapsed).
 func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, publicURL string) error {
 	s, err := db.LockSession(ctx, tx, charge.Details.V.Owner.ID)
-	if err != nil || s.Status != domain.SessionOpen {
+	paidLate := s.Status == domain.SessionExpired && charge.Status == domain.StatusCompleted
+	if err != nil || (s.Status != domain.SessionOpen && !paidLate) {
 		return err
 	}
 	if charge.Status != domain.StatusCompleted {

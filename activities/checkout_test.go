@@ -113,3 +113,24 @@ func TestCheckoutSessionExpiresWithItsCharge(t *testing.T) {
 	})
 	f.wantEqual("lines held after the expiry", held, 0)
 }
+
+// A session expired because its checkout could not answer with its charge
+// (db.ExpireSession) whose charge was stored anyway and is paid: the payer
+// paid, so the session is PAID with its delivery (not left EXPIRED with
+// the money credited and nothing handed out).
+func TestCheckoutSessionExpiredByItsCheckoutIsPaidWithItsCharge(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := &activities.Charges{Base: f.base()}
+	sess, charge, _ := f.checkoutSession(2500)
+	if err := db.ExpireSession(f.ctx, f.db, sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SettleCharge(f.ctx, activities.SettleChargeInput{ChargeID: charge.ID, Notice: paidNotice()}); err != nil {
+		t.Fatal(err)
+	}
+	got := f.session(sess.ID)
+	f.wantEqual("status", got.Status, domain.SessionPaid)
+	f.wantEqual("session events", f.events(sess.ID), []string{domain.EventPaymentLinkPaid})
+	f.wantEqual("delivered", len(got.Delivery.V), 2)
+}
