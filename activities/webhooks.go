@@ -66,11 +66,20 @@ type WebhookRecord struct {
 	NextAttemptAt *time.Time
 }
 
+// endpointBusy is the outcome of an attempt the endpoint's in-flight cap
+// refused.
+const endpointBusy = "endpoint busy: too many deliveries to it in flight"
+
 // SendWebhook makes one attempt: it loads the delivery with its endpoint as
 // it is now (URL or secret may have changed) and its event, and posts the
 // signed envelope. A receiver's failure is an outcome, not an error: the
 // workflow owns the retry schedule.
-func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (WebhookOutcome, error) {
+func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (out WebhookOutcome, err error) {
+	defer func() {
+		if err == nil {
+			WebhookAttempts.WithLabelValues(outcomeLabel(out)).Inc()
+		}
+	}()
 	t, err := db.GetDeliveryTarget(ctx, a.DB, at.DeliveryID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return WebhookOutcome{Skip: SkipCanceled, Error: "delivery not found"}, nil
@@ -91,7 +100,7 @@ func (a *Webhooks) SendWebhook(ctx context.Context, at WebhookAttempt) (WebhookO
 		release, err := a.slots.acquire(wctx, t.Delivery.EndpointID, a.PerEndpoint)
 		cancel()
 		if err != nil {
-			return WebhookOutcome{Error: "endpoint busy: too many deliveries to it in flight"}, nil
+			return WebhookOutcome{Error: endpointBusy}, nil
 		}
 		defer release()
 	}

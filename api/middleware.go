@@ -14,6 +14,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/jangada/jangada/domain"
 )
@@ -111,6 +113,12 @@ func observe(c *gin.Context) {
 	}
 	d := time.Since(start)
 	status := c.Writer.Status()
+	// The tracing span (app: otelhttp, when tracing is on) is named after
+	// the route template, as the duration metric is.
+	if sp := trace.SpanFromContext(c.Request.Context()); sp.IsRecording() {
+		sp.SetName(c.Request.Method + " " + route)
+		sp.SetAttributes(attribute.String("http.route", route))
+	}
 	requestDuration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
 	level := slog.LevelInfo
 	if status >= 500 {

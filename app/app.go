@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
@@ -53,6 +54,11 @@ type Options struct {
 	// port.
 	CodecListener  net.Listener
 	CodecUIOrigins []string
+	// TracerProvider, when set (Tracing, from OTEL_*), traces each HTTP
+	// request into its workflow and activities (the Temporal client New
+	// dials carries the SDK's OpenTelemetry interceptor; a client brought
+	// in Temporal does not) and into SQL. Nil: no tracing.
+	TracerProvider trace.TracerProvider
 }
 
 // App is a running (or ready to run) Jangada process.
@@ -118,10 +124,15 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	if err := db.EnsureDatabase(ctx, cfg.DatabaseURL); err != nil {
 		return nil, err
 	}
-	d, err := db.Open(ctx, cfg.DatabaseURL)
+	var dbOpts []db.OpenOption
+	if opts.TracerProvider != nil {
+		dbOpts = append(dbOpts, db.WithTracing(opts.TracerProvider))
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL, dbOpts...)
 	if err != nil {
 		return nil, err
 	}
+	countEvents()
 	if err := db.Migrate(ctx, d); err != nil {
 		d.Close()
 		return nil, err
@@ -129,7 +140,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a := &App{Cfg: cfg, DB: d, opts: opts, Temporal: opts.Temporal, origin: domain.NewID("proc_")}
 	if a.Temporal == nil {
 		opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace, Logger: slogAdapter(),
-			ConnectionOptions: client.ConnectionOptions{GrpcCompression: compressionFor(cfg.TemporalAddress)}}
+			ConnectionOptions: client.ConnectionOptions{GrpcCompression: compressionFor(cfg.TemporalAddress)},
+			// Observability: SDK metrics on /metrics; tracing when asked.
+			MetricsHandler: sdkMetrics(), Interceptors: temporalInterceptors(opts.TracerProvider)}
 		if cfg.PayloadKey != "" {
 			c, err := codec.FromBase64(cfg.PayloadKey)
 			if err != nil {
@@ -332,7 +345,7 @@ func (a *App) Start() error {
 		return nil
 	}
 	var err error
-	if a.HTTPAddr, err = a.listen(a.Cfg.HTTPAddr, a.API.Handler()); err != nil {
+	if a.HTTPAddr, err = a.listen(a.Cfg.HTTPAddr, a.traced(a.API.Handler())); err != nil {
 		return err
 	}
 	if a.WSAddr, err = a.listen(a.Cfg.WSAddr, a.Hub); err != nil {
@@ -419,6 +432,9 @@ func (a *App) startOutboxReaders() {
 		go func() { defer a.bg.Done(); a.Schedules.WatchBalances(ctx, a.Cfg.DatabaseURL) }()
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.purgeExpired(ctx) }()
+		// Workers keep the ledger-invariant gauge current.
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); watchLedger(ctx, a.DB, LedgerCheckInterval) }()
 		// Workers start the workflows that committed creates left behind.
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.IntentSweeper.Run(ctx, LaunchSweepInterval) }()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/log"
 )
 
@@ -24,3 +25,24 @@ func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Hand
 
 // WithGroup implements slog.Handler.
 func (h warnOnly) WithGroup(n string) slog.Handler { return warnOnly{h.Handler.WithGroup(n)} }
+
+// TraceLog adds the trace and span ids of the record's context (when it
+// holds a recorded span) to every log line, beside the request id the HTTP
+// log line already carries, so a log line leads to its trace.
+func TraceLog(h slog.Handler) slog.Handler { return traceLog{h} }
+
+type traceLog struct{ slog.Handler }
+
+// Handle implements slog.Handler.
+func (h traceLog) Handle(ctx context.Context, r slog.Record) error {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r.AddAttrs(slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// WithAttrs implements slog.Handler.
+func (h traceLog) WithAttrs(a []slog.Attr) slog.Handler { return traceLog{h.Handler.WithAttrs(a)} }
+
+// WithGroup implements slog.Handler.
+func (h traceLog) WithGroup(n string) slog.Handler { return traceLog{h.Handler.WithGroup(n)} }

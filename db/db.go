@@ -22,11 +22,12 @@ import (
 var migrations embed.FS
 
 // Open connects to PostgreSQL and sizes the pool for a busy API process.
-func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
-	d, err := sqlx.Open("postgres", oneRoundTrip(dsn))
+func Open(ctx context.Context, dsn string, opts ...OpenOption) (*sqlx.DB, error) {
+	raw, err := openSQL(oneRoundTrip(dsn), opts)
 	if err != nil {
 		return nil, fmt.Errorf("db: open: %w", err)
 	}
+	d := sqlx.NewDb(raw, "postgres")
 	d.SetMaxOpenConns(40)
 	d.SetMaxIdleConns(40)
 	d.SetConnMaxIdleTime(5 * time.Minute)

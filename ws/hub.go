@@ -208,6 +208,7 @@ func (h *Hub) onConnect(s *melody.Session) {
 	h.mu.Lock()
 	h.conns[s] = c
 	h.mu.Unlock()
+	Connections.Inc()
 	p, _ := s.Request.Context().Value(preKey{}).(*pending)
 	if p != nil {
 		// The upgrade is done: ServeHTTP may return (see there).
@@ -231,6 +232,9 @@ func (h *Hub) onConnect(s *melody.Session) {
 func (h *Hub) onDisconnect(s *melody.Session) {
 	h.mu.Lock()
 	c := h.conns[s]
+	if c != nil {
+		Connections.Dec()
+	}
 	delete(h.conns, s)
 	if c != nil && c.k != nil {
 		if h.perKey[c.k.ID]--; h.perKey[c.k.ID] <= 0 {

@@ -72,7 +72,13 @@ func runDev(ctx context.Context, cfg config.Config) error {
 			uiURL = "off (JANGADA_DEV_TEMPORAL_UI_PORT=0)"
 		}
 	}
-	opts := app.Options{API: true, Worker: true}
+	tp, flush, err := app.Tracing(ctx)
+	if err != nil {
+		stopServer(srv)
+		return err
+	}
+	defer flushTraces(flush)
+	opts := app.Options{API: true, Worker: true, TracerProvider: tp}
 	if srv != nil { // the embedded UI reads sealed payloads through the codec listener
 		port := strconv.Itoa(cfg.DevTemporalUIPort)
 		opts.CodecListener = codecL
@@ -96,13 +102,16 @@ Jangada is running.
   API          http://%s/v1   (health: /livez, /readyz)
   WebSocket    ws://%s/v1
   Operators    http://%s   (/admin/v1, /metrics, /admin/v1/debug/pprof/)
+  Metrics      http://%s/metrics   (Prometheus: Temporal SDK temporal_*, jangada_* business counters, ledger gauge)
+  Traces       %s
+  Dashboard    deploy/grafana/jangada.json   (docker compose --profile observability up: Grafana :3000, Prometheus :9090)
   Temporal UI  %s   (frontend %s, namespace %s)
   API docs     http://%s/docs   (OpenAPI: /v1/openapi.json, /admin/v1/openapi.json)
   Admin token  %s   (header X-Admin-Token on /admin/v1; kept in %s)
 %s
 Press Ctrl-C to stop.
-`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), displayAddr(a.AdminAddr), uiURL, cfg.TemporalAddress, cfg.TemporalNamespace,
-		displayAddr(a.HTTPAddr), cfg.AdminToken, filepath.Join(cfg.DataDir, adminTokenFile), demo)
+`, displayAddr(a.HTTPAddr), displayAddr(a.WSAddr), displayAddr(a.AdminAddr), displayAddr(a.AdminAddr), tracesLine(), uiURL,
+		cfg.TemporalAddress, cfg.TemporalNamespace, displayAddr(a.HTTPAddr), cfg.AdminToken, filepath.Join(cfg.DataDir, adminTokenFile), demo)
 
 	<-ctx.Done()
 	fmt.Println("\nstopping: draining HTTP, stopping the worker, then Temporal…")
@@ -177,4 +186,23 @@ func newAdminToken() string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	return "adm_" + hex.EncodeToString(b)
+}
+
+// tracesLine says where the traces go (OTEL_TRACES_EXPORTER).
+func tracesLine() string {
+	switch e := os.Getenv("OTEL_TRACES_EXPORTER"); e {
+	case "", "none":
+		return "off   (OTEL_TRACES_EXPORTER=console for spans on stdout, =otlp with OTEL_EXPORTER_OTLP_ENDPOINT)"
+	case "otlp":
+		ep := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+		if ep == "" {
+			ep = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+		}
+		if ep == "" {
+			ep = "http://localhost:4318"
+		}
+		return "OTLP to " + ep
+	default:
+		return e + " (stdout)"
+	}
 }

@@ -179,7 +179,8 @@ func setupLogging(level string) {
 	if err := l.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
 		l = slog.LevelInfo
 	}
-	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l})))
+	// Each line carries the trace id of its context's span, when tracing is on.
+	slog.SetDefault(slog.New(app.TraceLog(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))))
 }
 
 func migrate(ctx context.Context, cfg config.Config) error {
@@ -219,6 +220,12 @@ func runProcess(ctx context.Context, cfg config.Config, opts app.Options) error 
 	if cfg.TemporalAddress == "" {
 		return fmt.Errorf("JANGADA_TEMPORAL_ADDRESS is required (use `jangada dev` for an embedded server)")
 	}
+	tp, flush, err := app.Tracing(ctx)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(flush)
+	opts.TracerProvider = tp
 	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		return err
@@ -237,3 +244,12 @@ func runProcess(ctx context.Context, cfg config.Config, opts app.Options) error 
 
 // shutdownGrace bounds the whole dev shutdown.
 const shutdownGrace = 20 * time.Second
+
+// flushTraces sends the spans still buffered at shutdown.
+func flushTraces(flush func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := flush(ctx); err != nil {
+		slog.Warn("traces not flushed", "error", err)
+	}
+}
