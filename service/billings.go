@@ -290,6 +290,12 @@ func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (
 	if err != nil {
 		return b, err
 	}
+	// A card billing's sale went to the acquirer when it was made (its
+	// workflow's first step): an approval arriving after a cancel would be
+	// refused, the payer charged and the merchant never credited.
+	if b.Payable() && (b.Method == domain.MethodCardCredit || b.Method == domain.MethodCardVoucher) {
+		return b, domain.Invalidf("billing %s is a card sale sent to the acquirer: it cannot be canceled (refund it once paid)", b.ID)
+	}
 	b, moved, err := activities.CancelPayableBilling(ctx, s.DB, acct.ID, b.ID)
 	if err != nil {
 		return b, err

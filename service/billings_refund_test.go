@@ -129,3 +129,37 @@ func TestChargeOfABillingIsRefundedThroughItsBilling(t *testing.T) {
 		t.Fatalf("deposit refund of a billing's charge = %v, want invalid", err)
 	}
 }
+
+// TestCardBillingCannotBeCanceledOnceWithTheAcquirer: a card billing's sale
+// goes to the acquirer when it is created (its workflow's first step), and
+// an approval of a canceled billing would be refused (no longer payable):
+// the payer's card charged, the merchant never credited. Its cancel is a
+// 400 that moves nothing; a paid card billing is refunded instead.
+func TestCardBillingCannotBeCanceledOnceWithTheAcquirer(t *testing.T) {
+	t.Parallel()
+	acct := newAccount(t, "Card Cancel Ltda")
+	fee, notif, net, err := acct.Fees.BillingPrice(domain.MethodCardCredit, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := domain.Billing{
+		ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodCardCredit, Status: domain.BillingPending, Amount: 10_000,
+		FeeAmount: fee, NotificationFee: notif, NetAmount: net, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3),
+		Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+		CreatedAt: domain.NewTime(time.Now()),
+	}
+	if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
+		_, err := activities.InsertBilling(t.Context(), tx, b)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s := &service.Billings{DB: sharedDB}
+	if _, err := s.Cancel(t.Context(), acct, b.ID); !errors.Is(err, domain.ErrInvalid) {
+		t.Fatalf("Cancel of a card billing = %v, want invalid", err)
+	}
+	got, err := db.BillingByID(t.Context(), sharedDB, b.ID)
+	if err != nil || got.Status != domain.BillingPending {
+		t.Fatalf("card billing after the refused cancel: %s, %v", got.Status, err)
+	}
+}
