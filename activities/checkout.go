@@ -46,8 +46,9 @@ func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transac
 }
 
 // PaySession is a session's sale, in its payment's transaction: the
-// payer becomes (or is linked to) a customer of the account, the session
-// is PAID with its delivery, and payment_link.paid carries the session.
+// payer becomes (or is linked to) a customer of the account, its coupon's
+// use is counted, the session is PAID with its delivery, and
+// payment_link.paid carries the session.
 func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at time.Time, publicURL string) error {
 	if p := s.Payer.V; s.Payer.Valid && p.Document != "" && p.Name != "" {
 		c := domain.Customer{AccountID: s.AccountID, Name: p.Name, Document: p.Document}
@@ -62,6 +63,14 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 			return err
 		}
 		s.CustomerID = &cust.ID
+	}
+	if s.CouponID != nil {
+		// Counted once per session; a coupon used up or deleted since the
+		// checkout held its use does not undo a paid sale.
+		err := db.UseCoupon(ctx, tx, *s.CouponID, s.ID)
+		if err != nil && !errors.Is(err, domain.ErrCouponExhausted) && !errors.Is(err, domain.ErrNotFound) {
+			return err
+		}
 	}
 	delivery, err := deliver(ctx, tx, s)
 	if err != nil {

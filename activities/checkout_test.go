@@ -63,6 +63,15 @@ func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
 	f := newFixture(t)
 	a := &activities.Charges{Base: f.base()}
 	sess, charge, _ := f.checkoutSession(2500)
+	max := int64(5)
+	coupon, err := db.InsertCoupon(f.ctx, f.db, domain.Coupon{ID: domain.NewID("cpn_"), AccountID: f.merchant.ID, Code: "C" + sess.ID[3:11],
+		DiscountType: domain.CouponPercent, DiscountValue: 1000, MaxUses: &max, Status: domain.CouponActive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ExecContext(f.ctx, `UPDATE checkout_sessions SET coupon_id = $2 WHERE id = $1`, sess.ID, coupon.ID); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 { // the second call is a retried activity
 		if _, err := a.SettleCharge(f.ctx, activities.SettleChargeInput{ChargeID: charge.ID, Notice: paidNotice()}); err != nil {
 			t.Fatal(err)
@@ -83,6 +92,11 @@ func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.wantEqual("customer", []any{cust.Document, cust.Transactions, cust.Volume}, []any{"52998224725", int64(1), money.Cents(2500)})
+	used, err := db.GetCoupon(f.ctx, f.db, f.merchant.ID, coupon.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.wantEqual("coupon uses", used.Uses, int64(1))
 	f.verifyLedger()
 }
 

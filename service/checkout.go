@@ -236,9 +236,37 @@ func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName st
 // in the same transaction is the hold.
 func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, couponCode string) error {
 	if couponCode != "" {
-		return domain.Invalid("couponCode", "cannot be used yet: coupons are not available on this server")
+		if err := holdCoupon(ctx, tx, sess, couponCode); err != nil {
+			return err
+		}
 	}
 	return holdProducts(ctx, tx, sess)
+}
+
+// holdCoupon applies the coupon to the session (store's rules and exact
+// discount: domain.Coupon.Quote), counting the uses OPEN sessions hold as
+// taken, under the coupon's row lock: the use itself is counted when the
+// session is paid (activities.PaySession).
+func holdCoupon(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, code string) error {
+	c, err := db.LockCouponByCode(ctx, tx, sess.AccountID, code)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Invalid("couponCode", "is not a coupon of this store")
+	}
+	if err != nil {
+		return err
+	}
+	held, err := db.CouponHeld(ctx, tx, c.ID)
+	if err != nil {
+		return err
+	}
+	q := c.Quote(domain.CouponUse{Amount: sess.OriginalAmount, PaymentLinkID: sess.LinkID, ProductIDs: sess.ProductIDs.V,
+		Now: time.Now(), Held: int64(held)})
+	if !q.Valid {
+		return domain.Invalid("couponCode", "cannot be used: %s", q.Reason)
+	}
+	sess.CouponID, sess.CouponCode = &c.ID, &c.Code
+	sess.DiscountAmount, sess.Amount = q.DiscountAmount, q.FinalAmount
+	return nil
 }
 
 // holdProducts refuses a sale of a product that is gone, inactive or, for
