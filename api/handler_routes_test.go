@@ -253,6 +253,31 @@ var routeCases = map[string]routeCase{
 	"POST /coupons/validate": {"/v1/coupons/validate", `{"code":"promo10","amount":100,"paymentLinkId":"plink_1"}`, "Coupon validated", func(f *fixture) {
 		f.coupons.EXPECT().Validate(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.CouponQuote{Valid: true, DiscountAmount: 1000, FinalAmount: 9000}, nil)
 	}},
+	// Mobile recharge.
+	"GET /mobile-recharge/provider/:phone": {"/v1/mobile-recharge/provider/(11)98765-4321", "", "Mobile recharge provider", func(f *fixture) {
+		f.recharges.EXPECT().Provider(gomock.Any(), gomock.Any(), domain.MobileNumber{DDD: "11", Number: "987654321"}).Return(service.RechargeProvider{}, nil)
+	}},
+	"POST /mobile-recharge/create": {"/v1/mobile-recharge/create", `{"phone":"11987654321","amount":20}`, "Mobile recharge created", func(f *fixture) {
+		f.recharges.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"GET /mobile-recharge/list":    txList("/v1/mobile-recharge/list", "Mobile recharges"),
+	"GET /mobile-recharge/get/:id": txGet("/v1/mobile-recharge/get/tx_1", "Mobile recharge", domain.TypeMobileRecharge),
+	"POST /mobile-recharge/cancel/:id": {"/v1/mobile-recharge/cancel/tx_1", "", "Mobile recharge cancelled", func(f *fixture) {
+		f.recharges.EXPECT().Cancel(gomock.Any(), gomock.Any(), "tx_1").Return(routeTx, nil)
+	}},
+	// Crypto.
+	"POST /payment-crypto/create": {"/v1/payment-crypto/create", `{"amount":100,"payCurrency":"BTC"}`, "Crypto deposit created", func(f *fixture) {
+		f.crypto.EXPECT().CreateDeposit(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
+	}},
+	"GET /payment-crypto/get/:id": txGet("/v1/payment-crypto/get/tx_1", "Crypto deposit", domain.TypeCryptoIn),
+	"GET /payment-crypto/list":    txList("/v1/payment-crypto/list", "Crypto deposits"),
+	"POST /transfer-crypto/quote": {"/v1/transfer-crypto/quote", `{"amount":100,"payCurrency":"ETH"}`, "Crypto quote", func(f *fixture) {
+		f.crypto.EXPECT().Quote(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.CryptoQuote{ID: "cq_1", PayCurrency: "ETH"}, nil)
+	}},
+	"POST /transfer-crypto/create":      cryptoSend("/v1/transfer-crypto/create", false),
+	"GET /transfer-crypto/get/:id":      txGet("/v1/transfer-crypto/get/tx_1", "Crypto withdrawal", domain.TypeCryptoOut),
+	"GET /transfer-crypto/list":         txList("/v1/transfer-crypto/list", "Crypto withdrawals"),
+	"POST /transfer-crypto-auto/create": cryptoSend("/v1/transfer-crypto-auto/create", true),
 	// Webhook endpoints of the calling key.
 	"POST /webhooks/create": {"/v1/webhooks/create", `{"url":"https://hooks.example.com/j","events":["payment.paid"]}`,
 		"Webhook endpoint created; the secret is shown only now", func(f *fixture) {
@@ -350,6 +375,19 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /sandbox/pix-automatic/authorizations/:id/reject": {"/v1/sandbox/pix-automatic/authorizations/pa_1/reject", "", "Notification accepted", func(f *fixture) {
 		f.sandbox.EXPECT().RejectAuthorization(gomock.Any(), gomock.Any(), "pa_1").Return(service.Simulated{ID: "pa_1", Outcome: "rejected"}, nil)
+	}},
+	// Mobile recharge and crypto simulations.
+	"POST /sandbox/mobile-recharge/:id/complete": {"/v1/sandbox/mobile-recharge/tx_1/complete", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().CompleteRecharge(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/payment-crypto/:id/pay": {"/v1/sandbox/payment-crypto/tx_1/pay", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().PayCrypto(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/transfer-crypto/:id/settle": {"/v1/sandbox/transfer-crypto/tx_1/settle", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().SettleCrypto(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	"POST /sandbox/transfer-crypto/:id/fail": {"/v1/sandbox/transfer-crypto/tx_1/fail", "", "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().FailCrypto(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
 	}},
 }
 

@@ -86,6 +86,9 @@ type fixture struct {
 	billings *apimock.MockBillings
 	coupons  *apimock.MockCoupons
 	srv      *Server
+	// Mobile recharge and crypto.
+	recharges *apimock.MockRecharges
+	crypto    *apimock.MockCrypto
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -125,6 +128,9 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Billings.
 		billings: apimock.NewMockBillings(ctrl),
 		coupons:  apimock.NewMockCoupons(ctrl),
+		// Mobile recharge and crypto.
+		recharges: apimock.NewMockRecharges(ctrl),
+		crypto:    apimock.NewMockCrypto(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -147,6 +153,9 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Customers: f.customers, Products: f.products, Coupons: f.coupons,
 		// Billings.
 		Billings: f.billings,
+		// Mobile recharge and crypto.
+		Recharges: f.recharges,
+		Crypto:    f.crypto,
 	}
 	for _, o := range opts {
 		o(&d)

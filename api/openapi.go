@@ -388,6 +388,9 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
 	case reflect.TypeFor[json.RawMessage]():
 		return &jsonschema.Schema{}
+	// Crypto: an amount of the currency, at its precision.
+	case reflect.TypeFor[domain.CryptoAmount]():
+		return &jsonschema.Schema{Type: "number", Description: "an amount of payCurrency, at its precision (up to 8 decimal places)"}
 	}
 	return nil
 }

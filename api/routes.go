@@ -99,6 +99,21 @@ func Routes() []Route {
 		{Method: "PATCH", Path: "/coupons/update/:id", Permission: "coupons/update", Handler: (*Server).updateCoupon},
 		{Method: "DELETE", Path: "/coupons/delete/:id", Permission: "coupons/delete", Handler: (*Server).deleteCoupon},
 		{Method: "POST", Path: "/coupons/validate", Permission: "coupons/validate", Handler: (*Server).validateCoupon},
+		// Mobile recharge (the spec's permissions).
+		{Method: "GET", Path: "/mobile-recharge/provider/:phone", Permission: "mobile-recharge/provider", Feature: domain.FeatureMobileRecharge, Handler: (*Server).rechargeProvider},
+		{Method: "POST", Path: "/mobile-recharge/create", Permission: "mobile-recharge/create", Feature: domain.FeatureMobileRecharge, Handler: (*Server).createRecharge},
+		{Method: "GET", Path: "/mobile-recharge/list", Permission: "mobile-recharge/list", Feature: domain.FeatureMobileRecharge, Handler: (*Server).listRecharges},
+		{Method: "GET", Path: "/mobile-recharge/get/:id", Permission: "mobile-recharge/get", Feature: domain.FeatureMobileRecharge, Handler: (*Server).getRecharge},
+		{Method: "POST", Path: "/mobile-recharge/cancel/:id", Permission: "mobile-recharge/cancel", Feature: domain.FeatureMobileRecharge, Handler: (*Server).cancelRecharge},
+		// Crypto (the spec leaves the permissions open: group/action of each path).
+		{Method: "POST", Path: "/payment-crypto/create", Permission: "payment-crypto/create", Feature: domain.FeatureCrypto, Handler: (*Server).createCryptoDeposit},
+		{Method: "GET", Path: "/payment-crypto/get/:id", Permission: "payment-crypto/get", Feature: domain.FeatureCrypto, Handler: (*Server).getCryptoDeposit},
+		{Method: "GET", Path: "/payment-crypto/list", Permission: "payment-crypto/list", Feature: domain.FeatureCrypto, Handler: (*Server).listCryptoDeposits},
+		{Method: "POST", Path: "/transfer-crypto/quote", Permission: "transfer-crypto/quote", Feature: domain.FeatureCrypto, Handler: (*Server).quoteCrypto},
+		{Method: "POST", Path: "/transfer-crypto/create", Permission: "transfer-crypto/create", Feature: domain.FeatureCrypto, Handler: (*Server).createCryptoWithdrawal},
+		{Method: "GET", Path: "/transfer-crypto/get/:id", Permission: "transfer-crypto/get", Feature: domain.FeatureCrypto, Handler: (*Server).getCryptoWithdrawal},
+		{Method: "GET", Path: "/transfer-crypto/list", Permission: "transfer-crypto/list", Feature: domain.FeatureCrypto, Handler: (*Server).listCryptoWithdrawals},
+		{Method: "POST", Path: "/transfer-crypto-auto/create", Permission: "transfer-crypto-auto/create", Feature: domain.FeatureCrypto, Handler: (*Server).sendCryptoAuto},
 
 		{Method: "POST", Path: "/webhooks/create", Permission: "webhooks/create", Handler: (*Server).createWebhook},
 		{Method: "GET", Path: "/webhooks/list", Permission: "webhooks/list", Handler: (*Server).listWebhooks},
@@ -145,6 +160,11 @@ func Routes() []Route {
 		{Method: "POST", Path: "/billings/refund", Permission: "billings/refund", Idempotent: true, Handler: (*Server).refundBilling},
 		{Method: "POST", Path: "/sandbox/billings/:id/pay", Sandbox: true, Handler: (*Server).sandboxBillingPay},
 		{Method: "POST", Path: "/sandbox/billings/:id/overdue", Sandbox: true, Handler: (*Server).sandboxBillingOverdue},
+		// Mobile recharge and crypto simulations (gated like their products).
+		{Method: "POST", Path: "/sandbox/mobile-recharge/:id/complete", Sandbox: true, Feature: domain.FeatureMobileRecharge, Handler: (*Server).sandboxRechargeComplete},
+		{Method: "POST", Path: "/sandbox/payment-crypto/:id/pay", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoPay},
+		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/settle", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoSettle},
+		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/fail", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoFail},
 	}
 }
 

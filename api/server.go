@@ -55,6 +55,9 @@ type Deps struct {
 	Billings Billings
 	// Coupons are the store's coupons (with Customers and Products).
 	Coupons Coupons
+	// Recharges and Crypto are the mobile recharge and crypto products.
+	Recharges Recharges
+	Crypto    Crypto
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

@@ -37,6 +37,10 @@ import (
 //go:generate go tool mockgen -destination=apimock/products.go -package=apimock . Products
 //go:generate go tool mockgen -destination=apimock/coupons.go -package=apimock . Coupons
 
+// Mobile recharge and crypto.
+//go:generate go tool mockgen -destination=apimock/recharges.go -package=apimock . Recharges
+//go:generate go tool mockgen -destination=apimock/crypto.go -package=apimock . Crypto
+
 // The use cases the handlers call, one interface per product, implemented
 // by package service (and by generated mocks in handler tests). Handlers
 // bind, call one of these, and map the error: nothing else. Reads too go
@@ -180,6 +184,11 @@ type Sandbox interface {
 	// Billings.
 	PayBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	// Mobile recharge and crypto.
+	CompleteRecharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	PayCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	SettleCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	FailCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 }
 
 // Billings creates, reads and refunds billings, tokenizes cards, and
@@ -247,4 +256,21 @@ type Coupons interface {
 	Update(ctx context.Context, acct domain.Account, id string, p domain.CouponPatch) (domain.Coupon, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
 	Validate(ctx context.Context, acct domain.Account, c domain.CouponCheck) (domain.CouponQuote, error)
+}
+
+// Recharges tops up mobile phones: the operator's offer for a number, the
+// create and the cancellation (reads go through Transactions).
+type Recharges interface {
+	Provider(ctx context.Context, acct domain.Account, phone domain.MobileNumber) (service.RechargeProvider, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewRecharge) (domain.Transaction, error)
+	Cancel(ctx context.Context, acct domain.Account, id string) (domain.Transaction, error)
+}
+
+// Crypto receives and sends crypto: deposits, quotes, withdrawals and
+// quote-and-send (reads go through Transactions).
+type Crypto interface {
+	CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoDeposit) (domain.Transaction, error)
+	Quote(ctx context.Context, acct domain.Account, in domain.NewCryptoQuote) (domain.CryptoQuote, error)
+	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
+	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
 }

@@ -87,6 +87,9 @@ type App struct {
 	Customers *service.Customers
 	Products  *service.Products
 	Coupons   *service.Coupons
+	// Recharges and Crypto are the mobile recharge and crypto products.
+	Recharges *service.Recharges
+	Crypto    *service.Crypto
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -217,6 +220,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	// Billings.
 	a.Billings = &service.Billings{DB: d, Processor: proc, Charges: a.Charges, Starts: a.Starts, Temporal: a.Temporal, PublicURL: cfg.PublicURL}
+	// Mobile recharge and crypto.
+	a.Recharges = &service.Recharges{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	a.Crypto = &service.Crypto{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
@@ -230,6 +236,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
 			// Billings.
 			Billings: &activities.Billings{Base: base, Processor: proc},
+			// Mobile recharge and crypto.
+			Recharges: &activities.Recharges{Base: base, Processor: proc},
+			Crypto:    &activities.Crypto{Base: base, Processor: proc},
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {
@@ -264,6 +273,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
 			// Billings.
 			Billings: a.Billings,
+			// Mobile recharge and crypto.
+			Recharges: a.Recharges, Crypto: a.Crypto,
 		})
 	}
 	return a, nil

@@ -82,6 +82,10 @@ type Details struct {
 
 	// PIX automatic: a payment instruction's authorization, cycle and due date.
 	PixAutomatic *PixAutomaticDetails `json:"pixAutomatic,omitempty"`
+	// Mobile recharge: the number and its operator.
+	Recharge *RechargeBlock `json:"recharge,omitempty"`
+	// Crypto deposits and withdrawals: currency, amount, rate, address.
+	Crypto *CryptoBlock `json:"crypto,omitempty"`
 }
 
 // SecurityReview is the anti-fraud hold of a PIX out.
@@ -200,6 +204,19 @@ type PublicTransaction struct {
 	PairID            string        `json:"pairId,omitempty"`
 	CompletedAt       *Time         `json:"completedAt,omitempty"`
 	CreatedAt         Time          `json:"createdAt"`
+
+	// Mobile recharge.
+	Phone          string `json:"phone,omitempty"`
+	Operator       string `json:"operator,omitempty"`
+	CanBeCancelled *bool  `json:"canBeCancelled,omitempty"`
+	// Crypto deposits and withdrawals.
+	PayCurrency string        `json:"payCurrency,omitempty"`
+	PayAmount   *CryptoAmount `json:"payAmount,omitempty"`
+	Rate        *money.Cents  `json:"rate,omitempty"`
+	QuoteID     string        `json:"quoteId,omitempty"`
+	Address     string        `json:"address,omitempty"`
+	ExtraID     string        `json:"extraId,omitempty"`
+	TxHash      string        `json:"txHash,omitempty"`
 }
 
 // PublicReview is the securityReview block merchants see.
@@ -236,7 +253,7 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 		Payer: t.Payer.Ptr(), Recipient: t.Recipient.Ptr(), SubaccountID: t.SubaccountID,
 		CompletedAt: t.CompletedAt, CreatedAt: t.CreatedAt,
 	}
-	if t.Type == TypePixIn && (t.Status == StatusPending || t.Status == StatusCanceled) {
+	if (t.Type == TypePixIn || t.Type == TypeCryptoIn) && (t.Status == StatusPending || t.Status == StatusCanceled) {
 		p.ExpiresAt = t.ExpiresAt
 	}
 	if t.Type == TypePixIn && t.Status == StatusPending && t.CopyPaste != nil {
@@ -260,6 +277,15 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	if t.Type == TypeInternalOut || t.Type == TypeInternalIn {
 		p.TransferKind = "internal"
 		p.RecipientEmail, p.RecipientName, p.CounterpartyName, p.PairID = d.RecipientEmail, d.RecipientName, d.CounterpartyName, d.PairID
+	}
+	if r := d.Recharge; r != nil {
+		can := t.CanBeCancelled()
+		p.Phone, p.Operator, p.CanBeCancelled = r.Phone, r.Operator, &can
+	}
+	if c := d.Crypto; c != nil {
+		amt, rate := c.PayAmount(), c.Rate
+		p.PayCurrency, p.PayAmount, p.Rate, p.QuoteID = c.PayCurrency, &amt, &rate, c.QuoteID
+		p.Address, p.ExtraID, p.TxHash = c.Address, c.ExtraID, c.TxHash
 	}
 	return p
 }

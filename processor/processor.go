@@ -59,6 +59,26 @@ type Processor interface {
 	// RefundBilling returns Amount of a paid boleto or card billing to its
 	// payer (idempotent on RefundID).
 	RefundBilling(ctx context.Context, r BillingRefundRequest) (Submission, error)
+	// Mobile recharge (processor/recharge.go).
+	// RechargeOffer names the operator of a mobile number and the amounts
+	// it sells; the use case asks it before answering (provider route) and
+	// before a create (the amount must be offered).
+	RechargeOffer(ctx context.Context, phone domain.MobileNumber) (RechargeOffer, error)
+	// Recharge submits a top-up; the outcome arrives as a RechargeNotice.
+	Recharge(ctx context.Context, r RechargeRequest) (Submission, error)
+	// CancelRecharge withdraws a top-up the operator has not delivered; a
+	// refusal (already delivered) is domain.ErrInvalid.
+	CancelRecharge(ctx context.Context, id string) error
+
+	// Crypto (processor/crypto.go).
+	// CryptoRate is the price source: BRL per coin of a currency, and how
+	// long a quote at that rate holds.
+	CryptoRate(ctx context.Context, currency string) (CryptoRate, error)
+	// CryptoDepositAddress opens a deposit's own address; the payment
+	// arrives as a CryptoNotice.
+	CryptoDepositAddress(ctx context.Context, r CryptoAddressRequest) (CryptoAddress, error)
+	// SendCrypto submits a withdrawal; the outcome arrives as a CryptoNotice.
+	SendCrypto(ctx context.Context, r CryptoOutRequest) (Submission, error)
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -73,6 +93,11 @@ type Inbox interface {
 	InstructionNotice(ctx context.Context, instructionID string, n InstructionNotice) error
 	// BillingNotice: a boleto or card billing paid, declined or past due.
 	BillingNotice(ctx context.Context, billingID string, n BillingNotice) error
+
+	// Mobile recharge and crypto.
+	RechargeNotice(ctx context.Context, rechargeID string, n RechargeNotice) error
+	CryptoDepositNotice(ctx context.Context, depositID string, n CryptoNotice) error
+	CryptoWithdrawalNotice(ctx context.Context, withdrawalID string, n CryptoNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are

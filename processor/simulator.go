@@ -39,4 +39,13 @@ type Simulator interface {
 	PayBilling(ctx context.Context, billingID string) error
 	// OverdueBilling notifies that the billing's due date has passed now.
 	OverdueBilling(ctx context.Context, billingID string) error
+	// Mobile recharge and crypto.
+	// CompleteRecharge has the operator deliver the recharge to phone and
+	// answers the outcome it notified (a sandbox may fail some numbers).
+	CompleteRecharge(ctx context.Context, id, phone string) (string, error)
+	// PayCrypto notifies that the deposit's address received its payAmount.
+	PayCrypto(ctx context.Context, depositID string) error
+	// SettleCrypto and FailCrypto notify a withdrawal's outcome.
+	SettleCrypto(ctx context.Context, id string) error
+	FailCrypto(ctx context.Context, id string) error
 }

@@ -102,6 +102,32 @@ var launchFixtures = map[string]launchFixture{
 		wfID: workflows.BillingWorkflowID, wf: workflows.BillingWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.BillingInput).Billing.ID },
 	},
+	// Mobile recharge and crypto.
+	"recharge": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeMobileRecharge, Status: domain.StatusPending,
+				Amount: 2000, NetAmount: 2000, Details: domain.SomeJSON(domain.Details{Recharge: &domain.RechargeBlock{Phone: "11937654321", Operator: "VIVO"}})}).ID
+		},
+		wfID: workflows.RechargeWorkflowID, wf: workflows.RechargeWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.RechargeInput).Recharge.ID },
+	},
+	"crypto-deposit": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeCryptoIn, Status: domain.StatusPending,
+				Amount: 2000, NetAmount: 2000, ExpiresAt: domain.TimePtr(time.Now().Add(time.Hour)),
+				Details: domain.SomeJSON(domain.Details{Crypto: &domain.CryptoBlock{PayCurrency: "BTC", Address: "x-" + domain.NewID("")}})}).ID
+		},
+		wfID: workflows.CryptoWorkflowID, wf: workflows.CryptoDepositWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.CryptoInput).Record.ID },
+	},
+	"crypto-withdrawal": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeCryptoOut, Status: domain.StatusPending,
+				Amount: 2000, NetAmount: 2000, Details: domain.SomeJSON(domain.Details{Crypto: &domain.CryptoBlock{PayCurrency: "ETH"}})}).ID
+		},
+		wfID: workflows.CryptoWorkflowID, wf: workflows.CryptoWithdrawalWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.CryptoInput).Record.ID },
+	},
 }
 
 // Every registered workflow-start kind round-trips through the sweeper: an

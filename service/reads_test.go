@@ -6,11 +6,16 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
 )
 
 // fakeSimulator records the simulations asked of it.
-type fakeSimulator struct{ paid []string }
+type fakeSimulator struct {
+	// Simulator answers the simulations no test here uses (nil: a call panics).
+	processor.Simulator
+	paid []string
+}
 
 func (f *fakeSimulator) Pay(_ context.Context, id string, _ *domain.Party) error {
 	f.paid = append(f.paid, id)

@@ -31,6 +31,9 @@ type Deps struct {
 	Schedules *activities.Schedules
 	// PixAutomatic are PIX automatic's activities.
 	PixAutomatic *activities.PixAutomatic
+	// Mobile recharge and crypto.
+	Recharges *activities.Recharges
+	Crypto    *activities.Crypto
 	// Webhooks are hosted by their own worker (NewWebhooks).
 	Webhooks *activities.Webhooks
 	// Processor is the processor adapter; when it implements
@@ -84,10 +87,15 @@ type Registry = processor.Registry
 func Register(r Registry, d Deps) {
 	for _, wf := range []any{
 		workflows.ChargeWorkflow, workflows.TransferWorkflow, workflows.RefundWorkflow, workflows.ScheduleWorkflow,
+		// Mobile recharge and crypto.
+		workflows.RechargeWorkflow, workflows.CryptoDepositWorkflow, workflows.CryptoWithdrawalWorkflow,
 	} {
 		r.RegisterWorkflow(wf)
 	}
-	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules} {
+	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules,
+		// Mobile recharge and crypto.
+		d.Recharges, d.Crypto,
+	} {
 		if !reflect.ValueOf(a).IsNil() { // a test may host only some products
 			r.RegisterActivity(a)
 		}

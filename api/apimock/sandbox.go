@@ -57,6 +57,21 @@ func (mr *MockSandboxMockRecorder) ApproveAuthorization(ctx, acct, id any) *gomo
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ApproveAuthorization", reflect.TypeOf((*MockSandbox)(nil).ApproveAuthorization), ctx, acct, id)
 }
 
+// CompleteRecharge mocks base method.
+func (m *MockSandbox) CompleteRecharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CompleteRecharge", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CompleteRecharge indicates an expected call of CompleteRecharge.
+func (mr *MockSandboxMockRecorder) CompleteRecharge(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CompleteRecharge", reflect.TypeOf((*MockSandbox)(nil).CompleteRecharge), ctx, acct, id)
+}
+
 // ExpireCharge mocks base method.
 func (m *MockSandbox) ExpireCharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
 	m.ctrl.T.Helper()
@@ -85,6 +100,21 @@ func (m *MockSandbox) FailCharge(ctx context.Context, acct domain.Account, id st
 func (mr *MockSandboxMockRecorder) FailCharge(ctx, acct, id any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FailCharge", reflect.TypeOf((*MockSandbox)(nil).FailCharge), ctx, acct, id)
+}
+
+// FailCrypto mocks base method.
+func (m *MockSandbox) FailCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "FailCrypto", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// FailCrypto indicates an expected call of FailCrypto.
+func (mr *MockSandboxMockRecorder) FailCrypto(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FailCrypto", reflect.TypeOf((*MockSandbox)(nil).FailCrypto), ctx, acct, id)
 }
 
 // FailRefund mocks base method.
@@ -162,6 +192,21 @@ func (mr *MockSandboxMockRecorder) PayBilling(ctx, acct, id any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PayBilling", reflect.TypeOf((*MockSandbox)(nil).PayBilling), ctx, acct, id)
 }
 
+// PayCrypto mocks base method.
+func (m *MockSandbox) PayCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PayCrypto", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PayCrypto indicates an expected call of PayCrypto.
+func (mr *MockSandboxMockRecorder) PayCrypto(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PayCrypto", reflect.TypeOf((*MockSandbox)(nil).PayCrypto), ctx, acct, id)
+}
+
 // RejectAuthorization mocks base method.
 func (m *MockSandbox) RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
 	m.ctrl.T.Helper()
@@ -175,6 +220,21 @@ func (m *MockSandbox) RejectAuthorization(ctx context.Context, acct domain.Accou
 func (mr *MockSandboxMockRecorder) RejectAuthorization(ctx, acct, id any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RejectAuthorization", reflect.TypeOf((*MockSandbox)(nil).RejectAuthorization), ctx, acct, id)
+}
+
+// SettleCrypto mocks base method.
+func (m *MockSandbox) SettleCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SettleCrypto", ctx, acct, id)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SettleCrypto indicates an expected call of SettleCrypto.
+func (mr *MockSandboxMockRecorder) SettleCrypto(ctx, acct, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SettleCrypto", reflect.TypeOf((*MockSandbox)(nil).SettleCrypto), ctx, acct, id)
 }
 
 // SettleRefund mocks base method.

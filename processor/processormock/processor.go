@@ -13,6 +13,7 @@ import (
 	context "context"
 	reflect "reflect"
 
+	domain "github.com/jangada/jangada/domain"
 	processor "github.com/jangada/jangada/processor"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -41,6 +42,20 @@ func (m *MockProcessor) EXPECT() *MockProcessorMockRecorder {
 	return m.recorder
 }
 
+// CancelRecharge mocks base method.
+func (m *MockProcessor) CancelRecharge(ctx context.Context, id string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CancelRecharge", ctx, id)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// CancelRecharge indicates an expected call of CancelRecharge.
+func (mr *MockProcessorMockRecorder) CancelRecharge(ctx, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CancelRecharge", reflect.TypeOf((*MockProcessor)(nil).CancelRecharge), ctx, id)
+}
+
 // ChargeCard mocks base method.
 func (m *MockProcessor) ChargeCard(ctx context.Context, r processor.CardChargeRequest) (processor.Submission, error) {
 	m.ctrl.T.Helper()
@@ -54,6 +69,36 @@ func (m *MockProcessor) ChargeCard(ctx context.Context, r processor.CardChargeRe
 func (mr *MockProcessorMockRecorder) ChargeCard(ctx, r any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ChargeCard", reflect.TypeOf((*MockProcessor)(nil).ChargeCard), ctx, r)
+}
+
+// CryptoDepositAddress mocks base method.
+func (m *MockProcessor) CryptoDepositAddress(ctx context.Context, r processor.CryptoAddressRequest) (processor.CryptoAddress, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CryptoDepositAddress", ctx, r)
+	ret0, _ := ret[0].(processor.CryptoAddress)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CryptoDepositAddress indicates an expected call of CryptoDepositAddress.
+func (mr *MockProcessorMockRecorder) CryptoDepositAddress(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CryptoDepositAddress", reflect.TypeOf((*MockProcessor)(nil).CryptoDepositAddress), ctx, r)
+}
+
+// CryptoRate mocks base method.
+func (m *MockProcessor) CryptoRate(ctx context.Context, currency string) (processor.CryptoRate, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CryptoRate", ctx, currency)
+	ret0, _ := ret[0].(processor.CryptoRate)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CryptoRate indicates an expected call of CryptoRate.
+func (mr *MockProcessorMockRecorder) CryptoRate(ctx, currency any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CryptoRate", reflect.TypeOf((*MockProcessor)(nil).CryptoRate), ctx, currency)
 }
 
 // DebitInstruction mocks base method.
@@ -101,6 +146,36 @@ func (mr *MockProcessorMockRecorder) NewCharge(ctx, r any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "NewCharge", reflect.TypeOf((*MockProcessor)(nil).NewCharge), ctx, r)
 }
 
+// Recharge mocks base method.
+func (m *MockProcessor) Recharge(ctx context.Context, r processor.RechargeRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Recharge", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Recharge indicates an expected call of Recharge.
+func (mr *MockProcessorMockRecorder) Recharge(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Recharge", reflect.TypeOf((*MockProcessor)(nil).Recharge), ctx, r)
+}
+
+// RechargeOffer mocks base method.
+func (m *MockProcessor) RechargeOffer(ctx context.Context, phone domain.MobileNumber) (processor.RechargeOffer, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RechargeOffer", ctx, phone)
+	ret0, _ := ret[0].(processor.RechargeOffer)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RechargeOffer indicates an expected call of RechargeOffer.
+func (mr *MockProcessorMockRecorder) RechargeOffer(ctx, phone any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RechargeOffer", reflect.TypeOf((*MockProcessor)(nil).RechargeOffer), ctx, phone)
+}
+
 // Refund mocks base method.
 func (m *MockProcessor) Refund(ctx context.Context, r processor.RefundRequest) (processor.Submission, error) {
 	m.ctrl.T.Helper()
@@ -144,6 +219,21 @@ func (m *MockProcessor) RegisterBoleto(ctx context.Context, r processor.BoletoRe
 func (mr *MockProcessorMockRecorder) RegisterBoleto(ctx, r any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RegisterBoleto", reflect.TypeOf((*MockProcessor)(nil).RegisterBoleto), ctx, r)
+}
+
+// SendCrypto mocks base method.
+func (m *MockProcessor) SendCrypto(ctx context.Context, r processor.CryptoOutRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SendCrypto", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SendCrypto indicates an expected call of SendCrypto.
+func (mr *MockProcessorMockRecorder) SendCrypto(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SendCrypto", reflect.TypeOf((*MockProcessor)(nil).SendCrypto), ctx, r)
 }
 
 // SendPix mocks base method.
@@ -242,6 +332,34 @@ func (mr *MockInboxMockRecorder) ChargeNotice(ctx, chargeID, n any) *gomock.Call
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ChargeNotice", reflect.TypeOf((*MockInbox)(nil).ChargeNotice), ctx, chargeID, n)
 }
 
+// CryptoDepositNotice mocks base method.
+func (m *MockInbox) CryptoDepositNotice(ctx context.Context, depositID string, n processor.CryptoNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CryptoDepositNotice", ctx, depositID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// CryptoDepositNotice indicates an expected call of CryptoDepositNotice.
+func (mr *MockInboxMockRecorder) CryptoDepositNotice(ctx, depositID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CryptoDepositNotice", reflect.TypeOf((*MockInbox)(nil).CryptoDepositNotice), ctx, depositID, n)
+}
+
+// CryptoWithdrawalNotice mocks base method.
+func (m *MockInbox) CryptoWithdrawalNotice(ctx context.Context, withdrawalID string, n processor.CryptoNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CryptoWithdrawalNotice", ctx, withdrawalID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// CryptoWithdrawalNotice indicates an expected call of CryptoWithdrawalNotice.
+func (mr *MockInboxMockRecorder) CryptoWithdrawalNotice(ctx, withdrawalID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CryptoWithdrawalNotice", reflect.TypeOf((*MockInbox)(nil).CryptoWithdrawalNotice), ctx, withdrawalID, n)
+}
+
 // InstructionNotice mocks base method.
 func (m *MockInbox) InstructionNotice(ctx context.Context, instructionID string, n processor.InstructionNotice) error {
 	m.ctrl.T.Helper()
@@ -254,6 +372,20 @@ func (m *MockInbox) InstructionNotice(ctx context.Context, instructionID string,
 func (mr *MockInboxMockRecorder) InstructionNotice(ctx, instructionID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InstructionNotice", reflect.TypeOf((*MockInbox)(nil).InstructionNotice), ctx, instructionID, n)
+}
+
+// RechargeNotice mocks base method.
+func (m *MockInbox) RechargeNotice(ctx context.Context, rechargeID string, n processor.RechargeNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RechargeNotice", ctx, rechargeID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// RechargeNotice indicates an expected call of RechargeNotice.
+func (mr *MockInboxMockRecorder) RechargeNotice(ctx, rechargeID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RechargeNotice", reflect.TypeOf((*MockInbox)(nil).RechargeNotice), ctx, rechargeID, n)
 }
 
 // RefundNotice mocks base method.

@@ -26,6 +26,9 @@ import (
 const (
 	KindTransfer = "transfer"
 	KindRefund   = "refund"
+	// Mobile recharge and crypto withdrawals.
+	KindRecharge  = "recharge"
+	KindCryptoOut = "crypto-out"
 )
 
 // Delivery is a settlement the simulated network will notify.
@@ -39,6 +42,8 @@ type Delivery struct {
 	Reason string `json:",omitempty"`
 	// Outcome is a card sale's answer (KindCard).
 	Outcome string
+	// Phone is a recharge's number.
+	Phone string
 }
 
 // Network hosts the simulated network's activity.
@@ -106,6 +111,11 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 	// Billings.
 	case KindCard:
 		err = a.Sandbox.cardAnswer(ctx, d.ID, d.Outcome)
+	// Mobile recharge and crypto.
+	case KindRecharge:
+		_, err = a.Sandbox.CompleteRecharge(ctx, d.ID, d.Phone)
+	case KindCryptoOut:
+		err = a.Sandbox.SettleCrypto(ctx, d.ID)
 	}
 	if errors.Is(err, domain.ErrInvalid) {
 		activity.GetLogger(ctx).Info("sandbox notice refused: already concluded", "kind", d.Kind, "id", d.ID)

@@ -1,0 +1,193 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+)
+
+// Crypto are the activities of crypto deposits (CRYPTO_IN) and withdrawals
+// (CRYPTO_OUT). A deposit is credited in BRL at its quote when the
+// processor confirms it: its amount enters through the crypto clearing
+// account, available at once (no 24 h lock: it is not PIX). A withdrawal
+// reserves its amount from withdrawable money, as a PIX out does, and
+// leaves through the clearing account when the network confirms it.
+// Crypto events are not active in the public API (the spec's rule): these
+// steps write no events.
+type Crypto struct {
+	Base
+	Processor processor.Processor
+}
+
+// CryptoNoticeInput books a processor's notice about a deposit or a
+// withdrawal.
+type CryptoNoticeInput struct {
+	ID     string
+	Notice processor.CryptoNotice
+}
+
+func cryptoKey(id, step string) string { return "crypto:" + id + ":" + step }
+
+func noticeTime(n processor.CryptoNotice) *domain.Time {
+	if n.At.IsZero() {
+		return domain.TimePtr(time.Now())
+	}
+	return domain.TimePtr(n.At)
+}
+
+// InsertCryptoDeposit writes a new deposit (PENDING, nothing posted: no
+// money has arrived); an existing row writes nothing. The use case calls
+// it in its transaction, EnsureCryptoDeposit finds it written.
+func InsertCryptoDeposit(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
+	_, err := db.InsertTransaction(ctx, tx, t)
+	return err
+}
+
+// EnsureCryptoDeposit is the deposit workflow's guard; it returns the
+// stored status.
+func (a *Crypto) EnsureCryptoDeposit(ctx context.Context, t domain.Transaction) (string, error) {
+	if err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return InsertCryptoDeposit(ctx, tx, t) }); err != nil {
+		return "", err
+	}
+	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypeCryptoIn)
+	return stored.Status, err
+}
+
+// CreditCryptoDeposit books a confirmed deposit: its BRL amount, at the
+// rate it was quoted, from the crypto clearing account to the merchant's
+// available money; a deposit made for another product (Details.Owner)
+// tells its owner in the same transaction, as a charge does. A deposit no
+// longer PENDING is left as it is; it returns the stored status.
+func (a *Crypto) CreditCryptoDeposit(ctx context.Context, in CryptoNoticeInput) (string, error) {
+	t, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		c := t.Details.V.Crypto
+		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
+			Kind: domain.TypeCryptoIn, Description: "crypto deposit " + c.PayAmount().String() + " " + c.PayCurrency,
+			Entries: []db.Entry{
+				{Account: domain.LedgerCryptoClearing, Amount: -t.NetAmount},
+				{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
+			}})
+		if err != nil {
+			return change{}, err
+		}
+		c.TxHash = in.Notice.TxHash
+		t.Status, t.CompletedAt = domain.StatusCompleted, noticeTime(in.Notice)
+		return emit(), tellOwner(ctx, tx, *t, a.PublicURL)
+	})
+	return t.Status, err
+}
+
+// ExpireCryptoDeposit closes a deposit whose quote expired unpaid
+// (CANCELED); it returns the stored status.
+func (a *Crypto) ExpireCryptoDeposit(ctx context.Context, id string) (string, error) {
+	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		t.Status = domain.StatusCanceled
+		return emit(), tellOwner(ctx, tx, *t, a.PublicURL)
+	})
+	return t.Status, err
+}
+
+// ReserveCryptoWithdrawal writes a new withdrawal and the reserve of its
+// amount from withdrawable money (checked under the balance lock by
+// db.Post, as a PIX out's); an existing row writes nothing.
+func ReserveCryptoWithdrawal(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
+	inserted, err := db.InsertTransaction(ctx, tx, t)
+	if err != nil || !inserted {
+		return err
+	}
+	p := reservePosting(cryptoKey(t.ID, "reserve"), t, domain.TypeCryptoOut, t.Amount)
+	p.Withdraw = &db.Withdrawal{AccountID: t.Wallet(), Amount: t.Amount}
+	_, err = db.Post(ctx, tx, p)
+	return err
+}
+
+// EnsureCryptoWithdrawal is the withdrawal workflow's guard; short of
+// money, a withdrawal written here is stored FAILED with nothing debited.
+// It returns the stored status.
+func (a *Crypto) EnsureCryptoWithdrawal(ctx context.Context, t domain.Transaction) (string, error) {
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveCryptoWithdrawal(ctx, tx, t) })
+	if errors.Is(err, domain.ErrInsufficientBalance) {
+		t.Status = domain.StatusFailed
+		err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { _, err := db.InsertTransaction(ctx, tx, t); return err })
+	}
+	if err != nil {
+		return "", err
+	}
+	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypeCryptoOut)
+	return stored.Status, err
+}
+
+// SubmitCryptoWithdrawal hands the withdrawal to the processor (idempotent
+// on our id) and marks it PROCESSING with the processor's reference.
+func (a *Crypto) SubmitCryptoWithdrawal(ctx context.Context, id string) error {
+	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypeCryptoOut)
+	if err != nil || t.Status != domain.StatusPending {
+		return err
+	}
+	c := t.Details.V.Crypto
+	sub, err := a.Processor.SendCrypto(ctx, processor.CryptoOutRequest{ID: t.ID, Currency: c.PayCurrency, Units: c.PayUnits,
+		Address: c.Address, ExtraID: c.ExtraID})
+	if err != nil {
+		return err
+	}
+	_, err = a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		t.Status, t.ReferenceID = domain.StatusProcessing, &sub.ReferenceID
+		return emit(), nil
+	})
+	return err
+}
+
+// CompleteCryptoWithdrawal books a confirmed withdrawal: the reserve
+// leaves through the crypto clearing account.
+func (a *Crypto) CompleteCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput) error {
+	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
+			return change{}, nil
+		}
+		c := t.Details.V.Crypto
+		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "settle"), AccountID: t.AccountID, TransactionID: t.ID,
+			Kind: domain.TypeCryptoOut, Description: "crypto sent " + c.PayAmount().String() + " " + c.PayCurrency,
+			Entries: []db.Entry{
+				{Account: domain.PendingLedger(t.Wallet()), Amount: -t.Amount},
+				{Account: domain.LedgerCryptoClearing, Amount: t.Amount},
+			}})
+		if err != nil {
+			return change{}, err
+		}
+		c.TxHash = in.Notice.TxHash
+		t.Status, t.CompletedAt = domain.StatusCompleted, noticeTime(in.Notice)
+		return emit(), nil
+	})
+	return err
+}
+
+// FailCryptoWithdrawal returns the reserve exactly and marks the
+// withdrawal FAILED.
+func (a *Crypto) FailCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput) error {
+	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
+			return change{}, nil
+		}
+		if _, err := db.Post(ctx, tx, releasePosting(cryptoKey(t.ID, "release"), *t, domain.TypeCryptoOut, t.Amount)); err != nil {
+			return change{}, err
+		}
+		t.Status = domain.StatusFailed
+		return emit(), nil
+	})
+	return err
+}

@@ -1,0 +1,69 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+func (s *Server) createCryptoDeposit(c *gin.Context) {
+	bindAndAct[domain.NewCryptoDeposit, domain.CryptoDepositRequest](c, "Crypto deposit created", func(req domain.NewCryptoDeposit) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		t, err := s.Crypto.CreateDeposit(c.Request.Context(), accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) getCryptoDeposit(c *gin.Context) {
+	s.showTransaction(c, "Crypto deposit", false, domain.TypeCryptoIn)
+}
+
+func (s *Server) listCryptoDeposits(c *gin.Context) {
+	s.listTransactions(c, "Crypto deposits", false, domain.TypeCryptoIn)
+}
+
+func (s *Server) quoteCrypto(c *gin.Context) {
+	bindAndAct[domain.NewCryptoQuote, domain.CryptoQuoteRequest](c, "Crypto quote", func(req domain.NewCryptoQuote) (any, error) {
+		q, err := s.Crypto.Quote(c.Request.Context(), accountOf(c), req)
+		return q.Public(), err
+	})
+}
+
+func (s *Server) createCryptoWithdrawal(c *gin.Context) {
+	bindAndAct[domain.NewCryptoWithdrawal, domain.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req domain.NewCryptoWithdrawal) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		t, err := s.Crypto.CreateWithdrawal(c.Request.Context(), accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) sendCryptoAuto(c *gin.Context) {
+	bindAndAct[domain.NewCryptoWithdrawal, domain.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req domain.NewCryptoWithdrawal) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		t, err := s.Crypto.SendAuto(c.Request.Context(), accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) getCryptoWithdrawal(c *gin.Context) {
+	s.showTransaction(c, "Crypto withdrawal", false, domain.TypeCryptoOut)
+}
+
+func (s *Server) listCryptoWithdrawals(c *gin.Context) {
+	s.listTransactions(c, "Crypto withdrawals", false, domain.TypeCryptoOut)
+}
+
+func (s *Server) sandboxCryptoPay(c *gin.Context) {
+	r, err := s.Sandbox.PayCrypto(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}
+
+func (s *Server) sandboxCryptoSettle(c *gin.Context) {
+	r, err := s.Sandbox.SettleCrypto(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}
+
+func (s *Server) sandboxCryptoFail(c *gin.Context) {
+	r, err := s.Sandbox.FailCrypto(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}

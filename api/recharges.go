@@ -1,0 +1,51 @@
+package api
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+func (s *Server) rechargeProvider(c *gin.Context) {
+	phone, err := domain.ParseMobileNumber("phone", c.Param("phone"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	p, err := s.Recharges.Provider(c.Request.Context(), accountOf(c), phone)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Mobile recharge provider", p)
+}
+
+func (s *Server) createRecharge(c *gin.Context) {
+	bindAndAct[domain.NewRecharge, domain.RechargeRequest](c, "Mobile recharge created", func(req domain.NewRecharge) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		t, err := s.Recharges.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
+		return t.Public(s.cfg.PublicURL), err
+	})
+}
+
+func (s *Server) listRecharges(c *gin.Context) {
+	s.listTransactions(c, "Mobile recharges", false, domain.TypeMobileRecharge)
+}
+
+func (s *Server) getRecharge(c *gin.Context) {
+	s.showTransaction(c, "Mobile recharge", false, domain.TypeMobileRecharge)
+}
+
+func (s *Server) cancelRecharge(c *gin.Context) {
+	t, err := s.Recharges.Cancel(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Mobile recharge cancelled", t.Public(s.cfg.PublicURL))
+}
+
+func (s *Server) sandboxRechargeComplete(c *gin.Context) {
+	r, err := s.Sandbox.CompleteRecharge(c.Request.Context(), accountOf(c), c.Param("id"))
+	simulated(c, r, err)
+}

@@ -1,0 +1,79 @@
+package domain
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/jangada/jangada/money"
+)
+
+// TypeMobileRecharge is a mobile top-up: a money movement of the
+// statement, stored in transactions like a PIX out (docs/architecture.md,
+// "Where its record lives"). Its statuses are PENDING (paid by the
+// merchant, not yet delivered by the operator: it can be cancelled),
+// COMPLETED, CANCELED and FAILED.
+const TypeMobileRecharge = "MOBILE_RECHARGE"
+
+// RechargeBlock is a recharge's part of Details.
+type RechargeBlock struct {
+	Phone    string `json:"phone"`
+	Operator string `json:"operator"`
+}
+
+// RechargeRequest is the body of POST /mobile-recharge/create.
+type RechargeRequest struct {
+	Phone             *string      `json:"phone"`
+	Amount            *money.Cents `json:"amount"`
+	ExternalReference *string      `json:"externalReference"`
+}
+
+// NewRecharge is a validated recharge request. Whether the amount is one the
+// operator offers is the use case's check (the offer comes from the
+// processor): OfferedAmount.
+type NewRecharge struct {
+	// IdempotencyKey is the request's scoped Idempotency-Key (see NewTransfer).
+	IdempotencyKey    string
+	Phone             MobileNumber
+	Amount            money.Cents
+	ExternalReference *string
+}
+
+// Validate checks the phone number and that the amount is positive.
+func (b RechargeRequest) Validate() (NewRecharge, error) {
+	var n NewRecharge
+	if b.Phone == nil {
+		return n, Invalid("phone", "is required")
+	}
+	var err error
+	if n.Phone, err = ParseMobileNumber("phone", *b.Phone); err != nil {
+		return n, err
+	}
+	if n.Amount, err = Amount("amount", b.Amount, 1, MaxTransfer); err != nil {
+		return n, err
+	}
+	n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 120)
+	return n, err
+}
+
+// OfferedAmount refuses an amount the operator does not offer for the
+// number (400 naming amount and listing the offer).
+func OfferedAmount(amount money.Cents, offered []money.Cents) error {
+	if slices.Contains(offered, amount) {
+		return nil
+	}
+	list := make([]string, len(offered))
+	for i, a := range offered {
+		list[i] = a.String()
+	}
+	return Invalid("amount", "must be one of the amounts offered for this number: %s", strings.Join(list, ", "))
+}
+
+// CanBeCancelled reports whether a recharge may still be cancelled: only
+// while the operator has not delivered it (PENDING).
+func (t Transaction) CanBeCancelled() bool {
+	return t.Type == TypeMobileRecharge && t.Status == StatusPending
+}
+
+// LedgerRechargeClearing is the counterpart of money paid to the mobile
+// operators (migration 00024).
+const LedgerRechargeClearing = "platform:recharge_clearing"

@@ -1,0 +1,96 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/processor"
+)
+
+// The sandbox's mobile operators. A real aggregator looks the number up
+// (numbers move between operators with portability); the sandbox's rule,
+// documented in README.md, is the second digit of the nine-digit number
+// (the one after the leading 9):
+//
+//	0–2 → CLARO, 3–5 → VIVO, 6–7 → TIM, 8–9 → OI
+//
+// and a number ending in 0000 is not active: its recharge FAILs when the
+// operator processes it.
+const (
+	OperatorClaro = "CLARO"
+	OperatorVivo  = "VIVO"
+	OperatorTim   = "TIM"
+	OperatorOi    = "OI"
+)
+
+// RechargeAmounts are the amounts each sandbox operator sells (BRL).
+var RechargeAmounts = map[string][]money.Cents{
+	OperatorClaro: {1000, 1500, 2000, 3000, 4000, 5000, 10000},
+	OperatorVivo:  {1500, 2000, 2500, 3000, 3500, 4000, 5000, 10000},
+	OperatorTim:   {1000, 1500, 2000, 2500, 3000, 4000, 5000, 10000},
+	OperatorOi:    {1200, 1500, 2000, 3000, 4000, 5000, 10000},
+}
+
+// OperatorOf is the sandbox's operator of a mobile number (see above).
+func OperatorOf(p domain.MobileNumber) string {
+	switch d := p.Number[1]; {
+	case d <= '2':
+		return OperatorClaro
+	case d <= '5':
+		return OperatorVivo
+	case d <= '7':
+		return OperatorTim
+	}
+	return OperatorOi
+}
+
+// inactive reports whether the sandbox fails recharges of the number.
+func inactive(phone string) bool { return strings.HasSuffix(phone, "0000") }
+
+// RechargeOffer answers the number's operator and its amounts.
+func (s *Sandbox) RechargeOffer(_ context.Context, p domain.MobileNumber) (processor.RechargeOffer, error) {
+	op := OperatorOf(p)
+	return processor.RechargeOffer{Operator: op, Amounts: RechargeAmounts[op]}, nil
+}
+
+// Recharge accepts the top-up and, with auto-settlement, arms its delivery
+// after SettleAfter.
+func (s *Sandbox) Recharge(ctx context.Context, r processor.RechargeRequest) (processor.Submission, error) {
+	sub := processor.Submission{ReferenceID: "sbx_rch_" + processor.TxID(r.ID)[20:]}
+	if s.SettleAfter <= 0 {
+		return sub, nil
+	}
+	return sub, s.later(ctx, Delivery{Kind: KindRecharge, ID: r.ID, Phone: r.Phone})
+}
+
+// CancelRecharge withdraws the top-up: the armed delivery, if any, is
+// cancelled, so the operator never delivers it. (The sandbox's operator
+// accepts every cancellation; Jangada's record decides a race with a
+// delivery already notified: docs/ledger.md.)
+func (s *Sandbox) CancelRecharge(ctx context.Context, id string) error {
+	if s.SettleAfter <= 0 {
+		return nil
+	}
+	err := s.Temporal.CancelWorkflow(ctx, networkID(KindRecharge, id), "")
+	var nf *serviceerror.NotFound
+	if err == nil || errors.As(err, &nf) {
+		return nil
+	}
+	return err
+}
+
+// CompleteRecharge simulates the operator delivering the recharge (or
+// failing it for an inactive number); it returns the outcome notified.
+func (s *Sandbox) CompleteRecharge(ctx context.Context, id, phone string) (string, error) {
+	n := processor.RechargeNotice{Outcome: processor.OutcomeCompleted, At: time.Now().UTC()}
+	if inactive(phone) {
+		n.Outcome, n.Reason = processor.OutcomeFailed, "the number is not active at its operator"
+	}
+	return n.Outcome, s.Inbox.RechargeNotice(ctx, id, n)
+}

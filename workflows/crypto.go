@@ -1,0 +1,109 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+)
+
+// CryptoInput is the input of both crypto workflows: the record, so that
+// the guard step can write it if it was not committed.
+type CryptoInput struct {
+	Record domain.Transaction
+}
+
+// CryptoWorkflowID derives the workflow id of a deposit or a withdrawal.
+func CryptoWorkflowID(id string) string { return "crypto/" + id }
+
+// CryptoStart is how the API starts a deposit's or a withdrawal's workflow.
+func CryptoStart(t domain.Transaction) Start {
+	c := t.Details.V.Crypto
+	what := "Crypto deposit "
+	if t.Type == domain.TypeCryptoOut {
+		what = "Crypto withdrawal "
+	}
+	return Start{
+		ID: CryptoWorkflowID(t.ID), AccountID: t.AccountID, ResourceID: t.ID, ResourceType: t.Type, Status: t.Status, Amount: t.Amount,
+		Summary: what + t.Amount.Format() + " in " + c.PayCurrency,
+		Details: "Account `" + t.AccountID + "`, " + t.Type + " `" + t.ID + "`. Signal `" + NoticeSignal + "` with {\"id\":\"" + t.ID +
+			"\",\"outcome\":\"paid\"|\"settled\"|\"failed\"} acts as the processor (a notice naming another record is ignored).",
+		Memo: map[string]any{"cryptoId": t.ID, "amount": t.Amount.String(), "payCurrency": c.PayCurrency},
+	}
+}
+
+// cryptoNotice waits for a notice naming id that accept takes, until
+// timeout (0: no timeout).
+func cryptoNotice(ctx workflow.Context, id string, timeout time.Duration, accept func(processor.CryptoNotice) bool) (processor.CryptoNotice, bool) {
+	return awaitSignal(ctx, NoticeSignal, timeout,
+		addressedTo(ctx, true, NoticeSignal, id, func(n processor.CryptoNotice) string { return n.ID }, accept))
+}
+
+// expiryGrace is how long after its expiry a deposit still waits: a
+// payment the Inbox accepted just before expiresAt (it refuses any after)
+// is in flight to the workflow, and must win over the timer.
+const expiryGrace = 5 * time.Second
+
+// CryptoDepositWorkflow waits for a deposit's payment until its quote
+// expires (a durable timer): paid in time, it is credited at its quote
+// (COMPLETED); otherwise it closes unpaid (CANCELED).
+func CryptoDepositWorkflow(ctx workflow.Context, in CryptoInput) (string, error) {
+	var a *activities.Crypto
+	id := in.Record.ID
+	var status string
+	if err := ensureActivity(ctx, a.EnsureCryptoDeposit, in.Record, &status); err != nil || status != domain.StatusPending {
+		return status, err
+	}
+	wait := time.Millisecond // an expiry already past still ends through the timer
+	if in.Record.ExpiresAt != nil {
+		wait = max(in.Record.ExpiresAt.Sub(workflow.Now(ctx))+expiryGrace, wait)
+	}
+	n, paid := cryptoNotice(ctx, id, wait, func(n processor.CryptoNotice) bool { return n.Outcome == processor.OutcomePaid })
+	actx := moneyActivities(ctx)
+	var err error
+	if paid {
+		err = workflow.ExecuteActivity(actx, a.CreditCryptoDeposit, activities.CryptoNoticeInput{ID: id, Notice: n}).Get(ctx, &status)
+	} else {
+		err = workflow.ExecuteActivity(actx, a.ExpireCryptoDeposit, id).Get(ctx, &status)
+	}
+	if err != nil {
+		return "", err
+	}
+	wakeOwner(ctx, in.Record, status) // a checkout session's deposit, say
+	return status, setStatus(ctx, status)
+}
+
+// CryptoWithdrawalWorkflow drives one withdrawal: reserved → submitted to
+// the processor (PROCESSING) → COMPLETED or FAILED (reserve returned), as
+// the processor's notice says.
+func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, error) {
+	var a *activities.Crypto
+	id := in.Record.ID
+	var status string
+	if err := ensureActivity(ctx, a.EnsureCryptoWithdrawal, in.Record, &status); err != nil || status == domain.StatusFailed || status == domain.StatusCompleted {
+		return status, err
+	}
+	actx := moneyActivities(ctx)
+	if err := workflow.ExecuteActivity(actx, a.SubmitCryptoWithdrawal, id).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	if err := setStatus(ctx, domain.StatusProcessing); err != nil {
+		return "", err
+	}
+	n, _ := cryptoNotice(ctx, id, 0, func(n processor.CryptoNotice) bool {
+		return n.Outcome == processor.OutcomeSettled || n.Outcome == processor.OutcomeFailed
+	})
+	in2 := activities.CryptoNoticeInput{ID: id, Notice: n}
+	status = domain.StatusCompleted
+	step := a.CompleteCryptoWithdrawal
+	if n.Outcome != processor.OutcomeSettled {
+		status, step = domain.StatusFailed, a.FailCryptoWithdrawal
+	}
+	if err := workflow.ExecuteActivity(actx, step, in2).Get(ctx, nil); err != nil {
+		return "", err
+	}
+	return status, setStatus(ctx, status)
+}
