@@ -104,7 +104,6 @@ Jangada is running.
   Operators    http://%s   (/admin/v1, /metrics, /admin/v1/debug/pprof/)
   Metrics      http://%s/metrics   (Prometheus: Temporal SDK temporal_*, jangada_* business counters, ledger gauge)
   Traces       %s
-  Dashboard    deploy/grafana/jangada.json   (docker compose --profile observability up: Grafana :3000, Prometheus :9090)
   Temporal UI  %s   (frontend %s, namespace %s)
   API docs     http://%s/docs   (OpenAPI: /v1/openapi.json, /admin/v1/openapi.json)
   Admin token  %s   (header X-Admin-Token on /admin/v1; kept in %s)
