@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -49,7 +50,7 @@ func (s *Server) idempotent(c *gin.Context) {
 		return
 	}
 	c.Request.Body = io.NopCloser(bytes.NewReader(body))
-	h := sha256.New()
+	h := hmac.New(sha256.New, s.fingerprint)
 	fmt.Fprintf(h, "%s %s\n", c.Request.Method, c.Request.URL.Path)
 	h.Write(body)
 	acct := accountOf(c).ID
@@ -135,4 +136,17 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) WriteString(s string) (int, error) {
 	r.body.WriteString(s)
 	return r.ResponseWriter.WriteString(s)
+}
+
+// fingerprintKey derives the key of the request fingerprint a claim stores. A body may
+// hold a card number and CVV (billings/create, tokenize-card): an unkeyed
+// hash of it, stored beside a card's last four and brand, can be reversed by
+// trying every number. Keyed with a secret derived from the payload key
+// (which never reaches the database), the stored fingerprint reveals
+// nothing. A process without the key (tests) still fingerprints, unkeyed in
+// effect.
+func fingerprintKey(payloadKey string) []byte {
+	m := hmac.New(sha256.New, []byte(payloadKey))
+	m.Write([]byte("jangada idempotency fingerprint v1"))
+	return m.Sum(nil)
 }

@@ -83,6 +83,8 @@ type Server struct {
 	admin *gin.Engine
 	// proxies finds each request's client address (JANGADA_TRUSTED_PROXIES).
 	proxies clientip.Trusted
+	// fingerprint keys the Idempotency-Key request fingerprints (fingerprintKey).
+	fingerprint []byte
 }
 
 // clientAddrHeader carries, inside the process, the client address that
@@ -113,7 +115,7 @@ func (s *Server) newEngine() *gin.Engine {
 // New wires the routes.
 func New(d Deps) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{Deps: d, cfg: d.Config, limiter: ratelimit.New()}
+	s := &Server{Deps: d, cfg: d.Config, limiter: ratelimit.New(), fingerprint: fingerprintKey(d.Config.PayloadKey)}
 	proxies, err := clientip.Parse(d.Config.TrustedProxies)
 	if err != nil {
 		// config.Load refuses a bad list; a Config built by hand that
