@@ -49,6 +49,8 @@ var (
 		Deliveries: domain.Deliveries{{Type: domain.DeliveryLink, RedirectURL: "https://example.com/c"}}, CreatedAt: routeTime}
 	routeCoupon = domain.Coupon{ID: "cpn_1", Code: "PROMO10", DiscountType: domain.CouponPercent, DiscountValue: 1000,
 		Status: domain.CouponActive, CreatedAt: routeTime}
+	routeMED = domain.Transaction{ID: "med_1", AccountID: testAccountID, Type: domain.TypeMED, Status: domain.MedOpen, Amount: 1000,
+		CreatedAt: routeTime, Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{DepositID: "tx_1", Blocked: 1000}})}
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -388,6 +390,22 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /sandbox/transfer-crypto/:id/fail": {"/v1/sandbox/transfer-crypto/tx_1/fail", "", "Notification accepted", func(f *fixture) {
 		f.sandbox.EXPECT().FailCrypto(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
+	}},
+	// MED disputes (issue 25).
+	"GET /meds/list": {"/v1/meds/list?status=open", "", "MED disputes", func(f *fixture) {
+		f.meds.EXPECT().List(gomock.Any(), gomock.Any(), service.ListFilter{Page: 1, PageSize: 50, Status: domain.MedOpen}).Return([]domain.Transaction{routeMED}, 1, nil)
+	}},
+	"GET /meds/get/:id": {"/v1/meds/get/MED2025010200001", "", "MED dispute", func(f *fixture) {
+		f.meds.EXPECT().Get(gomock.Any(), gomock.Any(), "MED2025010200001").Return(routeMED, nil)
+	}},
+	"POST /meds/:id/evidence": {"/v1/meds/med_1/evidence", `{"description":"Venda regular, segue nota."}`, "MED evidence sent", func(f *fixture) {
+		f.meds.EXPECT().Evidence(gomock.Any(), gomock.Any(), "med_1", domain.NewEvidence{Description: "Venda regular, segue nota."}).Return(routeMED, nil)
+	}},
+	"POST /sandbox/meds": {"/v1/sandbox/meds", `{"transactionId":"tx_1","amount":10,"reason":"golpe"}`, "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().OpenMED(gomock.Any(), gomock.Any(), domain.MedOpening{TransactionID: "tx_1", Amount: 1000, Reason: "golpe"}).Return(routeSim, nil)
+	}},
+	"POST /sandbox/meds/:id/resolve": {"/v1/sandbox/meds/med_1/resolve", `{"status":"accepted"}`, "Notification accepted", func(f *fixture) {
+		f.sandbox.EXPECT().ResolveMED(gomock.Any(), gomock.Any(), "med_1", domain.MedAccepted).Return(routeSim, nil)
 	}},
 }
 

@@ -85,6 +85,7 @@ type fixture struct {
 	// Billings.
 	billings *apimock.MockBillings
 	coupons  *apimock.MockCoupons
+	meds     *apimock.MockMEDs // issue 25
 	srv      *Server
 	// Mobile recharge and crypto.
 	recharges *apimock.MockRecharges
@@ -131,6 +132,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Mobile recharge and crypto.
 		recharges: apimock.NewMockRecharges(ctrl),
 		crypto:    apimock.NewMockCrypto(ctrl),
+		meds:      apimock.NewMockMEDs(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -156,6 +158,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Mobile recharge and crypto.
 		Recharges: f.recharges,
 		Crypto:    f.crypto,
+		MEDs:      f.meds,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -140,6 +140,11 @@ func Routes() []Route {
 		{Method: "DELETE", Path: "/pix-automatic/payment-instructions/cancel/:id", Permission: "pix-automatic/payment-instructions/cancel", Feature: domain.FeaturePixAutomatic, Handler: (*Server).cancelInstruction},
 		{Method: "POST", Path: "/payment-links/checkout", Permission: "payment-links/checkout", Idempotent: true, Handler: (*Server).checkout},
 		{Method: "GET", Path: "/payment-links/sessions/get/:sessionId", Permission: "payment-links/sessions/get", Handler: (*Server).getSession},
+		// MED disputes (issue 25): CONTRACTS.md gives MED no switch
+		// (domain.FeatureMED is always on), so the rows name no Feature.
+		{Method: "GET", Path: "/meds/list", Permission: "meds/list", Handler: (*Server).listMEDs},
+		{Method: "GET", Path: "/meds/get/:id", Permission: "meds/get", Handler: (*Server).getMED},
+		{Method: "POST", Path: "/meds/:id/evidence", Permission: "meds/evidence", Handler: (*Server).medEvidence},
 
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
@@ -165,6 +170,9 @@ func Routes() []Route {
 		{Method: "POST", Path: "/sandbox/payment-crypto/:id/pay", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoPay},
 		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/settle", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoSettle},
 		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/fail", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoFail},
+		// MED disputes (issue 25): an infraction report, and its decision.
+		{Method: "POST", Path: "/sandbox/meds", Sandbox: true, Handler: (*Server).sandboxOpenMED},
+		{Method: "POST", Path: "/sandbox/meds/:id/resolve", Sandbox: true, Handler: (*Server).sandboxResolveMED},
 	}
 }
 

@@ -58,6 +58,8 @@ type Deps struct {
 	// Recharges and Crypto are the mobile recharge and crypto products.
 	Recharges Recharges
 	Crypto    Crypto
+	// MEDs is the MED dispute product (routes under /meds).
+	MEDs MEDs
 	// Sandbox is the use case of the sandbox routes; nil when the processor
 	// adapter has no simulator, and then the sandbox routes do not exist.
 	Sandbox Sandbox

@@ -36,6 +36,7 @@ import (
 //go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
 //go:generate go tool mockgen -destination=apimock/products.go -package=apimock . Products
 //go:generate go tool mockgen -destination=apimock/coupons.go -package=apimock . Coupons
+//go:generate go tool mockgen -destination=apimock/meds.go -package=apimock . MEDs
 
 // Mobile recharge and crypto.
 //go:generate go tool mockgen -destination=apimock/recharges.go -package=apimock . Recharges
@@ -178,6 +179,9 @@ type Sandbox interface {
 	FailTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
+	// MED disputes (issue 25).
+	OpenMED(ctx context.Context, acct domain.Account, o domain.MedOpening) (service.Simulated, error)
+	ResolveMED(ctx context.Context, acct domain.Account, id, status string) (service.Simulated, error)
 	// PIX automatic: the payer answers the consent.
 	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
@@ -273,4 +277,11 @@ type Crypto interface {
 	Quote(ctx context.Context, acct domain.Account, in domain.NewCryptoQuote) (domain.CryptoQuote, error)
 	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
 	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
+}
+
+// MEDs reads MED disputes and takes the merchant's evidence (issue 25).
+type MEDs interface {
+	List(ctx context.Context, acct domain.Account, f service.ListFilter) ([]domain.Transaction, int, error)
+	Get(ctx context.Context, acct domain.Account, idOrProtocol string) (domain.Transaction, error)
+	Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in domain.NewEvidence) (domain.Transaction, error)
 }

@@ -197,7 +197,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	// The processor adapter (only the sandbox exists; config refuses others)
 	// and the inbox its notices arrive at.
-	inbox := &service.Inbox{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+	inbox := &service.Inbox{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	sbx := &sandbox.Sandbox{Inbox: inbox, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 	if cfg.SandboxAutoSettle {
 		sbx.SettleAfter = cfg.SandboxSettle
@@ -231,6 +231,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transfers: &activities.Transfers{Base: base, Processor: proc},
 			Refunds:   &activities.Refunds{Base: base, Processor: proc},
 			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
+			// MED disputes (issue 25).
+			MEDs: &activities.MEDs{Base: base, Processor: proc},
 			// PIX automatic: its instructions are made through its use case.
 			PixAutomatic: &activities.PixAutomatic{Base: base, Processor: proc, Maker: a.PixAutomatic},
 			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
@@ -270,7 +272,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// Checkouts of payment links (issue 24).
 			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
 			SessionWatch: a.Watchers,
-			KeyRevoked:   a.Hub.CloseKey, WorkerReady: a.workerReady,
+			// MED disputes (issue 25).
+			MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},
+			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 			// Billings.
 			Billings: a.Billings,
 			// Mobile recharge and crypto.

@@ -86,6 +86,8 @@ type Details struct {
 	Recharge *RechargeBlock `json:"recharge,omitempty"`
 	// Crypto deposits and withdrawals: currency, amount, rate, address.
 	Crypto *CryptoBlock `json:"crypto,omitempty"`
+	// MED disputes (domain/meds.go).
+	Med *MedBlock `json:"med,omitempty"`
 }
 
 // SecurityReview is the anti-fraud hold of a PIX out.
@@ -217,6 +219,11 @@ type PublicTransaction struct {
 	Address     string        `json:"address,omitempty"`
 	ExtraID     string        `json:"extraId,omitempty"`
 	TxHash      string        `json:"txHash,omitempty"`
+	// MED disputes: the protocol, the processor's infraction id and the
+	// dispute's block (domain/meds.go).
+	Protocol     string     `json:"protocol,omitempty"`
+	InfractionID *string    `json:"infractionId,omitempty"`
+	Med          *PublicMED `json:"med,omitempty"`
 }
 
 // PublicReview is the securityReview block merchants see.
@@ -273,6 +280,12 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 		p.Refund = &PublicRefund{Status: r.Status, RefundID: r.RefundID, RequestedAt: r.RequestedAt, CompletedAt: r.CompletedAt,
 			DebitNet: r.DebitNet, DepositNet: r.DepositNet, TransferFee: r.TransferFee, Nature: r.Nature, Description: r.Description,
 			SplitReturned: r.SplitAmount}
+	}
+	if m := d.Med; m != nil && t.Type == TypeMED {
+		// The protocol is stored as the record's externalReference (so
+		// GET /meds/get finds it) and the infraction id as its referenceId.
+		p.Protocol, p.InfractionID, p.ExternalReference, p.ReferenceID = deref(t.ExternalReference), t.ReferenceID, nil, nil
+		p.Med = m.public()
 	}
 	if t.Type == TypeInternalOut || t.Type == TypeInternalIn {
 		p.TransferKind = "internal"

@@ -79,6 +79,9 @@ type Processor interface {
 	CryptoDepositAddress(ctx context.Context, r CryptoAddressRequest) (CryptoAddress, error)
 	// SendCrypto submits a withdrawal; the outcome arrives as a CryptoNotice.
 	SendCrypto(ctx context.Context, r CryptoOutRequest) (Submission, error)
+	// MED disputes (issue 25): ContestMED sends the defence of a dispute
+	// (idempotent on the dispute); the decision arrives as a MEDNotice.
+	ContestMED(ctx context.Context, d MEDDefence) (Submission, error)
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -98,6 +101,10 @@ type Inbox interface {
 	RechargeNotice(ctx context.Context, rechargeID string, n RechargeNotice) error
 	CryptoDepositNotice(ctx context.Context, depositID string, n CryptoNotice) error
 	CryptoWithdrawalNotice(ctx context.Context, withdrawalID string, n CryptoNotice) error
+	// MED disputes (issue 25): MEDOpened reports an infraction against a
+	// received PIX and answers the dispute's id; MEDNotice its outcome.
+	MEDOpened(ctx context.Context, n MEDOpening) (string, error)
+	MEDNotice(ctx context.Context, n MEDNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are
@@ -213,3 +220,45 @@ type RefundNotice struct {
 
 // Final reports whether the notice ends the refund.
 func (n RefundNotice) Final() bool { return n.Outcome == OutcomeSettled || n.Outcome == OutcomeFailed }
+
+// MED disputes (issue 25).
+
+// MEDOpening is the processor's report of an infraction (a payer's PSP
+// disputes a PIX the merchant received): the PIX by its endToEndId, the
+// disputed amount and the reason, under the processor's infraction id.
+type MEDOpening struct {
+	InfractionID string      `json:"infractionId"`
+	EndToEndID   string      `json:"endToEndId"`
+	Amount       money.Cents `json:"amount"`
+	Reason       string      `json:"reason"`
+	At           time.Time   `json:"at"`
+}
+
+// MEDNotice is the processor's decision on a dispute: one of the final MED
+// statuses (domain.MedOutcomes).
+type MEDNotice struct {
+	// MEDID names the dispute, set by the Inbox (the dispute's workflow
+	// ignores a notice naming another).
+	MEDID        string    `json:"medId,omitempty"`
+	InfractionID string    `json:"infractionId"`
+	Status       string    `json:"status"`
+	At           time.Time `json:"at"`
+}
+
+// MEDDefence is a dispute's defence as sent to the processor: the
+// description and the evidence files.
+type MEDDefence struct {
+	MEDID        string
+	InfractionID string
+	Description  string
+	Automatic    bool
+	Files        []MEDFile
+}
+
+// MEDFile is one evidence file sent with a defence.
+type MEDFile struct {
+	Name        string
+	ContentType string
+	SHA256      string
+	Content     []byte
+}

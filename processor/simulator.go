@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 )
 
 // Simulator is the part of an adapter's contract that a sandbox offers: it
@@ -48,4 +49,9 @@ type Simulator interface {
 	// SettleCrypto and FailCrypto notify a withdrawal's outcome.
 	SettleCrypto(ctx context.Context, id string) error
 	FailCrypto(ctx context.Context, id string) error
+	// MED disputes (issue 25): OpenMED reports an infraction against the
+	// PIX endToEndID and answers the dispute's id; ResolveMED notifies the
+	// decision on the infraction.
+	OpenMED(ctx context.Context, endToEndID string, amount money.Cents, reason string) (string, error)
+	ResolveMED(ctx context.Context, infractionID, status string) error
 }

@@ -19,6 +19,9 @@ type Inbox struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
+	// PublicURL is what the events a notice writes carry (a MED opening
+	// writes med.created).
+	PublicURL string
 }
 
 var _ processor.Inbox = (*Inbox)(nil)

@@ -128,6 +128,15 @@ var launchFixtures = map[string]launchFixture{
 		wfID: workflows.CryptoWorkflowID, wf: workflows.CryptoWithdrawalWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.CryptoInput).Record.ID },
 	},
+	// MED disputes (issue 25): a dispute's workflow.
+	"med": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeMED, Status: domain.MedOpen, Amount: 1000,
+				Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{DepositID: "dep_x", Blocked: 1000}})}).ID
+		},
+		wfID: workflows.MEDWorkflowID, wf: workflows.MEDWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.MEDInput).MED.ID },
+	},
 }
 
 // Every registered workflow-start kind round-trips through the sweeper: an

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
 )
@@ -43,6 +44,12 @@ func (f *fakeSimulator) PayBilling(_ context.Context, id string) error {
 	return nil
 }
 func (f *fakeSimulator) OverdueBilling(context.Context, string) error { return nil }
+
+// MED disputes (issue 25).
+func (f *fakeSimulator) OpenMED(context.Context, string, money.Cents, string) (string, error) {
+	return "", nil
+}
+func (f *fakeSimulator) ResolveMED(context.Context, string, string) error { return nil }
 
 // Issue 22 items 1 and 4: the sandbox use case finds the caller's charge
 // (another account's is not found, and nothing is simulated) and has the

@@ -34,6 +34,8 @@ type Deps struct {
 	// Mobile recharge and crypto.
 	Recharges *activities.Recharges
 	Crypto    *activities.Crypto
+	// MEDs are the MED dispute activities (issue 25).
+	MEDs *activities.MEDs
 	// Webhooks are hosted by their own worker (NewWebhooks).
 	Webhooks *activities.Webhooks
 	// Processor is the processor adapter; when it implements
@@ -109,6 +111,11 @@ func Register(r Registry, d Deps) {
 	r.RegisterWorkflow(workflows.BillingWorkflow)
 	if d.Billings != nil {
 		r.RegisterActivity(d.Billings)
+	}
+	// MED disputes (issue 25).
+	r.RegisterWorkflow(workflows.MEDWorkflow)
+	if d.MEDs != nil {
+		r.RegisterActivity(d.MEDs)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

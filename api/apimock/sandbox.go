@@ -147,6 +147,21 @@ func (mr *MockSandboxMockRecorder) FailTransfer(ctx, acct, id any) *gomock.Call 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FailTransfer", reflect.TypeOf((*MockSandbox)(nil).FailTransfer), ctx, acct, id)
 }
 
+// OpenMED mocks base method.
+func (m *MockSandbox) OpenMED(ctx context.Context, acct domain.Account, o domain.MedOpening) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OpenMED", ctx, acct, o)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// OpenMED indicates an expected call of OpenMED.
+func (mr *MockSandboxMockRecorder) OpenMED(ctx, acct, o any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OpenMED", reflect.TypeOf((*MockSandbox)(nil).OpenMED), ctx, acct, o)
+}
+
 // OverdueBilling mocks base method.
 func (m *MockSandbox) OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error) {
 	m.ctrl.T.Helper()
@@ -220,6 +235,21 @@ func (m *MockSandbox) RejectAuthorization(ctx context.Context, acct domain.Accou
 func (mr *MockSandboxMockRecorder) RejectAuthorization(ctx, acct, id any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RejectAuthorization", reflect.TypeOf((*MockSandbox)(nil).RejectAuthorization), ctx, acct, id)
+}
+
+// ResolveMED mocks base method.
+func (m *MockSandbox) ResolveMED(ctx context.Context, acct domain.Account, id, status string) (service.Simulated, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ResolveMED", ctx, acct, id, status)
+	ret0, _ := ret[0].(service.Simulated)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ResolveMED indicates an expected call of ResolveMED.
+func (mr *MockSandboxMockRecorder) ResolveMED(ctx, acct, id, status any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ResolveMED", reflect.TypeOf((*MockSandbox)(nil).ResolveMED), ctx, acct, id, status)
 }
 
 // SettleCrypto mocks base method.

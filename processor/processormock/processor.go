@@ -71,6 +71,21 @@ func (mr *MockProcessorMockRecorder) ChargeCard(ctx, r any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ChargeCard", reflect.TypeOf((*MockProcessor)(nil).ChargeCard), ctx, r)
 }
 
+// ContestMED mocks base method.
+func (m *MockProcessor) ContestMED(ctx context.Context, d processor.MEDDefence) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ContestMED", ctx, d)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ContestMED indicates an expected call of ContestMED.
+func (mr *MockProcessorMockRecorder) ContestMED(ctx, d any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ContestMED", reflect.TypeOf((*MockProcessor)(nil).ContestMED), ctx, d)
+}
+
 // CryptoDepositAddress mocks base method.
 func (m *MockProcessor) CryptoDepositAddress(ctx context.Context, r processor.CryptoAddressRequest) (processor.CryptoAddress, error) {
 	m.ctrl.T.Helper()
@@ -372,6 +387,35 @@ func (m *MockInbox) InstructionNotice(ctx context.Context, instructionID string,
 func (mr *MockInboxMockRecorder) InstructionNotice(ctx, instructionID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InstructionNotice", reflect.TypeOf((*MockInbox)(nil).InstructionNotice), ctx, instructionID, n)
+}
+
+// MEDNotice mocks base method.
+func (m *MockInbox) MEDNotice(ctx context.Context, n processor.MEDNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "MEDNotice", ctx, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// MEDNotice indicates an expected call of MEDNotice.
+func (mr *MockInboxMockRecorder) MEDNotice(ctx, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "MEDNotice", reflect.TypeOf((*MockInbox)(nil).MEDNotice), ctx, n)
+}
+
+// MEDOpened mocks base method.
+func (m *MockInbox) MEDOpened(ctx context.Context, n processor.MEDOpening) (string, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "MEDOpened", ctx, n)
+	ret0, _ := ret[0].(string)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// MEDOpened indicates an expected call of MEDOpened.
+func (mr *MockInboxMockRecorder) MEDOpened(ctx, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "MEDOpened", reflect.TypeOf((*MockInbox)(nil).MEDOpened), ctx, n)
 }
 
 // RechargeNotice mocks base method.

@@ -1,0 +1,146 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// MED disputes (issue 25): list, get (by id or protocol), evidence (JSON
+// with attachments, or multipart with files), and the sandbox routes that
+// play the processor (an infraction report, its decision).
+
+func (s *Server) listMEDs(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	if st := strings.ToUpper(strings.TrimSpace(c.Query("status"))); st != "" {
+		valid := false
+		for _, v := range domain.MedStatuses {
+			valid = valid || v == st
+		}
+		if !valid {
+			fail(c, domain.Invalid("status", "must be one of %s", strings.Join(domain.MedStatuses, ", ")))
+			return
+		}
+		f.Status = st
+	}
+	rows, total, err := s.MEDs.List(c.Request.Context(), accountOf(c), f)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "MED disputes", pageOf(rows, f, total, func(t domain.Transaction) domain.PublicTransaction { return t.Public(s.cfg.PublicURL) }))
+}
+
+func (s *Server) getMED(c *gin.Context) {
+	m, err := s.MEDs.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "MED dispute", m.Public(s.cfg.PublicURL))
+}
+
+// medEvidence binds the evidence (JSON, or multipart/form-data with the
+// same description and the files as "files"), validates it (size cap and
+// type sniffed from each file's bytes) and sends it.
+func (s *Server) medEvidence(c *gin.Context) {
+	var body domain.EvidenceRequest
+	var err error
+	if strings.HasPrefix(c.ContentType(), "multipart/") {
+		body, err = multipartEvidence(c)
+	} else {
+		err = bind(c, &body)
+	}
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	in, err := body.Validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	m, err := s.MEDs.Evidence(c.Request.Context(), accountOf(c), c.Param("id"), in)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "MED evidence sent", m.Public(s.cfg.PublicURL))
+}
+
+// multipartEvidence reads a multipart evidence: the field description and
+// the files "files" (each read up to one byte past the cap, so that a
+// larger one is refused without reading it whole).
+func multipartEvidence(c *gin.Context) (domain.EvidenceRequest, error) {
+	var b domain.EvidenceRequest
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
+	if err := c.Request.ParseMultipartForm(maxBody); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return b, domain.Invalidf("request body is larger than 1 MiB")
+		}
+		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	}
+	form := c.Request.MultipartForm
+	if vs := form.Value["description"]; len(vs) > 0 {
+		if err := cleanValue("description", vs[0], 8000); err != nil {
+			return b, err
+		}
+		b.Description = &vs[0]
+	}
+	for i, fh := range form.File["files"] {
+		if i >= domain.MaxEvidenceFiles {
+			return b, domain.Invalid("files", "must hold at most %d files", domain.MaxEvidenceFiles)
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return b, domain.Invalid("files", "could not be read")
+		}
+		raw, err := io.ReadAll(io.LimitReader(f, domain.MaxEvidenceFile+1))
+		f.Close()
+		if err != nil {
+			return b, domain.Invalid("files", "could not be read")
+		}
+		b.Files = append(b.Files, domain.UploadedFile{Name: fh.Filename, Bytes: raw, TooBig: len(raw) > domain.MaxEvidenceFile})
+	}
+	return b, nil
+}
+
+func (s *Server) sandboxOpenMED(c *gin.Context) {
+	var body domain.MedOpeningRequest
+	if err := bind(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	o, err := body.Validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	r, err := s.Sandbox.OpenMED(c.Request.Context(), accountOf(c), o)
+	simulated(c, r, err)
+}
+
+func (s *Server) sandboxResolveMED(c *gin.Context) {
+	var body domain.MedResolveRequest
+	if err := bind(c, &body); err != nil {
+		fail(c, err)
+		return
+	}
+	status, err := body.Validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	r, err := s.Sandbox.ResolveMED(c.Request.Context(), accountOf(c), c.Param("id"), status)
+	simulated(c, r, err)
+}

@@ -1,0 +1,29 @@
+package api
+
+import "github.com/jangada/jangada/domain"
+
+// medListQuery is the MED list's query.
+type medListQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Status   string `json:"status" jsonschema:"enum=OPEN,enum=UNDER_REVIEW,enum=ACCEPTED,enum=REJECTED,enum=CANCELED,enum=EXPIRED"`
+}
+
+// The OpenAPI Docs of MED disputes (issue 25; always on: no feature).
+var _ = documents(merchantDocs, map[string]Doc{
+	"GET /meds/list":    {Summary: "List MED disputes", Query: medListQuery{}, Data: domain.PublicTransaction{}, List: true},
+	"GET /meds/get/:id": {Summary: "Get a MED dispute by id or protocol", Data: domain.PublicTransaction{}},
+	"POST /meds/:id/evidence": {
+		Summary: "Send the defence of an OPEN dispute",
+		Description: "JSON with description and attachments [{name, contentBase64}], or multipart/form-data with description and files. " +
+			"At most 3 files of 256 KiB, PDF, PNG or JPEG (sniffed from the bytes). 403 while the automatic contest applies " +
+			"(autoContest on and the dispute above R$ 50); 400 once the dispute is not OPEN or its defence deadline passed.",
+		Body: domain.EvidenceRequest{}, Data: domain.PublicTransaction{},
+	},
+	"POST /sandbox/meds": {
+		Summary:     "Sandbox: an infraction report (MED) against a received PIX",
+		Description: "amount defaults to the PIX's amount and may not exceed it.",
+		Body:        domain.MedOpeningRequest{}, Data: simulation{},
+	},
+	"POST /sandbox/meds/:id/resolve": {Summary: "Sandbox: the processor's decision on a MED dispute", Body: domain.MedResolveRequest{}, Data: simulation{}},
+})
