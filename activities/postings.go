@@ -113,3 +113,25 @@ func billingRefundPosting(b domain.Billing, refundID, lineID string, amount, mer
 			{Account: b.BillingClearing(), Amount: amount},
 		}}
 }
+
+// Credit bureau.
+
+// bureauFeePosting debits a credit bureau fee (a dunning's or a report's)
+// from the account's withdrawable money to the platform's fee revenue;
+// bureauFeeReturnPosting gives a denied dunning's fee back.
+func bureauFeePosting(key, accountID, resourceID string, fee money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: accountID, TransactionID: resourceID, Kind: BureauFeeKind, Description: "credit bureau fee",
+		Entries: []db.Entry{
+			{Account: domain.AvailableLedger(accountID), Amount: -fee},
+			{Account: domain.LedgerFees, Amount: fee},
+		},
+		Withdraw: &db.Withdrawal{AccountID: accountID, Amount: fee}}
+}
+
+func bureauFeeReturnPosting(key, accountID, resourceID string, fee money.Cents) db.Posting {
+	return db.Posting{Key: key, AccountID: accountID, TransactionID: resourceID, Kind: BureauFeeKind, Description: "credit bureau fee returned",
+		Entries: []db.Entry{
+			{Account: domain.LedgerFees, Amount: -fee},
+			{Account: domain.AvailableLedger(accountID), Amount: fee},
+		}}
+}

@@ -133,6 +133,42 @@ var routeCases = map[string]routeCase{
 	"POST /transfer-scheduled/cancel/:id": {"/v1/transfer-scheduled/cancel/sch_1", "", "Scheduled transfer cancelled", func(f *fixture) {
 		f.schedules.EXPECT().Cancel(gomock.Any(), gomock.Any(), "sch_1").Return(schedule.Record{}, nil)
 	}},
+	// Subscriptions.
+	"POST /subscriptions/create": {"/v1/subscriptions/create", `{"method":"PIX","amount":49.9,"cycle":"MONTHLY","nextDueDate":"` + futureDue + `",` +
+		`"customer":{"name":"Maria","taxId":"52998224725"}}`, "Subscription created", func(f *fixture) {
+		f.subscriptions.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+	}},
+	"GET /subscriptions/list": {"/v1/subscriptions/list?status=active", "", "Subscriptions", func(f *fixture) {
+		f.subscriptions.EXPECT().List(gomock.Any(), gomock.Any(), domain.SubscriptionActive, 1, 50).Return([]domain.Subscription{{ID: "sub_1"}}, 1, nil)
+	}},
+	"GET /subscriptions/get/:id": {"/v1/subscriptions/get/sub_1", "", "Subscription", func(f *fixture) {
+		f.subscriptions.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+	}},
+	"POST /subscriptions/cancel/:id": {"/v1/subscriptions/cancel/psub_1", "", "Subscription canceled", func(f *fixture) {
+		f.subscriptions.EXPECT().Cancel(gomock.Any(), gomock.Any(), "psub_1").Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+	}},
+	// Credit bureau.
+	"GET /bureau/dunnings/simulate": {"/v1/bureau/dunnings/simulate?payment=bil_1", "", "Dunning simulation", func(f *fixture) {
+		f.bureau.EXPECT().Simulate(gomock.Any(), gomock.Any(), "bil_1").Return(domain.DunningSimulation{Payment: "bil_1"}, nil)
+	}},
+	"POST /bureau/dunnings/create": {"/v1/bureau/dunnings/create", dunningJSON, "Dunning requested", func(f *fixture) {
+		f.bureau.EXPECT().CreateDunning(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.DunningView{ID: "dun_1"}, nil)
+	}},
+	"GET /bureau/dunnings/list": {"/v1/bureau/dunnings/list", "", "Dunnings", func(f *fixture) {
+		f.bureau.EXPECT().ListDunnings(gomock.Any(), gomock.Any(), domain.DunningFilter{Limit: 10}).Return(nil, 0, nil)
+	}},
+	"GET /bureau/dunnings/get/:id": {"/v1/bureau/dunnings/get/dun_1", "", "Dunning", func(f *fixture) {
+		f.bureau.EXPECT().GetDunning(gomock.Any(), gomock.Any(), "dun_1").Return(domain.DunningView{ID: "dun_1"}, nil)
+	}},
+	"POST /bureau/reports/create": {"/v1/bureau/reports/create", `{"customer":"cus_1","cpfCnpj":"529.982.247-25"}`, "Credit report created", func(f *fixture) {
+		f.bureau.EXPECT().CreateReport(gomock.Any(), gomock.Any(), domain.NewReport{CustomerID: "cus_1", CpfCnpj: "52998224725"}).Return(domain.Report{ID: "rep_1"}, nil)
+	}},
+	"GET /bureau/reports/list": {"/v1/bureau/reports/list", "", "Credit reports", func(f *fixture) {
+		f.bureau.EXPECT().ListReports(gomock.Any(), gomock.Any(), 1, 50).Return(nil, 0, nil)
+	}},
+	"GET /bureau/reports/get/:id": {"/v1/bureau/reports/get/rep_1", "", "Credit report", func(f *fixture) {
+		f.bureau.EXPECT().GetReport(gomock.Any(), gomock.Any(), "rep_1").Return(domain.Report{ID: "rep_1"}, nil)
+	}},
 	// The account.
 	"GET /account/balance": {"/v1/account/balance", "", "Balance", func(f *fixture) {
 		f.txs.EXPECT().Balance(gomock.Any(), gomock.Any()).Return(service.Balance{Available: 100}, nil)

@@ -90,6 +90,11 @@ type fixture struct {
 	// Mobile recharge and crypto.
 	recharges *apimock.MockRecharges
 	crypto    *apimock.MockCrypto
+
+	// Subscriptions.
+	subscriptions *apimock.MockSubscriptions
+	// Credit bureau.
+	bureau *apimock.MockBureau
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -133,6 +138,11 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		recharges: apimock.NewMockRecharges(ctrl),
 		crypto:    apimock.NewMockCrypto(ctrl),
 		meds:      apimock.NewMockMEDs(ctrl),
+
+		// Subscriptions.
+		subscriptions: apimock.NewMockSubscriptions(ctrl),
+		// Credit bureau.
+		bureau: apimock.NewMockBureau(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -159,6 +169,11 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Recharges: f.recharges,
 		Crypto:    f.crypto,
 		MEDs:      f.meds,
+
+		// Subscriptions.
+		Subscriptions: f.subscriptions,
+		// Credit bureau.
+		Bureau: f.bureau,
 	}
 	for _, o := range opts {
 		o(&d)

@@ -146,6 +146,21 @@ func Routes() []Route {
 		{Method: "GET", Path: "/meds/get/:id", Permission: "meds/get", Handler: (*Server).getMED},
 		{Method: "POST", Path: "/meds/:id/evidence", Permission: "meds/evidence", Handler: (*Server).medEvidence},
 
+		// Subscriptions: cancel takes the subscriptionId or the provider's externalId.
+		{Method: "POST", Path: "/subscriptions/create", Permission: "subscriptions/create", Handler: (*Server).createSubscription},
+		{Method: "GET", Path: "/subscriptions/list", Permission: "subscriptions/list", Handler: (*Server).listSubscriptions},
+		{Method: "GET", Path: "/subscriptions/get/:id", Permission: "subscriptions/get", Handler: (*Server).getSubscription},
+		{Method: "POST", Path: "/subscriptions/cancel/:id", Permission: "subscriptions/cancel", Handler: (*Server).cancelSubscription},
+
+		// Credit bureau (the spec's `bureau` path segment; CONTRACTS.md names the fields).
+		{Method: "GET", Path: "/bureau/dunnings/simulate", Permission: "bureau/dunnings/simulate", Feature: domain.FeatureCreditBureau, Handler: (*Server).simulateDunning},
+		{Method: "POST", Path: "/bureau/dunnings/create", Permission: "bureau/dunnings/create", Feature: domain.FeatureCreditBureau, Handler: (*Server).createDunning},
+		{Method: "GET", Path: "/bureau/dunnings/list", Permission: "bureau/dunnings/list", Feature: domain.FeatureCreditBureau, Handler: (*Server).listDunnings},
+		{Method: "GET", Path: "/bureau/dunnings/get/:id", Permission: "bureau/dunnings/get", Feature: domain.FeatureCreditBureau, Handler: (*Server).getDunning},
+		{Method: "POST", Path: "/bureau/reports/create", Permission: "bureau/reports/create", Feature: domain.FeatureCreditBureau, Handler: (*Server).createReport},
+		{Method: "GET", Path: "/bureau/reports/list", Permission: "bureau/reports/list", Feature: domain.FeatureCreditBureau, Handler: (*Server).listReports},
+		{Method: "GET", Path: "/bureau/reports/get/:id", Permission: "bureau/reports/get", Feature: domain.FeatureCreditBureau, Handler: (*Server).getReport},
+
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/pay", Sandbox: true, Handler: (*Server).sandboxPay},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/fail", Sandbox: true, Handler: (*Server).sandboxFail},
 		{Method: "POST", Path: "/sandbox/payment-pix/:id/expire", Sandbox: true, Handler: (*Server).sandboxExpire},

@@ -39,6 +39,10 @@ type Deps struct {
 	Idempotency  Idempotency
 	// Subaccounts is the sub-account product (routes under /subaccount).
 	Subaccounts Subaccounts
+	// Subscriptions is the subscription product (routes under /subscriptions).
+	Subscriptions Subscriptions
+	// Bureau is the credit bureau (routes under /bureau).
+	Bureau Bureau
 	// PaymentLinks are the store's payment links (issue 24).
 	PaymentLinks PaymentLinks
 	// PixAutomatic is PIX automatic (routes under /pix-automatic).

@@ -22,6 +22,12 @@ import (
 //go:generate go tool mockgen -destination=apimock/accounts.go -package=apimock . Accounts
 //go:generate go tool mockgen -destination=apimock/idempotency.go -package=apimock . Idempotency
 //go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
+
+// Subscriptions.
+//go:generate go tool mockgen -destination=apimock/subscriptions.go -package=apimock . Subscriptions
+
+// Credit bureau.
+//go:generate go tool mockgen -destination=apimock/bureau.go -package=apimock . Bureau
 //go:generate go tool mockgen -destination=apimock/pixauto.go -package=apimock . PixAutomatic
 
 // Billings.
@@ -284,4 +290,24 @@ type MEDs interface {
 	List(ctx context.Context, acct domain.Account, f service.ListFilter) ([]domain.Transaction, int, error)
 	Get(ctx context.Context, acct domain.Account, idOrProtocol string) (domain.Transaction, error)
 	Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in domain.NewEvidence) (domain.Transaction, error)
+}
+
+// Subscriptions: recurring billings, one workflow per subscription.
+type Subscriptions interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewSubscription) (domain.SubscriptionRecord, error)
+	Get(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error)
+	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]domain.Subscription, int, error)
+	Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error)
+}
+
+// Bureau is the credit bureau: dunnings of overdue billings and credit
+// reports (routes behind the creditBureau feature).
+type Bureau interface {
+	Simulate(ctx context.Context, acct domain.Account, payment string) (domain.DunningSimulation, error)
+	CreateDunning(ctx context.Context, acct domain.Account, in domain.NewDunning) (domain.DunningView, error)
+	GetDunning(ctx context.Context, acct domain.Account, id string) (domain.DunningView, error)
+	ListDunnings(ctx context.Context, acct domain.Account, f domain.DunningFilter) ([]domain.Dunning, int, error)
+	CreateReport(ctx context.Context, acct domain.Account, in domain.NewReport) (domain.Report, error)
+	GetReport(ctx context.Context, acct domain.Account, id string) (domain.Report, error)
+	ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]domain.Report, int, error)
 }

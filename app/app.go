@@ -90,6 +90,10 @@ type App struct {
 	// Recharges and Crypto are the mobile recharge and crypto products.
 	Recharges *service.Recharges
 	Crypto    *service.Crypto
+	// Subscriptions bill recurring cycles (one workflow per subscription).
+	Subscriptions *service.Subscriptions
+	// Bureau is the credit bureau (one workflow per dunning).
+	Bureau *service.Bureau
 	// IntentSweeper (worker processes) starts the workflows of committed
 	// resources whose request did not.
 	IntentSweeper *service.IntentSweeper
@@ -223,6 +227,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	// Mobile recharge and crypto.
 	a.Recharges = &service.Recharges{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	a.Crypto = &service.Crypto{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	// Subscriptions: each cycle's billing through the billing use case.
+	a.Subscriptions = &service.Subscriptions{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Billings: a.Billings}
+	// Credit bureau.
+	a.Bureau = &service.Bureau{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
@@ -236,6 +244,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// PIX automatic: its instructions are made through its use case.
 			PixAutomatic: &activities.PixAutomatic{Base: base, Processor: proc, Maker: a.PixAutomatic},
 			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
+			// Subscriptions and the credit bureau.
+			Subscriptions: &activities.Subscriptions{Base: base, Biller: a.Subscriptions},
+			Bureau:        &activities.Bureau{Base: base, Processor: proc},
 			// Billings.
 			Billings: &activities.Billings{Base: base, Processor: proc},
 			// Mobile recharge and crypto.
@@ -275,6 +286,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// MED disputes (issue 25).
 			MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
+			// Subscriptions and the credit bureau.
+			Subscriptions: a.Subscriptions, Bureau: a.Bureau,
 			// Billings.
 			Billings: a.Billings,
 			// Mobile recharge and crypto.

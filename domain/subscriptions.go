@@ -72,12 +72,12 @@ func daysIn(y int, m time.Month) int { return time.Date(y, m+1, 0, 0, 0, 0, 0, t
 // billing's fields (the card ones as in billings, for CARD_CREDIT) plus the
 // cycle, and nextDueDate, the first cycle's due date.
 type SubscriptionRequest struct {
-	Method               *string                 `json:"method"`
-	Amount               *money.Cents            `json:"amount"`
-	Cycle                *string                 `json:"cycle"`
-	NextDueDate          *string                 `json:"nextDueDate"`
+	Method               *string                 `json:"method" jsonschema:"required"`
+	Amount               *money.Cents            `json:"amount" jsonschema:"required"`
+	Cycle                *string                 `json:"cycle" jsonschema:"required"`
+	NextDueDate          *string                 `json:"nextDueDate" jsonschema:"required"`
 	Description          *string                 `json:"description"`
-	Customer             *BillingCustomerRequest `json:"customer"`
+	Customer             *BillingCustomerRequest `json:"customer" jsonschema:"required"`
 	CardToken            *string                 `json:"cardToken"`
 	CreditCard           *CreditCardRequest      `json:"creditCard"`
 	CreditCardHolderInfo *CardHolderInfoRequest  `json:"creditCardHolderInfo"`

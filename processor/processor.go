@@ -82,6 +82,14 @@ type Processor interface {
 	// MED disputes (issue 25): ContestMED sends the defence of a dispute
 	// (idempotent on the dispute); the decision arrives as a MEDNotice.
 	ContestMED(ctx context.Context, d MEDDefence) (Submission, error)
+
+	// Credit bureau (processor/bureau.go).
+	// RequestDunning submits a dunning; the bureau's analysis arrives as a
+	// DunningNotice.
+	RequestDunning(ctx context.Context, r DunningRequest) (Submission, error)
+	// CreditReport asks for a credit report, answered at once (the
+	// create returns it).
+	CreditReport(ctx context.Context, r ReportRequest) (CreditReport, error)
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -105,6 +113,8 @@ type Inbox interface {
 	// received PIX and answers the dispute's id; MEDNotice its outcome.
 	MEDOpened(ctx context.Context, n MEDOpening) (string, error)
 	MEDNotice(ctx context.Context, n MEDNotice) error
+	// Credit bureau (processor/bureau.go).
+	DunningNotice(ctx context.Context, dunningID string, n DunningNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are

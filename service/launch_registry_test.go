@@ -88,6 +88,36 @@ var launchFixtures = map[string]launchFixture{
 		wfID: workflows.AuthorizationWorkflowID, wf: workflows.AuthorizationWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.AuthorizationInput).Authorization.ID },
 	},
+	// Subscriptions.
+	"subscription": {
+		store: func(t *testing.T, acct domain.Account, key domain.APIKey) string {
+			s := domain.Subscription{ID: domain.NewID("sub_"), AccountID: acct.ID, APIKeyID: key.ID, Status: domain.SubscriptionActive,
+				Method: domain.MethodPix, Amount: 1000, Cycle: domain.CycleMonthly, Anchor: "2099-01-31", NextCycle: 1, NextDueDate: "2099-01-31",
+				CreatedAt: domain.NewTime(time.Now())}
+			s.ExternalID = "psub_" + s.ID
+			if err := db.InsertSubscription(t.Context(), sharedDB, s); err != nil {
+				t.Fatal(err)
+			}
+			return s.ID
+		},
+		wfID: workflows.SubscriptionWorkflowID, wf: workflows.SubscriptionWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.SubscriptionInput).Subscription.ID },
+	},
+	// Credit bureau: a dunning's workflow.
+	"dunning": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			d := domain.Dunning{ID: domain.NewID("dun_"), AccountID: acct.ID, Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau,
+				Payment: domain.NewID("bil_"), Value: 1000, Fee: domain.DunningFee, Debtor: domain.SomeJSON(domain.Debtor{Name: "M"}),
+				DocumentType: "application/pdf", CreatedAt: domain.NewTime(time.Now())}
+			err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertDunning(t.Context(), tx, d, []byte("%PDF")); return err })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.ID
+		},
+		wfID: workflows.DunningWorkflowID, wf: workflows.DunningWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.DunningInput).Dunning.ID },
+	},
 	// Billings: a billing's workflow.
 	"billing": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {

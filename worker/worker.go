@@ -36,6 +36,10 @@ type Deps struct {
 	Crypto    *activities.Crypto
 	// MEDs are the MED dispute activities (issue 25).
 	MEDs *activities.MEDs
+	// Subscriptions are the subscription workflow's activities.
+	Subscriptions *activities.Subscriptions
+	// Bureau are the credit bureau's activities.
+	Bureau *activities.Bureau
 	// Webhooks are hosted by their own worker (NewWebhooks).
 	Webhooks *activities.Webhooks
 	// Processor is the processor adapter; when it implements
@@ -116,6 +120,16 @@ func Register(r Registry, d Deps) {
 	r.RegisterWorkflow(workflows.MEDWorkflow)
 	if d.MEDs != nil {
 		r.RegisterActivity(d.MEDs)
+	}
+	// Subscriptions.
+	r.RegisterWorkflow(workflows.SubscriptionWorkflow)
+	if d.Subscriptions != nil {
+		r.RegisterActivity(d.Subscriptions)
+	}
+	// Credit bureau.
+	r.RegisterWorkflow(workflows.DunningWorkflow)
+	if d.Bureau != nil {
+		r.RegisterActivity(d.Bureau)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

@@ -86,6 +86,21 @@ func (mr *MockProcessorMockRecorder) ContestMED(ctx, d any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ContestMED", reflect.TypeOf((*MockProcessor)(nil).ContestMED), ctx, d)
 }
 
+// CreditReport mocks base method.
+func (m *MockProcessor) CreditReport(ctx context.Context, r processor.ReportRequest) (processor.CreditReport, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CreditReport", ctx, r)
+	ret0, _ := ret[0].(processor.CreditReport)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CreditReport indicates an expected call of CreditReport.
+func (mr *MockProcessorMockRecorder) CreditReport(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CreditReport", reflect.TypeOf((*MockProcessor)(nil).CreditReport), ctx, r)
+}
+
 // CryptoDepositAddress mocks base method.
 func (m *MockProcessor) CryptoDepositAddress(ctx context.Context, r processor.CryptoAddressRequest) (processor.CryptoAddress, error) {
 	m.ctrl.T.Helper()
@@ -236,6 +251,21 @@ func (mr *MockProcessorMockRecorder) RegisterBoleto(ctx, r any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RegisterBoleto", reflect.TypeOf((*MockProcessor)(nil).RegisterBoleto), ctx, r)
 }
 
+// RequestDunning mocks base method.
+func (m *MockProcessor) RequestDunning(ctx context.Context, r processor.DunningRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RequestDunning", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RequestDunning indicates an expected call of RequestDunning.
+func (mr *MockProcessorMockRecorder) RequestDunning(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RequestDunning", reflect.TypeOf((*MockProcessor)(nil).RequestDunning), ctx, r)
+}
+
 // SendCrypto mocks base method.
 func (m *MockProcessor) SendCrypto(ctx context.Context, r processor.CryptoOutRequest) (processor.Submission, error) {
 	m.ctrl.T.Helper()
@@ -373,6 +403,20 @@ func (m *MockInbox) CryptoWithdrawalNotice(ctx context.Context, withdrawalID str
 func (mr *MockInboxMockRecorder) CryptoWithdrawalNotice(ctx, withdrawalID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CryptoWithdrawalNotice", reflect.TypeOf((*MockInbox)(nil).CryptoWithdrawalNotice), ctx, withdrawalID, n)
+}
+
+// DunningNotice mocks base method.
+func (m *MockInbox) DunningNotice(ctx context.Context, dunningID string, n processor.DunningNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DunningNotice", ctx, dunningID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// DunningNotice indicates an expected call of DunningNotice.
+func (mr *MockInboxMockRecorder) DunningNotice(ctx, dunningID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DunningNotice", reflect.TypeOf((*MockInbox)(nil).DunningNotice), ctx, dunningID, n)
 }
 
 // InstructionNotice mocks base method.

@@ -108,6 +108,8 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 		err = a.Sandbox.SettleRefund(ctx, d.ID)
 	case KindDebit: // PIX automatic
 		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Reason)
+	case KindDunning: // credit bureau
+		err = a.Sandbox.AnswerDunning(ctx, d.ID, d.Reason)
 	// Billings.
 	case KindCard:
 		err = a.Sandbox.cardAnswer(ctx, d.ID, d.Outcome)

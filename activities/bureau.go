@@ -1,0 +1,113 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/processor"
+)
+
+// BureauFeeKind is the ledger kind of credit bureau fees.
+const BureauFeeKind = "BUREAU_FEE"
+
+// Bureau are the credit bureau's activities: a dunning's submission to the
+// bureau and its conclusion.
+type Bureau struct {
+	Base
+	Processor processor.Processor
+}
+
+// InsertDunning writes a dunning's first records in tx: its row (with the
+// documents file) and the fee's debit from withdrawable money (posting
+// dunning:<id>:fee). It reports false, writing nothing, when the dunning
+// exists; a fee the withdrawable balance cannot pay fails with
+// domain.ErrInsufficientBalance and the caller rolls back.
+func InsertDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning, document []byte) (bool, error) {
+	fresh, err := db.InsertDunning(ctx, tx, d, document)
+	if err != nil || !fresh {
+		return fresh, err
+	}
+	_, err = db.Post(ctx, tx, bureauFeePosting("dunning:"+d.ID+":fee", d.AccountID, d.ID, d.Fee))
+	return true, err
+}
+
+// InsertReport writes a credit report and its fee's debit (posting
+// report:<id>:fee) in tx; false when it exists.
+func InsertReport(ctx context.Context, tx *sqlx.Tx, r domain.Report) (bool, error) {
+	fresh, err := db.InsertReport(ctx, tx, r)
+	if err != nil || !fresh {
+		return fresh, err
+	}
+	_, err = db.Post(ctx, tx, bureauFeePosting("report:"+r.ID+":fee", r.AccountID, r.ID, r.Fee))
+	return true, err
+}
+
+// SubmitDunning sends a PENDING dunning, with its documents file, to the
+// bureau (idempotent there on the dunning id) and moves it to
+// AWAITING_APPROVAL with the bureau's reference. A dunning past PENDING
+// is returned as it is.
+func (a *Bureau) SubmitDunning(ctx context.Context, id string) (domain.Dunning, error) {
+	d, err := db.GetDunning(ctx, a.DB, "", id)
+	if err != nil || d.Status != domain.DunningPending {
+		return d, err
+	}
+	doc, err := db.DunningDocument(ctx, a.DB, id)
+	if err != nil {
+		return d, err
+	}
+	sub, err := a.Processor.RequestDunning(ctx, processor.DunningRequest{ID: d.ID, BillingID: d.Payment, Value: d.Value,
+		Debtor: d.Debtor.V, Document: doc, DocumentType: d.DocumentType})
+	if err != nil {
+		return d, fmt.Errorf("processor: request dunning: %w", err)
+	}
+	return a.dunningTransition(ctx, id, func(_ *sqlx.Tx, d *domain.Dunning) (bool, error) {
+		if d.Status != domain.DunningPending {
+			return false, nil
+		}
+		d.Status, d.ReferenceID = domain.DunningAwaitingApproval, &sub.ReferenceID
+		return true, nil
+	})
+}
+
+// ConcludeDunning applies the bureau's answer: PROCESSED, or DENIED with
+// its reason and the fee given back (posting dunning:<id>:fee-returned).
+// A dunning concluded already is returned as it is.
+func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice) (domain.Dunning, error) {
+	return a.dunningTransition(ctx, n.DunningID, func(tx *sqlx.Tx, d *domain.Dunning) (bool, error) {
+		if d.Status != domain.DunningPending && d.Status != domain.DunningAwaitingApproval {
+			return false, nil
+		}
+		if n.Outcome != processor.OutcomeDenied {
+			d.Status = domain.DunningProcessed
+			return true, nil
+		}
+		d.Status, d.Reason = domain.DunningDenied, &n.Reason
+		_, err := db.Post(ctx, tx, bureauFeeReturnPosting("dunning:"+d.ID+":fee-returned", d.AccountID, d.ID, d.Fee))
+		return true, err
+	})
+}
+
+// dunningTransition is the dunning's transition: lock its row, let apply
+// move it (false: already past this step, nothing written) and post the
+// ledger in the same database transaction, store it.
+func (a *Bureau) dunningTransition(ctx context.Context, id string, apply func(tx *sqlx.Tx, d *domain.Dunning) (bool, error)) (domain.Dunning, error) {
+	var out domain.Dunning
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
+		d, err := db.LockDunning(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		out = d
+		moved, err := apply(tx, &out)
+		if err != nil || !moved {
+			return err
+		}
+		out, err = db.UpdateDunning(ctx, tx, out)
+		return err
+	})
+	return out, err
+}

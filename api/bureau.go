@@ -1,0 +1,188 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+// maxDunningForm bounds a dunning's multipart body (the documents file and
+// the debtor's fields): the API's body limit.
+const maxDunningForm = maxBody
+
+func (s *Server) simulateDunning(c *gin.Context) {
+	payment := strings.TrimSpace(c.Query("payment"))
+	if payment == "" {
+		fail(c, domain.Invalid("payment", "is required: the billing id"))
+		return
+	}
+	sim, err := s.Bureau.Simulate(c.Request.Context(), accountOf(c), payment)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Dunning simulation", sim)
+}
+
+func (s *Server) createDunning(c *gin.Context) {
+	body, err := dunningForm(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	in, err := body.Validate()
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	in.IdempotencyKey = idempotencyKey(c)
+	d, err := s.Bureau.CreateDunning(c.Request.Context(), accountOf(c), in)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Dunning requested", d)
+}
+
+// dunningForm reads a dunning's multipart/form-data (the CONTRACTS.md
+// fields and the file "documents"), or its JSON form.
+func dunningForm(c *gin.Context) (domain.DunningRequest, error) {
+	var b domain.DunningRequest
+	if !strings.HasPrefix(c.ContentType(), "multipart/form-data") {
+		return b, bind(c, &b) // JSON: documents as {name, contentBase64}
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxDunningForm)
+	if err := c.Request.ParseMultipartForm(maxDunningForm); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return b, domain.Invalid("documents", "must have at most %d KiB (the whole request at most 1 MiB)", domain.MaxDunningDocument>>10)
+		}
+		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	}
+	form := c.Request.MultipartForm
+	for name, dst := range map[string]**string{
+		"payment": &b.Payment, "type": &b.Type, "description": &b.Description, "customerName": &b.CustomerName,
+		"customerCpfCnpj": &b.CustomerCpfCnpj, "customerPrimaryPhone": &b.CustomerPrimaryPhone, "customerEmail": &b.CustomerEmail,
+		"customerPostalCode": &b.CustomerPostalCode, "customerAddress": &b.CustomerAddress, "customerAddressNumber": &b.CustomerAddressNumber,
+		"customerComplement": &b.CustomerComplement, "customerProvince": &b.CustomerProvince, "customerCity": &b.CustomerCity,
+		"customerState": &b.CustomerState,
+	} {
+		vs := form.Value[name]
+		if len(vs) == 0 {
+			continue
+		}
+		if err := cleanValue(name, vs[0], 1024); err != nil {
+			return b, err
+		}
+		*dst = &vs[0]
+	}
+	files := form.File["documents"]
+	if len(files) == 0 {
+		return b, nil
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return b, domain.Invalid("documents", "could not be read")
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, domain.MaxDunningDocument+1))
+	if err != nil {
+		return b, domain.Invalid("documents", "could not be read")
+	}
+	b.Document = raw
+	if name := files[0].Filename; cleanValue("documents", name, 200) == nil {
+		b.DocumentName = name
+	}
+	return b, nil
+}
+
+// dunningList is the dunning list's own envelope in data (the spec's):
+// {object: "list", hasMore, totalCount, limit, offset, data}.
+type dunningList struct {
+	Object     string               `json:"object"`
+	HasMore    bool                 `json:"hasMore"`
+	TotalCount int                  `json:"totalCount"`
+	Limit      int                  `json:"limit"`
+	Offset     int                  `json:"offset"`
+	Data       []domain.DunningView `json:"data"`
+}
+
+func (s *Server) listDunnings(c *gin.Context) {
+	var f domain.DunningFilter
+	var err error
+	if f.Offset, err = intParam(c, "offset", 0, 0, 1<<31-1); err != nil {
+		fail(c, err)
+		return
+	}
+	if f.Limit, err = intParam(c, "limit", 10, 1, 100); err != nil {
+		fail(c, err)
+		return
+	}
+	f.Status = strings.ToUpper(strings.TrimSpace(c.Query("status")))
+	if f.Status != "" && !slices.Contains(domain.DunningStatuses, f.Status) {
+		fail(c, domain.Invalid("status", "must be one of %s", strings.Join(domain.DunningStatuses, ", ")))
+		return
+	}
+	f.Type = strings.ToUpper(strings.TrimSpace(c.Query("type")))
+	if f.Type != "" && f.Type != domain.DunningTypeCreditBureau {
+		fail(c, domain.Invalid("type", "must be %s", domain.DunningTypeCreditBureau))
+		return
+	}
+	f.Payment = strings.TrimSpace(c.Query("payment"))
+	rows, total, err := s.Bureau.ListDunnings(c.Request.Context(), accountOf(c), f)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	out := dunningList{Object: "list", HasMore: f.Offset+len(rows) < total, TotalCount: total, Limit: f.Limit, Offset: f.Offset,
+		Data: make([]domain.DunningView, len(rows))}
+	for i, d := range rows {
+		out.Data[i] = d.View()
+	}
+	ok(c, "Dunnings", out)
+}
+
+func (s *Server) getDunning(c *gin.Context) {
+	d, err := s.Bureau.GetDunning(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Dunning", d)
+}
+
+func (s *Server) createReport(c *gin.Context) {
+	bindAndAct[domain.NewReport, domain.ReportRequest](c, "Credit report created", func(req domain.NewReport) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		return s.Bureau.CreateReport(c.Request.Context(), accountOf(c), req)
+	})
+}
+
+func (s *Server) listReports(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	rows, total, err := s.Bureau.ListReports(c.Request.Context(), accountOf(c), f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Credit reports", pageOf(rows, f, total, func(r domain.Report) domain.Report { return r }))
+}
+
+func (s *Server) getReport(c *gin.Context) {
+	r, err := s.Bureau.GetReport(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Credit report", r)
+}

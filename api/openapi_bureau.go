@@ -1,0 +1,36 @@
+package api
+
+import "github.com/jangada/jangada/domain"
+
+// dunningQuery is the dunning list's query (the spec's own paging).
+type dunningQuery struct {
+	Offset  int    `json:"offset" jsonschema:"minimum=0,default=0"`
+	Limit   int    `json:"limit" jsonschema:"minimum=1,maximum=100,default=10"`
+	Status  string `json:"status" jsonschema:"enum=PENDING,enum=AWAITING_APPROVAL,enum=PROCESSED,enum=DENIED"`
+	Type    string `json:"type" jsonschema:"enum=CREDIT_BUREAU"`
+	Payment string `json:"payment" jsonschema:"description=the billing id"`
+}
+
+// simulateQuery is the dunning simulation's query.
+type simulateQuery struct {
+	Payment string `json:"payment" jsonschema:"required,description=the billing id"`
+}
+
+// The OpenAPI Docs of the credit bureau.
+var _ = documents(merchantDocs, map[string]Doc{
+	"GET /bureau/dunnings/simulate": {Summary: "Whether a dunning of a billing can be requested, its fee and value", Query: simulateQuery{}, Data: domain.DunningSimulation{}},
+	"POST /bureau/dunnings/create": {
+		Summary:     "Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)",
+		Description: "multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.",
+		Body:        domain.DunningRequest{}, Data: domain.DunningView{},
+	},
+	"GET /bureau/dunnings/list": {
+		Summary:     "List dunnings",
+		Description: "data is the spec's own envelope: {object: \"list\", hasMore, totalCount, limit, offset, data}.",
+		Query:       dunningQuery{}, Data: dunningList{},
+	},
+	"GET /bureau/dunnings/get/:id": {Summary: "Get a dunning", Data: domain.DunningView{}},
+	"POST /bureau/reports/create":  {Summary: "Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)", Body: domain.ReportRequest{}, Data: domain.Report{}},
+	"GET /bureau/reports/list":     {Summary: "List credit reports", Query: pageQuery{}, Data: domain.Report{}, List: true},
+	"GET /bureau/reports/get/:id":  {Summary: "Get a credit report", Data: domain.Report{}},
+})

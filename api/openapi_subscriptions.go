@@ -1,0 +1,22 @@
+package api
+
+import "github.com/jangada/jangada/domain"
+
+// subscriptionQuery is the subscription list's query.
+type subscriptionQuery struct {
+	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
+	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
+	Status   string `json:"status" jsonschema:"enum=ACTIVE,enum=CANCELED,description=case-insensitive"`
+}
+
+// The OpenAPI Docs of subscriptions.
+var _ = documents(merchantDocs, map[string]Doc{
+	"POST /subscriptions/create": {
+		Summary:     "Create a subscription (one billing per cycle)",
+		Description: "A billing's fields (card fields as in billings, for CARD_CREDIT) plus the cycle; nextDueDate is the first cycle's due date, and every later one is computed from it (month ends clamp to the month's last day and return to the anchor's day).",
+		Body:        domain.SubscriptionRequest{}, Data: domain.SubscriptionRecord{},
+	},
+	"GET /subscriptions/list":        {Summary: "List subscriptions", Query: subscriptionQuery{}, Data: domain.SubscriptionRecord{}, List: true},
+	"GET /subscriptions/get/:id":     {Summary: "Get a subscription by subscriptionId or externalId", Data: domain.SubscriptionRecord{}},
+	"POST /subscriptions/cancel/:id": {Summary: "Cancel a subscription (its pending billing is canceled)", Data: domain.SubscriptionRecord{}},
+})

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+)
+
+func (s *Server) createSubscription(c *gin.Context) {
+	bindAndAct[domain.NewSubscription, domain.SubscriptionRequest](c, "Subscription created", func(req domain.NewSubscription) (any, error) {
+		req.IdempotencyKey = idempotencyKey(c)
+		if req.Billing.Card != nil && req.Billing.RemoteIP == "" {
+			req.Billing.RemoteIP = c.ClientIP() // the spec's default: the request's address
+		}
+		return s.Subscriptions.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
+	})
+}
+
+func (s *Server) listSubscriptions(c *gin.Context) {
+	f, err := pageParams(c)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
+	if status != "" && status != domain.SubscriptionActive && status != domain.SubscriptionCanceled {
+		fail(c, domain.Invalid("status", "must be %s or %s", domain.SubscriptionActive, domain.SubscriptionCanceled))
+		return
+	}
+	rows, total, err := s.Subscriptions.List(c.Request.Context(), accountOf(c), status, f.Page, f.PageSize)
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Subscriptions", pageOf(rows, f, total, domain.Subscription.Public))
+}
+
+func (s *Server) getSubscription(c *gin.Context) {
+	rec, err := s.Subscriptions.Get(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Subscription", rec)
+}
+
+func (s *Server) cancelSubscription(c *gin.Context) {
+	rec, err := s.Subscriptions.Cancel(c.Request.Context(), accountOf(c), c.Param("id"))
+	if err != nil {
+		fail(c, err)
+		return
+	}
+	ok(c, "Subscription canceled", rec)
+}
