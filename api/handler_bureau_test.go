@@ -13,8 +13,8 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// pdfBytes is the start of a PDF file: its type is detected from these bytes.
-const pdfBytes = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"
+// dunningPDF is the start of a PDF file: its type is detected from these bytes.
+const dunningPDF = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"
 
 // dunningJSON is a valid dunning in its JSON form (documents in base64).
 const dunningJSON = `{"payment":"bil_1","type":"CREDIT_BUREAU","customerName":"Maria Silva","customerCpfCnpj":"529.982.247-25",` +
@@ -70,13 +70,13 @@ func TestHandlerDunningCreateMultipart(t *testing.T) {
 			d := in.Debtor
 			if in.Payment != "bil_1" || in.Description != "Mensalidade" || d.Name != "Maria Silva" || d.CpfCnpj != "52998224725" ||
 				*d.PrimaryPhone != "11987654321" || *d.Email != "maria@example.com" || d.PostalCode != "01310100" || d.State != "SP" ||
-				*d.Complement != "ap 1" || in.DocumentType != "application/pdf" || in.DocumentName != "nota.pdf" || string(in.Document) != pdfBytes {
+				*d.Complement != "ap 1" || in.DocumentType != "application/pdf" || in.DocumentName != "nota.pdf" || string(in.Document) != dunningPDF {
 				t.Errorf("use case got %+v / %+v", in, d)
 			}
 			return domain.DunningView{ID: "dun_1", Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau, Payment: "bil_1",
 				Value: 10000, Fee: domain.DunningFee, Debtor: d}, nil
 		})
-	body, ct := dunningMultipart(t, dunningFields(), []byte(pdfBytes))
+	body, ct := dunningMultipart(t, dunningFields(), []byte(dunningPDF))
 	data := expectOK(t, f.postMultipart("/v1/bureau/dunnings/create", body, ct), "Dunning requested")
 	expectFields(t, data, map[string]string{"id": `"dun_1"`, "status": `"PENDING"`, "type": `"CREDIT_BUREAU"`, "payment": `"bil_1"`,
 		"customerName": `"Maria Silva"`, "customerCpfCnpj": `"52998224725"`, "fee": `12.90`, "value": `100.00`})
@@ -93,17 +93,17 @@ func TestHandlerDunningCreateRefusals(t *testing.T) {
 		file   []byte
 		want   string
 	}{
-		{"no payment", without("payment"), []byte(pdfBytes), "payment is required"},
-		{"other type", with("type", "PROTEST"), []byte(pdfBytes), "type must be CREDIT_BUREAU"},
-		{"bad cpf", with("customerCpfCnpj", "529.982.247-24"), []byte(pdfBytes), "customerCpfCnpj must be a valid CPF or CNPJ"},
-		{"bad cep", with("customerPostalCode", "0131"), []byte(pdfBytes), "customerPostalCode"},
-		{"bad state", with("customerState", "XX"), []byte(pdfBytes), "customerState"},
-		{"no city", without("customerCity"), []byte(pdfBytes), "customerCity is required"},
-		{"bad email", with("customerEmail", "maria"), []byte(pdfBytes), "customerEmail must be an e-mail"},
-		{"bad phone", with("customerPrimaryPhone", "123"), []byte(pdfBytes), "customerPrimaryPhone"},
+		{"no payment", without("payment"), []byte(dunningPDF), "payment is required"},
+		{"other type", with("type", "PROTEST"), []byte(dunningPDF), "type must be CREDIT_BUREAU"},
+		{"bad cpf", with("customerCpfCnpj", "529.982.247-24"), []byte(dunningPDF), "customerCpfCnpj must be a valid CPF or CNPJ"},
+		{"bad cep", with("customerPostalCode", "0131"), []byte(dunningPDF), "customerPostalCode"},
+		{"bad state", with("customerState", "XX"), []byte(dunningPDF), "customerState"},
+		{"no city", without("customerCity"), []byte(dunningPDF), "customerCity is required"},
+		{"bad email", with("customerEmail", "maria"), []byte(dunningPDF), "customerEmail must be an e-mail"},
+		{"bad phone", with("customerPrimaryPhone", "123"), []byte(dunningPDF), "customerPrimaryPhone"},
 		{"no documents", dunningFields(), nil, "documents is required"},
 		{"a text file", dunningFields(), []byte("not a pdf at all"), "documents must be a PDF, PNG or JPEG file"},
-		{"too big", dunningFields(), append([]byte(pdfBytes), make([]byte, domain.MaxDunningDocument)...), "documents must have"},
+		{"too big", dunningFields(), append([]byte(dunningPDF), make([]byte, domain.MaxDunningDocument)...), "documents must have"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
