@@ -2,7 +2,6 @@ package domain
 
 import (
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -34,30 +33,10 @@ var ErrCouponExhausted = &Error{Kind: ErrInvalid, Message: "the coupon has reach
 type IDList []string
 
 // Scan implements sql.Scanner.
-func (l *IDList) Scan(src any) error {
-	var raw []byte
-	switch v := src.(type) {
-	case nil:
-		*l = IDList{}
-		return nil
-	case []byte:
-		raw = v
-	case string:
-		raw = []byte(v)
-	default:
-		return fmt.Errorf("domain.IDList: cannot scan %T", src)
-	}
-	return json.Unmarshal(raw, (*[]string)(l))
-}
+func (l *IDList) Scan(src any) error { return scanList(src, (*[]string)(l), "IDList") }
 
-// Value implements driver.Valuer (as text: jsonb takes no binary JSON).
-func (l IDList) Value() (driver.Value, error) {
-	if l == nil {
-		l = IDList{}
-	}
-	b, err := json.Marshal([]string(l))
-	return string(b), err
-}
+// Value implements driver.Valuer.
+func (l IDList) Value() (driver.Value, error) { return listValue([]string(l)) }
 
 // Coupon is a discount coupon of an account, as stored and as the API
 // shows it. DiscountValue is in hundredths: centavos for FIXED (10.00 is

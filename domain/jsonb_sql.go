@@ -32,3 +32,32 @@ func (j JSONB[T]) Value() (driver.Value, error) {
 	b, err := json.Marshal(j.V)
 	return string(b), err
 }
+
+// scanList reads a jsonb array into a named slice type (IDList,
+// Deliveries): NULL reads as an empty list, never nil, so the record's
+// view writes [] rather than null.
+func scanList[T any](src any, dst *[]T, name string) error {
+	var raw []byte
+	switch v := src.(type) {
+	case nil:
+		*dst = []T{}
+		return nil
+	case []byte:
+		raw = v
+	case string:
+		raw = []byte(v)
+	default:
+		return fmt.Errorf("domain.%s: cannot scan %T", name, src)
+	}
+	return json.Unmarshal(raw, dst)
+}
+
+// listValue writes a named slice type as a jsonb array (a nil list as [];
+// as text: jsonb takes no binary JSON, see JSONB.Value).
+func listValue[T any](l []T) (driver.Value, error) {
+	if l == nil {
+		l = []T{}
+	}
+	b, err := json.Marshal(l)
+	return string(b), err
+}

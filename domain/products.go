@@ -2,7 +2,6 @@ package domain
 
 import (
 	"database/sql/driver"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -55,30 +54,10 @@ type Delivery struct {
 type Deliveries []Delivery
 
 // Scan implements sql.Scanner.
-func (d *Deliveries) Scan(src any) error {
-	var raw []byte
-	switch v := src.(type) {
-	case nil:
-		*d = Deliveries{}
-		return nil
-	case []byte:
-		raw = v
-	case string:
-		raw = []byte(v)
-	default:
-		return fmt.Errorf("domain.Deliveries: cannot scan %T", src)
-	}
-	return json.Unmarshal(raw, (*[]Delivery)(d))
-}
+func (d *Deliveries) Scan(src any) error { return scanList(src, (*[]Delivery)(d), "Deliveries") }
 
-// Value implements driver.Valuer (as text: jsonb takes no binary JSON).
-func (d Deliveries) Value() (driver.Value, error) {
-	if d == nil {
-		d = Deliveries{}
-	}
-	b, err := json.Marshal([]Delivery(d))
-	return string(b), err
-}
+// Value implements driver.Valuer.
+func (d Deliveries) Value() (driver.Value, error) { return listValue([]Delivery(d)) }
 
 // Has tells whether the product has a delivery of type typ.
 func (d Deliveries) Has(typ string) bool {
