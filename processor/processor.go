@@ -18,6 +18,7 @@ package processor
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jangada/jangada/domain"
@@ -66,8 +67,9 @@ type Processor interface {
 	RechargeOffer(ctx context.Context, phone domain.MobileNumber) (RechargeOffer, error)
 	// Recharge submits a top-up; the outcome arrives as a RechargeNotice.
 	Recharge(ctx context.Context, r RechargeRequest) (Submission, error)
-	// CancelRecharge withdraws a top-up the operator has not delivered; a
-	// refusal (already delivered) is domain.ErrInvalid.
+	// CancelRecharge withdraws a top-up the operator has not delivered; it
+	// answers ErrAlreadyDelivered once the operator has delivered (or
+	// concluded) it, and after a nil answer the operator never delivers it.
 	CancelRecharge(ctx context.Context, id string) error
 
 	// Crypto (processor/crypto.go).
@@ -272,3 +274,7 @@ type MEDFile struct {
 	SHA256      string
 	Content     []byte
 }
+
+// ErrAlreadyDelivered is CancelRecharge's refusal: the operator has
+// delivered (or concluded) the top-up, so it can no longer be cancelled.
+var ErrAlreadyDelivered = errors.New("processor: recharge already delivered")

@@ -131,7 +131,11 @@ func (s *Recharges) Cancel(ctx context.Context, acct domain.Account, id string) 
 	}
 	switch t.Status {
 	case domain.StatusPending:
-		if err := s.Processor.CancelRecharge(ctx, t.ID); err != nil {
+		err := s.Processor.CancelRecharge(ctx, t.ID)
+		if errors.Is(err, processor.ErrAlreadyDelivered) {
+			return domain.Transaction{}, domain.Invalidf("recharge %s was delivered by the operator: it can no longer be cancelled (canBeCancelled is false)", t.ID)
+		}
+		if err != nil {
 			return domain.Transaction{}, err
 		}
 	case domain.StatusCanceled:

@@ -91,6 +91,9 @@ func NetworkWorkflow(ctx workflow.Context, d Delivery) error {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second},
+		// A recharge's cancel waits for a running delivery to finish, so the
+		// workflow's close tells it truthfully whether the operator delivered.
+		WaitForCancellation: d.Kind == KindRecharge,
 	})
 	var n *Network
 	return workflow.ExecuteActivity(actx, n.DeliverSandboxNotice, d).Get(ctx, nil)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -69,17 +70,28 @@ func (s *Sandbox) Recharge(ctx context.Context, r processor.RechargeRequest) (pr
 	return sub, s.later(ctx, Delivery{Kind: KindRecharge, ID: r.ID, Phone: r.Phone})
 }
 
-// CancelRecharge withdraws the top-up: the armed delivery, if any, is
-// cancelled, so the operator never delivers it. (The sandbox's operator
-// accepts every cancellation; Jangada's record decides a race with a
-// delivery already notified: docs/ledger.md.)
+// CancelRecharge withdraws the top-up truthfully: it cancels the armed
+// delivery and waits for its workflow to close. A delivery workflow that
+// completed (the notice ran, before or despite the cancel: NetworkWorkflow
+// waits for a running delivery step) means the operator delivered, and the
+// answer is processor.ErrAlreadyDelivered; one that closed canceled, or
+// was never armed, will never deliver.
 func (s *Sandbox) CancelRecharge(ctx context.Context, id string) error {
 	if s.SettleAfter <= 0 {
 		return nil
 	}
-	err := s.Temporal.CancelWorkflow(ctx, networkID(KindRecharge, id), "")
+	wid := networkID(KindRecharge, id)
+	err := s.Temporal.CancelWorkflow(ctx, wid, "")
 	var nf *serviceerror.NotFound
-	if err == nil || errors.As(err, &nf) {
+	if err != nil && !errors.As(err, &nf) {
+		return err
+	}
+	err = s.Temporal.GetWorkflow(ctx, wid, "").Get(ctx, nil)
+	var canceled *temporal.CanceledError
+	switch {
+	case err == nil:
+		return processor.ErrAlreadyDelivered
+	case errors.As(err, &canceled), errors.As(err, &nf):
 		return nil
 	}
 	return err
