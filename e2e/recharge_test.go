@@ -227,21 +227,25 @@ func TestRechargeCancelRacingCompletion(t *testing.T) {
 		ids[i] = e.createRecharge(m, "11937654321", 20)["id"].(string)
 	}
 	cancelled := make([]int, n)
+	// Every delivery and every cancel leave together (one start line, no
+	// timed stagger): which side wins a round is up to the race itself; the
+	// test only asks that each round has exactly one winner.
+	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i, id := range ids {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
+			<-start
 			e.call(m.Key, "POST", "/v1/sandbox/mobile-recharge/"+id+"/complete", nil)
 		}()
 		go func() {
 			defer wg.Done()
-			// Staggered across the delivery's way through the workflow
-			// (signal, task, activity), so that both sides win some.
-			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
+			<-start
 			cancelled[i] = e.call(m.Key, "POST", "/v1/mobile-recharge/cancel/"+id, nil).Status
 		}()
 	}
+	close(start)
 	wg.Wait()
 	delivered := 0
 	for i, id := range ids {
