@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -103,30 +102,14 @@ func (a *Crypto) ExpireCryptoDeposit(ctx context.Context, id string) (string, er
 // amount from withdrawable money (checked under the balance lock by
 // db.Post, as a PIX out's); an existing row writes nothing.
 func ReserveCryptoWithdrawal(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
-	inserted, err := db.InsertTransaction(ctx, tx, t)
-	if err != nil || !inserted {
-		return err
-	}
-	p := reservePosting(cryptoKey(t.ID, "reserve"), t, domain.TypeCryptoOut, t.Amount)
-	p.Withdraw = &db.Withdrawal{AccountID: t.Wallet(), Amount: t.Amount}
-	_, err = db.Post(ctx, tx, p)
-	return err
+	return insertWithdrawal(ctx, tx, t, cryptoKey(t.ID, "reserve"))
 }
 
 // EnsureCryptoWithdrawal is the withdrawal workflow's guard; short of
 // money, a withdrawal written here is stored FAILED with nothing debited.
 // It returns the stored status.
 func (a *Crypto) EnsureCryptoWithdrawal(ctx context.Context, t domain.Transaction) (string, error) {
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveCryptoWithdrawal(ctx, tx, t) })
-	if errors.Is(err, domain.ErrInsufficientBalance) {
-		t.Status = domain.StatusFailed
-		err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { _, err := db.InsertTransaction(ctx, tx, t); return err })
-	}
-	if err != nil {
-		return "", err
-	}
-	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypeCryptoOut)
-	return stored.Status, err
+	return a.ensureWithdrawal(ctx, t, ReserveCryptoWithdrawal)
 }
 
 // SubmitCryptoWithdrawal hands the withdrawal to the processor (idempotent

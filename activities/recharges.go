@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -38,14 +37,7 @@ func rechargeKey(id, step string) string { return "recharge:" + id + ":" + step 
 // use case (service.Recharges.Create) calls it in its transaction;
 // EnsureRecharge, the workflow's guard, then finds it written.
 func InsertRecharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
-	inserted, err := db.InsertTransaction(ctx, tx, t)
-	if err != nil || !inserted {
-		return err
-	}
-	p := reservePosting(rechargeKey(t.ID, "reserve"), t, domain.TypeMobileRecharge, t.Amount)
-	p.Withdraw = &db.Withdrawal{AccountID: t.Wallet(), Amount: t.Amount}
-	_, err = db.Post(ctx, tx, p)
-	return err
+	return insertWithdrawal(ctx, tx, t, rechargeKey(t.ID, "reserve"))
 }
 
 // EnsureRecharge is the workflow's first step, a guard (see
@@ -53,15 +45,7 @@ func InsertRecharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) erro
 // short of money, a recharge written here is stored FAILED with nothing
 // debited.
 func (a *Recharges) EnsureRecharge(ctx context.Context, t domain.Transaction) (string, error) {
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return InsertRecharge(ctx, tx, t) })
-	if errors.Is(err, domain.ErrInsufficientBalance) {
-		t.Status = domain.StatusFailed
-		err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { _, err := db.InsertTransaction(ctx, tx, t); return err })
-	}
-	if err != nil {
-		return "", err
-	}
-	return a.RechargeStatus(ctx, t.ID)
+	return a.ensureWithdrawal(ctx, t, InsertRecharge)
 }
 
 // RechargeStatus is the stored status of a recharge.
