@@ -51,12 +51,6 @@ type MakeInstructionInput struct {
 	Order           pixauto.Order
 }
 
-// SettleInstructionInput books a debit's outcome.
-type SettleInstructionInput struct {
-	InstructionID string
-	Notice        processor.InstructionNotice
-}
-
 // InstructionID is the id of an authorization's instruction for cycle
 // (cycle -1: the first payment), so that a retried step finds it.
 func InstructionID(authorizationID string, cycle int) string {
@@ -173,7 +167,7 @@ func (a *PixAutomatic) CloseAuthorization(ctx context.Context, in CloseInput) (p
 				return false, err
 			}
 			if d := t.Details.V.PixAutomatic; t.Status == pixauto.InstructionScheduled && d != nil && d.SubmittedAt == nil {
-				t.Status = pixauto.InstructionCanceled
+				t.Status, d.RetryDate = pixauto.InstructionCanceled, ""
 				d.FailureReason = "authorization " + in.Status
 				if _, err := db.UpdateTransaction(ctx, tx, t); err != nil {
 					return false, err
@@ -191,69 +185,6 @@ func (a *PixAutomatic) MakeInstruction(ctx context.Context, in MakeInstructionIn
 	return t, BusinessError(err)
 }
 
-// ChargeInstruction sends a SCHEDULED instruction to the payer's
-// institution on its due date. It records that the debit is on its way
-// first (from then on the instruction can no longer be canceled: a cancel
-// running beside this activity, as the workflow's update does, is refused
-// rather than leaving a debited payer and an uncredited merchant), then
-// asks the processor (idempotent on the instruction id) and records its
-// reference. A retry whose first attempt was answered sends nothing; an
-// instruction no longer SCHEDULED is not sent.
-func (a *PixAutomatic) ChargeInstruction(ctx context.Context, id string) (domain.Transaction, error) {
-	t, err := a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
-		d := t.Details.V.PixAutomatic
-		if t.Status != pixauto.InstructionScheduled || d == nil || d.SubmittedAt != nil {
-			return change{}, nil
-		}
-		d.SubmittedAt = domain.TimePtr(time.Now())
-		return emit(), nil
-	})
-	if err != nil || t.Status != pixauto.InstructionScheduled || t.Details.V.PixAutomatic == nil ||
-		t.Details.V.PixAutomatic.SubmittedAt == nil || t.ReferenceID != nil {
-		return t, err
-	}
-	au, err := db.GetAuthorization(ctx, a.DB, "", t.Details.V.PixAutomatic.AuthorizationID)
-	if err != nil {
-		return t, err
-	}
-	sub, err := a.Processor.DebitInstruction(ctx, processor.DebitRequest{ID: t.ID, AuthorizationID: au.ID,
-		RecurrenceID: au.RecurrenceID, Amount: t.Amount, DueDate: t.Details.V.PixAutomatic.DueDate})
-	if err != nil {
-		return t, err
-	}
-	return a.transition(ctx, id, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
-		if t.ReferenceID != nil {
-			return change{}, nil
-		}
-		t.ReferenceID = &sub.ReferenceID
-		return emit(), nil
-	})
-}
-
-// SettleInstruction books a debit's outcome on a SCHEDULED instruction:
-// PAID and credited (pix-automatic:<id>:settle), or FAILED with the
-// reason. An instruction past SCHEDULED is left as it is.
-func (a *PixAutomatic) SettleInstruction(ctx context.Context, in SettleInstructionInput) (domain.Transaction, error) {
-	return a.transition(ctx, in.InstructionID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
-		if t.Status != pixauto.InstructionScheduled {
-			return change{}, nil
-		}
-		if in.Notice.Outcome != processor.OutcomePaid {
-			t.Status = pixauto.InstructionFailed
-			t.Details.V.PixAutomatic.FailureReason = in.Notice.Reason
-			return emit(), nil
-		}
-		au, err := db.GetAuthorization(ctx, tx, "", t.Details.V.PixAutomatic.AuthorizationID)
-		if err != nil {
-			return change{}, err
-		}
-		if err := credit(ctx, tx, t, au, in.Notice.EndToEndID, in.Notice.At.UTC()); err != nil {
-			return change{}, err
-		}
-		return emit(), nil
-	})
-}
-
 // CancelInstructionInput names an instruction of the authorization whose
 // workflow cancels it.
 type CancelInstructionInput struct {
@@ -261,8 +192,9 @@ type CancelInstructionInput struct {
 	InstructionID   string
 }
 
-// CancelInstruction cancels a SCHEDULED instruction not yet sent to the
-// payer's institution (a 400 otherwise); one CANCELED already is answered
+// CancelInstruction cancels a SCHEDULED instruction with no debit in
+// flight (not yet sent, or waiting for the retry of a failed attempt; a
+// 400 otherwise); one CANCELED already is answered
 // as it is. An instruction of another authorization is not found: a
 // workflow cancels only its own.
 func (a *PixAutomatic) CancelInstruction(ctx context.Context, in CancelInstructionInput) (domain.Transaction, error) {
@@ -275,9 +207,12 @@ func (a *PixAutomatic) CancelInstruction(ctx context.Context, in CancelInstructi
 		case t.Status != pixauto.InstructionScheduled:
 			return change{}, domain.Invalidf("payment instruction %s is %s and can no longer be canceled", t.ID, t.Status)
 		case d.SubmittedAt != nil:
-			return change{}, domain.Invalidf("payment instruction %s is being debited on its due date and can no longer be canceled", t.ID)
+			return change{}, domain.Invalidf("payment instruction %s is being debited and can no longer be canceled", t.ID)
 		}
+		// Between a failed attempt and its retry the instruction can be
+		// canceled: no further attempt is sent.
 		t.Status = pixauto.InstructionCanceled
+		t.Details.V.PixAutomatic.RetryDate = ""
 		t.Details.V.PixAutomatic.FailureReason = "canceled by the merchant"
 		return emit(), nil
 	})

@@ -92,9 +92,9 @@ func TestPixAutomaticStepsPostOnce(t *testing.T) {
 
 	// The debit goes to the payer's institution once.
 	proc.EXPECT().DebitInstruction(gomock.Any(), processor.DebitRequest{ID: in.ID, AuthorizationID: a.ID, RecurrenceID: "RR1",
-		Amount: 4990, DueDate: string(due)}).Return(processor.Submission{ReferenceID: "sbx_debit"}, nil).Times(1)
+		Amount: 4990, DueDate: string(due), Attempt: 1}).Return(processor.Submission{ReferenceID: "sbx_debit"}, nil).Times(1)
 	for range 2 {
-		if _, err := acts.ChargeInstruction(ctx, in.ID); err != nil {
+		if _, err := acts.ChargeInstruction(ctx, activities.ChargeInput{InstructionID: in.ID, Attempt: 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -175,7 +175,7 @@ func TestPixAutomaticCloseKeepsSentDebits(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "r"}, nil)
-	if _, err := acts.ChargeInstruction(ctx, sent.ID); err != nil {
+	if _, err := acts.ChargeInstruction(ctx, activities.ChargeInput{InstructionID: sent.ID, Attempt: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := acts.CloseAuthorization(ctx, activities.CloseInput{AuthorizationID: a.ID, Status: pixauto.StatusCanceled, Reason: "x"}); err != nil {
@@ -216,7 +216,7 @@ func TestPixAutomaticCancelDuringDebitIsRefused(t *testing.T) {
 		_, cancelErr = acts.CancelInstruction(ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: in.ID})
 		return processor.Submission{ReferenceID: "sbx_debit"}, nil
 	}).Times(1)
-	if _, err := acts.ChargeInstruction(ctx, in.ID); err != nil {
+	if _, err := acts.ChargeInstruction(ctx, activities.ChargeInput{InstructionID: in.ID, Attempt: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if cancelErr == nil {

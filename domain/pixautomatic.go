@@ -14,8 +14,50 @@ type PixAutomaticDetails struct {
 	Cycle   int    `json:"cycle"`
 	First   bool   `json:"first,omitempty"`
 	DueDate string `json:"dueDate"`
-	// SubmittedAt is when the instruction was sent to the payer's
-	// institution for debit (from then on it can no longer be canceled).
+	// SubmittedAt is when the attempt in flight was sent to the payer's
+	// institution for debit: while it is set the instruction can no longer
+	// be canceled; a failed attempt with a retry ahead clears it.
 	SubmittedAt   *Time  `json:"submittedAt,omitempty"`
 	FailureReason string `json:"failureReason,omitempty"`
+	// Attempts are the debits sent, oldest first: the first on the due
+	// date, then each retry of a failed one (docs/pix-automatic.md).
+	Attempts []PixAutomaticAttempt `json:"attempts,omitempty"`
+	// RetryDate is the São Paulo day the next attempt is sent, while a
+	// failed debit waits for its retry.
+	RetryDate string `json:"retryDate,omitempty"`
+}
+
+// Outcomes of a PIX automatic debit attempt.
+const (
+	AttemptPending = "PENDING"
+	AttemptPaid    = "PAID"
+	AttemptFailed  = "FAILED"
+)
+
+// PixAutomaticAttempt is one debit of an instruction sent to the payer's
+// institution.
+type PixAutomaticAttempt struct {
+	Number      int    `json:"attempt"`
+	Date        string `json:"date"`
+	SubmittedAt *Time  `json:"submittedAt,omitempty"`
+	ReferenceID string `json:"referenceId,omitempty"`
+	Status      string `json:"status"`
+	Reason      string `json:"reason,omitempty"`
+	FinishedAt  *Time  `json:"finishedAt,omitempty"`
+}
+
+// InFlight is the attempt sent whose outcome is not known yet, if any. A
+// record sent before attempts were kept (SubmittedAt without Attempts)
+// gets its attempt 1 here.
+func (d *PixAutomaticDetails) InFlight() *PixAutomaticAttempt {
+	if d.SubmittedAt == nil {
+		return nil
+	}
+	if len(d.Attempts) == 0 {
+		d.Attempts = []PixAutomaticAttempt{{Number: 1, Date: d.DueDate, SubmittedAt: d.SubmittedAt, Status: AttemptPending}}
+	}
+	if last := &d.Attempts[len(d.Attempts)-1]; last.Status == AttemptPending {
+		return last
+	}
+	return nil
 }

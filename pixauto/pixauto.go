@@ -144,21 +144,25 @@ func timePtr(t *time.Time) *domain.Time {
 // Instruction is a payment instruction as the API shows it, built from its
 // record in the transactions table (type PIX_AUTOMATIC).
 type Instruction struct {
-	ID              string        `json:"id"`
-	AuthorizationID string        `json:"authorizationId"`
-	CustomerID      string        `json:"customerId,omitempty"`
-	Cycle           int           `json:"cycle"`
-	First           bool          `json:"firstPayment,omitempty"`
-	Amount          money.Cents   `json:"amount"`
-	FeeAmount       money.Cents   `json:"feeAmount"`
-	NetAmount       money.Cents   `json:"netAmount"`
-	DueDate         Date          `json:"dueDate"`
-	Status          string        `json:"status"`
-	FailureReason   string        `json:"failureReason,omitempty"`
-	EndToEndID      *string       `json:"endToEndId,omitempty"`
-	Payer           *domain.Party `json:"payer,omitempty"`
-	PaidAt          *domain.Time  `json:"paidAt,omitempty"`
-	CreatedAt       domain.Time   `json:"createdAt"`
+	ID              string      `json:"id"`
+	AuthorizationID string      `json:"authorizationId"`
+	CustomerID      string      `json:"customerId,omitempty"`
+	Cycle           int         `json:"cycle"`
+	First           bool        `json:"firstPayment,omitempty"`
+	Amount          money.Cents `json:"amount"`
+	FeeAmount       money.Cents `json:"feeAmount"`
+	NetAmount       money.Cents `json:"netAmount"`
+	DueDate         Date        `json:"dueDate"`
+	Status          string      `json:"status"`
+	FailureReason   string      `json:"failureReason,omitempty"`
+	// Attempts are the debits sent, oldest first; RetryDate is the day of
+	// the next one while a failed debit waits for its retry.
+	Attempts   []Attempt     `json:"attempts,omitempty"`
+	RetryDate  Date          `json:"retryDate,omitempty"`
+	EndToEndID *string       `json:"endToEndId,omitempty"`
+	Payer      *domain.Party `json:"payer,omitempty"`
+	PaidAt     *domain.Time  `json:"paidAt,omitempty"`
+	CreatedAt  domain.Time   `json:"createdAt"`
 }
 
 // InstructionOf is the view of an instruction's record.
@@ -175,5 +179,21 @@ func InstructionOf(t domain.Transaction) Instruction {
 	if t.Status == InstructionPaid {
 		in.PaidAt = t.CompletedAt
 	}
+	in.RetryDate = Date(d.RetryDate)
+	for _, a := range d.Attempts {
+		in.Attempts = append(in.Attempts, Attempt{Number: a.Number, Date: Date(a.Date), Status: a.Status, Reason: a.Reason,
+			SentAt: a.SubmittedAt, FinishedAt: a.FinishedAt})
+	}
 	return in
+}
+
+// Attempt is one debit of an instruction as the API shows it: PENDING
+// while the payer's institution has not answered, then PAID or FAILED.
+type Attempt struct {
+	Number     int          `json:"attempt"`
+	Date       Date         `json:"date"`
+	Status     string       `json:"status"`
+	Reason     string       `json:"reason,omitempty"`
+	SentAt     *domain.Time `json:"sentAt,omitempty"`
+	FinishedAt *domain.Time `json:"finishedAt,omitempty"`
 }

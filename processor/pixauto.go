@@ -32,13 +32,16 @@ type AuthorizationRequest struct {
 }
 
 // DebitRequest submits an instruction to the payer's institution: debit
-// Amount under the recurrence on DueDate (YYYY-MM-DD, São Paulo).
+// Amount under the recurrence on DueDate (YYYY-MM-DD, São Paulo), as
+// attempt Attempt (1 on the due date, then each retry of a failed debit).
+// The party is idempotent on ID and Attempt.
 type DebitRequest struct {
 	ID              string
 	AuthorizationID string
 	RecurrenceID    string
 	Amount          money.Cents
 	DueDate         string
+	Attempt         int
 }
 
 // AuthorizationNotice is the payer's answer to the consent: approved (with
@@ -65,11 +68,14 @@ func (n AuthorizationNotice) Final() bool {
 type InstructionNotice struct {
 	// InstructionID names the instruction, set by the Inbox (see
 	// AuthorizationNotice).
-	InstructionID string    `json:"instructionId,omitempty"`
-	Outcome       string    `json:"outcome"`
-	EndToEndID    string    `json:"endToEndId,omitempty"`
-	At            time.Time `json:"at"`
-	Reason        string    `json:"reason,omitempty"`
+	InstructionID string `json:"instructionId,omitempty"`
+	// Attempt is the debit attempt the outcome is for (0: the one in
+	// flight); an outcome of another attempt is not booked.
+	Attempt    int       `json:"attempt,omitempty"`
+	Outcome    string    `json:"outcome"`
+	EndToEndID string    `json:"endToEndId,omitempty"`
+	At         time.Time `json:"at"`
+	Reason     string    `json:"reason,omitempty"`
 }
 
 // Final reports whether the notice concludes the debit.

@@ -210,7 +210,7 @@ func (s *PixAutomatic) CreateInstruction(ctx context.Context, acct domain.Accoun
 	if cycle >= 0 {
 		t, err := db.GetTransaction(ctx, s.DB, acct.ID, activities.InstructionID(a.ID, cycle), domain.TypePixAutomatic)
 		switch {
-		case err == nil && pixauto.InstructionOf(t).Amount == in.Amount && pixauto.InstructionOf(t).DueDate == in.DueDate:
+		case err == nil && t.Status != pixauto.InstructionCanceled && t.Amount == in.Amount && pixauto.InstructionOf(t).DueDate == in.DueDate:
 			return pixauto.InstructionOf(t), nil // this request made it already
 		case err == nil:
 			earlier = &t
@@ -233,9 +233,16 @@ func (s *PixAutomatic) CreateInstruction(ctx context.Context, acct domain.Accoun
 }
 
 // sameInstruction answers a create whose cycle has an instruction already:
-// the same request again gets it, another one a 400 naming dueDate.
+// the same request again gets it, another one a 400 naming dueDate. A
+// canceled instruction keeps its cycle (one instruction per cycle, its id
+// derived from the cycle): the cycle is not charged again, and every
+// create for it is a 400 naming dueDate.
 func sameInstruction(t domain.Transaction, in pixauto.NewInstruction) (pixauto.Instruction, error) {
 	v := pixauto.InstructionOf(t)
+	if v.Status == pixauto.InstructionCanceled {
+		return v, domain.Invalid("dueDate", "falls in cycle %d of the authorization, whose payment instruction %s was canceled: a canceled cycle is not charged again",
+			v.Cycle, v.ID)
+	}
 	if v.Amount != in.Amount || v.DueDate != in.DueDate {
 		return v, domain.Invalid("dueDate", "falls in cycle %d of the authorization, which has payment instruction %s (%s) already",
 			v.Cycle, v.ID, v.Status)

@@ -30,7 +30,8 @@ func (s *Inbox) AuthorizationNotice(ctx context.Context, authorizationID string,
 }
 
 // InstructionNotice forwards a debit's outcome to the workflow of the
-// instruction's authorization.
+// instruction's authorization. An instruction with no debit in flight (not
+// yet sent, or waiting for a retry) refuses it: no attempt of it is out.
 func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n processor.InstructionNotice) error {
 	t, err := db.TransactionByID(ctx, s.DB, instructionID, domain.TypePixAutomatic)
 	if err != nil {
@@ -39,6 +40,9 @@ func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n p
 	d := t.Details.V.PixAutomatic
 	if t.Status != pixauto.InstructionScheduled || d == nil {
 		return domain.Invalidf("payment instruction %s is %s, not SCHEDULED", t.ID, t.Status)
+	}
+	if cur := d.InFlight(); cur == nil || (n.Attempt != 0 && n.Attempt != cur.Number) {
+		return domain.Invalidf("payment instruction %s has no debit attempt %d in flight", t.ID, n.Attempt)
 	}
 	n.InstructionID = t.ID
 	return signal(ctx, s.Temporal, workflows.AuthorizationWorkflowID(d.AuthorizationID), workflows.InstructionSignal, n,

@@ -39,11 +39,24 @@ type PixAutoTarget struct {
 }
 
 // OpenInstruction is an instruction the workflow still has to charge
-// (Submitted false) or hear the outcome of.
+// (Submitted false: on its due date, or on Retry after a failed attempt)
+// or hear the outcome of (Submitted: attempt Attempt is in flight).
 type OpenInstruction struct {
 	ID        string
 	DueDate   pixauto.Date
 	Submitted bool
+	// Attempt is the number of attempts sent so far.
+	Attempt int `json:",omitempty"`
+	// Retry is the day of the next attempt after a failed one.
+	Retry pixauto.Date `json:",omitempty"`
+}
+
+// sendDay is the day the instruction's next attempt is sent.
+func (o OpenInstruction) sendDay() pixauto.Date {
+	if o.Retry != "" {
+		return o.Retry
+	}
+	return o.DueDate
 }
 
 // AuthorizationInput starts (or continues) an authorization's workflow.
@@ -199,21 +212,19 @@ func (w *recurrence) due(ctx workflow.Context, now time.Time) (bool, error) {
 	}
 	for i, o := range w.open {
 		switch {
-		case !o.Submitted && !now.Before(o.DueDate.Start()):
+		case !o.Submitted && !now.Before(o.sendDay().Start()):
 			var t domain.Transaction
-			if err := workflow.ExecuteActivity(moneyActivities(ctx), pa.ChargeInstruction, o.ID).Get(ctx, &t); err != nil {
+			if err := workflow.ExecuteActivity(moneyActivities(ctx), pa.ChargeInstruction,
+				activities.ChargeInput{InstructionID: o.ID, Attempt: o.Attempt + 1}).Get(ctx, &t); err != nil {
 				return true, err
 			}
 			w.steps++
-			if t.Status != pixauto.InstructionScheduled {
-				w.open = slices.Delete(w.open, i, i+1)
-			} else {
-				w.open[i].Submitted = true
-			}
+			w.track(t, i)
 			return true, nil
-		case o.Submitted && !now.Before(o.DueDate.Start().Add(pixauto.ChargeGrace)):
-			return true, w.settle(ctx, processor.InstructionNotice{InstructionID: o.ID, Outcome: processor.OutcomeFailed, At: now,
-				Reason: "the payer's institution did not answer the debit"})
+		case o.Submitted && !now.Before(o.sendDay().Start().Add(pixauto.ChargeGrace)):
+			return true, w.book(ctx, activities.SettleInstructionInput{InstructionID: o.ID, NoRetry: true,
+				Notice: processor.InstructionNotice{InstructionID: o.ID, Attempt: o.Attempt, Outcome: processor.OutcomeFailed, At: now,
+					Reason: "the payer's institution did not answer the debit"}})
 		}
 	}
 	return false, nil
@@ -253,9 +264,9 @@ func (w *recurrence) nextTimer() (time.Time, bool) {
 	}
 	for _, o := range w.open {
 		if o.Submitted {
-			take(o.DueDate.Start().Add(pixauto.ChargeGrace))
+			take(o.sendDay().Start().Add(pixauto.ChargeGrace))
 		} else if !w.a.Closed() {
-			take(o.DueDate.Start())
+			take(o.sendDay().Start())
 		}
 	}
 	return at, !at.IsZero()
@@ -298,16 +309,42 @@ func (w *recurrence) consent(ctx workflow.Context, n processor.AuthorizationNoti
 	return w.adopt(ctx, a)
 }
 
-// settle books a debit's outcome.
+// settle books a debit's outcome from the payer's institution.
 func (w *recurrence) settle(ctx workflow.Context, n processor.InstructionNotice) error {
+	return w.book(ctx, activities.SettleInstructionInput{InstructionID: n.InstructionID, Notice: n})
+}
+
+// book books an outcome: the instruction is paid, failed, or waits for its
+// retry (docs/pix-automatic.md).
+func (w *recurrence) book(ctx workflow.Context, in activities.SettleInstructionInput) error {
 	var t domain.Transaction
-	if err := workflow.ExecuteActivity(moneyActivities(ctx), pa.SettleInstruction,
-		activities.SettleInstructionInput{InstructionID: n.InstructionID, Notice: n}).Get(ctx, &t); err != nil {
+	if err := workflow.ExecuteActivity(moneyActivities(ctx), pa.SettleInstruction, in).Get(ctx, &t); err != nil {
 		return err
 	}
 	w.steps++
-	w.forget(t)
+	if i := slices.IndexFunc(w.open, func(o OpenInstruction) bool { return o.ID == t.ID }); i >= 0 {
+		w.track(t, i)
+	}
 	return nil
+}
+
+// track follows open instruction i as stored: dropped once no longer
+// SCHEDULED, else its attempts, the one in flight and the next retry day,
+// so the next timer is the record's own.
+func (w *recurrence) track(t domain.Transaction, i int) {
+	d := t.Details.V.PixAutomatic
+	if t.Status != pixauto.InstructionScheduled || d == nil {
+		w.open = slices.Delete(w.open, i, i+1)
+		return
+	}
+	o := &w.open[i]
+	o.Submitted, o.Attempt, o.Retry = d.SubmittedAt != nil, len(d.Attempts), pixauto.Date(d.RetryDate)
+	switch {
+	case o.Submitted && len(d.Attempts) == 0: // a record sent before attempts were kept
+		o.Attempt = 1
+	case o.Submitted && len(d.Attempts) > 1: // a retry in flight: its outcome is awaited from its own day
+		o.Retry = pixauto.Date(d.Attempts[len(d.Attempts)-1].Date)
+	}
 }
 
 // close closes the authorization; its instructions not yet sent are

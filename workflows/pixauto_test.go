@@ -30,9 +30,10 @@ type fakePix struct {
 	mu      sync.Mutex
 	a       pixauto.Authorization
 	instr   map[string]*domain.Transaction
-	made    map[int]time.Time // cycle → when made
-	charged map[string]time.Time
-	credits money.Cents // net credited to the merchant
+	made    map[int]time.Time    // cycle → when made
+	charged map[string]time.Time // first attempt sent
+	sent    map[string][]string  // every attempt sent, São Paulo time
+	credits money.Cents          // net credited to the merchant
 }
 
 func (f *fakePix) activate(_ context.Context, in activities.ActivateInput) (pixauto.Authorization, error) {
@@ -53,7 +54,7 @@ func (f *fakePix) close(_ context.Context, in activities.CloseInput) (pixauto.Au
 	if !f.a.Closed() {
 		f.a.Status, f.a.StatusReason = in.Status, in.Reason
 		for _, t := range f.instr {
-			if t.Status == pixauto.InstructionScheduled && f.charged[t.ID].IsZero() {
+			if t.Status == pixauto.InstructionScheduled && t.Details.V.PixAutomatic.SubmittedAt == nil {
 				t.Status = pixauto.InstructionCanceled
 			}
 		}
@@ -79,28 +80,45 @@ func (f *fakePix) make(_ context.Context, in activities.MakeInstructionInput) (d
 	return *t, nil
 }
 
-func (f *fakePix) charge(_ context.Context, id string) (domain.Transaction, error) {
+func (f *fakePix) charge(_ context.Context, in activities.ChargeInput) (domain.Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	t := f.instr[id]
-	if t.Status == pixauto.InstructionScheduled && f.charged[id].IsZero() {
-		f.charged[id] = f.env.Now()
+	t := f.instr[in.InstructionID]
+	d := t.Details.V.PixAutomatic
+	if t.Status == pixauto.InstructionScheduled && d.InFlight() == nil && len(d.Attempts) == in.Attempt-1 {
+		now := domain.TimePtr(f.env.Now())
+		d.SubmittedAt, d.RetryDate = now, ""
+		d.Attempts = append(d.Attempts, domain.PixAutomaticAttempt{Number: in.Attempt, Date: string(pixauto.Today(f.env.Now())),
+			SubmittedAt: now, Status: domain.AttemptPending})
+		if f.charged[t.ID].IsZero() {
+			f.charged[t.ID] = f.env.Now()
+		}
+		f.sent[t.ID] = append(f.sent[t.ID], localTime(f.env.Now()))
 	}
 	return *t, nil
 }
 
+// settle books the attempt in flight with the domain's own retry rule.
 func (f *fakePix) settle(_ context.Context, in activities.SettleInstructionInput) (domain.Transaction, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t := f.instr[in.InstructionID]
-	if t.Status == pixauto.InstructionScheduled {
-		if in.Notice.Outcome == processor.OutcomePaid {
-			t.Status = pixauto.InstructionPaid
-			f.credits += t.NetAmount
-		} else {
-			t.Status = pixauto.InstructionFailed
-			t.Details.V.PixAutomatic.FailureReason = in.Notice.Reason
-		}
+	d := t.Details.V.PixAutomatic
+	cur := d.InFlight()
+	if t.Status != pixauto.InstructionScheduled || cur == nil || (in.Notice.Attempt != 0 && in.Notice.Attempt != cur.Number) {
+		return *t, nil
+	}
+	d.SubmittedAt = nil
+	if in.Notice.Outcome == processor.OutcomePaid {
+		t.Status, cur.Status = pixauto.InstructionPaid, domain.AttemptPaid
+		f.credits += t.NetAmount
+		return *t, nil
+	}
+	cur.Status, d.FailureReason = domain.AttemptFailed, in.Notice.Reason
+	if next, ok := f.a.RetryDate(d.Cycle, pixauto.Date(d.DueDate), len(d.Attempts), f.env.Now()); ok && !in.NoRetry && !f.a.Closed() {
+		d.RetryDate = string(next)
+	} else {
+		t.Status = pixauto.InstructionFailed
 	}
 	return *t, nil
 }
@@ -113,11 +131,11 @@ func (f *fakePix) cancelInstruction(_ context.Context, in activities.CancelInstr
 	if !ok || in.AuthorizationID != f.a.ID {
 		return domain.Transaction{}, activities.BusinessError(domain.NotFound("payment instruction"))
 	}
-	if !f.charged[id].IsZero() {
+	if t.Details.V.PixAutomatic.SubmittedAt != nil {
 		return *t, activities.BusinessError(domain.Invalidf("payment instruction %s is being debited", id))
 	}
 	if t.Status == pixauto.InstructionScheduled {
-		t.Status = pixauto.InstructionCanceled
+		t.Status, t.Details.V.PixAutomatic.RetryDate = pixauto.InstructionCanceled, ""
 	}
 	return *t, nil
 }
@@ -139,7 +157,8 @@ func pixEnv(a pixauto.Authorization) (*testsuite.TestWorkflowEnvironment, *fakeP
 	start := time.Date(2026, 11, 25, 10, 0, 0, 0, saoPaulo)
 	env.SetStartTime(start)
 	a.ID, a.AccountID, a.Status, a.ConsentExpiresAt = "pa1", "acc1", pixauto.StatusPending, start.Add(pixauto.ConsentTTL).UTC()
-	f := &fakePix{env: env, a: a, instr: map[string]*domain.Transaction{}, made: map[int]time.Time{}, charged: map[string]time.Time{}}
+	f := &fakePix{env: env, a: a, instr: map[string]*domain.Transaction{}, made: map[int]time.Time{}, charged: map[string]time.Time{},
+		sent: map[string][]string{}}
 	for name, fn := range map[string]any{
 		actName(pixActs.ActivateAuthorization): f.activate, actName(pixActs.CloseAuthorization): f.close,
 		actName(pixActs.MakeInstruction): f.make, actName(pixActs.ChargeInstruction): f.charge,

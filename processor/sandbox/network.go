@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -40,6 +41,8 @@ type Delivery struct {
 	After      time.Duration
 	// Reason, when set, makes the delivery a failure (a PIX automatic debit).
 	Reason string `json:",omitempty"`
+	// Attempt is a PIX automatic debit's attempt (each has its delivery).
+	Attempt int `json:",omitempty"`
 	// Outcome is a card sale's answer (KindCard).
 	Outcome string
 	// Phone is a recharge's number.
@@ -69,8 +72,12 @@ func (s *Sandbox) later(ctx context.Context, d Delivery) error {
 // laterAfter arms a delivery after the delay given.
 func (s *Sandbox) laterAfter(ctx context.Context, d Delivery, after time.Duration) error {
 	d.After = after
+	id := "sandbox/" + d.Kind + "/" + d.ID
+	if d.Attempt > 1 {
+		id += "/" + strconv.Itoa(d.Attempt)
+	}
 	_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: "sandbox/" + d.Kind + "/" + d.ID, TaskQueue: s.TaskQueue,
+		ID: id, TaskQueue: s.TaskQueue,
 		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 		StaticSummary:                            "Sandbox network: settle " + d.Kind + " " + d.ID,
@@ -110,7 +117,7 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 	case KindRefund:
 		err = a.Sandbox.SettleRefund(ctx, d.ID)
 	case KindDebit: // PIX automatic
-		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Reason)
+		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Attempt, d.Reason)
 	case KindDunning: // credit bureau
 		err = a.Sandbox.AnswerDunning(ctx, d.ID, d.Reason)
 	// Billings.

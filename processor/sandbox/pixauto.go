@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,15 +15,21 @@ import (
 // points at the recurrence on RecurrenceHost), the payer answers it through
 // the sandbox routes, and every debit submitted on a due date settles
 // through the simulated network after SettleAfter (at once when
-// auto-settlement is off: no sandbox route settles a debit by hand).
+// auto-settlement is off: no sandbox route settles a debit by hand), paid
+// or failed by its amount's centavos (FailDebitCents, FailOnceDebitCents).
 
 // RecurrenceHost is where the sandbox PSP serves recurrences (the QR's
 // recurrence URL, without scheme).
 const RecurrenceHost = "pix.sandbox.jangada/rec/"
 
-// FailDebitCents makes a debit fail: an instruction whose amount ends in
-// these centavos (R$ x,66) finds the payer's account without funds.
-const FailDebitCents = 66
+// The sandbox's deterministic debit outcomes, by an instruction's
+// centavos: R$ x,66 (FailDebitCents) finds the payer's account without
+// funds on every attempt; R$ x,67 (FailOnceDebitCents) on the first
+// attempt only, so its first retry pays. Any other amount pays at once.
+const (
+	FailDebitCents     = 66
+	FailOnceDebitCents = 67
+)
 
 // KindDebit is the delivery of a PIX automatic debit's outcome.
 const KindDebit = "pix-automatic-debit"
@@ -60,21 +67,28 @@ func RecurrenceID(authorizationID string, at time.Time) string {
 	return "RR" + ISPB + at.UTC().Format("20060102") + tail
 }
 
-// DebitInstruction accepts the debit and arms its outcome.
+// DebitInstruction accepts an attempt of a debit and arms its outcome
+// (once per instruction and attempt).
 func (s *Sandbox) DebitInstruction(ctx context.Context, r processor.DebitRequest) (processor.Submission, error) {
-	d := Delivery{Kind: KindDebit, ID: r.ID}
-	if r.Amount%100 == money.Cents(FailDebitCents) {
+	attempt := max(r.Attempt, 1)
+	d := Delivery{Kind: KindDebit, ID: r.ID, Attempt: attempt}
+	if c := r.Amount % 100; c == money.Cents(FailDebitCents) || (c == money.Cents(FailOnceDebitCents) && attempt == 1) {
 		d.Reason = "insufficient funds in the payer's account"
 	}
-	return processor.Submission{ReferenceID: "sbx_debit_" + processor.TxID(r.ID)[20:]}, s.laterAfter(ctx, d, max(s.SettleAfter, 0))
+	ref := "sbx_debit_" + processor.TxID(r.ID)[20:]
+	if attempt > 1 {
+		ref += "_" + strconv.Itoa(attempt)
+	}
+	return processor.Submission{ReferenceID: ref}, s.laterAfter(ctx, d, max(s.SettleAfter, 0))
 }
 
-// SettleDebit notifies a debit's outcome: paid, or failed with reason.
-func (s *Sandbox) SettleDebit(ctx context.Context, instructionID, reason string) error {
+// SettleDebit notifies the outcome of a debit's attempt: paid, or failed
+// with reason.
+func (s *Sandbox) SettleDebit(ctx context.Context, instructionID string, attempt int, reason string) error {
 	at := time.Now().UTC()
-	n := processor.InstructionNotice{Outcome: processor.OutcomePaid, EndToEndID: processor.EndToEndID(ISPB, at), At: at}
+	n := processor.InstructionNotice{Attempt: attempt, Outcome: processor.OutcomePaid, EndToEndID: processor.EndToEndID(ISPB, at), At: at}
 	if reason != "" {
-		n = processor.InstructionNotice{Outcome: processor.OutcomeFailed, At: at, Reason: reason}
+		n = processor.InstructionNotice{Attempt: attempt, Outcome: processor.OutcomeFailed, At: at, Reason: reason}
 	}
 	return s.Inbox.InstructionNotice(ctx, instructionID, n)
 }

@@ -15,20 +15,32 @@ import (
 	"github.com/jangada/jangada/processor/sandbox"
 )
 
-// A debit sent on a due date is armed once, even with auto-settlement off,
-// and settles through the simulated network: paid with an endToEndId, or,
-// for an amount ending in ,66, failed for want of funds.
+// A debit sent on a due date is armed once per attempt, even with
+// auto-settlement off, and settles through the simulated network: paid
+// with an endToEndId, or failed for want of funds: on every attempt for an
+// amount ending in ,66, on the first only for one ending in ,67.
 func TestDebitInstructionSettles(t *testing.T) {
 	t.Parallel()
 	id := domain.NewID("")
-	tc := &fakeTemporal{}
-	sub, err := (&sandbox.Sandbox{Temporal: tc, TaskQueue: "q"}).DebitInstruction(t.Context(), processor.DebitRequest{ID: id, Amount: 4966})
-	if err != nil || sub.ReferenceID == "" {
-		t.Fatalf("DebitInstruction = %+v, %v", sub, err)
-	}
-	want := sandbox.Delivery{Kind: sandbox.KindDebit, ID: id, Reason: "insufficient funds in the payer's account"}
-	if len(tc.options) != 1 || tc.options[0].ID != "sandbox/"+sandbox.KindDebit+"/"+id || tc.args[0] != want {
-		t.Fatalf("armed %+v with %+v, want %+v", tc.options, tc.args, want)
+	noFunds := "insufficient funds in the payer's account"
+	for _, c := range []struct {
+		amount  money.Cents
+		attempt int
+		reason  string
+		wid     string
+	}{
+		{4966, 1, noFunds, ""}, {4966, 4, noFunds, "/4"}, {4967, 1, noFunds, ""}, {4967, 2, "", "/2"}, {4900, 1, "", ""},
+	} {
+		tc := &fakeTemporal{}
+		sub, err := (&sandbox.Sandbox{Temporal: tc, TaskQueue: "q"}).DebitInstruction(t.Context(),
+			processor.DebitRequest{ID: id, Amount: c.amount, Attempt: c.attempt})
+		if err != nil || sub.ReferenceID == "" {
+			t.Fatalf("DebitInstruction = %+v, %v", sub, err)
+		}
+		want := sandbox.Delivery{Kind: sandbox.KindDebit, ID: id, Attempt: c.attempt, Reason: c.reason}
+		if len(tc.options) != 1 || tc.options[0].ID != "sandbox/"+sandbox.KindDebit+"/"+id+c.wid || tc.args[0] != want {
+			t.Fatalf("%d attempt %d: armed %+v with %+v, want %+v", c.amount, c.attempt, tc.options, tc.args, want)
+		}
 	}
 	for _, c := range []struct {
 		reason, outcome string
@@ -36,12 +48,12 @@ func TestDebitInstructionSettles(t *testing.T) {
 		env, inbox := networkEnv(t)
 		inbox.EXPECT().InstructionNotice(gomock.Any(), id, gomock.Any()).DoAndReturn(
 			func(_ context.Context, _ string, n processor.InstructionNotice) error {
-				if n.Outcome != c.outcome || (c.outcome == processor.OutcomePaid) != (len(n.EndToEndID) == 32) || n.Reason != c.reason {
+				if n.Outcome != c.outcome || (c.outcome == processor.OutcomePaid) != (len(n.EndToEndID) == 32) || n.Reason != c.reason || n.Attempt != 2 {
 					t.Errorf("notice %+v, want %s", n, c.outcome)
 				}
 				return nil
 			}).Times(1)
-		env.ExecuteWorkflow(sandbox.NetworkWorkflow, sandbox.Delivery{Kind: sandbox.KindDebit, ID: id, Reason: c.reason, After: time.Minute})
+		env.ExecuteWorkflow(sandbox.NetworkWorkflow, sandbox.Delivery{Kind: sandbox.KindDebit, ID: id, Attempt: 2, Reason: c.reason, After: time.Minute})
 		if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 			t.Fatalf("workflow: %v", env.GetWorkflowError())
 		}
