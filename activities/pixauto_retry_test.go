@@ -1,7 +1,10 @@
 package activities_test
 
 import (
+	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,4 +147,64 @@ func TestPixAutomaticCanceledCycleStaysCanceled(t *testing.T) {
 	if err != nil || next.Status != pixauto.InstructionScheduled {
 		t.Fatalf("the next cycle: %+v %v", next, err)
 	}
+}
+
+// A merchant's cancel racing the retry's debit (both started on one start
+// line, several times) has exactly one winner, decided under the
+// instruction's row lock: either the instruction is CANCELED and the
+// retry is never sent, or the retry is in flight and the cancel refused.
+func TestPixAutomaticCancelRacingRetryHasOneWinner(t *testing.T) {
+	t.Parallel()
+	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	var sent atomic.Int32
+	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r processor.DebitRequest) (processor.Submission, error) {
+		if r.Attempt == 2 {
+			sent.Add(1)
+		}
+		return processor.Submission{ReferenceID: "ref"}, nil
+	}).AnyTimes()
+	today := pixauto.Today(time.Now())
+	wins := map[string]int{}
+	for range 6 {
+		f := newFixture(t) // one authorization per merchant, as pixAuto makes its customer
+		acts, a, in := f.activePixAuto(proc, 0, today.AddDays(3))
+		if _, err := acts.ChargeInstruction(f.ctx, activities.ChargeInput{InstructionID: in.ID, Attempt: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := acts.SettleInstruction(f.ctx, activities.SettleInstructionInput{InstructionID: in.ID,
+			Notice: processor.InstructionNotice{Attempt: 1, Outcome: processor.OutcomeFailed, Reason: "no funds", At: time.Now()}}); err != nil {
+			t.Fatal(err)
+		}
+		before := sent.Load()
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		var cancelErr, chargeErr error
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, cancelErr = acts.CancelInstruction(f.ctx, activities.CancelInstructionInput{AuthorizationID: a.ID, InstructionID: in.ID})
+		}()
+		go func() {
+			defer wg.Done()
+			<-start
+			_, chargeErr = acts.ChargeInstruction(f.ctx, activities.ChargeInput{InstructionID: in.ID, Attempt: 2})
+		}()
+		close(start)
+		wg.Wait()
+		if chargeErr != nil {
+			t.Fatal(chargeErr)
+		}
+		got := f.get(in.ID, domain.TypePixAutomatic)
+		retried := sent.Load() - before
+		switch d := got.Details.V.PixAutomatic; {
+		case cancelErr == nil && got.Status == pixauto.InstructionCanceled && retried == 0 && len(d.Attempts) == 1:
+			wins["cancel"]++
+		case cancelErr != nil && got.Status == pixauto.InstructionScheduled && retried == 1 && d.InFlight() != nil && d.InFlight().Number == 2:
+			wins["retry"]++
+		default:
+			t.Fatalf("no single winner: cancel %v, status %s, retries sent %d, attempts %+v", cancelErr, got.Status, retried, d.Attempts)
+		}
+	}
+	t.Logf("winners over 6 races: %v", wins)
 }
