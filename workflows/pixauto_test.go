@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -300,7 +301,9 @@ func TestPixAutomaticContinuesAsNew(t *testing.T) {
 // A variable authorization: the merchant's instructions arrive as updates;
 // one above maxAmount or outside the 2–10 day window is refused naming its
 // field, one is canceled before its due date (never charged), one fails at
-// the payer's bank; an update naming another authorization is rejected.
+// the payer's bank (first charged on 12-03; its retry the next day goes
+// unanswered and fails it for good); an update naming another
+// authorization is rejected.
 func TestPixAutomaticMerchantInstructions(t *testing.T) {
 	env, f := pixEnv(pixauto.Authorization{Frequency: pixauto.Weekly, MaxAmount: ptrCents(10000), StartDate: "2026-11-26"})
 	approve(env, time.Hour)
@@ -339,9 +342,9 @@ func TestPixAutomaticMerchantInstructions(t *testing.T) {
 	if cancelErr != nil || canceled.Status != pixauto.InstructionCanceled || !f.charged[made.ID].IsZero() {
 		t.Errorf("cancel: %+v %v, charged %v", canceled, cancelErr, f.charged)
 	}
-	if f.status(second.ID) != pixauto.InstructionFailed || localTime(f.charged[second.ID]) != "2026-12-03 00:00" || f.credits != 0 {
-		t.Errorf("second %s charged %s credits %d: want FAILED at the start of 12-03, nothing credited",
-			f.status(second.ID), localTime(f.charged[second.ID]), f.credits)
+	if f.status(second.ID) != pixauto.InstructionFailed || !slices.Equal(f.sent[second.ID], []string{"2026-12-03 00:00", "2026-12-04 00:00"}) || f.credits != 0 {
+		t.Errorf("second %s sent %v credits %d: want FAILED, sent at the start of 12-03 and retried on 12-04, nothing credited",
+			f.status(second.ID), f.sent[second.ID], f.credits)
 	}
 }
 
