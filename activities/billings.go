@@ -91,44 +91,74 @@ func (a *Billings) SubmitCard(ctx context.Context, billingID string) error {
 }
 
 // PayBilling books a boleto or card billing the processor says was paid
-// (PENDING or OVERDUE: a boleto is payable after its due date): the gross
-// from billing clearing, the fees to revenue, the net to the merchant
-// locked until the credit date (docs/ledger.md "Billings"), a BILLING
-// statement line and the customer's payment. A card billing becomes
-// CONFIRMED (RECEIVED at its credit date: ReceiveBilling), a boleto RECEIVED.
+// (BookBillingPayment).
 func (a *Billings) PayBilling(ctx context.Context, in BillingPaidInput) (string, error) {
-	return a.transition(ctx, in.BillingID, func(tx *sqlx.Tx, b *domain.Billing) (bool, error) {
-		if !b.Payable() || b.Method == domain.MethodPix {
-			return false, nil
-		}
-		at := in.Notice.At.UTC()
-		if at.IsZero() {
-			at = time.Now().UTC()
-		}
-		creditAt := domain.BillingCreditAt(b.Method, at)
-		line := billingLine(*b, at)
-		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
-			return false, err
-		}
-		if _, err := db.Post(ctx, tx, billingPaidPosting(*b, line.ID, creditAt)); err != nil {
-			return false, err
-		}
-		if b.CustomerID != nil {
-			if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
-				return false, err
-			}
-		}
-		b.Status = domain.BillingReceived
-		if b.Method != domain.MethodBoleto {
-			b.Status = domain.BillingConfirmed
-		}
-		markPaid(b, at, creditAt, line.ID)
-		if in.Notice.ReferenceID != "" && b.ExternalID == nil {
-			ref := in.Notice.ReferenceID
-			b.ExternalID = &ref
-		}
-		return true, nil
+	return BookBillingPayment(ctx, a.DB, in)
+}
+
+// BookBillingPayment books a boleto or card billing the processor says was
+// paid (PENDING or OVERDUE: a boleto is payable after its due date): the
+// gross from billing clearing, the fees to revenue, the net to the
+// merchant locked until the credit date (docs/ledger.md "Billings"), a
+// BILLING statement line and the customer's payment. A card billing
+// becomes CONFIRMED (RECEIVED at its credit date: ReceiveBilling), a
+// boleto RECEIVED. A CANCELED billing the registrar or acquirer took the
+// payment of before it was voided is booked the same way, RECEIVED and
+// marked a late payment: the payer's money is the merchant's, who may
+// refund it (docs/ledger.md "A payment after a cancel"). The billing's
+// workflow and the Inbox (for a billing whose workflow has ended) share it.
+func BookBillingPayment(ctx context.Context, d *sqlx.DB, in BillingPaidInput) (string, error) {
+	var status string
+	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
+		b, _, err := billingStep(ctx, tx, in.BillingID, func(b *domain.Billing) (bool, error) {
+			return bookPayment(ctx, tx, b, in.Notice)
+		})
+		status = b.Status
+		return err
 	})
+	return status, err
+}
+
+// bookPayment moves b paid inside tx (see BookBillingPayment); false when
+// it is not payable (a retry, a closed billing) or is a PIX billing (paid
+// through its charge).
+func bookPayment(ctx context.Context, tx *sqlx.Tx, b *domain.Billing, n processor.BillingNotice) (bool, error) {
+	late := b.Status == domain.BillingCanceled
+	if (!b.Payable() && !late) || b.Method == domain.MethodPix {
+		return false, nil
+	}
+	at := n.At.UTC()
+	if at.IsZero() {
+		at = time.Now().UTC()
+	}
+	creditAt := domain.BillingCreditAt(b.Method, at)
+	line := billingLine(*b, at)
+	if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+		return false, err
+	}
+	if _, err := db.Post(ctx, tx, billingPaidPosting(*b, line.ID, creditAt)); err != nil {
+		return false, err
+	}
+	if b.CustomerID != nil {
+		if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
+			return false, err
+		}
+	}
+	b.Status = domain.BillingReceived
+	if b.Method != domain.MethodBoleto && !late {
+		b.Status = domain.BillingConfirmed
+	}
+	if late {
+		d := b.Details.V
+		d.LatePayment = true
+		b.Details = domain.SomeJSON(d)
+	}
+	markPaid(b, at, creditAt, line.ID)
+	if n.ReferenceID != "" && b.ExternalID == nil {
+		ref := n.ReferenceID
+		b.ExternalID = &ref
+	}
+	return true, nil
 }
 
 // markPaid records when the billing was paid, when its money is credited
@@ -190,10 +220,44 @@ func (a *Billings) FailBilling(ctx context.Context, in BillingFailInput) (string
 }
 
 // CancelBilling cancels a billing still payable (the end of its payable
-// period after the due date).
+// period after the due date); the workflow then voids its boleto
+// (VoidBoleto).
 func (a *Billings) CancelBilling(ctx context.Context, billingID string) (string, error) {
 	b, _, err := CancelPayableBilling(ctx, a.DB, "", billingID)
 	return b.Status, err
+}
+
+// VoidBoleto voids a CANCELED boleto billing's boleto at the registrar, so
+// that it refuses a payment from now on, and records the void on the row
+// (a retry finds it and asks nothing). A registrar that took a payment
+// first (processor.ErrBoletoPaid) voids nothing: its paid notice books a
+// late payment (BookBillingPayment), here or through the Inbox. It answers
+// the billing's status (RECEIVED once a late payment is booked).
+func (a *Billings) VoidBoleto(ctx context.Context, billingID string) (string, error) {
+	b, err := db.BillingByID(ctx, a.DB, billingID)
+	if err != nil || b.Method != domain.MethodBoleto || b.Status != domain.BillingCanceled || b.Details.V.BoletoVoided {
+		return b.Status, err
+	}
+	ref := ""
+	if b.ExternalID != nil {
+		ref = *b.ExternalID
+	}
+	err = a.Processor.CancelBoleto(ctx, processor.BoletoCancelRequest{BillingID: b.ID, ReferenceID: ref})
+	if errors.Is(err, processor.ErrBoletoPaid) {
+		return b.Status, nil
+	}
+	if err != nil {
+		return b.Status, fmt.Errorf("processor: cancel boleto: %w", err)
+	}
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+		if b.Status != domain.BillingCanceled || b.Details.V.BoletoVoided {
+			return false, nil
+		}
+		d := b.Details.V
+		d.BoletoVoided = true
+		b.Details = domain.SomeJSON(d)
+		return true, nil
+	})
 }
 
 // ErrBillingNotPayable is why a billing cannot be canceled.

@@ -50,6 +50,13 @@ type BillingDetails struct {
 	CardLast4 string `json:"cardLast4,omitempty"`
 	// FailureReason is why a card was declined.
 	FailureReason string `json:"failureReason,omitempty"`
+	// BoletoVoided: the boleto of a CANCELED billing was voided at the
+	// registrar (activities.Billings.VoidBoleto).
+	BoletoVoided bool `json:"boletoVoided,omitempty"`
+	// LatePayment: the billing was paid after it was canceled (the
+	// registrar or acquirer took the payment before the void) and its money
+	// credited (docs/ledger.md "A payment after a cancel").
+	LatePayment bool `json:"latePayment,omitempty"`
 	// Refunds, in order.
 	Refunds []BillingRefund `json:"refunds,omitempty"`
 }

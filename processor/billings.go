@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"errors"
 	"time"
 
 	"github.com/jangada/jangada/domain"
@@ -23,6 +24,23 @@ type BoletoSlip struct {
 	Barcode       string
 	DigitableLine string
 }
+
+// BoletoCancelRequest voids billing BillingID's boleto at the registrar
+// (its "baixa"): once voided, the registrar refuses to take a payment of it.
+type BoletoCancelRequest struct {
+	BillingID string
+	// ReferenceID is the registrar's reference (RegisterBoleto's answer).
+	ReferenceID string
+}
+
+// ErrBoletoPaid is CancelBoleto's answer when the registrar had accepted a
+// payment of the boleto before the void: its paid notice is on its way (or
+// came), and the billing books it as a late payment (docs/ledger.md).
+var ErrBoletoPaid = errors.New("processor: boleto already paid at the registrar")
+
+// ErrBoletoVoided is the registrar's refusal to take a payment of a boleto
+// it voided (the sandbox pay route answers it as a 400).
+var ErrBoletoVoided = errors.New("processor: boleto voided at the registrar")
 
 // CardTokenRequest asks the processor's vault to keep a card. Card holds
 // the number and CVV in memory only: no adapter may log or store them

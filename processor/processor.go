@@ -51,6 +51,9 @@ type Processor interface {
 	// RegisterBoleto registers a boleto and answers its barcode (the
 	// create's answer holds its digitable line).
 	RegisterBoleto(ctx context.Context, r BoletoRequest) (BoletoSlip, error)
+	// CancelBoleto voids a canceled billing's boleto (idempotent); it answers
+	// ErrBoletoPaid when the registrar had taken a payment of it first.
+	CancelBoleto(ctx context.Context, r BoletoCancelRequest) error
 	// TokenizeCard stores a card in the processor's vault and answers its
 	// token; the number and CVV go nowhere else.
 	TokenizeCard(ctx context.Context, r CardTokenRequest) (CardToken, error)

@@ -48,6 +48,7 @@ type Billings struct {
 	// Starts starts each billing's workflow beside the answer.
 	Starts    *LaunchPool
 	Temporal  Temporal
+	TaskQueue string
 	PublicURL string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
@@ -306,9 +307,11 @@ func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (
 	if b.Method == domain.MethodPix { // no workflow of its own
 		return b, nil
 	}
-	// The row is canceled; the signal only ends the workflow's wait (a
-	// deferred one reads it at its due date).
-	if err := signal(ctx, s.Temporal, workflows.BillingWorkflowID(b.ID), workflows.BillingCancelSignal, b.ID, "ended"); err != nil {
+	// The row is canceled; the workflow voids the boleto at the registrar
+	// now: Signal-With-Start ends a deferred workflow's delay and starts
+	// one whose launch has not happened yet. If Temporal is away, the
+	// workflow reads the cancel at its due date.
+	if err := signalWithStart(ctx, s.Temporal, s.TaskQueue, billingLaunch(b), workflows.BillingCancelSignal, b.ID, "ended"); err != nil {
 		slog.Warn("billing canceled; its workflow was not told", "billing", b.ID, "error", err)
 	}
 	return b, nil

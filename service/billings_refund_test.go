@@ -23,6 +23,18 @@ import (
 // processor's notice would.
 func paidBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Billing {
 	t.Helper()
+	b := pendingBoleto(t, acct, amount)
+	a := &activities.Billings{Base: activities.Base{DB: sharedDB}}
+	if _, err := a.PayBilling(t.Context(), activities.BillingPaidInput{BillingID: b.ID,
+		Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now().UTC()}}); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// pendingBoleto stores a PENDING boleto billing of amount for acct.
+func pendingBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Billing {
+	t.Helper()
 	fee, notif, net, err := acct.Fees.BillingPrice(domain.MethodBoleto, amount)
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +49,6 @@ func paidBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Bi
 		_, err := activities.InsertBilling(t.Context(), tx, b)
 		return err
 	}); err != nil {
-		t.Fatal(err)
-	}
-	a := &activities.Billings{Base: activities.Base{DB: sharedDB}}
-	if _, err := a.PayBilling(t.Context(), activities.BillingPaidInput{BillingID: b.ID,
-		Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now().UTC()}}); err != nil {
 		t.Fatal(err)
 	}
 	return b

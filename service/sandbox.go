@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jmoiron/sqlx"
 
@@ -125,6 +126,9 @@ func (s *Sandbox) PayBilling(ctx context.Context, acct domain.Account, id string
 		err = s.Simulator.Pay(ctx, *b.ChargeID, nil)
 	} else {
 		err = s.Simulator.PayBilling(ctx, b.ID)
+	}
+	if errors.Is(err, processor.ErrBoletoVoided) {
+		return Simulated{}, domain.Invalidf("billing %s is %s: its boleto was voided at the registrar, which refuses the payment", b.ID, b.Status)
 	}
 	if err != nil {
 		return Simulated{}, err

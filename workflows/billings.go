@@ -104,6 +104,12 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 			return "", err
 		}
 	}
+	if status == domain.BillingCanceled {
+		var err error
+		if status, err = voidCanceled(ctx, b); err != nil {
+			return "", err
+		}
+	}
 	if status == domain.BillingConfirmed {
 		// A card's money is the acquirer's until its credit date.
 		if err := workflow.Sleep(ctx, domain.BillingCreditAt(b.Method, workflow.Now(ctx)).Sub(workflow.Now(ctx))); err != nil {
@@ -168,4 +174,32 @@ func awaitBilling(ctx workflow.Context, id string, timeout time.Duration) billin
 		sel.Select(ctx)
 	}
 	return w
+}
+
+// voidCanceled ends a CANCELED billing: its boleto is voided at the
+// registrar (an outside call: an ordinary activity), then a payment notice
+// that arrived beside the cancel is booked as a late payment (the
+// registrar took it before the void; its money must not vanish with this
+// workflow). A notice arriving after the workflow ends is the Inbox's to
+// book. It answers the billing's status.
+func voidCanceled(ctx workflow.Context, b domain.Billing) (string, error) {
+	var a *activities.Billings
+	status := domain.BillingCanceled
+	if workflow.GetVersion(ctx, "void-canceled-boleto", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return status, nil
+	}
+	if b.Method == domain.MethodBoleto {
+		if err := moneyStep(ctx, false, a.VoidBoleto, b.ID, &status); err != nil {
+			return "", err
+		}
+	}
+	paid, ok := receiveNow(ctx, BillingSignal, func(n processor.BillingNotice) bool {
+		return n.BillingID == b.ID && n.Outcome == processor.OutcomePaid
+	})
+	if ok && status == domain.BillingCanceled {
+		if err := moneyStep(ctx, true, a.PayBilling, activities.BillingPaidInput{BillingID: b.ID, Notice: paid}, &status); err != nil {
+			return "", err
+		}
+	}
+	return status, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/jangada/jangada/activities"
@@ -48,6 +49,11 @@ func (f *fakeBillings) cancel(context.Context, string) (string, error) {
 	return domain.BillingCanceled, nil
 }
 
+func (f *fakeBillings) void(context.Context, string) (string, error) {
+	f.calls = append(f.calls, "void")
+	return domain.BillingCanceled, nil
+}
+
 func newBillingEnv(t *testing.T, method string, boletoPay bool) (*testsuite.TestWorkflowEnvironment, *fakeBillings, BillingInput) {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
@@ -62,6 +68,7 @@ func newBillingEnv(t *testing.T, method string, boletoPay bool) (*testsuite.Test
 	env.RegisterActivityWithOptions(f.overdue, activity.RegisterOptions{Name: actName(billingActs.OverdueBilling)})
 	env.RegisterActivityWithOptions(f.fail, activity.RegisterOptions{Name: actName(billingActs.FailBilling)})
 	env.RegisterActivityWithOptions(f.cancel, activity.RegisterOptions{Name: actName(billingActs.CancelBilling)})
+	env.RegisterActivityWithOptions(f.void, activity.RegisterOptions{Name: actName(billingActs.VoidBoleto)})
 	// Due in two days (São Paulo dates).
 	due := domain.Today(env.Now()).AddDate(0, 0, 2)
 	return env, f, BillingInput{Billing: domain.Billing{ID: "b1", Method: method, Status: domain.BillingPending, Amount: 1000, DueDate: due}}
@@ -114,7 +121,7 @@ func TestOverdueBillingCanceledWhenItsPayablePeriodEnds(t *testing.T) {
 	if s := billingResult(t, env); s != domain.BillingCanceled {
 		t.Fatalf("status %s", s)
 	}
-	if got := f.calls; len(got) != 2 || got[0] != "overdue" || got[1] != "cancel" {
+	if got := f.calls; len(got) != 3 || got[0] != "overdue" || got[1] != "cancel" || got[2] != "void" {
 		t.Errorf("steps %v", got)
 	}
 }
@@ -182,7 +189,38 @@ func TestCanceledBillingEnds(t *testing.T) {
 	if s := billingResult(t, env); s != domain.BillingCanceled {
 		t.Fatalf("status %s", s)
 	}
-	if len(f.calls) != 0 {
-		t.Errorf("steps %v", f.calls)
+	// Its boleto is voided at the registrar, which then refuses a payment.
+	if got := f.calls; len(got) != 1 || got[0] != "void" {
+		t.Errorf("steps %v", got)
+	}
+}
+
+func TestCanceledCardDebitBillingEndsWithoutAVoid(t *testing.T) {
+	env, f, in := newBillingEnv(t, domain.MethodCardDebit, false)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(BillingCancelSignal, "b1") }, time.Hour)
+	env.ExecuteWorkflow(BillingWorkflow, in)
+	if s := billingResult(t, env); s != domain.BillingCanceled || len(f.calls) != 0 {
+		t.Fatalf("status %s, steps %v", s, f.calls)
+	}
+}
+
+// A payment the registrar took before the void, whose notice arrived
+// beside the cancel, is booked (a late payment) before the workflow ends:
+// its money does not vanish with the workflow.
+func TestPaymentBesideTheCancelIsBookedBeforeTheWorkflowEnds(t *testing.T) {
+	env, f, in := newBillingEnv(t, domain.MethodBoleto, true)
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(BillingCancelSignal, "b1") }, time.Hour)
+	// The notice arrives while the registrar is asked to void.
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		if info.ActivityType.Name == actName(billingActs.VoidBoleto) {
+			env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomePaid, At: env.Now()})
+		}
+	})
+	env.ExecuteWorkflow(BillingWorkflow, in)
+	if s := billingResult(t, env); s != domain.BillingReceived {
+		t.Fatalf("status %s", s)
+	}
+	if got := f.calls; len(got) != 2 || got[0] != "void" || got[1] != "pay" {
+		t.Errorf("steps %v", got)
 	}
 }

@@ -42,6 +42,20 @@ func (m *MockProcessor) EXPECT() *MockProcessorMockRecorder {
 	return m.recorder
 }
 
+// CancelBoleto mocks base method.
+func (m *MockProcessor) CancelBoleto(ctx context.Context, r processor.BoletoCancelRequest) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CancelBoleto", ctx, r)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// CancelBoleto indicates an expected call of CancelBoleto.
+func (mr *MockProcessorMockRecorder) CancelBoleto(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CancelBoleto", reflect.TypeOf((*MockProcessor)(nil).CancelBoleto), ctx, r)
+}
+
 // CancelRecharge mocks base method.
 func (m *MockProcessor) CancelRecharge(ctx context.Context, id string) error {
 	m.ctrl.T.Helper()

@@ -89,12 +89,6 @@ func (s *Sandbox) RefundBilling(_ context.Context, r processor.BillingRefundRequ
 	return processor.Submission{ReferenceID: "sbx_bref_" + processor.TxID(r.RefundID)[:20]}, nil
 }
 
-// PayBilling simulates the payer paying a boleto or card billing.
-func (s *Sandbox) PayBilling(ctx context.Context, billingID string) error {
-	return s.Inbox.BillingNotice(ctx, billingID, processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now().UTC(),
-		ReferenceID: "sbx_pay_" + processor.TxID(billingID)[:20]})
-}
-
 // OverdueBilling simulates the billing's due date passing now.
 func (s *Sandbox) OverdueBilling(ctx context.Context, billingID string) error {
 	return s.Inbox.BillingNotice(ctx, billingID, processor.BillingNotice{Outcome: processor.OutcomeOverdue, At: time.Now().UTC()})

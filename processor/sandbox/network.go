@@ -123,6 +123,10 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 	// Billings.
 	case KindCard:
 		err = a.Sandbox.cardAnswer(ctx, d.ID, d.Outcome)
+	case KindBilling: // the registrar's record: a payment's notice again
+		if d.Outcome == processor.OutcomePaid {
+			err = a.Sandbox.billingPaid(ctx, d.ID)
+		}
 	// Mobile recharge and crypto.
 	case KindRecharge:
 		_, err = a.Sandbox.CompleteRecharge(ctx, d.ID, d.Phone)
