@@ -14,7 +14,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/boleto"
 	"github.com/jangada/jangada/processor"
@@ -130,35 +130,43 @@ const outcomeVoided = "voided"
 const RedeliverAfter = time.Minute
 
 // claimBilling records outcome for the billing unless something is
-// recorded already; it answers the outcome that counts.
+// recorded already; it answers the outcome that counts. The record's
+// workflow type says which (its memo and input are sealed by the payload
+// codec): NetworkWorkflow redelivering a payment, or BoletoVoidWorkflow.
 func (s *Sandbox) claimBilling(ctx context.Context, id, outcome string) (string, error) {
 	wid := networkID(KindBilling, id)
-	d := Delivery{Kind: KindBilling, ID: id, Outcome: outcome}
-	if outcome == processor.OutcomePaid {
-		d.After = RedeliverAfter
-	}
-	_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	opts := client.StartWorkflowOptions{
 		ID: wid, TaskQueue: s.TaskQueue,
 		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
-		Memo:                                     map[string]any{"outcome": outcome},
 		StaticSummary:                            "Sandbox registrar: billing " + id + " " + outcome,
-	}, NetworkWorkflow, d)
+	}
+	var err error
+	if outcome == outcomeVoided {
+		_, err = s.Temporal.ExecuteWorkflow(ctx, opts, BoletoVoidWorkflow, id)
+	} else {
+		_, err = s.Temporal.ExecuteWorkflow(ctx, opts, NetworkWorkflow, Delivery{Kind: KindBilling, ID: id, Outcome: outcome, After: RedeliverAfter})
+	}
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	if err == nil || !errors.As(err, &already) {
 		return outcome, err
 	}
 	desc, err := s.Temporal.DescribeWorkflowExecution(ctx, wid, "")
 	if err != nil {
-		return "", err
-	}
-	var got string
-	p := desc.GetWorkflowExecutionInfo().GetMemo().GetFields()["outcome"]
-	if err := converter.GetDefaultDataConverter().FromPayload(p, &got); err != nil {
 		return "", fmt.Errorf("sandbox: billing %s record: %w", id, err)
 	}
-	return got, nil
+	if desc.GetWorkflowExecutionInfo().GetType().GetName() == voidWorkflowName {
+		return outcomeVoided, nil
+	}
+	return processor.OutcomePaid, nil
 }
+
+// voidWorkflowName is BoletoVoidWorkflow's registered name.
+const voidWorkflowName = "BoletoVoidWorkflow"
+
+// BoletoVoidWorkflow is the registrar's record that it voided a boleto: it
+// does nothing, its id (taken before any payment's) is the record.
+func BoletoVoidWorkflow(workflow.Context, string) error { return nil }
 
 // CancelBoleto voids the boleto unless the registrar took a payment of it
 // first (processor.ErrBoletoPaid); voiding twice is voiding once.

@@ -60,6 +60,7 @@ var _ processor.Registrar = (*Sandbox)(nil)
 // Register adds the simulated network to a worker (processor.Registrar).
 func (s *Sandbox) Register(r processor.Registry) {
 	r.RegisterWorkflow(NetworkWorkflow)
+	r.RegisterWorkflow(BoletoVoidWorkflow)
 	r.RegisterActivity(&Network{Sandbox: s})
 }
 
