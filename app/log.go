@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"log/slog"
 
 	"go.opentelemetry.io/otel/trace"
@@ -25,6 +26,13 @@ func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Hand
 
 // WithGroup implements slog.Handler.
 func (h warnOnly) WithGroup(n string) slog.Handler { return warnOnly{h.Handler.WithGroup(n)} }
+
+// NewLogger is the process's logger: JSON lines on w at level and above,
+// each with its trace ids (TraceLog). The binary writes them to stderr;
+// a test hands a writer that also keeps them, to grep what was logged.
+func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(TraceLog(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})))
+}
 
 // TraceLog adds the trace and span ids of the record's context (when it
 // holds a recorded span) to every log line, beside the request id the HTTP

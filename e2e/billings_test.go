@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -197,6 +198,7 @@ func TestBillingPixPaidThroughItsCharge(t *testing.T) {
 func TestBillingCardsApprovedDeclinedAndNeverStored(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)
+	logged := logs.capture(t)
 	m := e.merchant()
 	approve := map[string]any{"holderName": "MARIA SILVA", "number": "4111 1111 1111 1111", "expiryMonth": "12", "expiryYear": "2035", "ccv": "321"}
 	decline := map[string]any{"holderName": "MARIA SILVA", "number": "4000000000000002", "expiryMonth": "12", "expiryYear": "2035", "ccv": "321"}
@@ -245,7 +247,19 @@ func TestBillingCardsApprovedDeclinedAndNeverStored(t *testing.T) {
 		t.Errorf("another account's token: %d %s", r.Status, r.Message)
 	}
 
-	// No card number nor CVV in any table, nor in the workflows' histories.
+	// No card number nor CVV in the log output (the apps' logger writes
+	// into the capture: the line below proves it is attached), in any
+	// table, nor in the workflows' histories.
+	slog.Info("card billing test: the log capture is attached", "test", t.Name())
+	out := logged()
+	if !strings.Contains(out, "the log capture is attached") {
+		t.Fatalf("the log capture saw nothing (%d bytes)", len(out))
+	}
+	for _, secret := range []string{"4111111111111111", "4000000000000002", "4111 1111 1111 1111", `"321"`} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the log output holds %q", secret)
+		}
+	}
 	for _, secret := range []string{"4111111111111111", "4000000000000002", "4111 1111 1111 1111"} {
 		var tables []string
 		if err := e.app.DB.SelectContext(context.Background(), &tables,

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -56,6 +57,8 @@ func TestMain(m *testing.M) {
 	if !flagSet("test.parallel") && runtime.GOMAXPROCS(0) < minParallel {
 		flag.Set("test.parallel", strconv.Itoa(minParallel))
 	}
+	// The apps log as the binary does, into logs (a test may grep them).
+	slog.SetDefault(app.NewLogger(logs, slog.LevelDebug))
 	server = temporaltest.NewServer()
 	// Every app in the package talks to Temporal the way production does:
 	// with its payloads sealed by the payload codec.

@@ -180,7 +180,7 @@ func setupLogging(level string) {
 		l = slog.LevelInfo
 	}
 	// Each line carries the trace id of its context's span, when tracing is on.
-	slog.SetDefault(slog.New(app.TraceLog(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l}))))
+	slog.SetDefault(app.NewLogger(os.Stderr, l))
 }
 
 func migrate(ctx context.Context, cfg config.Config) error {
