@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/jangada/jangada/app"
+	jclient "github.com/jangada/jangada/client"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/devserver"
 	"github.com/jangada/jangada/domain"
@@ -54,6 +56,10 @@ type rig struct {
 	key       string
 	accountID string
 	email     string
+	// apiClient is the generated Go client (api), made on first use.
+	apiOnce   sync.Once
+	apiClient *jclient.Client
+	apiErr    error
 }
 
 func freePort() int {
