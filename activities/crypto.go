@@ -160,7 +160,7 @@ func (a *Crypto) CompleteCryptoWithdrawal(ctx context.Context, in CryptoNoticeIn
 }
 
 // FailCryptoWithdrawal returns the reserve exactly and marks the
-// withdrawal FAILED.
+// withdrawal FAILED (the network failed it, or security review rejected it).
 func (a *Crypto) FailCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput) error {
 	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
@@ -170,6 +170,9 @@ func (a *Crypto) FailCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput)
 			return change{}, err
 		}
 		t.Status = domain.StatusFailed
+		if r := t.Details.V.SecurityReview; r != nil && r.Pending { // nothing left to review
+			r.Pending = false
+		}
 		return emit(), nil
 	})
 	return err

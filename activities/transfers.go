@@ -87,8 +87,9 @@ func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (s
 	return stored.Status, err
 }
 
-// DecideTransfer records an operator's review decision; the workflow then
-// submits or fails the transfer.
+// DecideTransfer records an operator's review decision on a held
+// withdrawal (a PIX out or a crypto withdrawal: the record is found by id,
+// whatever its type); the workflow then submits or fails it.
 func (a *Transfers) DecideTransfer(ctx context.Context, in DecideTransferInput) error {
 	_, err := a.transition(ctx, in.TransferID, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
 		r := t.Details.V.SecurityReview

@@ -12,7 +12,8 @@ type reviewed struct {
 	Decision string `json:"decision"`
 }
 
-// adminReview releases or rejects a PIX out held for security review by
+// adminReview releases or rejects a withdrawal (a PIX out or a crypto
+// withdrawal) held for security review by
 // signalling its workflow (the same signal ops can send from the Temporal UI).
 func (s *Server) adminReview(c *gin.Context) {
 	bindAndAct[string, domain.ReviewRequest](c, "Decision accepted", func(decision string) (any, error) {

@@ -42,7 +42,7 @@ var _ = documents(adminDocs, map[string]Doc{
 	},
 	"DELETE /keys/:id":               {Summary: "Revoke an API key (its WebSocket connections close at once)", Data: domain.APIKey{}},
 	"POST /accounts/:id/adjustments": {Summary: "Post a ledger adjustment", Body: domain.AdjustmentRequest{}, Data: domain.PublicTransaction{}, Example: map[string]any{"amount": 100, "description": "Saldo inicial"}},
-	"POST /transfers/:id/review":     {Summary: "Approve or reject a PIX out held for security review", Body: domain.ReviewRequest{}, Data: reviewed{}, Example: map[string]any{"decision": "approve"}},
+	"POST /transfers/:id/review":     {Summary: "Approve or reject a withdrawal (PIX out or crypto) held for security review", Body: domain.ReviewRequest{}, Data: reviewed{}, Example: map[string]any{"decision": "approve"}},
 	"GET /ledger/verify":             {Summary: "Check the ledger's invariants", Data: ledgerCheck{}},
 	"POST /accounts/:id/webhooks":    {Summary: "Create a dashboard webhook endpoint (the whole account's events)", Body: domain.EndpointRequest{}, Data: createdWebhook{}},
 	"GET /accounts/:id/webhooks":     {Summary: "List an account's webhook endpoints", Query: pageQuery{}, Data: webhookView{}, List: true},

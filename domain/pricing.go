@@ -40,7 +40,8 @@ func (f Fees) PixOutPrice(amount money.Cents, coverFee bool) (fee, debit, sent m
 	return fee, amount, amount - fee, nil
 }
 
-// ReviewReason is the anti-fraud rule that holds a PIX out for an operator:
+// ReviewReason is the anti-fraud rule that holds a withdrawal (a PIX out, a
+// crypto withdrawal) for an operator:
 // an amount at or above the account's securityReviewThreshold ("" when the
 // PIX out goes ahead at once).
 func (a Account) ReviewReason(amount money.Cents) string {
@@ -48,6 +49,16 @@ func (a Account) ReviewReason(amount money.Cents) string {
 		return "amount at or above the account's security review threshold of " + th.Format()
 	}
 	return ""
+}
+
+// ReviewHold is the security review a withdrawal of amount starts under
+// (a PIX out or a crypto withdrawal, the same rule: ReviewReason), or nil
+// when it goes ahead at once.
+func (a Account) ReviewHold(amount money.Cents) *SecurityReview {
+	if r := a.ReviewReason(amount); r != "" {
+		return &SecurityReview{Pending: true, Reason: r}
+	}
+	return nil
 }
 
 // BillingPrice is what a billing of amount by method costs under fees: the

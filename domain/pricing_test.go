@@ -91,9 +91,14 @@ func TestReviewReason(t *testing.T) {
 		{"above", &th, 100_001, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := domain.Account{SecurityReviewThreshold: c.threshold}.ReviewReason(c.amount)
+			acct := domain.Account{SecurityReviewThreshold: c.threshold}
+			r := acct.ReviewReason(c.amount)
 			if (r != "") != c.held {
 				t.Fatalf("reason %q, want held %v", r, c.held)
+			}
+			hold := acct.ReviewHold(c.amount)
+			if (hold != nil) != c.held || (hold != nil && (!hold.Pending || hold.Reason != r)) {
+				t.Fatalf("hold %+v, want held %v with reason %q", hold, c.held, r)
 			}
 		})
 	}

@@ -90,7 +90,8 @@ type Details struct {
 	Med *MedBlock `json:"med,omitempty"`
 }
 
-// SecurityReview is the anti-fraud hold of a PIX out.
+// SecurityReview is the anti-fraud hold of a withdrawal (PIX out or
+// crypto): Account.ReviewHold.
 type SecurityReview struct {
 	Pending   bool   `json:"pending"`
 	Reason    string `json:"reason,omitempty"`

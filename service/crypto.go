@@ -162,7 +162,10 @@ func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in domain.NewCr
 // unused, not expired: 400 naming quoteId), marked used, and the
 // withdrawal, the reserve of its amount from withdrawable money (checked
 // under the balance lock, as a PIX out's) and its workflow intent are
-// written; the workflow starts after the commit.
+// written; the workflow starts after the commit. An amount at or above the
+// account's securityReviewThreshold is held for an operator as a PIX out is
+// (Account.ReviewHold; decided through Transfers.Review, rejected after
+// workflows.ReviewTimeout).
 func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error) {
 	if err := cryptoGate(acct); err != nil {
 		return domain.Transaction{}, err
@@ -190,7 +193,7 @@ func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key 
 			ID: id, AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeCryptoOut, Status: domain.StatusPending,
 			Amount: in.Amount, NetAmount: in.Amount, Description: desc, ExternalReference: in.ExternalReference, CreatedAt: domain.NewTime(now),
 			Details: domain.SomeJSON(domain.Details{Crypto: &domain.CryptoBlock{PayCurrency: q.PayCurrency, PayUnits: q.PayUnits, Rate: q.Rate,
-				QuoteID: q.ID, Address: in.Address, ExtraID: in.ExtraID}}),
+				QuoteID: q.ID, Address: in.Address, ExtraID: in.ExtraID}, SecurityReview: acct.ReviewHold(in.Amount)}),
 		}
 		if err := db.UseCryptoQuote(ctx, tx, q.ID, id); err != nil {
 			return err

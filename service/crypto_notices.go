@@ -42,6 +42,11 @@ func (s *Inbox) CryptoWithdrawalNotice(ctx context.Context, withdrawalID string,
 	if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 		return domain.Invalidf("crypto withdrawal %s is %s already", t.ID, t.Status)
 	}
+	if r := t.Details.V.SecurityReview; r != nil && r.Pending {
+		// Nothing was sent: a notice now would wait in the workflow and
+		// settle the withdrawal the moment an operator approved it.
+		return domain.Invalidf("crypto withdrawal %s is held for security review: nothing was sent yet", t.ID)
+	}
 	n.ID = t.ID
 	return signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.NoticeSignal, n,
 		fmt.Sprintf("crypto withdrawal %s is no longer in progress", t.ID))

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -74,9 +75,7 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 	if in.SubaccountID != "" {
 		t.SubaccountID = &in.SubaccountID
 	}
-	if r := acct.ReviewReason(in.Amount); r != "" {
-		t.Details.V.SecurityReview = &domain.SecurityReview{Pending: true, Reason: r}
-	}
+	t.Details.V.SecurityReview = acct.ReviewHold(in.Amount)
 	l := transferLaunch(t)
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		if in.SubaccountID != "" {
@@ -97,19 +96,27 @@ func (s *Transfers) Create(ctx context.Context, acct domain.Account, key domain.
 }
 
 // Review forwards an operator's security review decision ("approve" or
-// "reject") to a held PIX out's workflow, naming the transfer: the
+// "reject") to a held withdrawal's workflow — a PIX out or a crypto
+// withdrawal, held by the same rule (Account.ReviewHold) — naming it: the
 // workflow ignores a decision naming another one, so a sealed "approve"
-// copied out of one history approves no other transfer.
+// copied out of one history approves no other withdrawal.
 func (s *Transfers) Review(ctx context.Context, id, decision string) error {
 	t, err := s.Get(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) {
+		t, err = db.TransactionByID(ctx, s.DB, id, domain.TypeCryptoOut)
+	}
 	if err != nil {
 		return err
 	}
 	if r := t.Details.V.SecurityReview; r == nil || !r.Pending {
 		return domain.Invalidf("transfer %s is not held for security review", t.ID)
 	}
-	if err := signalTransfer(ctx, s.Temporal, t, workflows.ReviewSignal,
-		workflows.ReviewDecision{TransferID: t.ID, Decision: decision}); err != nil {
+	d := workflows.ReviewDecision{TransferID: t.ID, Decision: decision}
+	if t.Type == domain.TypeCryptoOut {
+		return signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.ReviewSignal, d,
+			fmt.Sprintf("crypto withdrawal %s is no longer in progress", t.ID))
+	}
+	if err := signalTransfer(ctx, s.Temporal, t, workflows.ReviewSignal, d); err != nil {
 		return err
 	}
 	// The bare decision too, for a transfer whose workflow started before

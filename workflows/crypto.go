@@ -76,9 +76,10 @@ func CryptoDepositWorkflow(ctx workflow.Context, in CryptoInput) (string, error)
 	return status, setStatus(ctx, status)
 }
 
-// CryptoWithdrawalWorkflow drives one withdrawal: reserved → submitted to
-// the processor (PROCESSING) → COMPLETED or FAILED (reserve returned), as
-// the processor's notice says.
+// CryptoWithdrawalWorkflow drives one withdrawal: reserved → (held for
+// security review, as a PIX out: approved, or rejected → FAILED with the
+// reserve returned →) submitted to the processor (PROCESSING) → COMPLETED
+// or FAILED (reserve returned), as the processor's notice says.
 func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, error) {
 	var a *activities.Crypto
 	id := in.Record.ID
@@ -87,6 +88,22 @@ func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, err
 		return status, err
 	}
 	actx := moneyActivities(ctx)
+	if r := in.Record.Details.V.SecurityReview; r != nil && r.Pending {
+		// Withdrawals were held only once every execution named its
+		// resource (addressedChange): no older history reaches this wait.
+		approved, err := awaitReview(ctx, true, id)
+		if err != nil {
+			return "", err
+		}
+		if !approved {
+			err := workflow.ExecuteActivity(actx, a.FailCryptoWithdrawal, activities.CryptoNoticeInput{ID: id,
+				Notice: processor.CryptoNotice{ID: id, Outcome: processor.OutcomeFailed, Reason: "rejected by security review"}}).Get(ctx, nil)
+			if err != nil {
+				return "", err
+			}
+			return domain.StatusFailed, setStatus(ctx, domain.StatusFailed)
+		}
+	}
 	if err := workflow.ExecuteActivity(actx, a.SubmitCryptoWithdrawal, id).Get(ctx, nil); err != nil {
 		return "", err
 	}

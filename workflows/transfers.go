@@ -80,6 +80,28 @@ func TransferStart(t domain.Transaction) Start {
 	}
 }
 
+// awaitReview waits for the operator's decision on a withdrawal held for
+// security review (a PIX out or a crypto withdrawal: ReviewSignal naming
+// it, service.Transfers.Review), rejecting it after ReviewTimeout, and
+// records the decision on the record (DecideTransfer). It reports whether
+// the withdrawal was approved. addressed is addressedOnly's answer: older
+// PIX out executions read bare strings only, as they did; new ones only
+// the object naming this withdrawal.
+func awaitReview(ctx workflow.Context, addressed bool, id string) (bool, error) {
+	var a *activities.Transfers
+	valid := func(d ReviewDecision) bool {
+		return d.legacy != addressed && (d.Decision == DecisionApprove || d.Decision == DecisionReject)
+	}
+	d, _ := awaitSignal(ctx, ReviewSignal, ReviewTimeout,
+		addressedTo(ctx, addressed, ReviewSignal, id, func(d ReviewDecision) string { return d.TransferID }, valid))
+	decision := d.Decision
+	if decision == "" {
+		decision = DecisionReject
+	}
+	err := workflow.ExecuteActivity(moneyActivities(ctx), a.DecideTransfer, activities.DecideTransferInput{TransferID: id, Decision: decision}).Get(ctx, nil)
+	return decision == DecisionApprove, err
+}
+
 // TransferWorkflow drives one PIX out: (held for review →) submitted to the
 // processor → settled (COMPLETED, recipient filled) or failed (FAILED,
 // reserve returned), as the processor's notice says.
@@ -101,21 +123,11 @@ func TransferWorkflow(ctx workflow.Context, in TransferInput) (string, error) {
 	}
 
 	if r := in.Transfer.Details.V.SecurityReview; r != nil && r.Pending {
-		valid := func(d ReviewDecision) bool {
-			// Older executions read bare strings only, as they did; new ones
-			// the object naming this transfer only.
-			return d.legacy != addressed && (d.Decision == DecisionApprove || d.Decision == DecisionReject)
-		}
-		d, _ := awaitSignal(ctx, ReviewSignal, ReviewTimeout,
-			addressedTo(ctx, addressed, ReviewSignal, id, func(d ReviewDecision) string { return d.TransferID }, valid))
-		decision := d.Decision
-		if decision == "" {
-			decision = DecisionReject
-		}
-		if err := workflow.ExecuteActivity(actx, a.DecideTransfer, activities.DecideTransferInput{TransferID: id, Decision: decision}).Get(ctx, nil); err != nil {
+		approved, err := awaitReview(ctx, addressed, id)
+		if err != nil {
 			return "", err
 		}
-		if decision != DecisionApprove {
+		if !approved {
 			return fail("rejected by security review")
 		}
 	}
