@@ -21,7 +21,9 @@ const OwnerCheckout = "checkout"
 // the other way round.
 var _ = RegisterChargeOwner(OwnerCheckout, ChargeOwnerHook{Moved: CheckoutChargeMoved})
 
-// CheckoutChargeMoved moves the OPEN session that owns charge with it:
+// CheckoutChargeMoved moves the OPEN session that owns charge (its PIX
+// charge, or for a CRYPTO session its crypto deposit, whose transitions
+// call the same hook: CreditCryptoDeposit, ExpireCryptoDeposit) with it:
 // COMPLETED pays it (PaySession), FAILED or CANCELED expires it, releasing
 // what it held. A session already moved is left as it is, except an
 // EXPIRED one whose charge is paid: its checkout expired it when it could

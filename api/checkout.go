@@ -4,19 +4,31 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
 
 // checkoutView is a checkout's answer: the session, and for PIX its
-// charge's copy-paste code and QR image.
+// charge's copy-paste code and QR image, for CRYPTO its deposit's address
+// (extraId: the destination tag of a memo currency) and the amount to send
+// in payCurrency at rate (BRL per coin), until the session's expiresAt.
 type checkoutView struct {
 	domain.SessionView
-	CopyPaste    string `json:"copyPaste,omitempty"`
-	QRCodeBase64 string `json:"qrCodeBase64,omitempty"`
+	CopyPaste    string               `json:"copyPaste,omitempty"`
+	QRCodeBase64 string               `json:"qrCodeBase64,omitempty"`
+	Address      string               `json:"address,omitempty"`
+	ExtraID      string               `json:"extraId,omitempty"`
+	PayCurrency  string               `json:"payCurrency,omitempty"`
+	PayAmount    *domain.CryptoAmount `json:"payAmount,omitempty"`
+	Rate         *money.Cents         `json:"rate,omitempty"`
 }
 
 func (s *Server) viewCheckout(r service.CheckoutResult) checkoutView {
-	return checkoutView{SessionView: r.Session.View(s.cfg.PublicURL), CopyPaste: r.CopyPaste, QRCodeBase64: r.QRCodeBase64}
+	v := checkoutView{SessionView: r.Session.View(s.cfg.PublicURL), CopyPaste: r.CopyPaste, QRCodeBase64: r.QRCodeBase64}
+	if c := r.Crypto; c != nil {
+		v.Address, v.ExtraID, v.PayCurrency, v.PayAmount, v.Rate = c.Address, c.ExtraID, c.PayCurrency, &c.PayAmount, &c.Rate
+	}
+	return v
 }
 
 // checkout runs under the Idempotency-Key middleware (routes.go marks the

@@ -23,6 +23,8 @@ func TestHandlerCheckout(t *testing.T) {
 		{"bad document", `{"linkId":"plink_1","method":"PIX","payer":{"document":"111"}}`, "payer.document must be a valid CPF or CNPJ"},
 		{"bad e-mail", `{"linkId":"plink_1","method":"PIX","payer":{"email":"ana"}}`, "payer.email must be an e-mail address"},
 		{"amount with three decimals", `{"linkId":"plink_1","method":"PIX","amount":10.001}`, "amount "},
+		{"payCurrency on PIX", `{"linkId":"plink_1","method":"PIX","payCurrency":"BTC"}`, "payCurrency is only for the CRYPTO method"},
+		{"unknown coin", `{"linkId":"plink_1","method":"CRYPTO","payCurrency":"DOGE"}`, "payCurrency must be one of BTC, ETH, USDT, XRP"},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name+" → 400", func(t *testing.T) {
@@ -66,6 +68,25 @@ func TestHandlerCheckout(t *testing.T) {
 		expectFields(t, data, map[string]string{"sessionId": `"cs_1"`, "status": `"OPEN"`, "amount": `11.25`, "discountAmount": `1.25`,
 			"transactionId": `"tx_1"`, "copyPaste": `"000201"`, "payCheckoutUrl": `"` + testPublicURL + `/pay/session/cs_1"`})
 		expectAbsent(t, data, "accountId", "delivery")
+	})
+
+	t.Run("CRYPTO → the session with its deposit's address and amount (USDT by default)", func(t *testing.T) {
+		t.Parallel()
+		f := newFixture(t).authorized("payment-links/checkout")
+		f.checkouts.EXPECT().Checkout(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
+			DoAndReturn(func(_ context.Context, _ domain.Account, _ domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error) {
+				if in.Method != domain.MethodCrypto || in.PayCurrency.Code != domain.CheckoutCryptoDefault {
+					t.Errorf("checkout = %+v", in)
+				}
+				s := routeSession
+				s.Method = domain.MethodCrypto
+				return service.CheckoutResult{Session: s, Crypto: &service.CheckoutCrypto{Address: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+					PayCurrency: "USDT", PayAmount: domain.CryptoAmount{Units: 10_000_000, Decimals: 6}, Rate: 550}}, nil
+			})
+		data := expectOK(t, f.merchant("POST", path, `{"linkId":"plink_1","method":"crypto"}`), "Checkout session created")
+		expectFields(t, data, map[string]string{"method": `"CRYPTO"`, "address": `"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"`,
+			"payCurrency": `"USDT"`, "payAmount": `10.000000`, "rate": `5.50`})
+		expectAbsent(t, data, "copyPaste", "qrCodeBase64", "extraId")
 	})
 
 	t.Run("the route is under the Idempotency-Key middleware: another body → 400", func(t *testing.T) {

@@ -129,6 +129,7 @@ type pageData struct {
 	Session                  domain.CheckoutSession
 	QR                       template.URL
 	CopyPaste                string
+	Crypto                   *service.CheckoutCrypto
 	ExpiresISO, ExpiresLocal string
 	Delivery                 []domain.SessionDelivery
 }
@@ -275,7 +276,7 @@ func (s *Server) sessionPage(c *gin.Context) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	d := pageData{Title: r.LinkName, Merchant: r.MerchantName, Session: sess, CopyPaste: r.CopyPaste,
+	d := pageData{Title: r.LinkName, Merchant: r.MerchantName, Session: sess, CopyPaste: r.CopyPaste, Crypto: r.Crypto,
 		ExpiresISO: sess.ExpiresAt.UTC().Format(time.RFC3339), ExpiresLocal: sess.ExpiresAt.In(loc).Format("15:04")}
 	if strings.HasPrefix(r.QRCodeBase64, "data:image/png;base64,") {
 		d.QR = template.URL(r.QRCodeBase64) // our own PNG, not user input

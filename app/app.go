@@ -280,7 +280,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// Store: customers, products, coupons.
 			Customers: a.Customers, Products: a.Products, Coupons: a.Coupons,
 			// Checkouts of payment links (issue 24).
-			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, PublicURL: cfg.PublicURL},
+			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, Crypto: a.Crypto, PublicURL: cfg.PublicURL},
 			SessionWatch: a.Watchers,
 			// MED disputes (issue 25).
 			MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},

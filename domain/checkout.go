@@ -29,7 +29,13 @@ type CheckoutRequest struct {
 	Amount            *money.Cents          `json:"amount"`
 	CouponCode        *string               `json:"couponCode"`
 	ExternalReference *string               `json:"externalReference"`
+	// PayCurrency is the coin a CRYPTO checkout is paid in (CheckoutCryptoDefault when absent).
+	PayCurrency *string `json:"payCurrency" jsonschema:"enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=CRYPTO only (case-insensitive); USDT when absent"`
 }
+
+// CheckoutCryptoDefault is the payCurrency of a CRYPTO checkout that names
+// none: a stablecoin, so that the payer's amount moves least with the rate.
+const CheckoutCryptoDefault = "USDT"
 
 // CheckoutPayer is a validated payer: each field is present when sent.
 type CheckoutPayer struct {
@@ -54,6 +60,8 @@ type NewCheckout struct {
 	Amount            *money.Cents
 	CouponCode        string
 	ExternalReference *string
+	// PayCurrency is a CRYPTO checkout's coin (zero for PIX).
+	PayCurrency CryptoCurrency
 }
 
 // Validate checks the fields on their own; what depends on the link
@@ -107,6 +115,16 @@ func (b CheckoutRequest) Validate() (NewCheckout, error) {
 	}
 	if n.ExternalReference, err = OptionalText("externalReference", b.ExternalReference, 1, 120); err != nil {
 		return n, err
+	}
+	switch {
+	case n.Method != MethodCrypto && b.PayCurrency != nil:
+		return n, Invalid("payCurrency", "is only for the CRYPTO method")
+	case n.Method == MethodCrypto && b.PayCurrency == nil:
+		n.PayCurrency = CryptoCurrencies[CheckoutCryptoDefault]
+	case n.Method == MethodCrypto:
+		if n.PayCurrency, err = ParseCryptoCurrency("payCurrency", b.PayCurrency); err != nil {
+			return n, err
+		}
 	}
 	return n, nil
 }
@@ -162,7 +180,8 @@ type SessionDelivery struct {
 }
 
 // CheckoutSession is a stored checkout session: one checkout of a payment
-// link, paid through its own ordinary PIX charge (TransactionID).
+// link, paid through its own ordinary PIX charge or, for CRYPTO, its own
+// crypto deposit (TransactionID).
 type CheckoutSession struct {
 	ID                string                   `db:"id"`
 	AccountID         string                   `db:"account_id"`

@@ -198,6 +198,10 @@ type NewCryptoDeposit struct {
 	// crypto deposit (a checkout session's CRYPTO method): the deposit's
 	// transitions tell it, as a charge's do (activities.RegisterChargeOwner).
 	Owner *ChargeOwner
+	// ExpiresAt, when set by such a use case, is when the deposit closes
+	// unpaid (its owner's own expiry, at most CryptoDepositWindow away);
+	// zero is CryptoDepositWindow from now.
+	ExpiresAt time.Time
 }
 
 // Validate checks the amount (BRL) and the currency.

@@ -12,7 +12,6 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/qr"
 )
 
 // CheckoutTTL is how long a checkout session, and its PIX charge, can be
@@ -24,20 +23,26 @@ const CheckoutTTL = 30 * time.Minute
 // paid through an ordinary PIX charge made by Charges.Create and owned by
 // the session (domain.ChargeOwner, activities.OwnerCheckout): the charge's
 // own workflow and transitions pay or expire it (activities/checkout.go),
-// so a checkout starts exactly one workflow, the charge's.
+// so a checkout starts exactly one workflow, the charge's. A CRYPTO
+// session is paid the same way through its own crypto deposit, made by
+// Crypto.CreateDeposit with the session as its owner
+// (service/checkout_crypto.go).
 type Checkouts struct {
 	DB        *sqlx.DB
 	Charges   *Charges
+	Crypto    *Crypto
 	PublicURL string
 	// TTL is how long sessions stay payable (CheckoutTTL when zero).
 	TTL time.Duration
 }
 
-// CheckoutResult is a session with its charge's BR Code and QR image.
+// CheckoutResult is a session with its charge's BR Code and QR image, or
+// its crypto deposit's address and amount.
 type CheckoutResult struct {
 	Session      domain.CheckoutSession
 	CopyPaste    string
 	QRCodeBase64 string
+	Crypto       *CheckoutCrypto
 	// LinkName and MerchantName title the hosted session page
 	// (PublicSession only).
 	LinkName, MerchantName string
@@ -110,7 +115,10 @@ func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain
 		return CheckoutResult{}, false, domain.Invalid("Idempotency-Key", "was already used by checkout session %s with another link, method, amount or coupon", sess.ID)
 	}
 	r, err := s.result(ctx, sess)
-	if err == nil && r.CopyPaste == "" && sess.Status == domain.SessionOpen && time.Until(sess.ExpiresAt.Time) > time.Minute {
+	if err == nil && r.Crypto != nil && r.Crypto.PayCurrency != in.PayCurrency.Code {
+		return CheckoutResult{}, false, domain.Invalid("Idempotency-Key", "was already used by checkout session %s paid in %s", sess.ID, r.Crypto.PayCurrency)
+	}
+	if err == nil && r.CopyPaste == "" && r.Crypto == nil && sess.Status == domain.SessionOpen && time.Until(sess.ExpiresAt.Time) > time.Minute {
 		// The first attempt stored the session and died before its
 		// charge: this retry makes it.
 		acct, err := db.GetAccount(ctx, s.DB, accountID)
@@ -121,7 +129,7 @@ func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain
 		if l, err := db.GetPaymentLink(ctx, s.DB, accountID, sess.LinkID); err == nil {
 			name = l.Name
 		}
-		r, err = s.charge(ctx, acct, name, sess)
+		r, err = s.pay(ctx, acct, name, sess, in.PayCurrency)
 		return r, true, err
 	}
 	return r, true, err
@@ -150,11 +158,8 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if !domain.Allows(link.AllowedMethods, in.Method) {
 		return CheckoutResult{}, domain.Invalid("method", "is not accepted by this payment link (it accepts %s)", joinList(link.AllowedMethods))
 	}
-	if in.Method == domain.MethodCrypto {
-		if !acct.Features.Enabled(domain.FeatureCrypto) {
-			return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
-		}
-		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout is not available yet: crypto deposits are not enabled on this server")
+	if in.Method == domain.MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto) {
+		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
 	}
 	price, err := domain.PriceCheckout(link.FixedAmount, in.Amount)
 	if err != nil {
@@ -164,11 +169,11 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if err != nil {
 		return CheckoutResult{}, err
 	}
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Microsecond) // PostgreSQL's precision: the payment expires when the session does
 	sess := domain.CheckoutSession{
 		ID: id, AccountID: acct.ID, LinkID: link.ID, Method: in.Method, OriginalAmount: price, Amount: price,
 		ProductIDs:    domain.SomeJSON([]string(link.ProductIDs)),
-		TransactionID: newID("", acct.ID, "charge", "checkout "+id), ExternalReference: in.ExternalReference,
+		TransactionID: sessionPaymentID(acct.ID, id, in.Method), ExternalReference: in.ExternalReference,
 		Status: domain.SessionOpen, ExpiresAt: domain.NewTime(now.Add(s.ttl())), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
 	}
 	if keyID != "" {
@@ -200,7 +205,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if !stored { // a concurrent attempt of the same checkout stored it
 		return s.storedSession(ctx, acct.ID, id)
 	}
-	return s.charge(ctx, acct, link.Name, sess)
+	return s.pay(ctx, acct, link.Name, sess, in.PayCurrency)
 }
 
 // charge makes the session's charge (or finds it: its id derives from the
@@ -374,26 +379,6 @@ func (s *Checkouts) storedSession(ctx context.Context, accountID, id string) (Ch
 		return CheckoutResult{}, err
 	}
 	return s.result(ctx, sess)
-}
-
-// result is a stored session with its charge's code. A session whose
-// charge is not stored yet (its checkout still under way) has none.
-func (s *Checkouts) result(ctx context.Context, sess domain.CheckoutSession) (CheckoutResult, error) {
-	r := CheckoutResult{Session: sess}
-	t, err := db.TransactionByID(ctx, s.DB, sess.TransactionID, domain.TypePixIn)
-	if errors.Is(err, domain.ErrNotFound) {
-		return r, nil
-	}
-	if err != nil {
-		return r, err
-	}
-	if t.CopyPaste != nil {
-		r.CopyPaste = *t.CopyPaste
-		if r.QRCodeBase64, err = qr.DataURI(r.CopyPaste); err != nil {
-			return r, err
-		}
-	}
-	return r, nil
 }
 
 func (s *Checkouts) ttl() time.Duration {

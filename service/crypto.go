@@ -105,6 +105,10 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 		return domain.Transaction{}, err
 	}
 	now := s.now()
+	expires := now.Add(domain.CryptoDepositWindow)
+	if !in.ExpiresAt.IsZero() && in.ExpiresAt.Before(expires) {
+		expires = in.ExpiresAt.UTC().Truncate(time.Microsecond)
+	}
 	desc := in.Description
 	if desc == "" {
 		desc = "Depósito " + in.Currency.Code
@@ -116,7 +120,7 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 	t := domain.Transaction{
 		ID: id, AccountID: acct.ID, APIKeyID: keyID, Type: domain.TypeCryptoIn, Status: domain.StatusPending,
 		Amount: in.Amount, NetAmount: in.Amount, Description: desc, ExternalReference: in.ExternalReference,
-		ReferenceID: &addr.ReferenceID, ExpiresAt: domain.TimePtr(now.Add(domain.CryptoDepositWindow)), CreatedAt: domain.NewTime(now),
+		ReferenceID: &addr.ReferenceID, ExpiresAt: domain.TimePtr(expires), CreatedAt: domain.NewTime(now),
 		Details: domain.SomeJSON(domain.Details{Owner: in.Owner, Crypto: &domain.CryptoBlock{PayCurrency: in.Currency.Code, Rate: rate.Rate,
 			PayUnits: in.Currency.PayUnits(in.Amount, rate.Rate, true), Address: addr.Address, ExtraID: addr.ExtraID}}),
 	}
