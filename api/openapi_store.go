@@ -33,7 +33,7 @@ var _ = documents(merchantDocs, map[string]Doc{
 	"PATCH /payment-links/status/:id":  {Summary: "Activate or deactivate a payment link", Body: domain.LinkStatusRequest{}, Data: linkView{}},
 	"DELETE /payment-links/delete/:id": {Summary: "Delete a payment link", Data: deleted{}},
 	"POST /payment-links/checkout": {
-		Summary: "Check out a payment link", Description: "Answers the session with its PIX copyPaste and QR; the session becomes PAID with its charge (event payment_link.paid).",
+		Summary: "Check out a payment link", Description: "Answers the session with its PIX copyPaste and QR, or for CRYPTO (account feature crypto, else 403) its deposit's address, payCurrency (USDT by default), payAmount and rate; the session becomes PAID with its charge or deposit (event payment_link.paid) and EXPIRED with it.",
 		Body: domain.CheckoutRequest{}, Data: checkoutView{},
 	},
 	"GET /payment-links/sessions/get/:sessionId": {Summary: "Get a checkout session", Data: domain.SessionView{}},
