@@ -180,10 +180,10 @@ const CryptoQuoteValidity = 2 * time.Minute
 
 // CryptoDepositRequest is the body of POST /payment-crypto/create.
 type CryptoDepositRequest struct {
-	Amount            *money.Cents `json:"amount"`
-	PayCurrency       *string      `json:"payCurrency"`
-	Description       *string      `json:"description"`
-	ExternalReference *string      `json:"externalReference"`
+	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
+	Description       *string      `json:"description" jsonschema:"maxLength=140"`
+	ExternalReference *string      `json:"externalReference" jsonschema:"minLength=1,maxLength=120"`
 }
 
 // NewCryptoDeposit is a validated deposit request.
@@ -223,8 +223,8 @@ func (b CryptoDepositRequest) Validate() (NewCryptoDeposit, error) {
 
 // CryptoQuoteRequest is the body of POST /transfer-crypto/quote.
 type CryptoQuoteRequest struct {
-	Amount      *money.Cents `json:"amount"`
-	PayCurrency *string      `json:"payCurrency"`
+	Amount      *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
+	PayCurrency *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
 }
 
 // NewCryptoQuote is a validated quote request.
@@ -249,13 +249,13 @@ func (b CryptoQuoteRequest) Validate() (NewCryptoQuote, error) {
 // without it uses the account's latest unused quote of that amount and
 // currency; auto quotes by itself).
 type CryptoWithdrawalRequest struct {
-	Address           *string      `json:"address"`
-	PayCurrency       *string      `json:"payCurrency"`
-	Amount            *money.Cents `json:"amount"`
-	ExtraID           *string      `json:"extraId"`
-	QuoteID           *string      `json:"quoteId"`
-	Description       *string      `json:"description"`
-	ExternalReference *string      `json:"externalReference"`
+	Address           *string      `json:"address" jsonschema:"required,minLength=1,maxLength=128,description=checked with its currency's checksum: bech32 or base58check for BTC; EIP-55 when mixed case for ETH and USDT"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
+	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
+	ExtraID           *string      `json:"extraId" jsonschema:"maxLength=64,description=the destination tag: required for XRP (an integer from 0 to 4294967295); refused for the others"`
+	QuoteID           *string      `json:"quoteId" jsonschema:"maxLength=64,description=transfer-crypto/create: the quote to use (default: the latest unused quote of that amount and currency); ignored by transfer-crypto-auto/create"`
+	Description       *string      `json:"description" jsonschema:"maxLength=140"`
+	ExternalReference *string      `json:"externalReference" jsonschema:"minLength=1,maxLength=120"`
 }
 
 // NewCryptoWithdrawal is a validated withdrawal request.
