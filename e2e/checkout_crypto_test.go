@@ -56,7 +56,7 @@ func TestCheckoutPaidInCrypto(t *testing.T) {
 	}
 	// Another coin by name: its own deposit and address.
 	_, btcTx, rb := e.checkout(m, map[string]any{"linkId": linkID, "method": "CRYPTO", "payer": payer, "payCurrency": "btc"})
-	if rb.Status != 200 || rb.m(t)["payCurrency"] != "BTC" || rb.m(t)["payAmount"] != 0.00015715 || btcTx == txID || rb.m(t)["address"] == addr {
+	if rb.Status != 200 || rb.m(t)["payCurrency"] != "BTC" || rb.m(t)["payAmount"] != 0.00017143 || btcTx == txID || rb.m(t)["address"] == addr {
 		t.Fatalf("BTC checkout: %d %s", rb.Status, rb.Data)
 	}
 	wantBalance(t, e, m, 0, 0, 0)
