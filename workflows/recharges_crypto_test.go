@@ -139,7 +139,10 @@ func cryptoEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeRecord) {
 		_, err := f.to("fail", domain.StatusFailed)
 		return err
 	}, cryptoActs.FailCryptoWithdrawal)
-	reg(func(_ context.Context, in activities.DecideTransferInput) error { f.calls["decide "+in.Decision]++; return nil }, transferActs.DecideTransfer)
+	reg(func(_ context.Context, in activities.DecideTransferInput) error {
+		f.calls["decide "+in.Decision]++
+		return nil
+	}, transferActs.DecideTransfer)
 	return env, f
 }
 
