@@ -16,7 +16,8 @@ import (
 
 // TestObservabilityTraceAndMetrics: with tracing on, one PIX out request is
 // one trace from the HTTP span through the workflow's start and run into
-// its activities and their SQL statements; the operators' /metrics carries
+// its activities and their SQL statements (a charge's too, whose deferred
+// start runs beside the answer); the operators' /metrics carries
 // the Temporal SDK's metrics, the business counters and the ledger gauge.
 func TestObservabilityTraceAndMetrics(t *testing.T) {
 	t.Parallel()
@@ -117,6 +118,8 @@ func TestObservabilityTraceAndMetrics(t *testing.T) {
 		return true
 	})
 
+	chargeTraceContinues(t, e, m, spans)
+
 	res, err := http.Get("http://" + a.AdminAddr + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -141,4 +144,50 @@ func TestObservabilityTraceAndMetrics(t *testing.T) {
 			}
 		}
 	}
+}
+
+// chargeTraceContinues: a charge's workflow starts after the answer, from
+// the LaunchPool, deferred until a notice; its start and, once paid, its
+// run are still in the create request's trace.
+func chargeTraceContinues(t *testing.T, e *env, m merchant, spans *tracetest.InMemoryExporter) {
+	t.Helper()
+	c := e.call(m.Key, "POST", "/v1/payment-pix/create", map[string]any{"amount": 12.5, "description": "Cobrança traced"})
+	if c.Status != 200 {
+		t.Fatalf("charge: %d %s", c.Status, c.Message)
+	}
+	id := c.m(t)["id"].(string)
+	var req, start *tracetest.SpanStub
+	find := func(pred func(tracetest.SpanStub) bool) *tracetest.SpanStub {
+		all := spans.GetSpans()
+		for i := range all {
+			if pred(all[i]) {
+				return &all[i]
+			}
+		}
+		return nil
+	}
+	// The start first (before the pay, whose Signal-With-Start would
+	// otherwise start the workflow in the pay request's trace).
+	eventually(t, "the charge's deferred start in the create request's trace", func() bool {
+		req = find(func(s tracetest.SpanStub) bool { return s.Name == "POST /v1/payment-pix/create" })
+		if req == nil {
+			return false
+		}
+		start = find(func(s tracetest.SpanStub) bool {
+			return strings.HasPrefix(s.Name, "StartWorkflow:ChargeWorkflow") && s.SpanContext.TraceID() == req.SpanContext.TraceID()
+		})
+		return start != nil
+	})
+	if start.Parent.SpanID() != req.SpanContext.SpanID() {
+		t.Fatalf("the charge's StartWorkflow is not the create request's child: parent %s, request %s", start.Parent.SpanID(), req.SpanContext.SpanID())
+	}
+	if p := e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil); p.Status != 200 {
+		t.Fatalf("pay: %d %s", p.Status, p.Message)
+	}
+	eventually(t, "the charge's run in the create request's trace", func() bool {
+		return find(func(s tracetest.SpanStub) bool {
+			return strings.HasPrefix(s.Name, "RunWorkflow:ChargeWorkflow") && s.SpanContext.TraceID() == req.SpanContext.TraceID() &&
+				s.Parent.SpanID() == start.SpanContext.SpanID()
+		}) != nil
+	})
 }

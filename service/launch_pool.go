@@ -55,11 +55,14 @@ func (s *LaunchPool) Go(ctx context.Context, l launch) {
 	case <-ctx.Done():
 		return
 	}
+	detached := context.WithoutCancel(ctx)
 	go func() {
 		defer func() { <-s.slots }()
 		// Its own deadline (start's), not the request's: the answer is
-		// already on its way and the request's context ends with it.
-		launchCommitted(context.Background(), s.DB, s.Temporal, s.TaskQueue, l)
+		// already on its way and the request's context ends with it. The
+		// request's values stay (WithoutCancel), its span among them, so
+		// that the workflow continues the request's trace.
+		launchCommitted(detached, s.DB, s.Temporal, s.TaskQueue, l)
 	}()
 }
 
