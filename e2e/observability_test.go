@@ -137,6 +137,7 @@ func TestObservabilityTraceAndMetrics(t *testing.T) {
 			t.Errorf("/metrics has no %s", name)
 		}
 	}
+	checkDashboard(t, string(body))
 	if t.Failed() {
 		for _, l := range strings.Split(string(body), "\n") {
 			if strings.HasPrefix(l, "# TYPE temporal_") {

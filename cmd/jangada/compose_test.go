@@ -14,6 +14,8 @@ import (
 type composeFile struct {
 	Services map[string]struct {
 		Image       string            `yaml:"image"`
+		Profiles    []string          `yaml:"profiles"`
+		Volumes     []string          `yaml:"volumes"`
 		Ports       []string          `yaml:"ports"`
 		Environment map[string]string `yaml:"environment"`
 		Healthcheck *struct {
@@ -38,7 +40,7 @@ func TestComposeStackShape(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &c); err != nil {
 		t.Fatal(err)
 	}
-	exact := regexp.MustCompile(`^[a-z0-9./-]+:\d+\.\d+(\.\d+)?$`)
+	exact := regexp.MustCompile(`^[a-z0-9./-]+:v?\d+\.\d+(\.\d+)?$`) // prom/prometheus tags have a v
 	versions := map[string]string{}
 	for name, s := range c.Services {
 		if s.Image == "" {
@@ -84,5 +86,35 @@ func TestComposeStackShape(t *testing.T) {
 	api := c.Services["api"]
 	if api.Environment["JANGADA_ADMIN_ONLY_ON_ADMIN_ADDR"] != "true" || !strings.HasSuffix(api.Environment["JANGADA_ADMIN_ADDR"], ":8082") {
 		t.Errorf("api: the admin API is not moved off the published port: %v", api.Environment)
+	}
+}
+
+// TestComposeObservabilityProfile: Prometheus and Grafana are optional
+// (the observability profile, so a plain `docker compose up` starts
+// neither), and every file they mount from deploy/ exists.
+func TestComposeObservabilityProfile(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docker-compose.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c composeFile
+	if err := yaml.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"prometheus", "grafana"} {
+		s, ok := c.Services[name]
+		if !ok || strings.Join(s.Profiles, ",") != "observability" {
+			t.Errorf("%s: profiles %v, want [observability]", name, s.Profiles)
+		}
+		if len(s.Volumes) == 0 {
+			t.Errorf("%s mounts nothing from deploy/", name)
+		}
+		for _, v := range s.Volumes {
+			src, _, _ := strings.Cut(v, ":")
+			if _, err := os.Stat(filepath.Join("..", "..", src)); err != nil {
+				t.Errorf("%s mounts %s: %v", name, src, err)
+			}
+		}
 	}
 }

@@ -104,6 +104,7 @@ Jangada is running.
   Operators    http://%s   (/admin/v1, /metrics, /admin/v1/debug/pprof/)
   Metrics      http://%s/metrics   (Prometheus: Temporal SDK temporal_*, jangada_* business counters, ledger gauge)
   Traces       %s
+  Dashboards   deploy/grafana/dashboards/jangada.json   (docker compose --profile observability: Prometheus http://127.0.0.1:9090, Grafana http://127.0.0.1:3000)
   Temporal UI  %s   (frontend %s, namespace %s)
   API docs     http://%s/docs   (OpenAPI: /v1/openapi.json, /admin/v1/openapi.json)
   Admin token  %s   (header X-Admin-Token on /admin/v1; kept in %s)
