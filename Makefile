@@ -2,7 +2,7 @@
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run test soak lint bench bench-split build tidy generate
+.PHONY: run test soak lint bench bench-split bench-mixed build tidy generate
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, operators :8082 on
 ## 127.0.0.1, Temporal UI :8233). The dev binary is built, then exec'd: the shell becomes the
@@ -34,10 +34,18 @@ lint:
 	$(GO) vet -tags devserver $(DEVSERVER_PKGS)
 
 ## bench: every performance figure beside its bare baseline, measured in one run on the make run
-## shape (docs/performance.md); QUICK=1 for the short run. Then the Go micro-benchmarks.
+## shape (docs/performance.md); QUICK=1 for the short run. Then the Go micro-benchmarks, then the
+## sustained mixed run on the production split (10 minutes; 1 minute with QUICK=1; MIXED=5m sets it).
 bench:
 	$(GO) run -tags devserver ./cmd/jangada-bench $(if $(QUICK),-quick)
 	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/
+	$(GO) run -tags devserver ./cmd/jangada-bench -mixed $(or $(MIXED),$(if $(QUICK),1m,10m))
+
+## bench-mixed: the sustained mixed run alone (MIXED=10m by default): p50/p99 per minute of each
+## operation, process memory and goroutines, store growth, history sizes, lost deliveries, ledger
+## violations; report and PNGs in bench-out/mixed-<time>/
+bench-mixed:
+	$(GO) run -tags devserver ./cmd/jangada-bench -mixed $(or $(MIXED),10m)
 
 ## bench-split: creates/s and webhook deliveries/s on the production shape (jangada temporal,
 ## one api, 1 then 2 worker processes) beside bare baselines; QUICK=1 for the short run

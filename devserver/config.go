@@ -32,6 +32,9 @@ const (
 // see "namespace not found" and lets a fresh store get its search attributes
 // without a round-trip through the operator API.
 func prepareStore(o Options) (*config.SQL, error) {
+	if o.InMemory {
+		return prepareMemoryStore(o)
+	}
 	if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("devserver: creating data dir: %w", err)
 	}
@@ -67,6 +70,26 @@ func prepareStore(o Options) (*config.SQL, error) {
 		return nil, fmt.Errorf("devserver: checking database file: %w", err)
 	}
 
+	ns, err := sqliteschema.NewNamespaceConfig(clusterName, o.Namespace, false, o.SearchAttributes)
+	if err != nil {
+		return nil, fmt.Errorf("devserver: namespace config: %w", err)
+	}
+	if err := sqliteschema.CreateNamespaces(sqlConf, ns); err != nil {
+		return nil, fmt.Errorf("devserver: registering namespace %q: %w", o.Namespace, err)
+	}
+	return sqlConf, nil
+}
+
+// prepareMemoryStore is the store of `temporal server start-dev` without a
+// file: an in-memory SQLite database under a random name, with a shared
+// cache (the plugin creates the schema when it first connects), and the
+// namespace registered before the server starts.
+func prepareMemoryStore(o Options) (*config.SQL, error) {
+	sqlConf := &config.SQL{
+		PluginName:        sqliteplugin.PluginName,
+		DatabaseName:      "jangada-" + primitives.NewUUID().String(),
+		ConnectAttributes: map[string]string{"mode": "memory", "cache": "shared"},
+	}
 	ns, err := sqliteschema.NewNamespaceConfig(clusterName, o.Namespace, false, o.SearchAttributes)
 	if err != nil {
 		return nil, fmt.Errorf("devserver: namespace config: %w", err)

@@ -292,3 +292,32 @@ func TestOptionsValidation(t *testing.T) {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 }
+
+// TestInMemoryStore runs a workflow on the in-memory store (the shape of
+// `temporal server start-dev` without a file): no DataDir, nothing written
+// to disk, the namespace and search attributes registered.
+func TestInMemoryStore(t *testing.T) {
+	s := startServer(t, Options{InMemory: true, Namespace: testNamespace, Port: testFreePort(t),
+		SearchAttributes: jangadaAttrs, Logger: testLogger()})
+	t.Cleanup(func() { _ = s.Stop() })
+	c := dial(t, s)
+	defer c.Close()
+	checkSearchAttributes(t, c, jangadaAttrs)
+	w := worker.New(c, testQueue, worker.Options{})
+	w.RegisterWorkflow(greetWorkflow)
+	w.RegisterActivity(greetActivity)
+	if err := w.Start(); err != nil {
+		t.Fatalf("worker start: %v", err)
+	}
+	defer w.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "devserver-memory-1", TaskQueue: testQueue}, greetWorkflow, "memória")
+	if err != nil {
+		t.Fatalf("ExecuteWorkflow: %v", err)
+	}
+	var greeting string
+	if err := run.Get(ctx, &greeting); err != nil || greeting != "hello memória" {
+		t.Fatalf("workflow result: %q %v", greeting, err)
+	}
+}

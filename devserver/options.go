@@ -16,6 +16,11 @@ type Options struct {
 	// DataDir holds the SQLite file (DataDir/temporal.db). It is created if
 	// missing; reusing it across runs is what keeps history between restarts.
 	DataDir string
+	// InMemory keeps the store in memory (SQLite, shared cache), as
+	// `temporal server start-dev` does without --db-filename: nothing
+	// survives a restart and DataDir is not used. The load tool's figures
+	// are taken on this shape (docs/performance.md).
+	InMemory bool
 	// Namespace is registered before the server starts if it does not exist
 	// yet, so workers can connect immediately. Retention is 24h.
 	Namespace string
@@ -55,7 +60,7 @@ const (
 // withDefaults validates o and fills in defaults, returning a copy so the
 // caller's struct is never mutated behind its back.
 func (o Options) withDefaults() (Options, error) {
-	if o.DataDir == "" {
+	if o.DataDir == "" && !o.InMemory {
 		return o, errors.New("devserver: DataDir is required")
 	}
 	if o.Namespace == "" {

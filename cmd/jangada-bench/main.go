@@ -31,10 +31,24 @@ func main() {
 	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")
 	split := flag.String("split", "", "worker process counts, like 1,2: measure the production split (jangada temporal, api, workers) instead")
+	var mo mixedOptions
+	flag.DurationVar(&mo.duration, "mixed", 0, "run the sustained mixed load on the production split for this long instead (10m is the long form, 1m the short)")
+	flag.DurationVar(&mo.bucket, "mixed-bucket", 0, "width of one point of the mixed run's series (default: a minute, or a sixth of a shorter run)")
+	flag.DurationVar(&mo.probe, "mixed-probe", 0, "length of the mixed run's capacity probe (default: 30 s, 15 s for a run under 5 minutes)")
+	flag.Float64Var(&mo.rate, "mixed-rate", 0, "the mixed run's arrival rate, operations/s (default: half the probe's capacity)")
+	flag.IntVar(&mo.subscribers, "mixed-subscribers", 20, "authenticated WebSocket clients watching payment.* during the mixed run")
+	flag.StringVar(&mo.out, "mixed-out", "", "directory of the mixed run's report and PNGs (default: bench-out/mixed-<time>)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute+2*mo.duration)
 	defer cancel()
+	if mo.duration > 0 {
+		if err := runMixed(ctx, mo.withDefaults()); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	sz := fullSizes()
 	if *quick {
 		sz = quickSizes()

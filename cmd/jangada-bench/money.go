@@ -15,18 +15,9 @@ import (
 // PostgreSQL transaction with the same writes on the same database: two
 // balance rows locked in id order and updated, two rows inserted.
 func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
-	other, err := service.NewAccount(ctx, r.db, "Loja Destino", fmt.Sprintf("bench-dest-%d@jangada.dev", r.seq.Add(1)), "52998224725")
+	other, otherKey, err := r.secondAccount(ctx)
 	if err != nil {
 		return ours, bare, err
-	}
-	_, otherKey, err := service.NewKey(ctx, r.db, other.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000})
-	if err != nil {
-		return ours, bare, err
-	}
-	for _, id := range []string{r.accountID, other.ID} {
-		if _, err := service.Adjust(ctx, r.db, id, 100_000_000, "bench funding", "bench-funding-"+id); err != nil {
-			return ours, bare, err
-		}
 	}
 	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_balances (id bigint PRIMARY KEY, balance bigint NOT NULL);
 		INSERT INTO bench_balances VALUES (1, 0), (2, 0) ON CONFLICT DO NOTHING;
@@ -65,6 +56,26 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 	}
 	bare, ours = paired(ctx, 16, n, "bare PG tx (2 rows locked, 2 inserts)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
 	return ours, bare, nil
+}
+
+// secondAccount makes another merchant with a key of its own, and funds it
+// and the bench's merchant with R$ 1,000,000 each (idempotent per account):
+// the other side of internal transfers.
+func (r *rig) secondAccount(ctx context.Context) (domain.Account, string, error) {
+	other, err := service.NewAccount(ctx, r.db, "Loja Destino", fmt.Sprintf("bench-dest-%d@jangada.dev", r.seq.Add(1)), "52998224725")
+	if err != nil {
+		return other, "", err
+	}
+	_, key, err := service.NewKey(ctx, r.db, other.ID, domain.NewKey{Name: "bench", Permissions: []string{"*"}, RateLimitPerMinute: 1_000_000})
+	if err != nil {
+		return other, "", err
+	}
+	for _, id := range []string{r.accountID, other.ID} {
+		if _, err := service.Adjust(ctx, r.db, id, 100_000_000, "bench funding", "bench-funding-"+id); err != nil {
+			return other, "", err
+		}
+	}
+	return other, key, nil
 }
 
 // post sends one authenticated JSON POST and wants a 200.

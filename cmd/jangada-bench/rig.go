@@ -45,8 +45,10 @@ type rig struct {
 	// outbox burst); wsAddr the WebSocket gateway's host:port.
 	db     *sqlx.DB
 	wsAddr string
-	// stopExtra, when set, stops what a split rig started (processes).
+	// stopExtra, when set, stops what a split rig started (processes);
+	// split is that split (the mixed run samples its processes).
 	stopExtra func()
+	split     *procs.Split
 	client    client.Client
 	seq       atomic.Int64
 	marks     marks
@@ -78,9 +80,9 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 	}
 	frontend, namespace := "", "default"
 	switch store {
-	case "file":
+	case "file", "dev":
 		r.srv, err = devserver.Start(ctx, devserver.Options{
-			DataDir: r.tmp, Namespace: namespace, Port: freePort(), SearchAttributes: workflows.SearchAttributes(),
+			DataDir: r.tmp, InMemory: store == "dev", Namespace: namespace, Port: freePort(), SearchAttributes: workflows.SearchAttributes(),
 		})
 		if err != nil {
 			return nil, err

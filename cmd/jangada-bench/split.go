@@ -95,6 +95,7 @@ func startSplitRig(ctx context.Context, workers int) (*rig, error) {
 			"JANGADA_SHUTDOWN_TIMEOUT":      "5s",
 			"JANGADA_LOG_LEVEL":             "warn",
 		}})
+	r.split = split
 	r.stopExtra = func() {
 		if r.db != nil {
 			r.db.Close()

@@ -20,8 +20,11 @@ type wsWatcher struct {
 	wmu     sync.Mutex // one writer at a time
 	mu      sync.Mutex
 	waiters map[string]chan time.Time
-	done    chan struct{}
-	err     error
+	// seen is when each payment.paid frame arrived, by charge id (the
+	// mixed run counts lost frames from it).
+	seen map[string]time.Time
+	done chan struct{}
+	err  error
 }
 
 func dialWatcher(ctx context.Context, r *rig) (*wsWatcher, error) {
@@ -69,7 +72,7 @@ func dialWatcher(ctx context.Context, r *rig) (*wsWatcher, error) {
 		// a payment.* frame of an earlier charge: not ours to time
 	}
 	c.SetReadDeadline(time.Time{})
-	w := &wsWatcher{c: c, waiters: map[string]chan time.Time{}, done: make(chan struct{})}
+	w := &wsWatcher{c: c, waiters: map[string]chan time.Time{}, seen: map[string]time.Time{}, done: make(chan struct{})}
 	go w.read()
 	return w, nil
 }
@@ -103,6 +106,9 @@ func (w *wsWatcher) read() {
 			w.mu.Lock()
 			ch := w.waiters[f.Data.ID]
 			delete(w.waiters, f.Data.ID)
+			if _, dup := w.seen[f.Data.ID]; !dup {
+				w.seen[f.Data.ID] = at
+			}
 			w.mu.Unlock()
 			if ch != nil {
 				ch <- at
@@ -118,6 +124,14 @@ func (w *wsWatcher) expect(id string) chan time.Time {
 	w.waiters[id] = ch
 	w.mu.Unlock()
 	return ch
+}
+
+// seenAt is when id's payment.paid frame arrived (false: not yet).
+func (w *wsWatcher) seenAt(id string) (time.Time, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	at, ok := w.seen[id]
+	return at, ok
 }
 
 func (w *wsWatcher) forget(id string) {

@@ -36,6 +36,9 @@ type Proc struct {
 	// HTTPAddr and WSAddr are an api process's listeners (fixed across
 	// restarts); the temporal process's HTTPAddr is its frontend.
 	HTTPAddr, WSAddr string
+	// AdminAddr is the operators' listener (/metrics, /livez) of an api or
+	// worker process (fixed across restarts).
+	AdminAddr string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd

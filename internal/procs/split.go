@@ -69,13 +69,20 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 		"JANGADA_HTTP_ADDR":             "127.0.0.1:0",
 		"JANGADA_WS_ADDR":               "127.0.0.1:0",
 		// Every process has an operators' listener (admin API, metrics):
-		// on one machine each takes a port of its own. The admin API stays
-		// on the HTTP listener too, where the tools call it.
+		// on one machine each takes a port of its own (newProc picks it,
+		// so that a tool can read a process's /metrics). The admin API
+		// stays on the HTTP listener too, where the tools call it.
 		"JANGADA_ADMIN_ADDR": "127.0.0.1:0",
 	}
 	newProc := func(name string, args []string, own map[string]string) *Proc {
+		if own == nil {
+			own = map[string]string{}
+		}
+		if admin, err := FreeAddr(); err == nil {
+			own["JANGADA_ADMIN_ADDR"] = admin
+		}
 		p := &Proc{Name: name, Bin: o.Bin, Args: args, Env: CleanEnv(common, o.Env, own), Log: filepath.Join(o.Dir, name+".log")}
-		p.HTTPAddr, p.WSAddr = own["JANGADA_HTTP_ADDR"], own["JANGADA_WS_ADDR"]
+		p.HTTPAddr, p.WSAddr, p.AdminAddr = own["JANGADA_HTTP_ADDR"], own["JANGADA_WS_ADDR"], own["JANGADA_ADMIN_ADDR"]
 		return p
 	}
 	s.Temporal = newProc("temporal", []string{"temporal"}, nil)
