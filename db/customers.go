@@ -51,10 +51,15 @@ func FindOrCreateCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.C
 	if c.ID == "" {
 		c.ID = domain.NewID("cus_")
 	}
-	var out domain.Customer
+	// A returning customer (the common case: every billing of a store's
+	// customers) is one prepared read, no write.
+	out, err := customerByDocument(ctx, q, c.AccountID, c.Document)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return out, err
+	}
 	// DO NOTHING waits for a concurrent insert of the same document to
 	// end; the SELECT below, a new statement, then sees it committed.
-	err := sqlx.GetContext(ctx, q, &out, `
+	err = hotGet(ctx, q, &out, `
 		INSERT INTO customers (id, account_id, name, email, document, type, status, phone, whatsapp, city, state)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT DO NOTHING RETURNING `+customerColumns,
@@ -65,12 +70,23 @@ func FindOrCreateCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.C
 	if !errors.Is(err, sql.ErrNoRows) {
 		return out, fmt.Errorf("db: find or create customer: %w", err)
 	}
-	err = sqlx.GetContext(ctx, q, &out, `SELECT `+customerColumns+` FROM customers
-		WHERE account_id = $1 AND document = $2 AND deleted_at IS NULL`, c.AccountID, c.Document)
-	if err != nil {
-		return out, fmt.Errorf("db: find customer by document: %w", err)
+	out, err = customerByDocument(ctx, q, c.AccountID, c.Document)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("db: find customer by document: %w", err)
 	}
-	return out, nil
+	return out, err
+}
+
+// customerByDocument reads the account's live customer with document
+// (sql.ErrNoRows when there is none).
+func customerByDocument(ctx context.Context, q sqlx.QueryerContext, accountID, document string) (domain.Customer, error) {
+	var out domain.Customer
+	err := hotGet(ctx, q, &out, `SELECT `+customerColumns+` FROM customers
+		WHERE account_id = $1 AND document = $2 AND deleted_at IS NULL`, accountID, document)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		err = fmt.Errorf("db: find customer by document: %w", err)
+	}
+	return out, err
 }
 
 // GetCustomer reads one of the account's live customers; another

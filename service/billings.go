@@ -117,57 +117,86 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		}
 		d.Barcode, d.DigitableLine, b.ExternalID = slip.Barcode, slip.DigitableLine, &slip.ReferenceID
 	case domain.MethodPix:
-		charge, err := s.pixCharge(ctx, acct, key, b, now)
+		// The row commits with its charge (Charges.CreateWith).
+		var written bool
+		var fresh bool
+		pix := func(c domain.Transaction) {
+			d.PixCopyPaste, b.ChargeID, b.ExternalID = *c.CopyPaste, &c.ID, c.ReferenceID
+			b.Details = domain.SomeJSON(d)
+		}
+		charge, err := s.pixCharge(ctx, acct, key, b, now, func(ctx context.Context, tx *sqlx.Tx, c domain.Transaction) error {
+			pix(c)
+			var err error
+			written = true
+			fresh, err = activities.InsertBilling(ctx, tx, b)
+			return err
+		})
 		if err != nil {
 			return CreatedBilling{}, err
 		}
-		d.PixCopyPaste, b.ChargeID, b.ExternalID = *charge.Charge.CopyPaste, &charge.Charge.ID, charge.Charge.ReferenceID
+		pix(charge.Charge)
 		pixImage = charge.QRCodeBase64
+		if !written { // the charge of an earlier attempt, stored alone
+			if fresh, err = s.insert(ctx, b, false); err != nil {
+				return CreatedBilling{}, err
+			}
+		}
+		if !fresh {
+			return s.storedBilling(ctx, id)
+		}
+		// A PIX billing's clock is its charge's workflow: it has none of its own.
+		return CreatedBilling{Billing: b, PixImage: pixImage}, nil
 	}
 	b.Details = domain.SomeJSON(d)
 
 	l := billingLaunch(b)
-	// A PIX billing's clock is its charge's workflow: it has none of its own.
-	withWorkflow := in.Method != domain.MethodPix
-	var fresh bool
-	if err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh || !withWorkflow {
-			return err
-		}
-		return recordIntent(ctx, tx, l)
-	}); err != nil {
+	fresh, err := s.insert(ctx, b, true)
+	if err != nil {
 		return CreatedBilling{}, err
 	}
-	if !fresh { // a concurrent attempt stored it: answer with what it stored
-		stored, err := db.BillingByID(ctx, s.DB, id)
-		if err != nil {
-			return CreatedBilling{}, err
-		}
-		return s.view(stored), nil
-	}
-	if !withWorkflow {
-		return CreatedBilling{Billing: b, PixImage: pixImage}, nil
+	if !fresh {
+		return s.storedBilling(ctx, id)
 	}
 	s.Starts.Go(ctx, l)
 	return s.view(b), nil
+}
+
+// insert commits the billing's row, with the intent to start its workflow
+// when it has one, and reports whether it is new.
+func (s *Billings) insert(ctx context.Context, b domain.Billing, withWorkflow bool) (fresh bool, err error) {
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh || !withWorkflow {
+			return err
+		}
+		return recordIntent(ctx, tx, billingLaunch(b))
+	})
+	return fresh, err
+}
+
+// storedBilling answers a create whose billing a concurrent attempt stored.
+func (s *Billings) storedBilling(ctx context.Context, id string) (CreatedBilling, error) {
+	stored, err := db.BillingByID(ctx, s.DB, id)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	return s.view(stored), nil
 }
 
 // pixCharge makes the PIX billing's charge through the charge use case,
 // owned by the billing, payable until the end of its due date (its expiry
 // makes the billing OVERDUE). Its id derives from the billing's, so a
 // retried create finds it.
-func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time) (CreatedCharge, error) {
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time, alongside Alongside) (CreatedCharge, error) {
 	desc := b.Description
 	if len([]rune(desc)) < 3 {
 		desc = "Billing " + b.ID
 	}
-	created, err := s.Charges.Create(ctx, acct, key, domain.NewCharge{
+	return s.Charges.CreateWith(ctx, acct, key, domain.NewCharge{
 		IdempotencyKey: "billing:" + b.ID, Amount: b.Amount, Description: desc,
 		ExpiresIn: domain.DueEnd(b.DueDate).Sub(now),
 		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
 		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID},
-	})
-	return created, err
+	}, alongside)
 }
 
 // customer is the store's customer a billing names: the one with the id

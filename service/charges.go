@@ -57,6 +57,21 @@ type CreatedCharge struct {
 // so no caller needs it to exist when the create answers; a Temporal that
 // is away delays the workflow, not the answer, and the sweeper starts it.
 func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (CreatedCharge, error) {
+	return s.CreateWith(ctx, acct, key, in, nil)
+}
+
+// Alongside writes a caller's own records in the transaction that commits a
+// charge's (Charges.CreateWith), before the charge's, knowing the charge
+// (its id and BR Code): an error from it rolls both back.
+type Alongside func(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction) error
+
+// CreateWith is Create whose charge commits in one transaction with the
+// records alongside writes (a checkout's session, a PIX billing's row): one
+// commit instead of two, the parent rows their foreign keys lock (the
+// account, the key) locked once, and no moment where one exists without
+// the other. Nil alongside is Create's one statement. A charge an earlier
+// attempt stored is answered as Create does, without alongside.
+func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge, alongside Alongside) (CreatedCharge, error) {
 	id := newID("", acct.ID, "charge", in.IdempotencyKey)
 	// A retry answers with the charge its first attempt stored, before any
 	// check a new charge needs (the sub-account may be locked by now) and
@@ -122,8 +137,19 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 		t.SubaccountID = &in.SubaccountID
 	}
 	l := chargeLaunch(t)
-	// One statement, atomic on its own: the row, its event and the intent.
-	ev, err := activities.InsertCharge(ctx, s.DB, t, s.PublicURL, l.intent())
+	var ev *domain.Event
+	if alongside == nil {
+		// One statement, atomic on its own: the row, its event and the intent.
+		ev, err = activities.InsertCharge(ctx, s.DB, t, s.PublicURL, l.intent())
+	} else {
+		err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+			if err := alongside(ctx, tx, t); err != nil {
+				return err
+			}
+			ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL, l.intent())
+			return err
+		})
+	}
 	if err != nil {
 		return CreatedCharge{}, err
 	}

@@ -182,23 +182,37 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if payer != nil {
 		sess.Payer = domain.SomeJSON(*payer)
 	}
-	var stored bool
 	if in.CouponCode == "" && len(link.ProductIDs) == 0 {
-		// Nothing to hold: one statement, no transaction around it.
-		stored, err = db.InsertSession(ctx, s.DB, sess)
-	} else {
-		err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-			if err := s.hold(ctx, tx, &sess, in.CouponCode); err != nil {
-				return err
+		// Nothing to hold: the session commits with its charge, in one
+		// transaction (Charges.CreateWith). A concurrent attempt of the
+		// same checkout that stored it first leaves this one nothing to
+		// write: it answers with that session.
+		r, err := s.chargeWith(ctx, acct, link.Name, sess, func(ctx context.Context, tx *sqlx.Tx, _ domain.Transaction) error {
+			stored, err := db.InsertSession(ctx, tx, sess)
+			if err == nil && !stored {
+				return errSessionStored
 			}
-			if sess.Amount < domain.MinCharge {
-				return domain.Invalid("couponCode", "leaves %s to pay: a PIX charge is at least %s", sess.Amount, domain.MinCharge)
-			}
-			var err error
-			stored, err = db.InsertSession(ctx, tx, sess)
 			return err
 		})
+		if errors.Is(err, errSessionStored) {
+			return s.storedSession(ctx, acct.ID, id)
+		}
+		return r, err
 	}
+	// What it sells is held under row locks in a transaction of its own:
+	// the processor is not asked for a charge while they are held.
+	var stored bool
+	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		if err := s.hold(ctx, tx, &sess, in.CouponCode); err != nil {
+			return err
+		}
+		if sess.Amount < domain.MinCharge {
+			return domain.Invalid("couponCode", "leaves %s to pay: a PIX charge is at least %s", sess.Amount, domain.MinCharge)
+		}
+		var err error
+		stored, err = db.InsertSession(ctx, tx, sess)
+		return err
+	})
 	if err != nil {
 		return CheckoutResult{}, err
 	}
@@ -214,6 +228,18 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 // (A session whose request died before its charge stops holding at its
 // expiry; a retry under the same key makes the charge.)
 func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession) (CheckoutResult, error) {
+	return s.chargeWith(ctx, acct, linkName, sess, nil)
+}
+
+// errSessionStored says a concurrent attempt of the same checkout stored
+// the session first (chargeWith's alongside found it).
+var errSessionStored = errors.New("checkout session stored by a concurrent attempt")
+
+// chargeWith is charge whose charge commits with what alongside writes
+// (the session itself, when nothing is held): a charge refused then leaves
+// no session behind, and one that cannot be made after a stored session
+// expires that session.
+func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, alongside Alongside) (CheckoutResult, error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
@@ -222,12 +248,15 @@ func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName st
 	if sess.Payer.Valid {
 		payer = &sess.Payer.V
 	}
-	created, err := s.Charges.Create(ctx, acct, domain.APIKey{ID: keyID}, domain.NewCharge{
+	created, err := s.Charges.CreateWith(ctx, acct, domain.APIKey{ID: keyID}, domain.NewCharge{
 		IdempotencyKey: "checkout " + sess.ID, Amount: sess.Amount, Description: chargeDescription(linkName),
 		ExpiresIn: time.Until(sess.ExpiresAt.Time), Payer: payerParty(payer),
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID},
-	})
+	}, alongside)
 	if err != nil {
+		if alongside != nil { // rolled back with the charge: nothing to expire
+			return CheckoutResult{}, err
+		}
 		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
 			err = errors.Join(err, xerr)
 		}
