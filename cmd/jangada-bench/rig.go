@@ -62,6 +62,8 @@ type rig struct {
 	apiOnce   sync.Once
 	apiClient *jclient.Client
 	apiErr    error
+	// subs are the merchant's two funded sub-accounts (rig.subaccounts).
+	subs [2]string
 }
 
 func freePort() int {

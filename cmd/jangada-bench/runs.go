@@ -17,8 +17,8 @@ import (
 // sizes are how much each phase does; -quick divides them.
 type sizes struct {
 	n1, n32, internal, payWS, charges, wsConns int
-	// only, when set, names the phases to run (create1, create32,
-	// internal, hooks, paywss, checkout32), comma-separated.
+	// only, when set, names the phases to run (phases' names),
+	// comma-separated.
 	only string
 }
 
@@ -81,6 +81,9 @@ var phases = []phase{
 	{"create1", createLatency},
 	{"create32", createRate},
 	{"internal", internalFigure},
+	// Sub-account moves (issue 28).
+	{"subadd", subAddFigure},
+	{"subtransfer", subTransferFigure},
 	{"hooks", deliveriesFigure},
 	{"paywss", payToWSFigure},
 	// Payment links' checkout (issue 24).
