@@ -127,6 +127,13 @@ func sampleSplit(ctx context.Context, r *rig, at time.Duration) procSample {
 	return s
 }
 
+// loadCPU is the processes' footprints at the start and the end of the
+// load, and PostgreSQL's CPU over it: what each arrival cost each process.
+type loadCPU struct {
+	first, last procSample
+	pg          time.Duration
+}
+
 // mixedOutcome is what the run's checks found after the drain.
 type mixedOutcome struct {
 	paid                  int
@@ -140,7 +147,7 @@ type mixedOutcome struct {
 // the processes' footprints, the growth of the stores, history sizes and
 // the checks.
 func writeMixed(w io.Writer, m *mixedRun, rate, capacity float64, issued, notSent int, buckets int,
-	samples []procSample, before, after tableSizes, tstore [2]int64, hist []historyStat, out mixedOutcome) {
+	samples []procSample, cpu loadCPU, before, after tableSizes, tstore [2]int64, hist []historyStat, out mixedOutcome) {
 	o := m.opts
 	fmt.Fprintf(w, "Mixed run on the production split (jangada temporal, 1 api, 1 worker), %d CPUs, %s\n", numCPU(), time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintf(w, "capacity probe: %.1f arrivals/s closed-loop at c=16 for %v; open-loop rate %.1f arrivals/s for %v; %d arrivals, %d not sent (%d in flight)\n",
@@ -171,6 +178,16 @@ func writeMixed(w io.Writer, m *mixedRun, rate, capacity float64, issued, notSen
 	}
 
 	ops := float64(issued)
+	fmt.Fprintf(w, "\nCPU per arrival over the load (and the arrivals/s of this mix one core of it would carry):\n")
+	perArrival := func(name string, d time.Duration) {
+		each := ms(d) / ops
+		fmt.Fprintf(w, "  %-10s %6.2f ms  (%.0f/s per core)\n", name, each, 1000/each)
+	}
+	for i, first := range cpu.first.stats {
+		perArrival(first.name, cpu.last.stats[i].cpu-first.cpu)
+	}
+	perArrival("PostgreSQL", cpu.pg)
+
 	fmt.Fprintf(w, "\nPostgreSQL growth per 100k arrivals (table + indexes), largest first:\n")
 	type growth struct {
 		name       string

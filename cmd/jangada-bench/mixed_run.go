@@ -53,10 +53,12 @@ func mixedOn(ctx context.Context, r *rig, o mixedOptions) error {
 	}
 	tstore := [2]int64{temporalStoreBytes(r)}
 	samples := []procSample{sampleSplit(ctx, r, 0)}
+	pg0 := readCPU().pg
 	issued, notSent := m.drive(ctx, rate, func(at time.Duration) {
 		samples = append(samples, sampleSplit(ctx, r, at))
 		fmt.Printf("  %5.0f s: %s\n", at.Seconds(), samples[len(samples)-1].stats[1])
 	})
+	cpu := loadCPU{first: samples[0], last: sampleSplit(ctx, r, time.Since(m.start)), pg: readCPU().pg - pg0}
 	buckets := int((o.duration + o.bucket - 1) / o.bucket)
 	fmt.Printf("load done: %d arrivals, %d not sent; draining…\n", issued, notSent)
 	out := m.drain(ctx)
@@ -75,7 +77,7 @@ func mixedOn(ctx context.Context, r *rig, o mixedOptions) error {
 		return err
 	}
 	defer f.Close()
-	writeMixed(io.MultiWriter(os.Stdout, f), m, rate, capacity, issued, notSent, buckets, samples, before, after, tstore, hist, out)
+	writeMixed(io.MultiWriter(os.Stdout, f), m, rate, capacity, issued, notSent, buckets, samples, cpu, before, after, tstore, hist, out)
 	if err := plotMixed(o.out, m, buckets, samples); err != nil {
 		return fmt.Errorf("plots: %w", err)
 	}

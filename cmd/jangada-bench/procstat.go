@@ -23,6 +23,8 @@ type procStat struct {
 	name                string
 	rssMB, heapMB       float64
 	goroutines, threads int
+	// cpu is the CPU time the process used so far (user + system).
+	cpu time.Duration
 }
 
 // sampleProc reads p's footprint now.
@@ -45,6 +47,16 @@ func sampleProc(ctx context.Context, p *procs.Proc) procStat {
 			}
 		}
 		f.Close()
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Pid())); err == nil {
+		st := string(b)
+		if end := strings.LastIndexByte(st, ')'); end > 0 {
+			if f := strings.Fields(st[end+1:]); len(f) > 12 {
+				ut, _ := strconv.ParseInt(f[11], 10, 64)
+				sy, _ := strconv.ParseInt(f[12], 10, 64)
+				s.cpu = time.Duration(ut+sy) * clockTick
+			}
+		}
 	}
 	if p.AdminAddr == "" || p.Name == "temporal" {
 		return s
