@@ -75,7 +75,7 @@ func (a *PixAutomatic) ChargeInstruction(ctx context.Context, in ChargeInput) (d
 		return t, err
 	}
 	d := t.Details.V.PixAutomatic
-	if cur := d.InFlight(); cur == nil || cur.Number != attempt || cur.ReferenceID != "" {
+	if cur := d.InFlight(); cur == nil || cur.Number != attempt || sent(t, cur) {
 		return t, nil
 	}
 	au, err := db.GetAuthorization(ctx, a.DB, "", d.AuthorizationID)
@@ -89,12 +89,19 @@ func (a *PixAutomatic) ChargeInstruction(ctx context.Context, in ChargeInput) (d
 	}
 	return a.transition(ctx, t.ID, func(_ *sqlx.Tx, t *domain.Transaction) (change, error) {
 		cur := t.Details.V.PixAutomatic.InFlight()
-		if cur == nil || cur.Number != attempt || cur.ReferenceID != "" {
+		if cur == nil || cur.Number != attempt || sent(*t, cur) {
 			return change{}, nil
 		}
 		cur.ReferenceID, t.ReferenceID = sub.ReferenceID, &sub.ReferenceID
 		return emit(), nil
 	})
+}
+
+// sent reports whether attempt cur was sent to the party already: its
+// reference is recorded, or, for attempt 1 of a record sent before
+// attempts were kept (rebuilt by InFlight without it), the record's.
+func sent(t domain.Transaction, cur *domain.PixAutomaticAttempt) bool {
+	return cur.ReferenceID != "" || (cur.Number == 1 && len(t.Details.V.PixAutomatic.Attempts) == 1 && t.ReferenceID != nil)
 }
 
 // SettleInstruction books the outcome of the attempt in flight of a
@@ -103,16 +110,27 @@ func (a *PixAutomatic) ChargeInstruction(ctx context.Context, in ChargeInput) (d
 // day the rules allow (pixauto.Authorization.RetryDate; the instruction
 // stays SCHEDULED with retryDate set and can be canceled until then) or
 // FAILED with the reason when none is left, the authorization is closed
-// or in.NoRetry is set. An outcome of an attempt not in flight (a late or
-// repeated notice) and an instruction past SCHEDULED are left as they are.
+// or in.NoRetry is set (the attempt is then marked unanswered). A PAID
+// notice of the unanswered attempt of a FAILED instruction is booked as
+// a late payment: PAID and credited under the same key (the payer was
+// debited). Any other outcome of an attempt not in flight (a late or
+// repeated notice, one naming no attempt once a retry is out) and an
+// instruction past SCHEDULED are left as they are.
 func (a *PixAutomatic) SettleInstruction(ctx context.Context, in SettleInstructionInput) (domain.Transaction, error) {
 	return a.transition(ctx, in.InstructionID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		d := t.Details.V.PixAutomatic
-		if t.Status != pixauto.InstructionScheduled || d == nil {
+		if d == nil {
+			return change{}, nil
+		}
+		late := t.Status == pixauto.InstructionFailed && in.Notice.Outcome == processor.OutcomePaid
+		if t.Status != pixauto.InstructionScheduled && !late {
 			return change{}, nil
 		}
 		cur := d.InFlight()
-		if cur == nil || (in.Notice.Attempt != 0 && in.Notice.Attempt != cur.Number) {
+		if late {
+			cur = d.Unanswered()
+		}
+		if cur == nil || !cur.Named(in.Notice.Attempt, in.Notice.ReferenceID) {
 			return change{}, nil
 		}
 		at := in.Notice.At.UTC()
@@ -125,10 +143,14 @@ func (a *PixAutomatic) SettleInstruction(ctx context.Context, in SettleInstructi
 		}
 		cur.FinishedAt, d.SubmittedAt = domain.TimePtr(at), nil
 		if in.Notice.Outcome == processor.OutcomePaid {
-			cur.Status = domain.AttemptPaid
+			cur.Status, cur.Reason = domain.AttemptPaid, ""
+			if late {
+				d.LatePayment, d.FailureReason = true, ""
+			}
 			return emit(), credit(ctx, tx, t, au, in.Notice.EndToEndID, at)
 		}
 		cur.Status, cur.Reason, d.FailureReason = domain.AttemptFailed, in.Notice.Reason, in.Notice.Reason
+		cur.Unanswered = in.NoRetry
 		if next, ok := au.RetryDate(d.Cycle, pixauto.Date(d.DueDate), len(d.Attempts), at); ok && !in.NoRetry && !au.Closed() {
 			d.RetryDate = string(next)
 			return emit(), nil

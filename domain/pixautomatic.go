@@ -25,6 +25,10 @@ type PixAutomaticDetails struct {
 	// RetryDate is the São Paulo day the next attempt is sent, while a
 	// failed debit waits for its retry.
 	RetryDate string `json:"retryDate,omitempty"`
+	// LatePayment marks an instruction FAILED because its debit went
+	// unanswered whose payment was reported afterwards: the payer was
+	// debited, so the merchant is credited (docs/pix-automatic.md).
+	LatePayment bool `json:"latePayment,omitempty"`
 }
 
 // Outcomes of a PIX automatic debit attempt.
@@ -44,6 +48,32 @@ type PixAutomaticAttempt struct {
 	Status      string `json:"status"`
 	Reason      string `json:"reason,omitempty"`
 	FinishedAt  *Time  `json:"finishedAt,omitempty"`
+	// Unanswered marks an attempt failed because its outcome never came
+	// (the payer may have been debited): a PAID notice of it is still
+	// booked, as a late payment.
+	Unanswered bool `json:"unanswered,omitempty"`
+}
+
+// Named reports whether a debit notice naming attempt number (0: none)
+// and the party's reference ref ("": none) is for this attempt. A notice
+// naming no attempt is taken for attempt 1 only: once a retry is out, a
+// redelivered notice of an earlier attempt would otherwise be booked as
+// the retry's outcome (a payer debited twice). A reference the notice
+// carries must be the attempt's, once the attempt's is recorded.
+func (a *PixAutomaticAttempt) Named(number int, ref string) bool {
+	if number != a.Number && (number != 0 || a.Number != 1) {
+		return false
+	}
+	return ref == "" || a.ReferenceID == "" || ref == a.ReferenceID
+}
+
+// Unanswered is the attempt of an instruction failed because that debit's
+// outcome never came, if any: the last attempt, marked Unanswered.
+func (d *PixAutomaticDetails) Unanswered() *PixAutomaticAttempt {
+	if n := len(d.Attempts); n > 0 && d.Attempts[n-1].Unanswered {
+		return &d.Attempts[n-1]
+	}
+	return nil
 }
 
 // InFlight is the attempt sent whose outcome is not known yet, if any. A

@@ -69,13 +69,17 @@ type InstructionNotice struct {
 	// InstructionID names the instruction, set by the Inbox (see
 	// AuthorizationNotice).
 	InstructionID string `json:"instructionId,omitempty"`
-	// Attempt is the debit attempt the outcome is for (0: the one in
-	// flight); an outcome of another attempt is not booked.
-	Attempt    int       `json:"attempt,omitempty"`
-	Outcome    string    `json:"outcome"`
-	EndToEndID string    `json:"endToEndId,omitempty"`
-	At         time.Time `json:"at"`
-	Reason     string    `json:"reason,omitempty"`
+	// Attempt is the debit attempt the outcome is for; 0 (none named) is
+	// taken for attempt 1 only, and an outcome of another attempt than the
+	// one in flight is not booked (domain.PixAutomaticAttempt.Named).
+	Attempt int `json:"attempt,omitempty"`
+	// ReferenceID is the party's reference of the attempt (the debit's
+	// Submission), when the notice carries it: it must match the attempt's.
+	ReferenceID string    `json:"referenceId,omitempty"`
+	Outcome     string    `json:"outcome"`
+	EndToEndID  string    `json:"endToEndId,omitempty"`
+	At          time.Time `json:"at"`
+	Reason      string    `json:"reason,omitempty"`
 }
 
 // Final reports whether the notice concludes the debit.

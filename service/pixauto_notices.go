@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/pixauto"
@@ -31,20 +32,32 @@ func (s *Inbox) AuthorizationNotice(ctx context.Context, authorizationID string,
 
 // InstructionNotice forwards a debit's outcome to the workflow of the
 // instruction's authorization. An instruction with no debit in flight (not
-// yet sent, or waiting for a retry) refuses it: no attempt of it is out.
+// yet sent, or waiting for a retry) refuses it: no attempt of it is out;
+// so does one naming another attempt than the one in flight (naming none
+// is taken for attempt 1 only, domain.PixAutomaticAttempt.Named). A
+// payment of the unanswered attempt of an instruction FAILED because that
+// debit's outcome never came is booked here, in the database, as a late
+// payment (the payer was debited), whether or not the workflow still runs.
 func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n processor.InstructionNotice) error {
 	t, err := db.TransactionByID(ctx, s.DB, instructionID, domain.TypePixAutomatic)
 	if err != nil {
 		return err
 	}
 	d := t.Details.V.PixAutomatic
+	n.InstructionID = t.ID
+	if d != nil && t.Status == pixauto.InstructionFailed && n.Outcome == processor.OutcomePaid {
+		if u := d.Unanswered(); u != nil && u.Named(n.Attempt, n.ReferenceID) {
+			acts := &activities.PixAutomatic{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
+			_, err := acts.SettleInstruction(ctx, activities.SettleInstructionInput{InstructionID: t.ID, Notice: n})
+			return err
+		}
+	}
 	if t.Status != pixauto.InstructionScheduled || d == nil {
 		return domain.Invalidf("payment instruction %s is %s, not SCHEDULED", t.ID, t.Status)
 	}
-	if cur := d.InFlight(); cur == nil || (n.Attempt != 0 && n.Attempt != cur.Number) {
+	if cur := d.InFlight(); cur == nil || !cur.Named(n.Attempt, n.ReferenceID) {
 		return domain.Invalidf("payment instruction %s has no debit attempt %d in flight", t.ID, n.Attempt)
 	}
-	n.InstructionID = t.ID
 	return signal(ctx, s.Temporal, workflows.AuthorizationWorkflowID(d.AuthorizationID), workflows.InstructionSignal, n,
 		fmt.Sprintf("the authorization of payment instruction %s is closed", t.ID))
 }

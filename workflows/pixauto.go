@@ -140,8 +140,13 @@ func (w *recurrence) loop(ctx workflow.Context) (string, error) {
 			}
 			continue
 		}
+		// A payment of an instruction no longer open is booked too
+		// (SettleInstruction decides): sent by the Inbox while its debit
+		// was in flight, it may arrive after the debit went unanswered, a
+		// late payment of a debited payer.
 		if n, ok := receiveNow(ctx, InstructionSignal, func(n processor.InstructionNotice) bool {
-			return n.Final() && slices.ContainsFunc(w.open, func(o OpenInstruction) bool { return o.ID == n.InstructionID })
+			return n.Final() && (n.Outcome == processor.OutcomePaid ||
+				slices.ContainsFunc(w.open, func(o OpenInstruction) bool { return o.ID == n.InstructionID }))
 		}); ok {
 			if err := w.settle(ctx, n); err != nil {
 				return "", err
@@ -342,7 +347,7 @@ func (w *recurrence) track(t domain.Transaction, i int) {
 	switch {
 	case o.Submitted && len(d.Attempts) == 0: // a record sent before attempts were kept
 		o.Attempt = 1
-	case o.Submitted && len(d.Attempts) > 1: // a retry in flight: its outcome is awaited from its own day
+	case o.Submitted: // every attempt's outcome is awaited from its own day (one sent late is not failed at once)
 		o.Retry = pixauto.Date(d.Attempts[len(d.Attempts)-1].Date)
 	}
 }

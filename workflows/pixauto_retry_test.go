@@ -122,3 +122,31 @@ func TestPixAutomaticCancelBetweenAttempts(t *testing.T) {
 		t.Errorf("cancel in flight: %v; second %s credits %d", inFlightErr, f.status(second), f.credits)
 	}
 }
+
+// A first debit sent late (the workflow resumes the morning after its
+// due date, its worker down until then) is awaited a full grace period
+// from its own day, not failed as soon as it is out: its payment that
+// afternoon is booked.
+func TestPixAutomaticLateSentDebitAwaitedFromItsOwnDay(t *testing.T) {
+	env, f := pixEnv(oneCycle())
+	env.SetStartTime(time.Date(2026, 12, 11, 9, 0, 0, 0, saoPaulo))
+	f.a.Status = pixauto.StatusActive
+	id := activities.InstructionID("pa1", 0)
+	f.instr[id] = &domain.Transaction{ID: id, Type: domain.TypePixAutomatic, Status: pixauto.InstructionScheduled, Amount: 4990,
+		FeeAmount: 50, NetAmount: 4940, Details: domain.SomeJSON(domain.Details{PixAutomatic: &domain.PixAutomaticDetails{
+			AuthorizationID: "pa1", DueDate: "2026-12-10"}})}
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(InstructionSignal, processor.InstructionNotice{InstructionID: id, Attempt: 1, Outcome: processor.OutcomePaid, EndToEndID: "E2"})
+	}, 3*time.Hour)
+	env.ExecuteWorkflow(AuthorizationWorkflow, AuthorizationInput{Authorization: f.a, NextCycle: 1,
+		Open: []OpenInstruction{{ID: id, DueDate: "2026-12-10"}}, Continued: true})
+	if got := result(t, env); got != pixauto.StatusExpired {
+		t.Fatalf("status %s", got)
+	}
+	if sent := f.sent[id]; !slices.Equal(sent, []string{"2026-12-11 09:00"}) {
+		t.Errorf("sent at %v, want once, on 12-11 at 09:00", sent)
+	}
+	if f.status(id) != pixauto.InstructionPaid || f.credits != 4940 {
+		t.Errorf("instruction %s credits %d, want PAID and 4940 credited", f.status(id), f.credits)
+	}
+}

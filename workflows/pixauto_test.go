@@ -106,7 +106,7 @@ func (f *fakePix) settle(_ context.Context, in activities.SettleInstructionInput
 	t := f.instr[in.InstructionID]
 	d := t.Details.V.PixAutomatic
 	cur := d.InFlight()
-	if t.Status != pixauto.InstructionScheduled || cur == nil || (in.Notice.Attempt != 0 && in.Notice.Attempt != cur.Number) {
+	if t.Status != pixauto.InstructionScheduled || cur == nil || !cur.Named(in.Notice.Attempt, in.Notice.ReferenceID) {
 		return *t, nil
 	}
 	d.SubmittedAt = nil
