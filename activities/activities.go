@@ -33,10 +33,16 @@ type Base struct {
 type change struct {
 	changed bool
 	events  []string
+	// also are events of other records the step wrote in its transaction
+	// (a paid charge's fiscal invoice), stored after the record's own.
+	also []db.NewEvent
 }
 
 // emit is a change with these events (none: stored silently).
 func emit(events ...string) change { return change{changed: true, events: events} }
+
+// with adds the events of other records the step wrote (change.also).
+func (c change) with(also []db.NewEvent) change { c.also = append(c.also, also...); return c }
 
 // transition is the one way a step moves a transaction: lock its row, let
 // apply change it (and post the ledger in the same database transaction),
@@ -61,7 +67,10 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 				return err
 			}
 		}
-		return nil
+		if len(ch.also) > 0 {
+			_, err = db.InsertEvents(ctx, tx, ch.also...)
+		}
+		return err
 	})
 	return out, err
 }

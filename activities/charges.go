@@ -127,7 +127,8 @@ func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, er
 }
 
 // pending moves a PENDING charge with apply and writes event, and tells
-// the charge's owner, if it has one, in the same transaction (tellOwner). A
+// the charge's owner, if it has one, in the same transaction (tellOwner);
+// a paid charge with emitFiscalInvoice opens its invoice there too. A
 // charge that already left PENDING is a retry of a step that committed:
 // left as it is.
 // It returns the charge's status.
@@ -140,8 +141,13 @@ func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sql
 			return change{}, err
 		}
 		// The product that owns the charge (a billing, a checkout…) moves
-		// in this same transaction.
-		return emit(event), tellOwner(ctx, tx, *t, a.PublicURL)
+		// in this same transaction, and so does the fiscal invoice a paid
+		// charge asked for (its event after the charge's own).
+		if err := tellOwner(ctx, tx, *t, a.PublicURL); err != nil {
+			return change{}, err
+		}
+		opened, err := openFiscalInvoice(ctx, tx, *t)
+		return emit(event).with(opened), err
 	})
 	return t.Status, err
 }

@@ -139,7 +139,8 @@ func (a *Refunds) SubmitRefund(ctx context.Context, depositID string) error {
 
 // CompleteRefund books a concluded refund: the reserve leaves, the payer
 // gets the gross back through PIX clearing, the platform absorbs the
-// original fee and split; the deposit becomes REVERSED.
+// original fee and split; the deposit becomes REVERSED, and its fiscal
+// invoice, if any, CANCELLED (invoice.cancelled).
 func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) error {
 	at := in.Notice.At
 	if at.IsZero() { // an operator's signal from the Temporal UI may omit it
@@ -163,7 +164,12 @@ func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) er
 		}
 		r.Status, r.CompletedAt = domain.StatusCompleted, domain.TimePtr(at)
 		d.Status = domain.StatusReversed
-		return emit(domain.EventRefundCompleted, domain.EventPaymentRefunded), setLines(ctx, tx, *r, domain.StatusCompleted, r.CompletedAt)
+		if err := setLines(ctx, tx, *r, domain.StatusCompleted, r.CompletedAt); err != nil {
+			return change{}, err
+		}
+		// The refunded sale's fiscal invoice is cancelled with it.
+		cancelled, err := cancelFiscalInvoice(ctx, tx, *d)
+		return emit(domain.EventRefundCompleted, domain.EventPaymentRefunded).with(cancelled), err
 	})
 	return err
 }

@@ -251,6 +251,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			// Mobile recharge and crypto.
 			Recharges: &activities.Recharges{Base: base, Processor: proc},
 			Crypto:    &activities.Crypto{Base: base, Processor: proc},
+			// Fiscal invoices.
+			FiscalInvoices: &activities.FiscalInvoices{Base: base, Processor: proc},
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {

@@ -95,6 +95,14 @@ type Processor interface {
 	// CreditReport asks for a credit report, answered at once (the
 	// create returns it).
 	CreditReport(ctx context.Context, r ReportRequest) (CreditReport, error)
+
+	// Fiscal invoices (processor/fiscal.go).
+	// IssueInvoice submits a fiscal invoice to the issuer; its answer
+	// arrives as an InvoiceNotice.
+	IssueInvoice(ctx context.Context, r InvoiceRequest) (Submission, error)
+	// CancelInvoice withdraws the invoice of a refunded sale (idempotent:
+	// an invoice cancelled already, or never issued, is no error).
+	CancelInvoice(ctx context.Context, invoiceID string) error
 }
 
 // Inbox receives the processor's notices: each one goes to the workflow of
@@ -120,6 +128,8 @@ type Inbox interface {
 	MEDNotice(ctx context.Context, n MEDNotice) error
 	// Credit bureau (processor/bureau.go).
 	DunningNotice(ctx context.Context, dunningID string, n DunningNotice) error
+	// Fiscal invoices (processor/fiscal.go).
+	InvoiceNotice(ctx context.Context, invoiceID string, n InvoiceNotice) error
 }
 
 // Registry is where an adapter's own workflows and activities are

@@ -118,6 +118,23 @@ var launchFixtures = map[string]launchFixture{
 		wfID: workflows.DunningWorkflowID, wf: workflows.DunningWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.DunningInput).Dunning.ID },
 	},
+	// Fiscal invoices: an invoice's workflow (its intent is written by the
+	// charge's paid transition).
+	"fiscal_invoice": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			c := storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypePixIn, Status: domain.StatusCompleted,
+				Amount: 1000, FeeAmount: 50, NetAmount: 950, CompletedAt: domain.TimePtr(time.Now()),
+				Details: domain.SomeJSON(domain.Details{FiscalInvoice: true})})
+			inv := domain.NewFiscalInvoice(c)
+			err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertFiscalInvoice(t.Context(), tx, inv); return err })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return inv.ID
+		},
+		wfID: workflows.FiscalInvoiceWorkflowID, wf: workflows.FiscalInvoiceWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.FiscalInvoiceInput).Invoice.ID },
+	},
 	// Billings: a billing's workflow.
 	"billing": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {

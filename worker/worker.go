@@ -49,6 +49,8 @@ type Deps struct {
 
 	// Billings.
 	Billings *activities.Billings
+	// FiscalInvoices are the fiscal invoice workflow's activities.
+	FiscalInvoices *activities.FiscalInvoices
 }
 
 // StopTimeout bounds how long a stopping worker waits for its running activities.
@@ -130,6 +132,11 @@ func Register(r Registry, d Deps) {
 	r.RegisterWorkflow(workflows.DunningWorkflow)
 	if d.Bureau != nil {
 		r.RegisterActivity(d.Bureau)
+	}
+	// Fiscal invoices.
+	r.RegisterWorkflow(workflows.FiscalInvoiceWorkflow)
+	if d.FiscalInvoices != nil {
+		r.RegisterActivity(d.FiscalInvoices)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

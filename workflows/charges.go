@@ -99,6 +99,7 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 		return "", err
 	}
 	wakeOwner(ctx, in.Charge, status)
+	startFiscalInvoice(ctx, in.Charge, status)
 	// Later duplicate notices are harmless: the charge has left PENDING.
 	for workflow.GetSignalChannel(ctx, ChargeSignal).ReceiveAsync(nil) {
 	}

@@ -65,6 +65,20 @@ func (s Start) Options(taskQueue string) client.StartWorkflowOptions {
 	}
 }
 
+// ChildOptions are the options of s started by another workflow as an
+// abandoned child (a charge's fiscal invoice): the same id, search
+// attributes, memo and summary as Options, on the parent's task queue; it
+// outlives its parent, and a second start under the id fails.
+func (s Start) ChildOptions() workflow.ChildWorkflowOptions {
+	o := s.Options("")
+	return workflow.ChildWorkflowOptions{
+		WorkflowID: o.ID, TypedSearchAttributes: o.TypedSearchAttributes, Memo: o.Memo,
+		StaticSummary: o.StaticSummary, StaticDetails: o.StaticDetails,
+		ParentClosePolicy:     enums.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+	}
+}
+
 // MoneyActivityTimeout bounds one attempt of a money-moving activity (a
 // short database transaction, or one call to the processor). It is also
 // how long an attempt picked up by a worker that then died waits before

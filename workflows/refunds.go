@@ -51,6 +51,9 @@ func RefundWorkflow(ctx workflow.Context, in RefundInput) (string, error) {
 	final, err := domain.StatusCompleted, error(nil)
 	if n.Outcome == processor.OutcomeSettled {
 		err = workflow.ExecuteActivity(actx, a.CompleteRefund, activities.CompleteRefundInput{ID: id, Notice: n}).Get(ctx, nil)
+		if err == nil {
+			err = withdrawFiscalInvoice(ctx, in.Deposit)
+		}
 	} else {
 		final = domain.StatusFailed
 		err = workflow.ExecuteActivity(actx, a.FailRefund, activities.FailInput{ID: id, Reason: n.Reason}).Get(ctx, nil)

@@ -56,6 +56,20 @@ func (mr *MockProcessorMockRecorder) CancelBoleto(ctx, r any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CancelBoleto", reflect.TypeOf((*MockProcessor)(nil).CancelBoleto), ctx, r)
 }
 
+// CancelInvoice mocks base method.
+func (m *MockProcessor) CancelInvoice(ctx context.Context, invoiceID string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CancelInvoice", ctx, invoiceID)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// CancelInvoice indicates an expected call of CancelInvoice.
+func (mr *MockProcessorMockRecorder) CancelInvoice(ctx, invoiceID any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CancelInvoice", reflect.TypeOf((*MockProcessor)(nil).CancelInvoice), ctx, invoiceID)
+}
+
 // CancelRecharge mocks base method.
 func (m *MockProcessor) CancelRecharge(ctx context.Context, id string) error {
 	m.ctrl.T.Helper()
@@ -158,6 +172,21 @@ func (m *MockProcessor) DebitInstruction(ctx context.Context, r processor.DebitR
 func (mr *MockProcessorMockRecorder) DebitInstruction(ctx, r any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DebitInstruction", reflect.TypeOf((*MockProcessor)(nil).DebitInstruction), ctx, r)
+}
+
+// IssueInvoice mocks base method.
+func (m *MockProcessor) IssueInvoice(ctx context.Context, r processor.InvoiceRequest) (processor.Submission, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "IssueInvoice", ctx, r)
+	ret0, _ := ret[0].(processor.Submission)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// IssueInvoice indicates an expected call of IssueInvoice.
+func (mr *MockProcessorMockRecorder) IssueInvoice(ctx, r any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "IssueInvoice", reflect.TypeOf((*MockProcessor)(nil).IssueInvoice), ctx, r)
 }
 
 // NewAuthorization mocks base method.
@@ -445,6 +474,20 @@ func (m *MockInbox) InstructionNotice(ctx context.Context, instructionID string,
 func (mr *MockInboxMockRecorder) InstructionNotice(ctx, instructionID, n any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InstructionNotice", reflect.TypeOf((*MockInbox)(nil).InstructionNotice), ctx, instructionID, n)
+}
+
+// InvoiceNotice mocks base method.
+func (m *MockInbox) InvoiceNotice(ctx context.Context, invoiceID string, n processor.InvoiceNotice) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "InvoiceNotice", ctx, invoiceID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// InvoiceNotice indicates an expected call of InvoiceNotice.
+func (mr *MockInboxMockRecorder) InvoiceNotice(ctx, invoiceID, n any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InvoiceNotice", reflect.TypeOf((*MockInbox)(nil).InvoiceNotice), ctx, invoiceID, n)
 }
 
 // MEDNotice mocks base method.

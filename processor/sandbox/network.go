@@ -121,6 +121,8 @@ func (a *Network) DeliverSandboxNotice(ctx context.Context, d Delivery) error {
 		err = a.Sandbox.SettleDebit(ctx, d.ID, d.Attempt, d.Reason)
 	case KindDunning: // credit bureau
 		err = a.Sandbox.AnswerDunning(ctx, d.ID, d.Reason)
+	case KindInvoice: // fiscal issuer
+		err = a.Sandbox.AnswerInvoice(ctx, d.ID, d.Reason)
 	// Billings.
 	case KindCard:
 		err = a.Sandbox.cardAnswer(ctx, d.ID, d.Outcome)
