@@ -113,10 +113,12 @@ func (a *Crypto) EnsureCryptoWithdrawal(ctx context.Context, t domain.Transactio
 }
 
 // SubmitCryptoWithdrawal hands the withdrawal to the processor (idempotent
-// on our id) and marks it PROCESSING with the processor's reference.
+// on our id) and marks it PROCESSING with the processor's reference. A
+// withdrawal held for security review is sent only once approved
+// (Base.sendable), at the units stored (re-priced after a long hold).
 func (a *Crypto) SubmitCryptoWithdrawal(ctx context.Context, id string) error {
-	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypeCryptoOut)
-	if err != nil || t.Status != domain.StatusPending {
+	t, send, err := a.sendable(ctx, id)
+	if err != nil || !send {
 		return err
 	}
 	c := t.Details.V.Crypto
@@ -133,6 +135,47 @@ func (a *Crypto) SubmitCryptoWithdrawal(ctx context.Context, id string) error {
 		return emit(), nil
 	})
 	return err
+}
+
+// RepriceCryptoWithdrawal prices again, once, a withdrawal whose quote
+// expired while it was held for security review (up to 72 h): sent at its
+// old quote after the coin rose, it would pay out more than the BRL
+// reserved. While the withdrawal is PENDING and not yet re-priced, the
+// processor's rate buys units for its amount, rounded down as a quote's
+// (never more than was paid for); the rate, the units and repricedAt are
+// stored under the row lock, then SubmitCryptoWithdrawal sends those
+// units. A retry finds repricedAt set and prices nothing again. An amount
+// that no longer buys one unit fails the withdrawal, its reserve returned.
+// It returns the stored status.
+func (a *Crypto) RepriceCryptoWithdrawal(ctx context.Context, id string) (string, error) {
+	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypeCryptoOut)
+	if err != nil || !needsReprice(t, time.Now()) {
+		return t.Status, err
+	}
+	rate, err := a.Processor.CryptoRate(ctx, t.Details.V.Crypto.PayCurrency)
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	t, err = a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		if !needsReprice(*t, now) {
+			return change{}, nil
+		}
+		c := t.Details.V.Crypto
+		units := domain.CryptoCurrencies[c.PayCurrency].PayUnits(t.Amount, rate.Rate, false)
+		if units <= 0 {
+			return failWithdrawal(ctx, tx, t)
+		}
+		c.Rate, c.PayUnits, c.RepricedAt = rate.Rate, units, domain.TimePtr(now)
+		return emit(), nil
+	})
+	return t.Status, err
+}
+
+// needsReprice: a PENDING withdrawal not re-priced yet whose quote expired.
+func needsReprice(t domain.Transaction, now time.Time) bool {
+	c := t.Details.V.Crypto
+	return t.Status == domain.StatusPending && c != nil && c.RepricedAt == nil && !now.Before(c.QuoteExpiry(t.CreatedAt.Time))
 }
 
 // CompleteCryptoWithdrawal books a confirmed withdrawal: the reserve
@@ -166,14 +209,19 @@ func (a *Crypto) FailCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput)
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, releasePosting(cryptoKey(t.ID, "release"), *t, domain.TypeCryptoOut, t.Amount)); err != nil {
-			return change{}, err
-		}
-		t.Status = domain.StatusFailed
-		if r := t.Details.V.SecurityReview; r != nil && r.Pending { // nothing left to review
-			r.Pending = false
-		}
-		return emit(), nil
+		return failWithdrawal(ctx, tx, t)
 	})
 	return err
+}
+
+// failWithdrawal returns a withdrawal's reserve exactly and marks it FAILED.
+func failWithdrawal(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+	if _, err := db.Post(ctx, tx, releasePosting(cryptoKey(t.ID, "release"), *t, domain.TypeCryptoOut, t.Amount)); err != nil {
+		return change{}, err
+	}
+	t.Status = domain.StatusFailed
+	if r := t.Details.V.SecurityReview; r != nil && r.Pending { // nothing left to review
+		r.Pending = false
+	}
+	return emit(), nil
 }

@@ -104,10 +104,11 @@ func (a *Transfers) DecideTransfer(ctx context.Context, in DecideTransferInput) 
 
 // SubmitTransfer hands the PIX out to the processor and marks it PROCESSING
 // with the processor's reference. A retry after the processor accepted it
-// submits again: processors are idempotent on the transfer id.
+// submits again: processors are idempotent on the transfer id. A transfer
+// held for security review is sent only once approved (Base.sendable).
 func (a *Transfers) SubmitTransfer(ctx context.Context, id string) error {
-	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypePixOut)
-	if err != nil || t.Status != domain.StatusPending {
+	t, send, err := a.sendable(ctx, id)
+	if err != nil || !send {
 		return err
 	}
 	d := t.Details.V

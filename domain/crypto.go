@@ -164,6 +164,23 @@ type CryptoBlock struct {
 	Address     string      `json:"address"`
 	ExtraID     string      `json:"extraId,omitempty"`
 	TxHash      string      `json:"txHash,omitempty"`
+	// QuoteExpiresAt is when a withdrawal's quote stops binding: a
+	// withdrawal held for security review past it is priced again before
+	// it is sent (activities.Crypto.RepriceCryptoWithdrawal).
+	QuoteExpiresAt *Time `json:"quoteExpiresAt,omitempty"`
+	// RepricedAt is when that second pricing replaced Rate and PayUnits
+	// (at most once per withdrawal).
+	RepricedAt *Time `json:"repricedAt,omitempty"`
+}
+
+// QuoteExpiry is when the block's withdrawal quote expired; a block stored
+// before QuoteExpiresAt existed counts from createdAt (its quote was made
+// before the withdrawal, so it expired no later).
+func (b CryptoBlock) QuoteExpiry(createdAt time.Time) time.Time {
+	if b.QuoteExpiresAt != nil {
+		return b.QuoteExpiresAt.Time
+	}
+	return createdAt.Add(CryptoQuoteValidity)
 }
 
 // PayAmount is the block's crypto amount in its currency's precision.

@@ -197,7 +197,8 @@ func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key 
 			ID: id, AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeCryptoOut, Status: domain.StatusPending,
 			Amount: in.Amount, NetAmount: in.Amount, Description: desc, ExternalReference: in.ExternalReference, CreatedAt: domain.NewTime(now),
 			Details: domain.SomeJSON(domain.Details{Crypto: &domain.CryptoBlock{PayCurrency: q.PayCurrency, PayUnits: q.PayUnits, Rate: q.Rate,
-				QuoteID: q.ID, Address: in.Address, ExtraID: in.ExtraID}, SecurityReview: acct.ReviewHold(in.Amount)}),
+				QuoteID: q.ID, QuoteExpiresAt: domain.TimePtr(q.ExpiresAt.Time), Address: in.Address, ExtraID: in.ExtraID},
+				SecurityReview: acct.ReviewHold(in.Amount)}),
 		}
 		if err := db.UseCryptoQuote(ctx, tx, q.ID, id); err != nil {
 			return err

@@ -76,9 +76,12 @@ func CryptoDepositWorkflow(ctx workflow.Context, in CryptoInput) (string, error)
 	return status, setStatus(ctx, status)
 }
 
+// cryptoRepriceChange versions the re-pricing step after an approved hold.
+const cryptoRepriceChange = "crypto-reprice-after-review"
+
 // CryptoWithdrawalWorkflow drives one withdrawal: reserved → (held for
-// security review, as a PIX out: approved, or rejected → FAILED with the
-// reserve returned →) submitted to the processor (PROCESSING) → COMPLETED
+// security review, as a PIX out: approved and re-priced if its quote
+// expired meanwhile, or rejected → FAILED with the reserve returned →) submitted to the processor (PROCESSING) → COMPLETED
 // or FAILED (reserve returned), as the processor's notice says.
 func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, error) {
 	var a *activities.Crypto
@@ -102,6 +105,16 @@ func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, err
 				return "", err
 			}
 			return domain.StatusFailed, setStatus(ctx, domain.StatusFailed)
+		}
+		// A hold outlives the 2-minute quote: price again before sending
+		// (histories from before this step skip it).
+		if workflow.GetVersion(ctx, cryptoRepriceChange, workflow.DefaultVersion, 1) == 1 {
+			if err := workflow.ExecuteActivity(actx, a.RepriceCryptoWithdrawal, id).Get(ctx, &status); err != nil {
+				return "", err
+			}
+			if status == domain.StatusFailed {
+				return status, setStatus(ctx, status)
+			}
 		}
 	}
 	if err := workflow.ExecuteActivity(actx, a.SubmitCryptoWithdrawal, id).Get(ctx, nil); err != nil {

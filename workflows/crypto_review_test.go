@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/mock"
+
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
 )
@@ -42,6 +44,37 @@ func TestHeldCryptoWithdrawalIsSentOnlyAfterApproval(t *testing.T) {
 	}
 	if f.calls["decide approve"] != 1 || f.calls["submit"] != 1 || f.calls["complete"] != 1 || f.calls["fail"] != 0 {
 		t.Fatalf("calls %v", f.calls)
+	}
+	// The hold outlived the quote: it was priced again, once, before the send.
+	if f.calls["reprice"] != 1 || f.calls["reprice after submit"] != 0 {
+		t.Fatalf("re-pricing calls %v", f.calls)
+	}
+}
+
+// A withdrawal never held is sent at its quote, not priced again; one whose
+// re-pricing failed it (its amount buys no unit any more) is never sent.
+func TestCryptoWithdrawalRepricedOnlyAfterAHold(t *testing.T) {
+	t.Parallel()
+	env, f := cryptoEnv(t)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(NoticeSignal, processor.CryptoNotice{ID: "w1", Outcome: processor.OutcomeSettled})
+	}, time.Minute)
+	in := heldWithdrawal()
+	in.Record.Details.V.SecurityReview = nil
+	env.ExecuteWorkflow(CryptoWithdrawalWorkflow, in)
+	var status string
+	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusCompleted || f.calls["reprice"] != 0 || f.calls["submit"] != 1 {
+		t.Fatalf("not held: result %s, %v, calls %v", status, err, f.calls)
+	}
+
+	env, f = cryptoEnv(t)
+	env.OnActivity(cryptoActs.RepriceCryptoWithdrawal, mock.Anything, "w1").Return(domain.StatusFailed, nil)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(ReviewSignal, ReviewDecision{TransferID: "w1", Decision: DecisionApprove})
+	}, time.Hour)
+	env.ExecuteWorkflow(CryptoWithdrawalWorkflow, heldWithdrawal())
+	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusFailed || f.calls["submit"] != 0 {
+		t.Fatalf("re-pricing failed it: result %s, %v, calls %v", status, err, f.calls)
 	}
 }
 

@@ -130,6 +130,13 @@ func cryptoEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeRecord) {
 		return f.to("credit", domain.StatusCompleted)
 	}, cryptoActs.CreditCryptoDeposit)
 	reg(func(context.Context, string) (string, error) { return f.to("expire", domain.StatusCanceled) }, cryptoActs.ExpireCryptoDeposit)
+	reg(func(context.Context, string) (string, error) {
+		if f.calls["submit"] > 0 {
+			f.calls["reprice after submit"]++
+		}
+		f.calls["reprice"]++
+		return f.status, nil
+	}, cryptoActs.RepriceCryptoWithdrawal)
 	reg(func(context.Context, string) error { _, err := f.to("submit", domain.StatusProcessing); return err }, cryptoActs.SubmitCryptoWithdrawal)
 	reg(func(context.Context, activities.CryptoNoticeInput) error {
 		_, err := f.to("complete", domain.StatusCompleted)
