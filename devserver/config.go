@@ -201,6 +201,11 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key():          1,
+		// `temporal server start-dev`'s own persistence budgets (its
+		// defaultDynamicConfigValues): the defaults (2,000 and 9,000 per
+		// second) throttle a busy dev server's store calls.
+		dynamicconfig.FrontendPersistenceMaxQPS.Key(): 10000,
+		dynamicconfig.HistoryPersistenceMaxQPS.Key():  45000,
 	}
 
 	return []temporal.ServerOption{
