@@ -1,8 +1,8 @@
 //go:build devserver
 
 // Command jangada-bench is Jangada's load tool (`make bench`). In one run
-// on this machine it starts an embedded Temporal server (SQLite file with
-// WAL, as `make run` uses), a private database and a Jangada process (API
+// on this machine it starts an embedded Temporal server (SQLite in memory,
+// the shape of `temporal server start-dev`), a private database and a Jangada process (API
 // and worker), and measures each hot path beside the bare machinery it
 // stands on, on the same servers: charge creation against a bare
 // StartWorkflow, internal transfers against a bare PostgreSQL transaction,

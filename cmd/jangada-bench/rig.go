@@ -71,9 +71,10 @@ func freePort() int {
 	return port
 }
 
-// startRig starts Temporal with the given store: "file" is the embedded dev
-// server of `make run` (SQLite file, WAL), "memory" the in-memory SQLite
-// server of the integration tests.
+// startRig starts Temporal with the given store: "dev" is the embedded dev
+// server in the shape of `temporal server start-dev` (SQLite in memory),
+// on which the figures are taken; "file" that of `make run` (SQLite file,
+// WAL); "memory" the in-memory server of the integration tests.
 func startRig(ctx context.Context, store string) (*rig, error) {
 	r := &rig{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 30 * time.Second}}
 	var err error
