@@ -17,7 +17,7 @@ func TestGoClientChargeCreateGet(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)
 	m := e.merchant()
-	c, err := client.New(e.base+"/v1", m.Key)
+	c, err := client.New(e.base+"/v1", m.Key, client.WithHTTPClient(e.httpClient()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -276,6 +276,8 @@ func (r resp) m(t *testing.T) map[string]any {
 	return v
 }
 
+// request sends one request to the API, checked against the OpenAPI
+// documents (env.httpClient), and decodes the envelope.
 func (e *env) request(method, path string, headers map[string]string, body any) resp {
 	e.t.Helper()
 	var rd io.Reader
@@ -292,7 +294,7 @@ func (e *env) request(method, path string, headers map[string]string, body any) 
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.httpClient().Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
