@@ -40,6 +40,9 @@ type Doc struct {
 	Data any
 	// List says data is a page of Data: {items, page, pageSize, total, pages}.
 	List bool
+	// OneOrList says data is either one Data (the query selects one) or a
+	// page of Data (it does not), as GET /subaccount/portal/status answers.
+	OneOrList bool
 	// Patch says the body is a partial update: no field of Body is required.
 	Patch bool
 	// Example is an example request body (marshalled as JSON).
@@ -334,20 +337,24 @@ func (d *apiDoc) success(doc Doc) map[string]any {
 	if doc.Data == nil {
 		return map[string]any{"$ref": "#/components/schemas/Envelope"}
 	}
-	data := d.named(doc.Data)
-	if doc.List {
+	one := d.named(doc.Data)
+	data := one
+	if doc.List || doc.OneOrList {
 		data = map[string]any{
 			"type":                 "object",
 			"required":             []string{"items", "page", "pageSize", "total", "pages"},
 			"additionalProperties": false,
 			"properties": map[string]any{
-				"items":    map[string]any{"type": "array", "items": data},
+				"items":    map[string]any{"type": "array", "items": one},
 				"page":     map[string]any{"type": "integer", "minimum": 1},
 				"pageSize": map[string]any{"type": "integer", "minimum": 1},
 				"total":    map[string]any{"type": "integer", "minimum": 0},
 				"pages":    map[string]any{"type": "integer", "minimum": 0},
 			},
 		}
+	}
+	if doc.OneOrList {
+		data = map[string]any{"anyOf": []any{one, data}}
 	}
 	return map[string]any{"allOf": []any{
 		map[string]any{"$ref": "#/components/schemas/Envelope"},

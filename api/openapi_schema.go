@@ -39,6 +39,8 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "number", Description: "percent, at most two decimal places"}
 	case reflect.TypeFor[domain.Time]():
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
+	case reflect.TypeFor[domain.CardField]():
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "integer"}}, Description: `a string or a number ("05" or 5)`}
 	case reflect.TypeFor[json.RawMessage]():
 		return &jsonschema.Schema{}
 	// Crypto: an amount of the currency, at its precision.
@@ -77,7 +79,42 @@ func (d *apiDoc) name(t reflect.Type) string {
 func (d *apiDoc) inline(v any) *jsonschema.Schema {
 	s := d.req.Reflect(v)
 	s.Version = ""
+	anyCase(s)
 	return s
+}
+
+// anyCase lists the lower case of each upper-case enum of a request
+// schema: the code reads those values in any case (strings.ToUpper before
+// it compares), so the document must admit what the server accepts. A
+// lower-case enum (a review's decision) is exact and stays as it is.
+func anyCase(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	var lower []any
+	for _, e := range s.Enum {
+		if v, ok := e.(string); ok && v == strings.ToUpper(v) && v != strings.ToLower(v) {
+			lower = append(lower, strings.ToLower(v))
+		}
+	}
+	if len(lower) > 0 && len(lower) == len(s.Enum) {
+		s.Enum = append(s.Enum, lower...)
+		switch {
+		case s.Description == "":
+			s.Description = "case-insensitive"
+		case !strings.Contains(s.Description, "case-insensitive"):
+			s.Description = "case-insensitive; " + s.Description
+		}
+	}
+	for _, sub := range slices.Concat(s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems) {
+		anyCase(sub)
+	}
+	anyCase(s.Items)
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			anyCase(p.Value)
+		}
+	}
 }
 
 // named is an answer type's schema: a reference to its component, every

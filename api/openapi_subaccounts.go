@@ -49,7 +49,7 @@ var _ = documents(merchantDocs, map[string]Doc{
 	"POST /subaccount/portal/setup":   {Summary: "Open a sub-account's portal", Body: subaccount.PortalSetupRequest{}, Data: portalReady{}},
 	"GET /subaccount/portal/status": {
 		Summary: "A sub-account's portal status, or a page of all", Description: "With id or externalReference: that sub-account's item; otherwise a page of items.",
-		Query: portalQuery{}, Data: subaccount.PortalItem{},
+		Query: portalQuery{}, Data: subaccount.PortalItem{}, OneOrList: true,
 	},
 	"POST /subaccount/portal/update-email": {Summary: "Change a portal's e-mail", Body: subaccount.PortalEmailRequest{}, Data: subaccount.PortalItem{}},
 	"POST /subaccount/portal/revoke":       {Summary: "Revoke a portal", Body: subaccount.Ref{}, Data: subaccount.PortalItem{}},

@@ -6,7 +6,7 @@ import "github.com/jangada/jangada/domain"
 type subscriptionQuery struct {
 	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
 	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
-	Status   string `json:"status" jsonschema:"enum=ACTIVE,enum=CANCELED,description=case-insensitive"`
+	Status   string `json:"status" jsonschema:"enum=ACTIVE,enum=CANCELED"`
 }
 
 // The OpenAPI Docs of subscriptions.

@@ -212,3 +212,29 @@ func TestAdminListAccounts(t *testing.T) {
 		t.Fatalf("pageSize=1000: %d %s", w.Code, w.Body)
 	}
 }
+
+// TestOpenAPIAdmitsWhatTheCodeAccepts pins the request schemas to what the
+// handlers accept (the e2e contract check found each drift): enums read in
+// any case list their lower case too, an exact lower-case enum stays
+// exact, null limits, a BR Code's amount, the portal's item or page.
+func TestOpenAPIAdmitsWhatTheCodeAccepts(t *testing.T) {
+	t.Parallel()
+	merchant, admin := openAPIOps(t, MerchantOpenAPI()), openAPIOps(t, AdminOpenAPI())
+	for _, c := range []struct {
+		op          map[string]any
+		name        string
+		want, avoid string
+	}{
+		{merchant["GET /subscriptions/list"], "subscriptions list", `"enum":["ACTIVE","CANCELED","active","canceled"]`, ""},
+		{merchant["POST /products/create"], "products create", `"enum":["ACTIVE","INACTIVE","active","inactive"]`, ""},
+		{admin["POST /transfers/{id}/review"], "review", `"enum":["approve","reject"]`, `"APPROVE"`},
+		{merchant["POST /subaccount/set-limits"], "set-limits", `"daily":{"oneOf":[`, ""},
+		{merchant["POST /transfer-pix/create"], "transfer-pix create", "required unless pixCopyPaste", `"required":["amount"`},
+		{merchant["GET /subaccount/portal/status"], "portal status", `"data":{"anyOf":[{"$ref":"#/components/schemas/PortalItem"},`, ""},
+	} {
+		b, _ := json.Marshal(c.op)
+		if s := string(b); !strings.Contains(s, c.want) || c.avoid != "" && strings.Contains(s, c.avoid) {
+			t.Errorf("%s: want %s (and not %q) in %s", c.name, c.want, c.avoid, s)
+		}
+	}
+}

@@ -198,7 +198,7 @@ const CryptoQuoteValidity = 2 * time.Minute
 // CryptoDepositRequest is the body of POST /payment-crypto/create.
 type CryptoDepositRequest struct {
 	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
-	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
 	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	ExternalReference *string      `json:"externalReference" jsonschema:"minLength=1,maxLength=120"`
 }
@@ -241,7 +241,7 @@ func (b CryptoDepositRequest) Validate() (NewCryptoDeposit, error) {
 // CryptoQuoteRequest is the body of POST /transfer-crypto/quote.
 type CryptoQuoteRequest struct {
 	Amount      *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
-	PayCurrency *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
+	PayCurrency *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
 }
 
 // NewCryptoQuote is a validated quote request.
@@ -267,7 +267,7 @@ func (b CryptoQuoteRequest) Validate() (NewCryptoQuote, error) {
 // currency; auto quotes by itself).
 type CryptoWithdrawalRequest struct {
 	Address           *string      `json:"address" jsonschema:"required,minLength=1,maxLength=128,description=checked with its currency's checksum: bech32 or base58check for BTC; EIP-55 when mixed case for ETH and USDT"`
-	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=case-insensitive"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
 	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
 	ExtraID           *string      `json:"extraId" jsonschema:"maxLength=64,description=the destination tag: required for XRP (an integer from 0 to 4294967295); refused for the others"`
 	QuoteID           *string      `json:"quoteId" jsonschema:"maxLength=64,description=transfer-crypto/create: the quote to use (default: the latest unused quote of that amount and currency); ignored by transfer-crypto-auto/create"`

@@ -13,7 +13,7 @@ import (
 
 // TransferRequest is the body of POST /transfer-pix/create (and /payouts/create).
 type TransferRequest struct {
-	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01"`
+	Amount            *money.Cents `json:"amount" jsonschema:"minimum=0.01,description=required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal)"`
 	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	PixKey            *string      `json:"pixKey"`
 	PixKeyType        *string      `json:"pixKeyType" jsonschema:"enum=CPF,enum=CNPJ,enum=EMAIL,enum=TELEFONE,enum=CHAVE_ALEATORIA,description=required with pixKey"`

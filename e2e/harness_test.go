@@ -203,6 +203,11 @@ type env struct {
 	app  *app.App
 	base string
 	ws   string
+	// negatives says the test sends bad input on purpose (a hostile-input
+	// test): the OpenAPI check skips its requests, even those the server
+	// accepts (a repeated page=1&page=x reads the first), and still checks
+	// every answer.
+	negatives bool
 }
 
 // testConfig is the configuration of a test's own app, on its own database.

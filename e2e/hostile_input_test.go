@@ -14,6 +14,7 @@ import (
 func TestHostileInputOnEveryRoute(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)
+	e.negatives = true // every request is hostile on purpose: answers checked, not requests
 	m := e.merchant()
 	ids := []string{"%00", "a%00b", "%ff%fe", strings.Repeat("x", 300), "..%2F..%2Fetc", "%27%3B%20DROP%20TABLE%20accounts%3B--", "-1", "0"}
 	queries := []string{"", "page=%00", "page=-1", "pageSize=100000", "status=%ff", "dateFrom=yesterday", "search=%00",

@@ -299,9 +299,9 @@ func (b LockRequest) Validate() (Lock, error) {
 // as null, or left out, is removed: the request states all three limits.
 type LimitsRequest struct {
 	ID             *string      `json:"id"`
-	Daily          *money.Cents `json:"daily"`
-	Monthly        *money.Cents `json:"monthly"`
-	PerTransaction *money.Cents `json:"perTransaction"`
+	Daily          *money.Cents `json:"daily" jsonschema:"nullable,description=null: no limit"`
+	Monthly        *money.Cents `json:"monthly" jsonschema:"nullable,description=null: no limit"`
+	PerTransaction *money.Cents `json:"perTransaction" jsonschema:"nullable,description=null: no limit"`
 }
 
 // SetLimits is a validated set-limits request.

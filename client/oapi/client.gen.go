@@ -21,7 +21,9 @@ import (
 // Defines values for RefundsCreateJSONBodyNature.
 const (
 	ORIGINAL RefundsCreateJSONBodyNature = "ORIGINAL"
+	Original RefundsCreateJSONBodyNature = "original"
 	RETIRADA RefundsCreateJSONBodyNature = "RETIRADA"
+	Retirada RefundsCreateJSONBodyNature = "retirada"
 )
 
 // Valid indicates whether the value is a known member of the RefundsCreateJSONBodyNature enum.
@@ -29,7 +31,11 @@ func (e RefundsCreateJSONBodyNature) Valid() bool {
 	switch e {
 	case ORIGINAL:
 		return true
+	case Original:
+		return true
 	case RETIRADA:
+		return true
+	case Retirada:
 		return true
 	default:
 		return false
@@ -41,8 +47,13 @@ const (
 	CHAVEALEATORIA TransferPixCreateJSONBodyPixKeyType = "CHAVE_ALEATORIA"
 	CNPJ           TransferPixCreateJSONBodyPixKeyType = "CNPJ"
 	CPF            TransferPixCreateJSONBodyPixKeyType = "CPF"
+	ChaveAleatoria TransferPixCreateJSONBodyPixKeyType = "chave_aleatoria"
+	Cnpj           TransferPixCreateJSONBodyPixKeyType = "cnpj"
+	Cpf            TransferPixCreateJSONBodyPixKeyType = "cpf"
 	EMAIL          TransferPixCreateJSONBodyPixKeyType = "EMAIL"
+	Email          TransferPixCreateJSONBodyPixKeyType = "email"
 	TELEFONE       TransferPixCreateJSONBodyPixKeyType = "TELEFONE"
+	Telefone       TransferPixCreateJSONBodyPixKeyType = "telefone"
 )
 
 // Valid indicates whether the value is a known member of the TransferPixCreateJSONBodyPixKeyType enum.
@@ -54,9 +65,19 @@ func (e TransferPixCreateJSONBodyPixKeyType) Valid() bool {
 		return true
 	case CPF:
 		return true
+	case ChaveAleatoria:
+		return true
+	case Cnpj:
+		return true
+	case Cpf:
+		return true
 	case EMAIL:
 		return true
+	case Email:
+		return true
 	case TELEFONE:
+		return true
+	case Telefone:
 		return true
 	default:
 		return false
@@ -66,7 +87,9 @@ func (e TransferPixCreateJSONBodyPixKeyType) Valid() bool {
 // Defines values for WebhooksCreateJSONBodyStatus.
 const (
 	WebhooksCreateJSONBodyStatusACTIVE   WebhooksCreateJSONBodyStatus = "ACTIVE"
+	WebhooksCreateJSONBodyStatusActive   WebhooksCreateJSONBodyStatus = "active"
 	WebhooksCreateJSONBodyStatusDISABLED WebhooksCreateJSONBodyStatus = "DISABLED"
+	WebhooksCreateJSONBodyStatusDisabled WebhooksCreateJSONBodyStatus = "disabled"
 )
 
 // Valid indicates whether the value is a known member of the WebhooksCreateJSONBodyStatus enum.
@@ -74,7 +97,11 @@ func (e WebhooksCreateJSONBodyStatus) Valid() bool {
 	switch e {
 	case WebhooksCreateJSONBodyStatusACTIVE:
 		return true
+	case WebhooksCreateJSONBodyStatusActive:
+		return true
 	case WebhooksCreateJSONBodyStatusDISABLED:
+		return true
+	case WebhooksCreateJSONBodyStatusDisabled:
 		return true
 	default:
 		return false
@@ -84,7 +111,9 @@ func (e WebhooksCreateJSONBodyStatus) Valid() bool {
 // Defines values for WebhooksUpdateJSONBodyStatus.
 const (
 	WebhooksUpdateJSONBodyStatusACTIVE   WebhooksUpdateJSONBodyStatus = "ACTIVE"
+	WebhooksUpdateJSONBodyStatusActive   WebhooksUpdateJSONBodyStatus = "active"
 	WebhooksUpdateJSONBodyStatusDISABLED WebhooksUpdateJSONBodyStatus = "DISABLED"
+	WebhooksUpdateJSONBodyStatusDisabled WebhooksUpdateJSONBodyStatus = "disabled"
 )
 
 // Valid indicates whether the value is a known member of the WebhooksUpdateJSONBodyStatus enum.
@@ -92,7 +121,11 @@ func (e WebhooksUpdateJSONBodyStatus) Valid() bool {
 	switch e {
 	case WebhooksUpdateJSONBodyStatusACTIVE:
 		return true
+	case WebhooksUpdateJSONBodyStatusActive:
+		return true
 	case WebhooksUpdateJSONBodyStatusDISABLED:
+		return true
+	case WebhooksUpdateJSONBodyStatusDisabled:
 		return true
 	default:
 		return false
@@ -391,9 +424,11 @@ type PaymentPixListParams struct {
 // RefundsCreateJSONBody defines parameters for RefundsCreate.
 type RefundsCreateJSONBody struct {
 	// Amount the deposit's gross amount
-	Amount        float64                      `json:"amount"`
-	Description   *string                      `json:"description,omitempty"`
-	E2eId         *string                      `json:"e2eId,omitempty"`
+	Amount      float64 `json:"amount"`
+	Description *string `json:"description,omitempty"`
+	E2eId       *string `json:"e2eId,omitempty"`
+
+	// Nature case-insensitive
 	Nature        *RefundsCreateJSONBodyNature `json:"nature,omitempty"`
 	RefundId      *string                      `json:"refundId,omitempty"`
 	SubaccountId  *string                      `json:"subaccountId,omitempty"`
@@ -483,16 +518,17 @@ type TransferInternalListParams struct {
 
 // TransferPixCreateJSONBody defines parameters for TransferPixCreate.
 type TransferPixCreateJSONBody struct {
-	Amount            float64 `json:"amount"`
-	CoverFee          *bool   `json:"coverFee,omitempty"`
-	Description       *string `json:"description,omitempty"`
-	ExternalReference *string `json:"externalReference,omitempty"`
+	// Amount required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal)
+	Amount            *float64 `json:"amount,omitempty"`
+	CoverFee          *bool    `json:"coverFee,omitempty"`
+	Description       *string  `json:"description,omitempty"`
+	ExternalReference *string  `json:"externalReference,omitempty"`
 
 	// PixCopyPaste a BR Code to pay instead of pixKey
 	PixCopyPaste *string `json:"pixCopyPaste,omitempty"`
 	PixKey       *string `json:"pixKey,omitempty"`
 
-	// PixKeyType required with pixKey
+	// PixKeyType case-insensitive; required with pixKey
 	PixKeyType *TransferPixCreateJSONBodyPixKeyType `json:"pixKeyType,omitempty"`
 
 	// PixRail must not be sent: the rail comes from the API key
@@ -593,7 +629,9 @@ type WebhooksCreateJSONBody struct {
 	Description *string `json:"description,omitempty"`
 
 	// Events event types or patterns (payment.paid
-	Events []string                      `json:"events"`
+	Events []string `json:"events"`
+
+	// Status case-insensitive
 	Status *WebhooksCreateJSONBodyStatus `json:"status,omitempty"`
 	Url    string                        `json:"url"`
 }
@@ -618,7 +656,9 @@ type WebhooksUpdateJSONBody struct {
 	Description *string `json:"description,omitempty"`
 
 	// Events event types or patterns (payment.paid
-	Events *[]string                     `json:"events,omitempty"`
+	Events *[]string `json:"events,omitempty"`
+
+	// Status case-insensitive
 	Status *WebhooksUpdateJSONBodyStatus `json:"status,omitempty"`
 	Url    *string                       `json:"url,omitempty"`
 }
