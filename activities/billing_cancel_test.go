@@ -24,7 +24,7 @@ func (f *fixture) cancelBilling(a *activities.Billings, id string) {
 func TestCanceledBoletoIsVoidedOnceAtTheRegistrar(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBillings(gomock.NewController(t))
 	a := &activities.Billings{Base: f.base(), Processor: proc}
 	b := f.newBilling(domain.MethodBoleto, 10000)
 	// Still payable: nothing to void (the mock refuses any call).
@@ -55,7 +55,7 @@ func TestCanceledBoletoIsVoidedOnceAtTheRegistrar(t *testing.T) {
 func TestPaymentTakenBeforeTheVoidIsBookedOnceAsALatePayment(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBillings(gomock.NewController(t))
 	a := &activities.Billings{Base: f.base(), Processor: proc}
 	b := f.newBilling(domain.MethodBoleto, 10000) // fee 1.99, notification 0.99
 	f.cancelBilling(a, b.ID)

@@ -21,7 +21,7 @@ import (
 // none.
 type Billings struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Billings
 }
 
 // BillingPaidInput carries the processor's notice that a billing was paid.

@@ -18,7 +18,7 @@ const BureauFeeKind = "BUREAU_FEE"
 // bureau and its conclusion.
 type Bureau struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Bureau
 }
 
 // InsertDunning writes a dunning's first records in tx: its row (with the

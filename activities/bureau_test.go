@@ -71,7 +71,7 @@ func TestDunningSubmitAndDenyAreIdempotent(t *testing.T) {
 		_, err := activities.InsertDunning(f.ctx, tx, d, []byte("%PDF-1.4 doc"))
 		return err
 	})
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBureau(gomock.NewController(t))
 	proc.EXPECT().RequestDunning(gomock.Any(), gomock.Any()).DoAndReturn(func(_ any, r processor.DunningRequest) (processor.Submission, error) {
 		if r.ID != d.ID || string(r.Document) != "%PDF-1.4 doc" || r.Value != 10077 || r.Debtor.CpfCnpj != "52998224725" {
 			t.Errorf("request %+v", r)

@@ -21,7 +21,7 @@ import (
 // steps write no events.
 type Crypto struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Crypto
 }
 
 // CryptoNoticeInput books a processor's notice about a deposit or a

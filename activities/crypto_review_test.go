@@ -41,7 +41,7 @@ func TestRepriceCryptoWithdrawalAfterAnExpiredQuote(t *testing.T) {
 	if units >= 833333 {
 		t.Fatalf("a dearer coin buys fewer units: %d", units)
 	}
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockCrypto(gomock.NewController(t))
 	proc.EXPECT().CryptoRate(gomock.Any(), "ETH").Return(processor.CryptoRate{Rate: 1_500_000, ValidFor: time.Minute}, nil).Times(1)
 	proc.EXPECT().SendCrypto(gomock.Any(), processor.CryptoOutRequest{ID: w.ID, Currency: "ETH", Units: units,
 		Address: w.Details.V.Crypto.Address}).Return(processor.Submission{ReferenceID: "cout-2"}, nil).Times(1)
@@ -71,7 +71,7 @@ func TestRepriceCryptoWithdrawalBuyingNothingFailsIt(t *testing.T) {
 	f := newFixture(t)
 	f.fund(f.merchant.ID, 100)
 	w := f.heldCryptoWithdrawal(1, domain.DecisionApprove)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockCrypto(gomock.NewController(t))
 	proc.EXPECT().CryptoRate(gomock.Any(), "ETH").Return(processor.CryptoRate{Rate: 1_000_000_000_000}, nil).Times(1)
 	a := &activities.Crypto{Base: f.base(), Processor: proc}
 	for range 2 {
@@ -89,9 +89,10 @@ func TestSubmitRefusesAWithdrawalNotApproved(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.fund(f.merchant.ID, 100000)
-	proc := processormock.NewMockProcessor(gomock.NewController(t)) // no send expected
-	crypto := &activities.Crypto{Base: f.base(), Processor: proc}
-	transfers := &activities.Transfers{Base: f.base(), Processor: proc}
+	ctrl := gomock.NewController(t)
+	pix := processormock.NewMockPix(ctrl) // no send expected until approved
+	crypto := &activities.Crypto{Base: f.base(), Processor: processormock.NewMockCrypto(ctrl)}
+	transfers := &activities.Transfers{Base: f.base(), Processor: pix}
 	for _, decision := range []string{"", domain.DecisionReject} {
 		w := f.heldCryptoWithdrawal(1000, decision)
 		var appErr *temporal.ApplicationError
@@ -110,7 +111,7 @@ func TestSubmitRefusesAWithdrawalNotApproved(t *testing.T) {
 	tr := f.pixOut(1000, false)
 	tr.Details.V.SecurityReview = &domain.SecurityReview{Decision: domain.DecisionApprove}
 	f.inTx(func(tx *sqlx.Tx) error { return activities.ReserveTransfer(f.ctx, tx, tr, publicURL) })
-	proc.EXPECT().SendPix(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "ok"}, nil).Times(1)
+	pix.EXPECT().SendPix(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "ok"}, nil).Times(1)
 	if err := transfers.SubmitTransfer(f.ctx, tr.ID); err != nil {
 		t.Fatalf("approved PIX out: %v", err)
 	}

@@ -95,7 +95,7 @@ func TestCryptoWithdrawalReservesSubmitsAndSettlesOnce(t *testing.T) {
 	if err := db.InTx(f.ctx, f.db, func(tx *sqlx.Tx) error { return activities.ReserveCryptoWithdrawal(f.ctx, tx, over) }); !errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Fatalf("withdrawal above the withdrawable money: %v", err)
 	}
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockCrypto(gomock.NewController(t))
 	proc.EXPECT().SendCrypto(gomock.Any(), processor.CryptoOutRequest{ID: w.ID, Currency: "ETH", Units: 833333,
 		Address: w.Details.V.Crypto.Address}).Return(processor.Submission{ReferenceID: "cout-1"}, nil).Times(1)
 	a := &activities.Crypto{Base: f.base(), Processor: proc}

@@ -33,7 +33,7 @@ const FiscalInvoiceLaunchGrace = 10 * time.Second
 // inside the charge's and the refund's transitions.
 type FiscalInvoices struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Fiscal
 }
 
 // openFiscalInvoice writes, in a charge's transition transaction, the

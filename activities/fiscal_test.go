@@ -117,7 +117,7 @@ func TestFiscalInvoiceIssuedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := domain.FiscalInvoiceID(c.ID)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockFiscal(gomock.NewController(t))
 	proc.EXPECT().IssueInvoice(gomock.Any(), gomock.Cond(func(r processor.InvoiceRequest) bool {
 		return r.ID == id && r.ChargeID == c.ID && r.Amount == 2500 && r.Description == "Pedido 42" && r.Payer != nil
 	})).Return(processor.Submission{ReferenceID: "iss-1"}, nil).Times(1)
@@ -157,10 +157,11 @@ func TestFiscalInvoiceCancelledByRefund(t *testing.T) {
 	f := newFixture(t)
 	f.fund(f.merchant.ID, 1000)
 	charges := &activities.Charges{Base: f.base()}
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	ctrl := gomock.NewController(t)
+	proc := processormock.NewMockFiscal(ctrl)
 	proc.EXPECT().IssueInvoice(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "iss"}, nil).Times(2)
 	inv := &activities.FiscalInvoices{Base: f.base(), Processor: proc}
-	refunds := &activities.Refunds{Base: f.base(), Processor: proc}
+	refunds := &activities.Refunds{Base: f.base(), Processor: processormock.NewMockPix(ctrl)}
 
 	// paidAndRefunded settles a fiscal charge, has the issuer answer, and
 	// refunds it (the refund's completion run twice: a retry).

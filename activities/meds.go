@@ -21,7 +21,7 @@ import (
 // (docs/ledger.md, "MED disputes").
 type MEDs struct {
 	Base
-	Processor processor.Processor
+	Processor processor.MED
 }
 
 // DisputeHold is a MED block: up to Amount of Wallet's available money

@@ -180,7 +180,7 @@ func TestMEDEvidenceRules(t *testing.T) {
 		t.Fatalf("evidence on an UNDER_REVIEW dispute: %v, want a 400", err)
 	}
 
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockMED(gomock.NewController(t))
 	proc.EXPECT().ContestMED(gomock.Any(), gomock.Any()).DoAndReturn(func(_ any, d processor.MEDDefence) (processor.Submission, error) {
 		if d.MEDID != m.ID || d.InfractionID != *m.ReferenceID || len(d.Files) != 1 || string(d.Files[0].Content) != "%PDF" {
 			t.Errorf("defence %+v", d)

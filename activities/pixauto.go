@@ -27,7 +27,7 @@ type InstructionMaker interface {
 // instructions after the create.
 type PixAutomatic struct {
 	Base
-	Processor processor.Processor
+	Processor processor.PixAutomatic
 	Maker     InstructionMaker
 }
 

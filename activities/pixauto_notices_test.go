@@ -24,7 +24,7 @@ import (
 func TestPixAutomaticUnnamedNoticeIsAttemptOnes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	acts, _, in := f.activePixAuto(proc, 0, pixauto.Today(time.Now()).AddDays(3))
 	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r processor.DebitRequest) (processor.Submission, error) {
 		return processor.Submission{ReferenceID: []string{"", "ref1", "ref2"}[r.Attempt]}, nil
@@ -72,7 +72,7 @@ func TestPixAutomaticUnnamedNoticeIsAttemptOnes(t *testing.T) {
 func TestPixAutomaticUnansweredDebitPaidLate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	acts, _, in := f.activePixAuto(proc, 0, pixauto.Today(time.Now()).AddDays(3))
 	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "ref1"}, nil).Times(1)
 	if _, err := acts.ChargeInstruction(f.ctx, activities.ChargeInput{InstructionID: in.ID, Attempt: 1}); err != nil {
@@ -112,7 +112,7 @@ func TestPixAutomaticUnansweredDebitPaidLate(t *testing.T) {
 func TestPixAutomaticLegacyInFlightNotSentAgain(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t)) // any debit fails the test
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t)) // any debit fails the test
 	acts, _, in := f.activePixAuto(proc, 0, pixauto.Today(time.Now()).AddDays(3))
 	details := in.Details.V
 	d := *details.PixAutomatic

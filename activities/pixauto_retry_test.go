@@ -21,7 +21,7 @@ import (
 
 // activePixAuto is pixAuto's authorization, approved (its first payment
 // credited), with cycle's instruction made due on due.
-func (f *fixture) activePixAuto(proc *processormock.MockProcessor, cycle int, due pixauto.Date) (*activities.PixAutomatic, pixauto.Authorization, domain.Transaction) {
+func (f *fixture) activePixAuto(proc *processormock.MockPixAutomatic, cycle int, due pixauto.Date) (*activities.PixAutomatic, pixauto.Authorization, domain.Transaction) {
 	f.t.Helper()
 	acts, a, _ := f.pixAuto(proc)
 	if _, err := acts.ActivateAuthorization(f.ctx, activities.ActivateInput{AuthorizationID: a.ID,
@@ -43,7 +43,7 @@ func (f *fixture) activePixAuto(proc *processormock.MockProcessor, cycle int, du
 func TestPixAutomaticRetriedAttemptPostsOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	due := pixauto.Today(time.Now()).AddDays(7) // cycle 1 of a weekly recurrence started today
 	acts, a, in := f.activePixAuto(proc, 1, due)
 	ctx := f.ctx
@@ -109,7 +109,7 @@ func TestPixAutomaticRetriedAttemptPostsOnce(t *testing.T) {
 func TestPixAutomaticCanceledCycleStaysCanceled(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	today := pixauto.Today(time.Now())
 	acts, a, in := f.activePixAuto(proc, 0, today.AddDays(3))
 	ctx := f.ctx
@@ -155,7 +155,7 @@ func TestPixAutomaticCanceledCycleStaysCanceled(t *testing.T) {
 // retry is never sent, or the retry is in flight and the cancel refused.
 func TestPixAutomaticCancelRacingRetryHasOneWinner(t *testing.T) {
 	t.Parallel()
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	var sent atomic.Int32
 	proc.EXPECT().DebitInstruction(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r processor.DebitRequest) (processor.Submission, error) {
 		if r.Attempt == 2 {

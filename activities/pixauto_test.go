@@ -21,7 +21,7 @@ import (
 // pixAuto is a merchant's authorization (PENDING, first payment R$ 10.00
 // with the default R$ 0.50 fee, fixed R$ 49.90 weekly from today) and the
 // activities over the real use case, with a mocked processor.
-func (f *fixture) pixAuto(proc *processormock.MockProcessor) (*activities.PixAutomatic, pixauto.Authorization, domain.Customer) {
+func (f *fixture) pixAuto(proc *processormock.MockPixAutomatic) (*activities.PixAutomatic, pixauto.Authorization, domain.Customer) {
 	f.t.Helper()
 	c, err := db.InsertCustomer(f.ctx, f.db, domain.Customer{ID: domain.NewID("cus_"), AccountID: f.merchant.ID, Name: "Maria",
 		Email: ptr("maria@example.com"), Document: "52998224725"})
@@ -47,7 +47,7 @@ func (f *fixture) pixAuto(proc *processormock.MockProcessor) (*activities.PixAut
 func TestPixAutomaticStepsPostOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	acts, a, cust := f.pixAuto(proc)
 	ctx := f.ctx
 	now := time.Now().UTC()
@@ -158,7 +158,7 @@ func TestPixAutomaticStepsPostOnce(t *testing.T) {
 func TestPixAutomaticCloseKeepsSentDebits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	acts, a, _ := f.pixAuto(proc)
 	ctx := f.ctx
 	if _, err := acts.ActivateAuthorization(ctx, activities.ActivateInput{AuthorizationID: a.ID,
@@ -199,7 +199,7 @@ func TestPixAutomaticCloseKeepsSentDebits(t *testing.T) {
 func TestPixAutomaticCancelDuringDebitIsRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPixAutomatic(gomock.NewController(t))
 	acts, a, _ := f.pixAuto(proc)
 	ctx := f.ctx
 	if _, err := acts.ActivateAuthorization(ctx, activities.ActivateInput{AuthorizationID: a.ID,

@@ -18,7 +18,7 @@ import (
 // spec's event catalog has no recharge events: the steps write none.
 type Recharges struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Recharges
 }
 
 // RechargeNoticeInput books an operator's notice about a recharge.

@@ -73,7 +73,7 @@ func TestSubmitRechargeCallsTheOperatorOnce(t *testing.T) {
 	f := newFixture(t)
 	f.fund(f.merchant.ID, 5000)
 	r := f.newRecharge(1500)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockRecharges(gomock.NewController(t))
 	proc.EXPECT().Recharge(gomock.Any(), processor.RechargeRequest{ID: r.ID, Phone: "11937654321", Operator: "VIVO", Amount: 1500}).
 		Return(processor.Submission{ReferenceID: "rch-1"}, nil).Times(2) // the operator is idempotent on our id
 	a := &activities.Recharges{Base: f.base(), Processor: proc}

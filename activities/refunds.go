@@ -16,7 +16,7 @@ import (
 // deposit (the refund block) with a PIX_REFUND statement line beside it.
 type Refunds struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Pix
 }
 
 // CompleteRefundInput books a concluded refund.

@@ -61,7 +61,7 @@ func TestRefundSubmitOnceCompleteOnce(t *testing.T) {
 	f.wantEqual("line status", line.Status, domain.StatusPending)
 	f.wantEqual("line amount", line.Amount, money.Cents(10000))
 
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPix(gomock.NewController(t))
 	proc.EXPECT().Refund(gomock.Any(), processor.RefundRequest{
 		DepositID: d.ID, EndToEndID: *d.EndToEndID, RefundID: "dev-1", Amount: 10000, Nature: "ORIGINAL",
 	}).Return(processor.Submission{ReferenceID: "ref-refund"}, nil).Times(1)
@@ -116,7 +116,7 @@ func TestFailRefundReturnsReserve(t *testing.T) {
 	before := f.balance(f.merchant.ID)
 	d = f.requestRefund(d.ID)
 
-	a := &activities.Refunds{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+	a := &activities.Refunds{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 	for range 2 {
 		if err := a.FailRefund(f.ctx, activities.FailInput{ID: d.ID, Reason: "rejected"}); err != nil {
 			t.Fatal(err)

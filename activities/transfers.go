@@ -15,7 +15,7 @@ import (
 // Transfers are the PIX out workflow's activities.
 type Transfers struct {
 	Base
-	Processor processor.Processor
+	Processor processor.Pix
 }
 
 // DecideTransferInput records a security review decision.

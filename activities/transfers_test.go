@@ -28,7 +28,7 @@ func TestSubmitTransferCallsProcessorOnce(t *testing.T) {
 	tr := f.newTransfer(10000, false) // fee out of the amount: the recipient gets R$ 99.50
 	f.wantEqual("net", tr.NetAmount, money.Cents(9950))
 
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPix(gomock.NewController(t))
 	proc.EXPECT().SendPix(gomock.Any(), processor.PixOutRequest{
 		ID: tr.ID, Amount: 9950, PixKey: "ana@example.com", PixKeyType: "EMAIL", Description: "Aluguel",
 	}).Return(processor.Submission{ReferenceID: "ref-out-1"}, nil).Times(1)
@@ -52,7 +52,7 @@ func TestSubmitTransferProcessorError(t *testing.T) {
 	f.fund(f.merchant.ID, 100000)
 	tr := f.newTransfer(10000, true)
 	down := errors.New("processor unreachable")
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockPix(gomock.NewController(t))
 	gomock.InOrder(
 		proc.EXPECT().SendPix(gomock.Any(), gomock.Any()).Return(processor.Submission{}, down),
 		proc.EXPECT().SendPix(gomock.Any(), gomock.Any()).Return(processor.Submission{ReferenceID: "ref-2"}, nil),
@@ -80,7 +80,7 @@ func TestCompleteTransferPostsOnce(t *testing.T) {
 	tr := f.newTransfer(10000, true) // the merchant pays the fee: debit R$ 100.50
 	f.wantEqual("reserved", f.balance(f.merchant.ID), dbBalance(100000-10050, 10050))
 
-	a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+	a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 	n := settledNotice()
 	f.resetPublished()
 	for i := range 2 {
@@ -121,7 +121,7 @@ func TestFailTransferReturnsReserveExactly(t *testing.T) {
 	f.inTx(func(tx *sqlx.Tx) error { return activities.ReserveTransfer(f.ctx, tx, tr, publicURL) })
 	f.wantEqual("reserved", f.balance(f.merchant.ID), dbBalance(100000-12395, 12395))
 
-	a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+	a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 	for range 2 {
 		if err := a.FailTransfer(f.ctx, activities.FailInput{ID: tr.ID, Reason: "rejected"}); err != nil {
 			t.Fatal(err)
@@ -157,7 +157,7 @@ func TestEnsureTransfer(t *testing.T) {
 		before := f.balance(f.merchant.ID)
 		f.wantEqual("withdrawable", before.Withdrawable, money.Cents(1000))
 
-		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 		tr := f.pixOut(2000, true) // debit R$ 20.50: available covers it, withdrawable does not
 		for range 2 {
 			status, err := a.EnsureTransfer(f.ctx, tr)
@@ -174,7 +174,7 @@ func TestEnsureTransfer(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
 		f.fund(f.merchant.ID, 5000)
-		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 		tr := f.pixOut(2000, true)
 		for range 2 {
 			status, err := a.EnsureTransfer(f.ctx, tr)
@@ -190,7 +190,7 @@ func TestEnsureTransfer(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
 		f.fund(f.merchant.ID, 5000)
-		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockProcessor(gomock.NewController(t))}
+		a := &activities.Transfers{Base: f.base(), Processor: processormock.NewMockPix(gomock.NewController(t))}
 		tr := f.newTransfer(4000, true) // leaves R$ 9.50: a second reserve would fail
 		status, err := a.EnsureTransfer(f.ctx, tr)
 		if err != nil || status != domain.StatusPending {

@@ -6,7 +6,7 @@ import "github.com/jangada/jangada/money"
 // PIX charge (emitFiscalInvoice), for the service invoice of the sale. The
 // invoice is born in the charge's paid transition (one per charge, its id
 // derived from the charge's), issued by the fiscal issuer through
-// processor.Processor.IssueInvoice, and cancelled when the charge is
+// processor.Fiscal.IssueInvoice, and cancelled when the charge is
 // refunded. It is not a money movement: its record has a table of its own
 // (fiscal_invoices) and no route of its own; merchants follow it through
 // its invoice.* events, whose data is only {"invoiceId": …}

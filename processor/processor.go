@@ -25,12 +25,36 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
-//go:generate go tool mockgen -destination=processormock/processor.go -package=processormock . Processor,Inbox
+//go:generate go tool mockgen -destination=processormock/pix.go -package=processormock . Pix
+//go:generate go tool mockgen -destination=processormock/pixauto.go -package=processormock . PixAutomatic
+//go:generate go tool mockgen -destination=processormock/billings.go -package=processormock . Billings
+//go:generate go tool mockgen -destination=processormock/recharges.go -package=processormock . Recharges
+//go:generate go tool mockgen -destination=processormock/crypto.go -package=processormock . Crypto
+//go:generate go tool mockgen -destination=processormock/med.go -package=processormock . MED
+//go:generate go tool mockgen -destination=processormock/bureau.go -package=processormock . Bureau
+//go:generate go tool mockgen -destination=processormock/fiscal.go -package=processormock . Fiscal
+//go:generate go tool mockgen -destination=processormock/inbox.go -package=processormock . Inbox
 
-// Processor is what Jangada asks of the processor. Every method must be
+// Processor is what Jangada asks of the processor: the union of the
+// per-product interfaces below, so one adapter value (the sandbox) serves
+// them all and the wiring hands the same value to every consumer. A
+// consumer (an activities struct, a use case) takes only the product
+// interface it calls, so its tests mock only that. Every method must be
 // idempotent on the resource id: activities retry (at least once), and the
 // same id must never move money twice at the processor.
 type Processor interface {
+	Pix
+	PixAutomatic
+	Billings
+	Recharges
+	Crypto
+	MED
+	Bureau
+	Fiscal
+}
+
+// Pix is the PIX network: charges (PIX in), PIX out and refunds.
+type Pix interface {
 	// NewCharge issues a dynamic BR Code for a PIX charge.
 	NewCharge(ctx context.Context, r ChargeRequest) (ChargeQR, error)
 	// SendPix submits a PIX out; the outcome arrives as a TransferNotice.
@@ -38,8 +62,10 @@ type Processor interface {
 	// Refund submits the refund (devolução) of a received PIX; the outcome
 	// arrives as a RefundNotice.
 	Refund(ctx context.Context, r RefundRequest) (Submission, error)
+}
 
-	// PIX automatic (processor/pixauto.go).
+// PixAutomatic is PIX automatic (processor/pixauto.go).
+type PixAutomatic interface {
 	// NewAuthorization issues the consent QR of a recurrence (the create
 	// returns it, so the use case calls it, like NewCharge); the payer's
 	// answer arrives as an AuthorizationNotice.
@@ -47,7 +73,10 @@ type Processor interface {
 	// DebitInstruction submits an instruction to the payer's institution on
 	// its due date; the outcome arrives as an InstructionNotice.
 	DebitInstruction(ctx context.Context, r DebitRequest) (Submission, error)
-	// Billings: the boleto registrar and the card acquirer.
+}
+
+// Billings is the boleto registrar and the card acquirer (processor/billings.go).
+type Billings interface {
 	// RegisterBoleto registers a boleto and answers its barcode (the
 	// create's answer holds its digitable line).
 	RegisterBoleto(ctx context.Context, r BoletoRequest) (BoletoSlip, error)
@@ -63,7 +92,10 @@ type Processor interface {
 	// RefundBilling returns Amount of a paid boleto or card billing to its
 	// payer (idempotent on RefundID).
 	RefundBilling(ctx context.Context, r BillingRefundRequest) (Submission, error)
-	// Mobile recharge (processor/recharge.go).
+}
+
+// Recharges is the mobile operators (processor/recharge.go).
+type Recharges interface {
 	// RechargeOffer names the operator of a mobile number and the amounts
 	// it sells; the use case asks it before answering (provider route) and
 	// before a create (the amount must be offered).
@@ -74,8 +106,10 @@ type Processor interface {
 	// answers ErrAlreadyDelivered once the operator has delivered (or
 	// concluded) it, and after a nil answer the operator never delivers it.
 	CancelRecharge(ctx context.Context, id string) error
+}
 
-	// Crypto (processor/crypto.go).
+// Crypto is the crypto processor (processor/crypto.go).
+type Crypto interface {
 	// CryptoRate is the price source: BRL per coin of a currency, and how
 	// long a quote at that rate holds.
 	CryptoRate(ctx context.Context, currency string) (CryptoRate, error)
@@ -84,19 +118,27 @@ type Processor interface {
 	CryptoDepositAddress(ctx context.Context, r CryptoAddressRequest) (CryptoAddress, error)
 	// SendCrypto submits a withdrawal; the outcome arrives as a CryptoNotice.
 	SendCrypto(ctx context.Context, r CryptoOutRequest) (Submission, error)
-	// MED disputes (issue 25): ContestMED sends the defence of a dispute
-	// (idempotent on the dispute); the decision arrives as a MEDNotice.
-	ContestMED(ctx context.Context, d MEDDefence) (Submission, error)
+}
 
-	// Credit bureau (processor/bureau.go).
+// MED is the PIX network's dispute mechanism (issue 25).
+type MED interface {
+	// ContestMED sends the defence of a dispute (idempotent on the
+	// dispute); the decision arrives as a MEDNotice.
+	ContestMED(ctx context.Context, d MEDDefence) (Submission, error)
+}
+
+// Bureau is the credit bureau (processor/bureau.go).
+type Bureau interface {
 	// RequestDunning submits a dunning; the bureau's analysis arrives as a
 	// DunningNotice.
 	RequestDunning(ctx context.Context, r DunningRequest) (Submission, error)
 	// CreditReport asks for a credit report, answered at once (the
 	// create returns it).
 	CreditReport(ctx context.Context, r ReportRequest) (CreditReport, error)
+}
 
-	// Fiscal invoices (processor/fiscal.go).
+// Fiscal is the fiscal invoice issuer (processor/fiscal.go).
+type Fiscal interface {
 	// IssueInvoice submits a fiscal invoice to the issuer; its answer
 	// arrives as an InvoiceNotice.
 	IssueInvoice(ctx context.Context, r InvoiceRequest) (Submission, error)

@@ -43,7 +43,7 @@ type BillingFilter = db.BillingFilter
 // owner (activities.OwnerBilling): paying the charge pays the billing.
 type Billings struct {
 	DB        *sqlx.DB
-	Processor processor.Processor
+	Processor processor.Billings
 	Charges   *Charges
 	// Starts starts each billing's workflow beside the answer.
 	Starts    *LaunchPool

@@ -66,7 +66,7 @@ func TestBillingRefundRefusedForBalanceAsksNoProcessor(t *testing.T) {
 	if _, err := service.Adjust(t.Context(), sharedDB, acct.ID, -b.NetAmount, "chargeback", "take-"+b.ID); err != nil {
 		t.Fatal(err)
 	}
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBillings(gomock.NewController(t))
 	proc.EXPECT().RefundBilling(gomock.Any(), gomock.Any()).Times(0)
 	s := &service.Billings{DB: sharedDB, Processor: proc}
 	if _, err := s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: 5_000}); !errors.Is(err, domain.ErrInsufficientBalance) {
@@ -81,7 +81,7 @@ func TestConcurrentPartialBillingRefundsNeverRefundMoreThanPaid(t *testing.T) {
 	t.Parallel()
 	acct := newAccount(t, "Refund Race Ltda")
 	b := paidBoleto(t, acct, 10_000)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBillings(gomock.NewController(t))
 	var mu sync.Mutex
 	var asked money.Cents
 	entered := make(chan struct{}, 2)

@@ -37,7 +37,7 @@ type Bureau struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
-	Processor processor.Processor
+	Processor processor.Bureau
 }
 
 // bureauGate refuses an account without the creditBureau feature.

@@ -36,7 +36,7 @@ func chargeLaunch(t domain.Transaction) launch {
 // Inbox, service/inbox.go).
 type Charges struct {
 	DB        *sqlx.DB
-	Processor processor.Processor
+	Processor processor.Pix
 	// Starts starts each charge's workflow once its records are committed,
 	// beside the answer.
 	Starts    *LaunchPool

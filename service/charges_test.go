@@ -31,7 +31,7 @@ const taskQueue = "jangada-test"
 type chargeRig struct {
 	charges   *service.Charges
 	temporal  *servicemock.MockTemporal
-	processor *processormock.MockProcessor
+	processor *processormock.MockPix
 
 	mu        sync.Mutex
 	requests  []processor.ChargeRequest
@@ -40,7 +40,7 @@ type chargeRig struct {
 
 func newChargeRig(t *testing.T) *chargeRig {
 	ctrl := gomock.NewController(t)
-	r := &chargeRig{temporal: servicemock.NewMockTemporal(ctrl), processor: processormock.NewMockProcessor(ctrl)}
+	r := &chargeRig{temporal: servicemock.NewMockTemporal(ctrl), processor: processormock.NewMockPix(ctrl)}
 	starts := &service.LaunchPool{DB: sharedDB, Temporal: r.temporal, TaskQueue: taskQueue}
 	// The starts a test's creates handed over end before gomock checks
 	// that every expected call was made.

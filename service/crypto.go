@@ -43,7 +43,7 @@ func cryptoLaunch(t domain.Transaction) launch {
 // Crypto receives and sends crypto: deposit addresses (one per deposit,
 // credited in BRL at their quote), withdrawal quotes, withdrawals (from
 // withdrawable money, as a PIX out) and quote-and-send. Rates come from the
-// processor (processor.Processor.CryptoRate). Reads go through
+// processor (processor.Crypto.CryptoRate). Reads go through
 // Transactions (types CRYPTO_IN and CRYPTO_OUT).
 //
 // CreateDeposit is also the use case another product calls to take a
@@ -55,7 +55,7 @@ type Crypto struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
-	Processor processor.Processor
+	Processor processor.Crypto
 	// Now is the clock (tests move it); nil is time.Now.
 	Now func() time.Time
 }

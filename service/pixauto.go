@@ -49,7 +49,7 @@ type PixAutomatic struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
-	Processor processor.Processor
+	Processor processor.PixAutomatic
 	// Now is the clock of the checks (time.Now when nil); tests move it.
 	Now func() time.Time
 }

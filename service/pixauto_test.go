@@ -27,7 +27,7 @@ import (
 type pixRig struct {
 	uc       *service.PixAutomatic
 	temporal *servicemock.MockTemporal
-	proc     *processormock.MockProcessor
+	proc     *processormock.MockPixAutomatic
 	acct     domain.Account
 	key      domain.APIKey
 	customer string
@@ -35,7 +35,7 @@ type pixRig struct {
 
 func newPixRig(t *testing.T) *pixRig {
 	ctrl := gomock.NewController(t)
-	r := &pixRig{temporal: servicemock.NewMockTemporal(ctrl), proc: processormock.NewMockProcessor(ctrl)}
+	r := &pixRig{temporal: servicemock.NewMockTemporal(ctrl), proc: processormock.NewMockPixAutomatic(ctrl)}
 	r.uc = &service.PixAutomatic{DB: sharedDB, Temporal: r.temporal, TaskQueue: taskQueue, Processor: r.proc}
 	r.acct = newAccount(t, "Academia")
 	r.acct.Features.PixAutomatic = true

@@ -37,7 +37,7 @@ type Recharges struct {
 	DB        *sqlx.DB
 	Temporal  Temporal
 	TaskQueue string
-	Processor processor.Processor
+	Processor processor.Recharges
 }
 
 // RechargeProvider is the answer of provider/{phone}: the operator and the
