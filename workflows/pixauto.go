@@ -105,7 +105,17 @@ type recurrence struct {
 	queue  []*pixRequest
 	steps  int
 	status string
+	// late is lateNoticesChange's answer for this execution.
+	late bool
 }
+
+// lateNoticesChange marks executions (version 1) that book a paid notice
+// of an instruction no longer open (SettleInstruction decides: a late
+// payment of a debit left unanswered) and await every attempt's outcome
+// from its own day, the first included. Executions recorded before
+// (DefaultVersion) discard such a notice and await attempt 1 from its due
+// date, as they did when their history was written, so they replay.
+const lateNoticesChange = "pixauto-late-paid-notices"
 
 // AuthorizationWorkflow drives one authorization: it waits for the payer's
 // consent (until ConsentExpiresAt), then, on durable timers, makes each
@@ -116,6 +126,9 @@ type recurrence struct {
 // arrive as updates and are applied by the main loop, one at a time.
 func AuthorizationWorkflow(ctx workflow.Context, in AuthorizationInput) (string, error) {
 	w := &recurrence{a: in.Authorization, next: in.NextCycle, open: in.Open, status: in.Authorization.Status}
+	// Asked once, at the start, so an execution answers the same way for
+	// its whole life (see addressedOnly).
+	w.late = workflow.GetVersion(ctx, lateNoticesChange, workflow.DefaultVersion, 1) == 1
 	if err := w.register(ctx); err != nil {
 		return "", err
 	}
@@ -145,8 +158,8 @@ func (w *recurrence) loop(ctx workflow.Context) (string, error) {
 		// was in flight, it may arrive after the debit went unanswered, a
 		// late payment of a debited payer.
 		if n, ok := receiveNow(ctx, InstructionSignal, func(n processor.InstructionNotice) bool {
-			return n.Final() && (n.Outcome == processor.OutcomePaid ||
-				slices.ContainsFunc(w.open, func(o OpenInstruction) bool { return o.ID == n.InstructionID }))
+			return n.Final() && (slices.ContainsFunc(w.open, func(o OpenInstruction) bool { return o.ID == n.InstructionID }) ||
+				w.late && n.Outcome == processor.OutcomePaid)
 		}); ok {
 			if err := w.settle(ctx, n); err != nil {
 				return "", err
@@ -347,7 +360,7 @@ func (w *recurrence) track(t domain.Transaction, i int) {
 	switch {
 	case o.Submitted && len(d.Attempts) == 0: // a record sent before attempts were kept
 		o.Attempt = 1
-	case o.Submitted: // every attempt's outcome is awaited from its own day (one sent late is not failed at once)
+	case o.Submitted && (w.late || len(d.Attempts) > 1): // every attempt's outcome is awaited from its own day (one sent late is not failed at once)
 		o.Retry = pixauto.Date(d.Attempts[len(d.Attempts)-1].Date)
 	}
 }
