@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -57,6 +58,9 @@ func (a *Recharges) RechargeStatus(ctx context.Context, id string) (string, erro
 // SubmitRecharge hands the recharge to the operator and stores its
 // reference; the recharge stays PENDING (cancellable) until the operator
 // delivers it. A retry submits again: operators are idempotent on our id.
+// A cancel racing the submit is decided by the operator: CancelRecharge
+// asks it first, and a top-up it withdrew is refused here (the recharge
+// then ends CANCELED), one it had is withdrawn by that cancel.
 func (a *Recharges) SubmitRecharge(ctx context.Context, id string) error {
 	t, err := db.TransactionByID(ctx, a.DB, id, domain.TypeMobileRecharge)
 	if err != nil || t.Status != domain.StatusPending {
@@ -64,6 +68,14 @@ func (a *Recharges) SubmitRecharge(ctx context.Context, id string) error {
 	}
 	r := t.Details.V.Recharge
 	sub, err := a.Processor.Recharge(ctx, processor.RechargeRequest{ID: t.ID, Phone: r.Phone, Operator: r.Operator, Amount: t.Amount})
+	if errors.Is(err, processor.ErrRechargeWithdrawn) {
+		// The merchant cancelled between the read above and the call: the
+		// operator never delivers it, so the recharge is CANCELED with its
+		// reserve returned (the cancel use case's own step, which this one
+		// finds done or does first).
+		_, err = CancelRecharge(ctx, &a.Base, id)
+		return err
+	}
 	if err != nil {
 		return err
 	}

@@ -87,6 +87,28 @@ func TestSubmitRechargeCallsTheOperatorOnce(t *testing.T) {
 	f.wantEqual("referenceId", *got.ReferenceID, "rch-1")
 }
 
+// The merchant cancels between SubmitRecharge's read and its call to the
+// operator, which refuses the withdrawn top-up (ErrRechargeWithdrawn): the
+// submit ends the recharge CANCELED with its reserve returned once (the
+// cancel use case's own step finds it done), and nothing is delivered.
+func TestSubmitRechargeRefusedAsWithdrawnIsCancelled(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.fund(f.merchant.ID, 5000)
+	r := f.newRecharge(1500)
+	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc.EXPECT().Recharge(gomock.Any(), gomock.Any()).Return(processor.Submission{}, processor.ErrRechargeWithdrawn)
+	a := &activities.Recharges{Base: f.base(), Processor: proc}
+	if err := a.SubmitRecharge(f.ctx, r.ID); err != nil {
+		t.Fatalf("SubmitRecharge of a withdrawn top-up = %v, want nil (cancelled)", err)
+	}
+	if got, err := activities.CancelRecharge(f.ctx, ptr(f.base()), r.ID); err != nil || got.Status != domain.StatusCanceled {
+		t.Fatalf("the cancel use case's step after it = %s, %v", got.Status, err)
+	}
+	f.wantBalance(5000, 0)
+	f.wantEqual("postings", f.postings(r.ID), []string{"recharge:" + r.ID + ":reserve", "recharge:" + r.ID + ":release"})
+}
+
 func TestCompleteRechargePaysTheOperatorOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)

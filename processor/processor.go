@@ -101,6 +101,8 @@ type Recharges interface {
 	// before a create (the amount must be offered).
 	RechargeOffer(ctx context.Context, phone domain.MobileNumber) (RechargeOffer, error)
 	// Recharge submits a top-up; the outcome arrives as a RechargeNotice.
+	// One withdrawn already (CancelRecharge, even of an id it had not
+	// seen) is refused with ErrRechargeWithdrawn.
 	Recharge(ctx context.Context, r RechargeRequest) (Submission, error)
 	// CancelRecharge withdraws a top-up the operator has not delivered; it
 	// answers ErrAlreadyDelivered once the operator has delivered (or
@@ -333,3 +335,8 @@ type MEDFile struct {
 // ErrAlreadyDelivered is CancelRecharge's refusal: the operator has
 // delivered (or concluded) the top-up, so it can no longer be cancelled.
 var ErrAlreadyDelivered = errors.New("processor: recharge already delivered")
+
+// ErrRechargeWithdrawn is Recharge's refusal: the top-up was withdrawn
+// (CancelRecharge answered nil) before it was submitted, so the operator
+// will never deliver it.
+var ErrRechargeWithdrawn = errors.New("processor: recharge withdrawn before it was submitted")

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/domain"
@@ -61,21 +63,40 @@ func (s *Sandbox) RechargeOffer(_ context.Context, p domain.MobileNumber) (proce
 }
 
 // Recharge accepts the top-up and, with auto-settlement, arms its delivery
-// after SettleAfter.
+// after SettleAfter. A top-up withdrawn already (CancelRecharge: its
+// delivery's workflow closed canceled or terminated) is refused with
+// processor.ErrRechargeWithdrawn: the delivery's id is taken (its start,
+// REJECT_DUPLICATE, arms nothing) and it will never be delivered.
 func (s *Sandbox) Recharge(ctx context.Context, r processor.RechargeRequest) (processor.Submission, error) {
 	sub := processor.Submission{ReferenceID: "sbx_rch_" + processor.TxID(r.ID)[20:]}
 	if s.SettleAfter <= 0 {
 		return sub, nil
 	}
-	return sub, s.later(ctx, Delivery{Kind: KindRecharge, ID: r.ID, Phone: r.Phone})
+	if err := s.later(ctx, Delivery{Kind: KindRecharge, ID: r.ID, Phone: r.Phone}); err != nil {
+		return sub, err
+	}
+	d, err := s.Temporal.DescribeWorkflowExecution(ctx, networkID(KindRecharge, r.ID), "")
+	if err != nil {
+		return sub, err
+	}
+	switch d.GetWorkflowExecutionInfo().GetStatus() {
+	case enums.WORKFLOW_EXECUTION_STATUS_CANCELED, enums.WORKFLOW_EXECUTION_STATUS_TERMINATED:
+		return processor.Submission{}, processor.ErrRechargeWithdrawn
+	}
+	return sub, nil
 }
+
+// withdrawnHold is how long a withdrawal's marker would sleep before
+// delivering, were it ever to run: never, it is terminated at once.
+const withdrawnHold = 10 * 365 * 24 * time.Hour
 
 // CancelRecharge withdraws the top-up truthfully: it cancels the armed
 // delivery and waits for its workflow to close. A delivery workflow that
 // completed (the notice ran, before or despite the cancel: NetworkWorkflow
 // waits for a running delivery step) means the operator delivered, and the
-// answer is processor.ErrAlreadyDelivered; one that closed canceled, or
-// was never armed, will never deliver.
+// answer is processor.ErrAlreadyDelivered; one that closed canceled will
+// never deliver. One never armed (the submit has not come yet) is marked
+// withdrawn (withdraw), so a Recharge that comes after is refused.
 func (s *Sandbox) CancelRecharge(ctx context.Context, id string) error {
 	if s.SettleAfter <= 0 {
 		return nil
@@ -83,18 +104,51 @@ func (s *Sandbox) CancelRecharge(ctx context.Context, id string) error {
 	wid := networkID(KindRecharge, id)
 	err := s.Temporal.CancelWorkflow(ctx, wid, "")
 	var nf *serviceerror.NotFound
-	if err != nil && !errors.As(err, &nf) {
+	if errors.As(err, &nf) {
+		marked, err := s.withdraw(ctx, id)
+		if err != nil || marked {
+			return err
+		}
+		// A delivery of that id exists (closed, or armed since): cancel it.
+		if err := s.Temporal.CancelWorkflow(ctx, wid, ""); err != nil && !errors.As(err, &nf) {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
 	err = s.Temporal.GetWorkflow(ctx, wid, "").Get(ctx, nil)
 	var canceled *temporal.CanceledError
+	var terminated *temporal.TerminatedError
 	switch {
 	case err == nil:
 		return processor.ErrAlreadyDelivered
-	case errors.As(err, &canceled), errors.As(err, &nf):
+	case errors.As(err, &canceled), errors.As(err, &terminated), errors.As(err, &nf):
 		return nil
 	}
 	return err
+}
+
+// withdraw leaves the marker of a top-up withdrawn before it was
+// submitted: its delivery's workflow id, started (delayed, with nothing to
+// deliver for years) and terminated at once, so Recharge's own start of it
+// is rejected and Recharge refuses the top-up. It reports false when a
+// delivery of that id exists already (Recharge came first).
+func (s *Sandbox) withdraw(ctx context.Context, id string) (bool, error) {
+	wid := networkID(KindRecharge, id)
+	_, err := s.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: wid, TaskQueue: s.TaskQueue, StartDelay: withdrawnHold,
+		WorkflowIDReusePolicy:                    enums.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+		StaticSummary:                            "Sandbox network: recharge " + id + " withdrawn before it was submitted",
+	}, NetworkWorkflow, Delivery{Kind: KindRecharge, ID: id, After: withdrawnHold})
+	var already *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &already) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, s.Temporal.TerminateWorkflow(ctx, wid, "", "recharge withdrawn before it was submitted")
 }
 
 // CompleteRecharge simulates the operator delivering the recharge (or
