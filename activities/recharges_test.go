@@ -96,7 +96,7 @@ func TestSubmitRechargeRefusedAsWithdrawnIsCancelled(t *testing.T) {
 	f := newFixture(t)
 	f.fund(f.merchant.ID, 5000)
 	r := f.newRecharge(1500)
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockRecharges(gomock.NewController(t))
 	proc.EXPECT().Recharge(gomock.Any(), gomock.Any()).Return(processor.Submission{}, processor.ErrRechargeWithdrawn)
 	a := &activities.Recharges{Base: f.base(), Processor: proc}
 	if err := a.SubmitRecharge(f.ctx, r.ID); err != nil {
