@@ -97,30 +97,51 @@ func (a *PixAutomatic) authorizationStep(ctx context.Context, id string, apply f
 // ActivateAuthorization records the payer's consent: PENDING → ACTIVE with
 // the payer, and the first payment the consent QR carried recorded as a
 // PAID instruction and credited (posting pix-automatic:<instruction>:settle).
+// A consent paid before the authorization closed (its expiry or a cancel
+// having run first) leaves it closed but still books its first payment,
+// under the same id and key (the payer was debited): a late payment.
 func (a *PixAutomatic) ActivateAuthorization(ctx context.Context, in ActivateInput) (pixauto.Authorization, error) {
 	return a.authorizationStep(ctx, in.AuthorizationID, func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error) {
-		if au.Status != pixauto.StatusPending {
-			return false, nil
-		}
 		at := in.Notice.At.UTC()
+		if au.Status != pixauto.StatusPending {
+			if !LateFirstPayment(*au, in.Notice) {
+				return false, nil
+			}
+			paid := *au
+			paid.Payer = in.Notice.Payer
+			return true, bookFirstPayment(ctx, tx, au, paid, in.Notice.EndToEndID, at)
+		}
 		au.Status, au.Payer, au.ApprovedAt = pixauto.StatusActive, in.Notice.Payer, &at
 		if au.FirstPaymentAmount <= 0 {
 			return true, nil
 		}
-		t := domain.Transaction{
-			ID: InstructionID(au.ID, -1), AccountID: au.AccountID, APIKeyID: &au.APIKeyID, Type: domain.TypePixAutomatic,
-			Status: pixauto.InstructionScheduled, Amount: au.FirstPaymentAmount, FeeAmount: au.FirstPaymentFee,
-			NetAmount: au.FirstPaymentAmount - au.FirstPaymentFee, Description: au.Description, CreatedAt: domain.NewTime(at),
-			Details: domain.SomeJSON(domain.Details{PixAutomatic: &domain.PixAutomaticDetails{
-				AuthorizationID: au.ID, CustomerID: au.CustomerID, Cycle: -1, First: true, DueDate: string(pixauto.Today(at))}}),
-		}
-		au.FirstPaymentID = t.ID
-		if err := credit(ctx, tx, &t, *au, in.Notice.EndToEndID, at); err != nil {
-			return false, err
-		}
-		_, err := db.InsertTransaction(ctx, tx, t)
-		return true, err
+		return true, bookFirstPayment(ctx, tx, au, *au, in.Notice.EndToEndID, at)
 	})
+}
+
+// LateFirstPayment reports whether n pays the first payment of au, closed
+// since the payer paid it (n.At before au.ClosedAt) and not booked yet.
+func LateFirstPayment(au pixauto.Authorization, n processor.AuthorizationNotice) bool {
+	return au.Closed() && au.FirstPaymentAmount > 0 && au.FirstPaymentID == "" && au.ClosedAt != nil &&
+		n.Outcome == processor.OutcomeApproved && n.EndToEndID != "" && !n.At.IsZero() && n.At.Before(*au.ClosedAt)
+}
+
+// bookFirstPayment records au's first payment as a PAID instruction paid
+// by paid's payer and credits it.
+func bookFirstPayment(ctx context.Context, tx *sqlx.Tx, au *pixauto.Authorization, paid pixauto.Authorization, e2e string, at time.Time) error {
+	t := domain.Transaction{
+		ID: InstructionID(au.ID, -1), AccountID: au.AccountID, APIKeyID: &au.APIKeyID, Type: domain.TypePixAutomatic,
+		Status: pixauto.InstructionScheduled, Amount: au.FirstPaymentAmount, FeeAmount: au.FirstPaymentFee,
+		NetAmount: au.FirstPaymentAmount - au.FirstPaymentFee, Description: au.Description, CreatedAt: domain.NewTime(at),
+		Details: domain.SomeJSON(domain.Details{PixAutomatic: &domain.PixAutomaticDetails{
+			AuthorizationID: au.ID, CustomerID: au.CustomerID, Cycle: -1, First: true, DueDate: string(pixauto.Today(at))}}),
+	}
+	au.FirstPaymentID = t.ID
+	if err := credit(ctx, tx, &t, paid, e2e, at); err != nil {
+		return err
+	}
+	_, err := db.InsertTransaction(ctx, tx, t)
+	return err
 }
 
 // credit makes t PAID with the payer and endToEndId (the caller stores it)

@@ -16,18 +16,33 @@ import (
 
 // AuthorizationNotice forwards the payer's answer to a PENDING
 // authorization's workflow (Signal-With-Start: a create whose start the
-// sweeper has not redone yet still hears it).
+// sweeper has not redone yet still hears it). The first payment of a
+// consent paid before the authorization closed is booked as a late payment
+// (bookLateFirstPayment); any other notice of a closed one is refused.
 func (s *Inbox) AuthorizationNotice(ctx context.Context, authorizationID string, n processor.AuthorizationNotice) error {
 	a, err := db.GetAuthorization(ctx, s.DB, "", authorizationID)
 	if err != nil {
 		return err
 	}
+	n.AuthorizationID = a.ID // the workflow ignores a notice naming another
+	if activities.LateFirstPayment(a, n) {
+		return s.bookLateFirstPayment(ctx, a, n)
+	}
 	if a.Status != pixauto.StatusPending {
 		return domain.Invalidf("authorization %s is %s, not PENDING", a.ID, a.Status)
 	}
-	n.AuthorizationID = a.ID // the workflow ignores a notice naming another
 	return signalWithStart(ctx, s.Temporal, s.TaskQueue, authorizationLaunch(a), workflows.AuthorizationSignal, n,
 		fmt.Sprintf("authorization %s is no longer PENDING", a.ID))
+}
+
+// bookLateFirstPayment books, in the database, the first payment of a
+// consent the payer paid before the authorization closed (its expiry or a
+// cancel ran first), whether or not the workflow still runs: the payer was
+// debited (activities.ActivateAuthorization, same key as on activation).
+func (s *Inbox) bookLateFirstPayment(ctx context.Context, a pixauto.Authorization, n processor.AuthorizationNotice) error {
+	acts := &activities.PixAutomatic{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
+	_, err := acts.ActivateAuthorization(ctx, activities.ActivateInput{AuthorizationID: a.ID, Notice: n})
+	return err
 }
 
 // InstructionNotice forwards a debit's outcome to the workflow of the

@@ -107,6 +107,8 @@ type recurrence struct {
 	status string
 	// late is lateNoticesChange's answer for this execution.
 	late bool
+	// lateFirst is lateFirstPaymentChange's answer for this execution.
+	lateFirst bool
 }
 
 // lateNoticesChange marks executions (version 1) that book a paid notice
@@ -116,6 +118,19 @@ type recurrence struct {
 // (DefaultVersion) discard such a notice and await attempt 1 from its due
 // date, as they did when their history was written, so they replay.
 const lateNoticesChange = "pixauto-late-paid-notices"
+
+// lateFirstPaymentChange marks executions (version 1) that wait
+// ConsentGrace past the consent's expiry before closing it (a notice of a
+// consent paid just before the expiry is still on its way), and book the
+// first payment of a consent paid before the authorization closed (its
+// notice read after the expiry or a cancel: ActivateAuthorization books it
+// as a late payment). Executions recorded before close at the expiry
+// itself and drop such a notice.
+const lateFirstPaymentChange = "pixauto-late-first-payment"
+
+// ConsentGrace is how long past ConsentExpiresAt the workflow still waits
+// for the payer's answer before expiring the consent.
+const ConsentGrace = time.Minute
 
 // AuthorizationWorkflow drives one authorization: it waits for the payer's
 // consent (until ConsentExpiresAt), then, on durable timers, makes each
@@ -129,6 +144,7 @@ func AuthorizationWorkflow(ctx workflow.Context, in AuthorizationInput) (string,
 	// Asked once, at the start, so an execution answers the same way for
 	// its whole life (see addressedOnly).
 	w.late = workflow.GetVersion(ctx, lateNoticesChange, workflow.DefaultVersion, 1) == 1
+	w.lateFirst = workflow.GetVersion(ctx, lateFirstPaymentChange, workflow.DefaultVersion, 1) == 1
 	if err := w.register(ctx); err != nil {
 		return "", err
 	}
@@ -208,7 +224,7 @@ func (w *recurrence) loop(ctx workflow.Context) (string, error) {
 // an instruction's debit on its due date, or a debit left unanswered.
 func (w *recurrence) due(ctx workflow.Context, now time.Time) (bool, error) {
 	switch {
-	case w.a.Status == pixauto.StatusPending && !now.Before(w.a.ConsentExpiresAt):
+	case w.a.Status == pixauto.StatusPending && !now.Before(w.consentDeadline()):
 		return true, w.close(ctx, pixauto.StatusExpired, "the payer did not answer the consent in time")
 	case w.a.Status == pixauto.StatusActive && w.a.Ended(now) && len(w.open) == 0:
 		return true, w.close(ctx, pixauto.StatusExpired, "the authorization's endDate has passed")
@@ -248,6 +264,14 @@ func (w *recurrence) due(ctx workflow.Context, now time.Time) (bool, error) {
 	return false, nil
 }
 
+// consentDeadline is when an unanswered consent expires.
+func (w *recurrence) consentDeadline() time.Time {
+	if w.lateFirst {
+		return w.a.ConsentExpiresAt.Add(ConsentGrace)
+	}
+	return w.a.ConsentExpiresAt
+}
+
 // automatic is the next cycle's instruction a fixed-amount ACTIVE
 // authorization makes on its own, if any is left before its endDate.
 func (w *recurrence) automatic() (pixauto.Order, bool) {
@@ -271,7 +295,7 @@ func (w *recurrence) nextTimer() (time.Time, bool) {
 	}
 	switch w.a.Status {
 	case pixauto.StatusPending:
-		take(w.a.ConsentExpiresAt)
+		take(w.consentDeadline())
 	case pixauto.StatusActive:
 		if o, ok := w.automatic(); ok {
 			take(o.DueDate.AddDays(-pixauto.MaxDaysAhead).Start())
@@ -311,9 +335,10 @@ func (w *recurrence) make(ctx workflow.Context, o pixauto.Order) (domain.Transac
 	return t, nil
 }
 
-// consent books the payer's answer.
+// consent books the payer's answer; on a closed authorization, only a
+// first payment the payer made before the close (a late payment).
 func (w *recurrence) consent(ctx workflow.Context, n processor.AuthorizationNotice) error {
-	if w.a.Status != pixauto.StatusPending {
+	if w.a.Status != pixauto.StatusPending && !(w.lateFirst && activities.LateFirstPayment(w.a, n)) {
 		return nil
 	}
 	if n.Outcome == processor.OutcomeRejected {

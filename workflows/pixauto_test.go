@@ -40,10 +40,13 @@ type fakePix struct {
 func (f *fakePix) activate(_ context.Context, in activities.ActivateInput) (pixauto.Authorization, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.a.Status == pixauto.StatusPending {
-		f.a.Status, f.a.Payer = pixauto.StatusActive, in.Notice.Payer
+	if f.a.Status == pixauto.StatusPending || activities.LateFirstPayment(f.a, in.Notice) {
+		if !f.a.Closed() {
+			f.a.Status, f.a.Payer = pixauto.StatusActive, in.Notice.Payer
+		}
 		if f.a.FirstPaymentAmount > 0 {
 			f.credits += f.a.FirstPaymentAmount - f.a.FirstPaymentFee
+			f.a.FirstPaymentID = activities.InstructionID(f.a.ID, -1)
 		}
 	}
 	return f.a, nil
@@ -53,7 +56,8 @@ func (f *fakePix) close(_ context.Context, in activities.CloseInput) (pixauto.Au
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.a.Closed() {
-		f.a.Status, f.a.StatusReason = in.Status, in.Reason
+		now := f.env.Now().UTC()
+		f.a.Status, f.a.StatusReason, f.a.ClosedAt = in.Status, in.Reason, &now
 		for _, t := range f.instr {
 			if t.Status == pixauto.InstructionScheduled && t.Details.V.PixAutomatic.SubmittedAt == nil {
 				t.Status = pixauto.InstructionCanceled
@@ -371,8 +375,8 @@ func TestPixAutomaticTimeouts(t *testing.T) {
 		if status := result(t, env); status != pixauto.StatusExpired || len(f.made) != 0 {
 			t.Fatalf("status %s made %v", status, f.made)
 		}
-		if got := env.Now().Sub(time.Date(2026, 11, 25, 10, 0, 0, 0, saoPaulo)); got != pixauto.ConsentTTL {
-			t.Errorf("expired after %v, want %v", got, pixauto.ConsentTTL)
+		if got := env.Now().Sub(time.Date(2026, 11, 25, 10, 0, 0, 0, saoPaulo)); got != pixauto.ConsentTTL+ConsentGrace {
+			t.Errorf("expired after %v, want %v", got, pixauto.ConsentTTL+ConsentGrace)
 		}
 	})
 	t.Run("rejected", func(t *testing.T) {
