@@ -229,16 +229,27 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	if err != nil {
 		return schedule.RunResult{}, err
 	}
+	ref := fmt.Sprintf("sched-%s-%d", sc.ID, n)
+	// A retried run finds the transfer its first attempt made before it
+	// checks the key: the money may have gone out under a key revoked or
+	// narrowed since, and a refusal now would record a run that paid as
+	// failed (and the next run would take this number's transfer as its own).
+	prev, found, err := earlierRun(ctx, s.DB, sc, ref)
+	if err != nil {
+		return schedule.RunResult{}, err
+	}
+	if found {
+		return runResult(n, prev), nil
+	}
 	key, err := db.KeyByID(ctx, s.DB, sc.APIKeyID)
 	if err != nil {
 		return schedule.RunResult{}, err
 	}
-	// Each run acts for the key as it stands now: revoked or narrowed, the
-	// run fails with the reason recorded.
+	// Each new run acts for the key as it stands now: revoked or narrowed,
+	// the run fails with the reason recorded.
 	if err := schedule.ActsFor(key, sc.Payload, sc.CreatedFrom); err != nil {
 		return schedule.RunResult{}, err
 	}
-	ref := fmt.Sprintf("sched-%s-%d", sc.ID, n)
 	desc := sc.Payload.Description
 	if desc == "" {
 		desc = truncate("Transferência agendada "+sc.Label, 140)
@@ -258,7 +269,26 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	if err != nil {
 		return schedule.RunResult{}, err
 	}
-	return schedule.RunResult{RunNumber: n, TransactionID: t.ID, Type: t.Type, Status: t.Status, Amount: t.Amount}, nil
+	return runResult(n, t), nil
+}
+
+// earlierRun finds the transfer an earlier attempt of a run made: the
+// payload's kind of move whose externalReference is the run's ref.
+func earlierRun(ctx context.Context, q sqlx.QueryerContext, sc schedule.Schedule, ref string) (domain.Transaction, bool, error) {
+	typ := domain.TypePixOut
+	if sc.Payload.Method == schedule.MethodInternal {
+		typ = domain.TypeInternalOut
+	}
+	t, err := db.GetTransaction(ctx, q, sc.AccountID, ref, typ)
+	if errors.Is(err, domain.ErrNotFound) {
+		return t, false, nil
+	}
+	return t, err == nil, err
+}
+
+// runResult is what a run answers for the transfer it made.
+func runResult(n int, t domain.Transaction) schedule.RunResult {
+	return schedule.RunResult{RunNumber: n, TransactionID: t.ID, Type: t.Type, Status: t.Status, Amount: t.Amount}
 }
 
 func truncate(s string, n int) string {

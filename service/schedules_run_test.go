@@ -1,0 +1,73 @@
+package service_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lib/pq"
+	"go.uber.org/mock/gomock"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/service/servicemock"
+)
+
+// A scheduled run whose first attempt made its transfer but lost the
+// answer (the worker died) is retried after the merchant revoked the
+// schedule's key: the retry answers with the transfer that went out, not
+// with a 403 that would record a paid run as failed (and let the next run
+// take this run's transfer as its own). A new run under the revoked key is
+// still refused.
+func TestScheduledRunRetryFindsItsTransferBeforeTheKey(t *testing.T) {
+	t.Parallel()
+	for _, method := range []string{schedule.MethodPix, schedule.MethodInternal} {
+		t.Run(method, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			acct, to := newAccount(t, "Loja Agenda"), newAccount(t, "Loja Recebe")
+			fund(t, acct.ID, 10_000)
+			temporal := servicemock.NewMockTemporal(gomock.NewController(t))
+			temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(nil, nil).AnyTimes()
+			key, _, err := service.NewKey(ctx, sharedDB, acct.ID, domain.NewKey{Name: "agenda", Permissions: []string{"*"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := schedule.Payload{Method: method, Amount: 2_000, PixKey: "a@b.co", PixKeyType: "EMAIL", CoverFee: true}
+			if method == schedule.MethodInternal {
+				p = schedule.Payload{Method: method, Amount: 2_000, RecipientEmail: to.Email}
+			}
+			at := time.Now().Add(time.Hour)
+			sc := schedule.Schedule{ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, Label: "aluguel",
+				Trigger: schedule.Once, At: &at, Payload: p, Status: schedule.StatusActive, CreatedAt: time.Now()}
+			if err := db.InsertSchedule(ctx, sharedDB, sc); err != nil {
+				t.Fatal(err)
+			}
+			runs := &service.Schedules{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue,
+				Transfers: &service.Transfers{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue},
+				Internal:  &service.Internal{DB: sharedDB}}
+			first, err := runs.Run(ctx, sc.ID, 1)
+			if err != nil || first.TransactionID == "" {
+				t.Fatalf("first attempt: %+v %v", first, err)
+			}
+			if _, err := db.RevokeKey(ctx, sharedDB, key.ID); err != nil {
+				t.Fatal(err)
+			}
+			again, err := runs.Run(ctx, sc.ID, 1)
+			if err != nil || again.TransactionID != first.TransactionID || again.RunNumber != 1 {
+				t.Fatalf("retry after the key was revoked: %+v %v, want the first attempt's %s", again, err, first.TransactionID)
+			}
+			if _, err := runs.Run(ctx, sc.ID, 2); !errors.Is(err, domain.ErrForbidden) {
+				t.Fatalf("a new run under the revoked key: %v, want forbidden", err)
+			}
+			var moves int
+			if err := sharedDB.GetContext(ctx, &moves, `SELECT count(*) FROM transactions WHERE account_id = $1 AND type = ANY($2)`,
+				acct.ID, pq.StringArray{domain.TypePixOut, domain.TypeInternalOut}); err != nil || moves != 1 {
+				t.Fatalf("%d moves (%v), want the one the first attempt made", moves, err)
+			}
+			verifyLedger(t)
+		})
+	}
+}
