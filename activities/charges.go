@@ -50,6 +50,9 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (string, error) {
 	return a.pending(ctx, in.ChargeID, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
 		at := in.Notice.At.UTC()
+		if at.IsZero() { // an operator's "paid" signal may omit it (the workflow's Details)
+			at = time.Now().UTC()
+		}
 		unlock := at.Add(domain.ReceivedLock)
 		t.Status = domain.StatusCompleted
 		t.CompletedAt = domain.TimePtr(at)
