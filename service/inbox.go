@@ -50,6 +50,11 @@ func (s *Inbox) TransferNotice(ctx context.Context, transferID string, n process
 	if err != nil {
 		return err
 	}
+	if r := t.Details.V.SecurityReview; r != nil && r.Pending {
+		// Nothing was sent (see CryptoWithdrawalNotice): a notice buffered
+		// now would settle or fail the transfer once an operator approved it.
+		return domain.Invalidf("transfer %s is held for security review: nothing was sent yet", t.ID)
+	}
 	n.TransferID = t.ID // see ChargeNotice
 	return signalTransfer(ctx, s.Temporal, t, workflows.NoticeSignal, n)
 }
