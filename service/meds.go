@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -124,6 +125,9 @@ func (s *Inbox) MEDOpened(ctx context.Context, n processor.MEDOpening) (string, 
 		if err := medOpeningChecks(d, &n); err != nil {
 			return err
 		}
+		if err := billingRefundRefusesMED(ctx, tx, d); err != nil {
+			return err
+		}
 		acct, err := db.GetAccount(ctx, tx, d.AccountID)
 		if err != nil {
 			return err
@@ -158,6 +162,31 @@ func medOpeningChecks(d domain.Transaction, n *processor.MEDOpening) error {
 	}
 	if n.Amount < 0 || n.Amount > d.Amount {
 		return domain.Invalid("amount", "must be at most the PIX's amount of %s", d.Amount)
+	}
+	return nil
+}
+
+// billingRefundRefusesMED refuses a dispute against a PIX billing's
+// payment once the billing has refunds: the billing's refund returns the
+// money without marking the charge's deposit (medOpeningChecks sees no
+// refund there), and a dispute would return it again. The billing's row
+// lock, taken after the deposit's as a charge's transition takes them,
+// waits for a billing refund in flight.
+func billingRefundRefusesMED(ctx context.Context, tx *sqlx.Tx, d domain.Transaction) error {
+	o := d.Details.V.Owner
+	if o == nil || o.Kind != activities.OwnerBilling {
+		return nil
+	}
+	b, err := db.LockBilling(ctx, tx, o.ID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if b.RefundedAmount > 0 || len(b.Details.V.Refunds) > 0 {
+		return domain.Invalidf("PIX %s paid billing %s, which has a refund of %s: its money is already going back to the payer",
+			d.ID, b.ID, b.RefundedAmount)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -70,6 +71,9 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		if d.Details.V.Refund != nil {
 			return domain.Invalidf("deposit %s already has a refund (%s)", d.ID, d.Details.V.Refund.Status)
 		}
+		if err := medRefusesRefund(ctx, tx, d); err != nil {
+			return err
+		}
 		// A PIX billing's charge is refunded through its billing, which
 		// books what it returned: refunded here too, it would pay twice.
 		if o := d.Details.V.Owner; o != nil && o.Kind == activities.OwnerBilling {
@@ -116,6 +120,26 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 	}
 	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, refundLaunch(deposit))
 	return db.GetTransaction(ctx, s.DB, acct.ID, deposit.ID, domain.TypePixIn)
+}
+
+// medRefusesRefund refuses the refund of a deposit whose MED dispute is
+// open (it may still return the money to the payer) or was accepted (it
+// did): refunded too, the payer would be paid twice. Called under the
+// deposit's row lock, which a MED opening also takes before it stores the
+// dispute (Inbox.MEDOpened), so the two cannot both go ahead.
+func medRefusesRefund(ctx context.Context, q sqlx.QueryerContext, d domain.Transaction) error {
+	m, err := db.TransactionByID(ctx, q, domain.MedID(d.ID), domain.TypeMED)
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case m.Status == domain.MedAccepted:
+		return domain.Invalidf("deposit %s was returned to the payer by MED dispute %s: it cannot be refunded again", d.ID, m.ID)
+	case !domain.MedClosed(m.Status):
+		return domain.Invalidf("deposit %s has a MED dispute open (%s, %s): it cannot be refunded until the dispute closes", d.ID, m.ID, m.Status)
+	}
+	return nil
 }
 
 // refundFees prices a refund's PIX out: a deposit credited to a sub-account
