@@ -12,8 +12,8 @@ import (
 )
 
 // The public pages of billings: a boleto's printable slip (its barcode
-// drawn as Interleaved 2 of 5) and a debit card billing's hosted invoice.
-// Each is found by the billing's page token (128 random bits), never by
+// drawn as Interleaved 2 of 5) and a debit card billing's hosted invoice
+// (api/billing_invoice.go). Each is found by the billing's page token (128 random bits), never by
 // its id, and shows only what the payer needs.
 
 var slipPage = template.Must(template.New("slip").Parse(`<!doctype html>
@@ -32,14 +32,6 @@ var slipPage = template.Must(template.New("slip").Parse(`<!doctype html>
 </table>
 <div class="barcode" data-barcode="{{.Barcode}}">{{.Bars}}</div>
 <button onclick="window.print()">Imprimir</button>
-</body></html>`))
-
-var invoicePage = template.Must(template.New("invoice").Parse(`<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><title>Fatura {{.ID}}</title></head>
-<body><h1>Fatura</h1>
-<p>Valor: R$ {{.Amount}} — vencimento {{.Due}} — {{.Status}}</p>
-<p>{{.Description}}</p>
-<p>Pagamento com cartão de débito.</p>
 </body></html>`))
 
 type billingPageData struct {
@@ -71,15 +63,6 @@ func (s *Server) billingSlip(c *gin.Context) {
 	}
 	d.Line, d.Barcode, d.Bars, d.Beneficiary = boleto.Format(b.Details.V.DigitableLine), b.Details.V.Barcode, template.HTML(svg), "Jangada"
 	servePage(c, slipPage, d)
-}
-
-// billingInvoice serves a debit card billing's hosted invoice.
-func (s *Server) billingInvoice(c *gin.Context) {
-	_, d, found := s.billingPage(c, domain.MethodCardDebit)
-	if !found {
-		return
-	}
-	servePage(c, invoicePage, d)
 }
 
 func servePage(c *gin.Context, t *template.Template, d billingPageData) {

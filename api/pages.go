@@ -132,6 +132,8 @@ type pageData struct {
 	Crypto                   *service.CheckoutCrypto
 	ExpiresISO, ExpiresLocal string
 	Delivery                 []domain.SessionDelivery
+	// A debit card billing's invoice (api/billing_invoice.go).
+	Invoice invoiceView
 }
 
 // pageForm is what the payer typed, shown again with an error.

@@ -142,6 +142,7 @@ func New(d Deps) *Server {
 	// hosted invoice, public under unguessable page tokens.
 	e.GET("/billings/slip/:token", s.billingSlip)
 	e.GET("/billings/invoice/:token", s.billingInvoice)
+	e.POST("/billings/invoice/:token/pay", s.payInvoice)
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 

@@ -210,6 +210,8 @@ type Billings interface {
 	List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]domain.Billing, int, error)
 	Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error)
 	Page(ctx context.Context, token string) (service.CreatedBilling, error)
+	// PayInvoice pays a debit card billing on its hosted invoice page.
+	PayInvoice(ctx context.Context, token string, in domain.NewInvoicePayment) (service.CreatedBilling, error)
 }
 
 // PaymentLinks manages payment links (issue 24).

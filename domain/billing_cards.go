@@ -163,3 +163,12 @@ func (b TokenizeCardRequest) ValidateAt(now time.Time) (NewCardToken, error) {
 	}
 	return n, nil
 }
+
+// NewInvoicePayment is a debit card billing's payment as its payer typed
+// it on the hosted invoice page (CreditCardRequest.Validate checked the
+// card), with the payer's address for the acquirer's anti-fraud. The card
+// lives in memory until the processor's vault tokenizes it.
+type NewInvoicePayment struct {
+	Card     CardData
+	RemoteIP string
+}

@@ -247,15 +247,24 @@ func TestBillingCardsApprovedDeclinedAndNeverStored(t *testing.T) {
 		t.Errorf("another account's token: %d %s", r.Status, r.Message)
 	}
 
-	// No card number nor CVV in the log output (the apps' logger writes
-	// into the capture: the line below proves it is attached), in any
-	// table, nor in the workflows' histories.
+	e.wantNoCardData(logged, credit["id"].(string), first["id"].(string), declined["id"].(string), debit["id"].(string))
+}
+
+// wantNoCardData fails the test if a sandbox card's number or its CVV
+// (321) is in the log output captured (logged: logs.capture), in any
+// table, or in the histories of the billings' workflows (their payloads
+// decoded with the codec too).
+func (e *env) wantNoCardData(logged func() string, billingIDs ...string) {
+	t := e.t
+	t.Helper()
+	// The apps' logger writes into the capture: the line below proves it
+	// is attached.
 	slog.Info("card billing test: the log capture is attached", "test", t.Name())
 	out := logged()
 	if !strings.Contains(out, "the log capture is attached") {
 		t.Fatalf("the log capture saw nothing (%d bytes)", len(out))
 	}
-	for _, secret := range []string{"4111111111111111", "4000000000000002", "4111 1111 1111 1111", `"321"`} {
+	for _, secret := range []string{"4111111111111111", "4000000000000002", "4111 1111 1111 1111", `"321"`, "ccv=321"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the log output holds %q", secret)
 		}
@@ -276,7 +285,7 @@ func TestBillingCardsApprovedDeclinedAndNeverStored(t *testing.T) {
 			}
 		}
 	}
-	for _, id := range []string{credit["id"].(string), first["id"].(string), declined["id"].(string), debit["id"].(string)} {
+	for _, id := range billingIDs {
 		it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflows.BillingWorkflowID(id), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for it.HasNext() {
 			ev, err := it.Next()

@@ -12,11 +12,14 @@ import (
 
 // Billing signals: the processor's notices (processor.BillingNotice), a PIX
 // billing's charge that moved (activities.ChargeMoved, sent by the charge's
-// workflow) and the cancel use case's word that the billing was canceled.
+// workflow), the cancel use case's word that the billing was canceled and
+// the card a debit card billing's payer gave on its invoice page
+// (activities.DebitCardInput: the token's id only).
 const (
-	BillingSignal       = "processor-notice"
-	BillingChargeSignal = activities.BillingChargeSignal
-	BillingCancelSignal = "billing-canceled"
+	BillingSignal          = "processor-notice"
+	BillingChargeSignal    = activities.BillingChargeSignal
+	BillingCancelSignal    = "billing-canceled"
+	BillingDebitCardSignal = "debit-card"
 )
 
 // BillingInput is the billing workflow's input: the billing as created.
@@ -54,6 +57,7 @@ func BillingStart(b domain.Billing) Start {
 type billingWake struct {
 	notice   *processor.BillingNotice
 	charge   *activities.ChargeMoved
+	debit    *activities.DebitCardInput
 	canceled bool
 	timer    bool
 }
@@ -64,12 +68,16 @@ type billingWake struct {
 // the end of its due date in America/Sao_Paulo, when it becomes OVERDUE
 // (a durable timer); still payable, it waits BillingPayableAfterDue more and
 // is then CANCELED. A PIX billing moves with its charge (the charge owner
-// hook) and is only told here. Each transition is one idempotent local
-// activity (moneyStep) writing ledger and record together.
+// hook) and is only told here. A debit card billing's sale is submitted
+// when its payer gives a card on the invoice page (the debit signal; once:
+// a second card is not charged), and its answer arrives as a card's. Each
+// transition is one idempotent local activity (moneyStep) writing ledger
+// and record together.
 func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 	var a *activities.Billings
 	b := in.Billing
 	status := b.Status
+	debitSubmitted := false
 	if b.Method == domain.MethodCardCredit || b.Method == domain.MethodCardVoucher {
 		if err := workflow.ExecuteActivity(moneyActivities(ctx), a.SubmitCard, b.ID).Get(ctx, nil); err != nil {
 			return "", err
@@ -88,6 +96,14 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 			status = domain.BillingCanceled
 		case w.charge != nil:
 			status = billingStatusOfCharge(w.charge.Status, status)
+		case w.debit != nil:
+			if b.Method != domain.MethodCardDebit || debitSubmitted {
+				continue
+			}
+			// An outside call: an ordinary activity, retried until the
+			// acquirer accepts the sale (idempotent on the billing id).
+			debitSubmitted = true
+			err = workflow.ExecuteActivity(moneyActivities(ctx), a.ChargeDebitCard, *w.debit).Get(ctx, nil)
 		case w.timer && status == domain.BillingPending, w.notice != nil && w.notice.Outcome == processor.OutcomeOverdue:
 			err = moneyStep(ctx, true, a.OverdueBilling, b.ID, &status)
 		case w.timer:
@@ -137,12 +153,13 @@ func billingStatusOfCharge(chargeStatus, current string) string {
 }
 
 // awaitBilling waits for the first of: a notice naming this billing, its
-// charge's move, its cancel, or timeout (already due: the timer fires at
+// charge's move, its payer's debit card, its cancel, or timeout (already due: the timer fires at
 // once). Signals that arrived while the start was deferred count first.
 func awaitBilling(ctx workflow.Context, id string, timeout time.Duration) billingWake {
 	notices := workflow.GetSignalChannel(ctx, BillingSignal)
 	charges := workflow.GetSignalChannel(ctx, BillingChargeSignal)
 	cancels := workflow.GetSignalChannel(ctx, BillingCancelSignal)
+	debits := workflow.GetSignalChannel(ctx, BillingDebitCardSignal)
 	tctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
 	timer := workflow.NewTimer(tctx, max(timeout, 0))
@@ -160,6 +177,12 @@ func awaitBilling(ctx workflow.Context, id string, timeout time.Duration) billin
 			var m activities.ChargeMoved
 			if c.ReceiveAsync(&m) && m.OwnerID == id {
 				w.charge = &m
+			}
+		})
+		sel.AddReceive(debits, func(c workflow.ReceiveChannel, _ bool) {
+			var d activities.DebitCardInput
+			if c.ReceiveAsync(&d) && d.BillingID == id {
+				w.debit = &d
 			}
 		})
 		sel.AddReceive(cancels, func(c workflow.ReceiveChannel, _ bool) {

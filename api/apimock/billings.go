@@ -103,6 +103,21 @@ func (mr *MockBillingsMockRecorder) Page(ctx, token any) *gomock.Call {
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Page", reflect.TypeOf((*MockBillings)(nil).Page), ctx, token)
 }
 
+// PayInvoice mocks base method.
+func (m *MockBillings) PayInvoice(ctx context.Context, token string, in domain.NewInvoicePayment) (service.CreatedBilling, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PayInvoice", ctx, token, in)
+	ret0, _ := ret[0].(service.CreatedBilling)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PayInvoice indicates an expected call of PayInvoice.
+func (mr *MockBillingsMockRecorder) PayInvoice(ctx, token, in any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PayInvoice", reflect.TypeOf((*MockBillings)(nil).PayInvoice), ctx, token, in)
+}
+
 // Refund mocks base method.
 func (m *MockBillings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
 	m.ctrl.T.Helper()
