@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/mock/gomock"
 
+	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/service"
 )
@@ -25,18 +26,13 @@ func debitBilling(status string, withCard bool) domain.Billing {
 	return b
 }
 
-// invoiceBody is a form body: a good approving card with the changes given.
-func invoiceBody(change map[string]string) string {
+// invoiceBody is a form: a good approving card with the changes given.
+func invoiceBody(change map[string]string) url.Values {
 	v := url.Values{"holderName": {"MARIA SILVA"}, "number": {"4111 1111 1111 1111"}, "expiryMonth": {"12"}, "expiryYear": {"2035"}, "ccv": {"321"}}
 	for k, x := range change {
 		v.Set(k, x)
 	}
-	return v.Encode()
-}
-
-func postInvoice(f *fixture, token, body string) *http.Response {
-	w := f.serve("POST", "/billings/invoice/"+token+"/pay", body, "Content-Type", "application/x-www-form-urlencoded")
-	return w.Result()
+	return v
 }
 
 // The invoice page: the form while payable, the hosted pages' headers.
@@ -147,7 +143,7 @@ func TestInvoicePay(t *testing.T) {
 			if tc.pay != nil {
 				tc.pay(f)
 			}
-			res := postInvoice(f, tc.token, invoiceBody(tc.change))
+			res := f.postForm("/billings/invoice/"+tc.token+"/pay", invoiceBody(tc.change), "203.0.113.7:1000").Result()
 			raw, _ := io.ReadAll(res.Body)
 			page := string(raw)
 			if res.StatusCode != tc.status || !strings.Contains(page, tc.want) {
@@ -168,5 +164,24 @@ func TestInvoicePay(t *testing.T) {
 				t.Error("a refused payment's page shows the form")
 			}
 		})
+	}
+}
+
+// The form is rate-limited per client address, as the payment link's.
+func TestInvoicePayIsRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, withConfig(func(c *config.Config) { c.PageCheckoutsPerMinute = 2 }))
+	f.billings.EXPECT().PayInvoice(gomock.Any(), "tok", gomock.Any()).Return(service.CreatedBilling{}, nil).Times(3)
+	for i := range 2 {
+		if w := f.postForm("/billings/invoice/tok/pay", invoiceBody(nil), "203.0.113.7:1000"); w.Code != http.StatusSeeOther {
+			t.Fatalf("post %d = %d", i+1, w.Code)
+		}
+	}
+	if w := f.postForm("/billings/invoice/tok/pay", invoiceBody(nil), "203.0.113.7:1001"); w.Code != http.StatusTooManyRequests ||
+		w.Header().Get("Retry-After") == "" {
+		t.Fatalf("third post = %d", w.Code)
+	}
+	if w := f.postForm("/billings/invoice/tok/pay", invoiceBody(nil), "198.51.100.9:1000"); w.Code != http.StatusSeeOther {
+		t.Fatalf("another address = %d", w.Code)
 	}
 }
