@@ -17,13 +17,21 @@ import (
 // ChargeDebitCard records the cards it was handed.
 func newDebitEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeBillings, BillingInput, *[]activities.DebitCardInput) {
 	env, f, in := newBillingEnv(t, domain.MethodCardDebit, false)
-	var charged []activities.DebitCardInput
-	env.RegisterActivityWithOptions(func(_ context.Context, d activities.DebitCardInput) error {
-		f.calls = append(f.calls, "charge")
-		charged = append(charged, d)
-		return nil
-	}, activity.RegisterOptions{Name: actName(billingActs.ChargeDebitCard)})
-	return env, f, in, &charged
+	c := &fakeDebit{f: f}
+	env.RegisterActivityWithOptions(c.charge, activity.RegisterOptions{Name: actName(billingActs.ChargeDebitCard)})
+	return env, f, in, &c.charged
+}
+
+// fakeDebit records the cards ChargeDebitCard was handed.
+type fakeDebit struct {
+	f       *fakeBillings
+	charged []activities.DebitCardInput
+}
+
+func (c *fakeDebit) charge(_ context.Context, d activities.DebitCardInput) error {
+	c.f.calls = append(c.f.calls, "charge")
+	c.charged = append(c.charged, d)
+	return nil
 }
 
 // The payer's card (its token's id, sent by the invoice page) is charged
