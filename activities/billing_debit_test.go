@@ -42,7 +42,7 @@ func TestDebitCardAttachedOnceChargedOnce(t *testing.T) {
 		t.Fatalf("second card = %s, %v", got.Details.V.CardToken, err)
 	}
 
-	proc := processormock.NewMockProcessor(gomock.NewController(t))
+	proc := processormock.NewMockBillings(gomock.NewController(t))
 	want := processor.CardChargeRequest{ID: b.ID, Token: "vault-1", Method: domain.MethodCardDebit, Amount: 4000, Installments: 1}
 	gomock.InOrder(
 		proc.EXPECT().ChargeCard(gomock.Any(), want).Return(processor.Submission{}, errors.New("acquirer away")),
