@@ -10,7 +10,6 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -284,61 +283,4 @@ func CancelPayableBilling(ctx context.Context, d *sqlx.DB, accountID, id string)
 		return err
 	})
 	return out, moved, err
-}
-
-// BillingRefundInput is one refund of a billing, as the use case decided it.
-type BillingRefundInput struct {
-	RefundID    string
-	RequestID   string
-	Amount      money.Cents
-	Description string
-	At          time.Time
-}
-
-// RefundBilling books a refund of a paid billing in tx (the refund use
-// case's one transaction): under the billing's row lock, and only if no
-// other refund moved it since the use case read refundedBefore (a 400
-// otherwise: asked again, the refund is checked against the new figures).
-// A refund already booked (its id) answers the billing as it is. The
-// posting returns the amount to the payer through the method's clearing
-// (billingRefundPosting); a BILLING_REFUND statement line shows it.
-func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedBefore money.Cents, in BillingRefundInput) (domain.Billing, error) {
-	b, _, err := billingStep(ctx, tx, billingID, func(b *domain.Billing) (bool, error) {
-		for _, r := range b.Details.V.Refunds {
-			if r.ID == in.RefundID {
-				return false, nil
-			}
-		}
-		if b.RefundedAmount != refundedBefore || !domain.BillingPaid(b.Status) || in.Amount > b.Amount-b.RefundedAmount {
-			return false, domain.Invalid("amount", "another refund of billing %s went first: %s is left to refund", b.ID, b.Amount-b.RefundedAmount)
-		}
-		at := in.At.UTC()
-		merchant, fees := b.RefundSplit(in.Amount)
-		line := domain.Transaction{
-			ID: domain.DerivedID("", "billing-refund:"+in.RefundID), AccountID: b.AccountID, APIKeyID: b.APIKeyID,
-			Type: domain.TypeBillingRefund, Status: domain.StatusCompleted, Amount: in.Amount, FeeAmount: -fees, NetAmount: merchant,
-			Description: "Refund of billing " + b.ID, ReferenceID: &b.ID, CompletedAt: domain.TimePtr(at), CreatedAt: domain.NewTime(at),
-		}
-		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
-			return false, err
-		}
-		creditAt := at
-		if b.PaidAt != nil {
-			creditAt = domain.BillingCreditAt(b.Method, b.PaidAt.Time)
-		}
-		if _, err := db.Post(ctx, tx, billingRefundPosting(*b, in.RefundID, line.ID, in.Amount, merchant, fees, creditAt)); err != nil {
-			return false, err
-		}
-		b.RefundedAmount += in.Amount
-		b.Status = domain.BillingPartiallyRefunded
-		if b.RefundedAmount == b.Amount {
-			b.Status = domain.BillingRefunded
-		}
-		d := b.Details.V
-		d.Refunds = append(d.Refunds, domain.BillingRefund{ID: in.RefundID, Amount: in.Amount, Description: in.Description,
-			At: domain.NewTime(at), RequestID: in.RequestID})
-		b.Details = domain.SomeJSON(d)
-		return true, nil
-	})
-	return b, err
 }

@@ -118,6 +118,18 @@ func billingRefundPosting(b domain.Billing, refundID, lineID string, amount, mer
 		}}
 }
 
+// billingRefundReturnPosting is the compensation of a refund the processor
+// refused: the exact reverse of its billingRefundPosting (the same parts,
+// the merchant's with the same lock date), under a key of its own.
+func billingRefundReturnPosting(b domain.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
+	return db.Posting{Key: "billing:" + b.ID + ":refund:" + refundID + ":failed", AccountID: b.AccountID, TransactionID: lineID,
+		Kind: domain.TypeBillingRefund, Description: "billing refund refused: returned", Entries: []db.Entry{
+			{Account: b.BillingClearing(), Amount: -amount},
+			{Account: domain.LedgerFees, Amount: fees},
+			{Account: domain.AvailableLedger(b.AccountID), Amount: merchant, LockedUntil: &creditAt},
+		}}
+}
+
 // Credit bureau.
 
 // bureauFeePosting debits a credit bureau fee (a dunning's or a report's)

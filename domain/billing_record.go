@@ -70,6 +70,42 @@ type BillingRefund struct {
 	// RequestID is derived from the request's Idempotency-Key (internal):
 	// the same request asked again answers with this refund.
 	RequestID string `json:"requestId,omitempty"`
+	// Status is PENDING from its booking until the processor answers, then
+	// COMPLETED, or FAILED when the processor refused it (its money
+	// returned to the merchant, refundedAmount restored). "" is a refund
+	// booked before refunds waited for the processor: COMPLETED.
+	Status string `json:"status,omitempty" jsonschema:"enum=PENDING,enum=COMPLETED,enum=FAILED"`
+	// FeeAmount is the platform's fee share the refund gave back
+	// (Billing.RefundSplit); a FAILED refund's share was taken back.
+	FeeAmount money.Cents `json:"feeAmount,omitempty"`
+	// FailureReason is the processor's reason for refusing it.
+	FailureReason string `json:"failureReason,omitempty"`
+}
+
+// Settled reports whether the refund's money counts as returned: booked
+// and not FAILED (a PENDING refund's money has left the merchant).
+func (r BillingRefund) Settled() bool { return r.Status != StatusFailed }
+
+// Refund is the billing's refund with id, and whether it has one.
+func (b Billing) Refund(id string) (BillingRefund, bool) {
+	for _, r := range b.Details.V.Refunds {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return BillingRefund{}, false
+}
+
+// PaidStatus is the status of the billing as paid, before any refund: a
+// card billing paid on time is CONFIRMED until its credit date, every
+// other paid billing RECEIVED (a refund the processor refused returns the
+// billing to it when nothing else is refunded).
+func (b Billing) PaidStatus(now time.Time) string {
+	card := b.Method != MethodBoleto && b.Method != MethodPix && !b.Details.V.LatePayment
+	if card && b.PaidAt != nil && now.Before(BillingCreditAt(b.Method, b.PaidAt.Time)) {
+		return BillingConfirmed
+	}
+	return BillingReceived
 }
 
 // PublicBilling is the billing record of the spec.
@@ -190,6 +226,12 @@ func (b Billing) FeesTotal() money.Cents { return b.FeeAmount + b.NotificationFe
 // gives back its fees in proportion (rounded down; the refund that
 // completes the total takes the remainder), the merchant the rest, so that
 // refunds summing to the amount reverse the paid posting exactly.
+//
+// The platform's share so far is what the settled refunds gave back: a
+// FAILED refund took its share back, so the next refund is measured
+// against what was really returned, not against share(RefundedAmount)
+// (which rounds differently once a refund in the middle failed); the
+// share is kept within [0, amount].
 func (b Billing) RefundSplit(amount money.Cents) (merchant, fees money.Cents) {
 	share := func(refunded money.Cents) money.Cents {
 		if refunded >= b.Amount {
@@ -197,6 +239,22 @@ func (b Billing) RefundSplit(amount money.Cents) (merchant, fees money.Cents) {
 		}
 		return money.Cents(int64(b.FeesTotal()) * int64(refunded) / int64(b.Amount))
 	}
-	fees = share(b.RefundedAmount+amount) - share(b.RefundedAmount)
+	fees = min(max(share(b.RefundedAmount+amount)-b.feesRefunded(share), 0), amount)
 	return amount - fees, fees
+}
+
+// feesRefunded is the fee share the settled refunds gave back. Refunds
+// booked before refunds could fail carry no FeeAmount: they came first and
+// all settled, so theirs is share(their sum), as it was computed then.
+func (b Billing) feesRefunded(share func(money.Cents) money.Cents) money.Cents {
+	var legacy, fees money.Cents
+	for _, r := range b.Details.V.Refunds {
+		switch {
+		case r.Status == "":
+			legacy += r.Amount
+		case r.Settled():
+			fees += r.FeeAmount
+		}
+	}
+	return share(legacy) + fees
 }

@@ -71,6 +71,12 @@ type CardChargeRequest struct {
 	RemoteIP     string
 }
 
+// ErrRefundRefused is RefundBilling's permanent refusal (the acquirer or
+// the registrar will not return the money: asking again gets the same
+// answer); any other error is transient and the call is retried. The
+// refund is failed and its booked money returned to the merchant.
+var ErrRefundRefused = errors.New("processor: refund refused")
+
 // BillingRefundRequest returns Amount of billing BillingID to its payer.
 type BillingRefundRequest struct {
 	BillingID string

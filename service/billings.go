@@ -15,7 +15,6 @@ import (
 	"github.com/jangada/jangada/card"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
 	"github.com/jangada/jangada/workflows"
@@ -344,75 +343,6 @@ func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (
 		slog.Warn("billing canceled; its workflow was not told", "billing", b.ID, "error", err)
 	}
 	return b, nil
-}
-
-// Refund returns money of a paid billing to its payer: the whole of what is
-// left (REFUNDED) or part of it (PARTIALLY_REFUNDED; several partial
-// refunds up to the amount paid). More than what is left is a 400 and
-// moves nothing. It runs in one transaction under the billing's row lock:
-// the same request asked again (its Idempotency-Key) answers with the
-// billing first; then the refund is checked and booked (a balance that
-// cannot pay it refuses it before any money leaves), and the processor is
-// asked last (idempotent on the refund id, derived from the request's
-// Idempotency-Key or from the billing and what it had refunded): its
-// refusal rolls the booking back. A concurrent refund waits for the lock
-// and is checked against what this one left, so the processor is never
-// asked to return more than was paid.
-func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
-	b, err := db.GetBilling(ctx, s.DB, acct.ID, in.ID)
-	if err != nil {
-		return b, err
-	}
-	requestID := ""
-	if in.IdempotencyKey != "" {
-		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
-	}
-	var out domain.Billing
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		locked, err := db.LockBilling(ctx, tx, b.ID)
-		if err != nil {
-			return err
-		}
-		out = locked
-		for _, r := range locked.Details.V.Refunds {
-			if requestID != "" && r.RequestID == requestID {
-				return nil
-			}
-		}
-		amount, err := refundable(locked, in.Amount)
-		if err != nil {
-			return err
-		}
-		refundID := requestID
-		if refundID == "" {
-			refundID = domain.DerivedID("", fmt.Sprintf("billing-refund:%s:%d:%d", b.ID, locked.RefundedAmount, amount))
-		}
-		out, err = activities.RefundBilling(ctx, tx, b.ID, locked.RefundedAmount, activities.BillingRefundInput{
-			RefundID: refundID, RequestID: requestID, Amount: amount, Description: in.Description, At: s.now()})
-		if err != nil {
-			return err
-		}
-		if _, err := s.Processor.RefundBilling(ctx, processor.BillingRefundRequest{BillingID: b.ID, RefundID: refundID, Method: b.Method, Amount: amount}); err != nil {
-			return fmt.Errorf("processor: refund billing: %w", err)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// refundable is the amount a refund of asked (0: what is left) returns.
-func refundable(b domain.Billing, asked money.Cents) (money.Cents, error) {
-	if !domain.BillingPaid(b.Status) {
-		return 0, domain.Invalid("id", "billing %s is %s: only a paid billing can be refunded", b.ID, b.Status)
-	}
-	left := b.Amount - b.RefundedAmount
-	if asked == 0 {
-		return left, nil
-	}
-	if asked > left {
-		return 0, domain.Invalid("amount", "must not exceed what is left to refund, %s", left)
-	}
-	return asked, nil
 }
 
 // pageToken names a billing's public slip or invoice page: 128 random bits.

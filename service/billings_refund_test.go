@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/activities"
@@ -17,6 +19,8 @@ import (
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
 	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/service/servicemock"
+	"github.com/jangada/jangada/workflows"
 )
 
 // paidBoleto stores a boleto billing of amount for acct and pays it as the
@@ -54,11 +58,47 @@ func pendingBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain
 	return b
 }
 
-// TestBillingRefundRefusedForBalanceAsksNoProcessor: a refund the merchant's
-// balance cannot pay is refused before the processor returns any money (the
-// processor asked first would have refunded the payer while the merchant is
-// told the refund failed).
-func TestBillingRefundRefusedForBalanceAsksNoProcessor(t *testing.T) {
+// fakeRefundRun is the run of a billing refund's workflow as the use case
+// waits for it: Get runs the workflow's one activity in place (against the
+// mocked processor), as the worker would.
+type fakeRefundRun struct {
+	client.WorkflowRun
+	a   *activities.Billings
+	ref activities.BillingRefundRef
+}
+
+func (r fakeRefundRun) Get(ctx context.Context, valuePtr any) error {
+	s, err := r.a.SubmitBillingRefund(ctx, r.ref)
+	if p, ok := valuePtr.(*string); ok {
+		*p = s
+	}
+	return err
+}
+
+// refundTemporal is a Temporal whose billing refund workflows run their
+// activity when the use case waits for them; it counts the starts.
+func refundTemporal(t *testing.T, proc *processormock.MockBillings, starts *atomic.Int32) *servicemock.MockTemporal {
+	temporal := servicemock.NewMockTemporal(gomock.NewController(t))
+	var refs sync.Map // workflow id → activities.BillingRefundRef
+	temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
+		func(_ context.Context, o client.StartWorkflowOptions, _ any, args ...any) (client.WorkflowRun, error) {
+			in := args[0].(workflows.BillingRefundInput)
+			refs.Store(o.ID, activities.BillingRefundRef{BillingID: in.BillingID, RefundID: in.RefundID})
+			starts.Add(1)
+			return nil, nil
+		}).AnyTimes()
+	temporal.EXPECT().GetWorkflow(gomock.Any(), gomock.Any(), "").DoAndReturn(func(_ context.Context, id, _ string) client.WorkflowRun {
+		ref, _ := refs.Load(id)
+		return fakeRefundRun{a: &activities.Billings{Base: activities.Base{DB: sharedDB}, Processor: proc}, ref: ref.(activities.BillingRefundRef)}
+	}).AnyTimes()
+	return temporal
+}
+
+// TestBillingRefundRefusedForBalanceStartsNothing: a refund the merchant's
+// balance cannot pay is refused before anything is booked or started, so
+// the processor is never asked to return money the merchant is told was
+// not refunded.
+func TestBillingRefundRefusedForBalanceStartsNothing(t *testing.T) {
 	t.Parallel()
 	acct := newAccount(t, "Refund Balance Ltda")
 	b := paidBoleto(t, acct, 10_000)
@@ -67,10 +107,13 @@ func TestBillingRefundRefusedForBalanceAsksNoProcessor(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc := processormock.NewMockBillings(gomock.NewController(t))
-	proc.EXPECT().RefundBilling(gomock.Any(), gomock.Any()).Times(0)
-	s := &service.Billings{DB: sharedDB, Processor: proc}
+	var starts atomic.Int32
+	s := &service.Billings{DB: sharedDB, Processor: proc, Temporal: refundTemporal(t, proc, &starts)}
 	if _, err := s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: 5_000}); !errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Fatalf("Refund = %v, want insufficient balance", err)
+	}
+	if n := starts.Load(); n != 0 {
+		t.Fatalf("%d workflows started for a refused refund", n)
 	}
 }
 
@@ -84,21 +127,14 @@ func TestConcurrentPartialBillingRefundsNeverRefundMoreThanPaid(t *testing.T) {
 	proc := processormock.NewMockBillings(gomock.NewController(t))
 	var mu sync.Mutex
 	var asked money.Cents
-	entered := make(chan struct{}, 2)
 	proc.EXPECT().RefundBilling(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, r processor.BillingRefundRequest) (processor.Submission, error) {
 		mu.Lock()
 		asked += r.Amount
 		mu.Unlock()
-		entered <- struct{}{}
-		// Hold the first refund at the processor until the other arrives
-		// there too (it must not: it waits for this one), or 500 ms pass.
-		select {
-		case <-time.After(500 * time.Millisecond):
-		case <-t.Context().Done():
-		}
 		return processor.Submission{ReferenceID: "ref_" + r.RefundID}, nil
 	}).AnyTimes()
-	s := &service.Billings{DB: sharedDB, Processor: proc}
+	var starts atomic.Int32
+	s := &service.Billings{DB: sharedDB, Processor: proc, Temporal: refundTemporal(t, proc, &starts)}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, amount := range []money.Cents{6_000, 5_000} {
@@ -116,6 +152,48 @@ func TestConcurrentPartialBillingRefundsNeverRefundMoreThanPaid(t *testing.T) {
 	}
 	if (errs[0] == nil) == (errs[1] == nil) {
 		t.Fatalf("errors %v: want exactly one refund refused", errs)
+	}
+}
+
+// TestBillingRefundRefusedByTheProcessorAnswersItsRefusal: the processor
+// refuses; the answer is a 400 (never a billing claiming the refund), the
+// billing is as it was and the merchant's balance too. The same request
+// again (its Idempotency-Key) answers the same refusal without asking the
+// processor or starting anything again.
+func TestBillingRefundRefusedByTheProcessorAnswersItsRefusal(t *testing.T) {
+	t.Parallel()
+	acct := newAccount(t, "Refund Refused Ltda")
+	b := paidBoleto(t, acct, 10_000)
+	before, err := db.GetBalance(t.Context(), sharedDB, acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc := processormock.NewMockBillings(gomock.NewController(t))
+	proc.EXPECT().RefundBilling(gomock.Any(), gomock.Any()).Return(processor.Submission{}, processor.ErrRefundRefused).Times(1)
+	var starts atomic.Int32
+	s := &service.Billings{DB: sharedDB, Processor: proc, Temporal: refundTemporal(t, proc, &starts)}
+	for range 2 {
+		_, err := s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: 4_000, IdempotencyKey: "refused-" + b.ID})
+		if !errors.Is(err, domain.ErrInvalid) {
+			t.Fatalf("Refund = %v, want the refusal (invalid)", err)
+		}
+	}
+	got, err := db.BillingByID(t.Context(), sharedDB, b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != domain.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 1 || got.Details.V.Refunds[0].Status != domain.StatusFailed {
+		t.Fatalf("billing after the refusal: %s, refunded %s, refunds %+v", got.Status, got.RefundedAmount, got.Details.V.Refunds)
+	}
+	after, err := db.GetBalance(t.Context(), sharedDB, acct.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after != before {
+		t.Fatalf("balance %+v after the refusal, want %+v", after, before)
+	}
+	if n := starts.Load(); n != 1 {
+		t.Fatalf("%d workflow starts, want 1", n)
 	}
 }
 

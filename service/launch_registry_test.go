@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/pixauto"
@@ -148,6 +149,21 @@ var launchFixtures = map[string]launchFixture{
 		},
 		wfID: workflows.BillingWorkflowID, wf: workflows.BillingWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.BillingInput).Billing.ID },
+	},
+	"billing-refund": {
+		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
+			b := paidBoleto(t, acct, 1000)
+			refundID := domain.NewID("")
+			if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
+				_, err := activities.RefundBilling(t.Context(), tx, b.ID, 0, activities.BillingRefundInput{RefundID: refundID, Amount: 500, At: time.Now()})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return refundID
+		},
+		wfID: workflows.BillingRefundWorkflowID, wf: workflows.BillingRefundWorkflow,
+		inputID: func(arg any) string { return arg.(workflows.BillingRefundInput).RefundID },
 	},
 	// Mobile recharge and crypto.
 	"recharge": {

@@ -31,6 +31,9 @@ type Temporal interface {
 	SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any,
 		options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error)
 	UpdateWorkflow(ctx context.Context, options client.UpdateWorkflowOptions) (client.WorkflowUpdateHandle, error)
+	// GetWorkflow is a handle on a workflow's run, to wait for its result
+	// (a billing refund's answer waits for the processor's, briefly).
+	GetWorkflow(ctx context.Context, workflowID, runID string) client.WorkflowRun
 }
 
 // ErrAlreadyStarted reports a start refused because the resource's workflow

@@ -115,6 +115,7 @@ func Register(r Registry, d Deps) {
 	}
 	// Billings.
 	r.RegisterWorkflow(workflows.BillingWorkflow)
+	r.RegisterWorkflow(workflows.BillingRefundWorkflow)
 	if d.Billings != nil {
 		r.RegisterActivity(d.Billings)
 	}

@@ -90,8 +90,18 @@ func (s *Sandbox) ChargeCard(ctx context.Context, r processor.CardChargeRequest)
 	return sub, s.laterAfter(ctx, Delivery{Kind: KindCard, ID: r.ID, Outcome: outcome}, 0)
 }
 
-// RefundBilling accepts the refund (the sandbox returns the money at once).
+// RefusedRefundCents is the sandbox's refund rule: a billing refund whose
+// amount ends in these centavos (R$ x,13) is refused
+// (processor.ErrRefundRefused); every other refund is accepted.
+const RefusedRefundCents = 13
+
+// RefundBilling accepts the refund (the sandbox returns the money at once),
+// or refuses one whose amount ends in RefusedRefundCents centavos. Its
+// answer depends on the request only, so asking again answers the same.
 func (s *Sandbox) RefundBilling(_ context.Context, r processor.BillingRefundRequest) (processor.Submission, error) {
+	if r.Amount%100 == RefusedRefundCents {
+		return processor.Submission{}, fmt.Errorf("%w: sandbox refuses refunds of amounts ending in ,%02d (refund %s)", processor.ErrRefundRefused, RefusedRefundCents, r.RefundID)
+	}
 	return processor.Submission{ReferenceID: "sbx_bref_" + processor.TxID(r.RefundID)[:20]}, nil
 }
 

@@ -61,6 +61,20 @@ func (mr *MockTemporalMockRecorder) ExecuteWorkflow(ctx, options, workflow any, 
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ExecuteWorkflow", reflect.TypeOf((*MockTemporal)(nil).ExecuteWorkflow), varargs...)
 }
 
+// GetWorkflow mocks base method.
+func (m *MockTemporal) GetWorkflow(ctx context.Context, workflowID, runID string) client.WorkflowRun {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetWorkflow", ctx, workflowID, runID)
+	ret0, _ := ret[0].(client.WorkflowRun)
+	return ret0
+}
+
+// GetWorkflow indicates an expected call of GetWorkflow.
+func (mr *MockTemporalMockRecorder) GetWorkflow(ctx, workflowID, runID any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetWorkflow", reflect.TypeOf((*MockTemporal)(nil).GetWorkflow), ctx, workflowID, runID)
+}
+
 // SignalWithStartWorkflow mocks base method.
 func (m *MockTemporal) SignalWithStartWorkflow(ctx context.Context, workflowID, signalName string, signalArg any, options client.StartWorkflowOptions, workflow any, workflowArgs ...any) (client.WorkflowRun, error) {
 	m.ctrl.T.Helper()
