@@ -35,9 +35,11 @@ var _ = documents(merchantDocs, map[string]Doc{
 	"GET /billings/get/:id": {Summary: "Get a billing by id or externalId", Data: domain.PublicBilling{}},
 	"GET /billings/list":    {Summary: "List billings", Query: billingListQuery{}, Data: domain.PublicBilling{}, List: true},
 	"POST /billings/refund": {
-		Summary:     "Refund a paid billing (whole or part)",
-		Description: "Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing.",
-		Body:        domain.BillingRefundRequest{}, Data: domain.PublicBilling{},
+		Summary: "Refund a paid billing (whole or part)",
+		Description: "Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing. " +
+			"The answer waits (up to 5 s) for the processor: accepted, the billing with the refund COMPLETED; refused, a 400 (nothing refunded, the billing as before, the refund FAILED in refunds); " +
+			"not known in time, the billing with the refund PENDING in refunds (its outcome then shows there). The sandbox refuses a refund whose amount ends in ,13.",
+		Body: domain.BillingRefundRequest{}, Data: domain.PublicBilling{},
 		Example: map[string]any{"id": "bil_…", "amount": 50, "description": "Devolução parcial"},
 	},
 	"POST /sandbox/billings/:id/pay":     {Summary: "Sandbox: the billing is paid (a PIX billing through its charge)", Data: simulation{}},
