@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/testsuite"
@@ -21,6 +22,7 @@ func TestBillingRefundWorkflowRetriesUntilTheProcessorAnswers(t *testing.T) {
 		t.Run(outcome, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()
+			env.SetTestTimeout(time.Minute) // wall clock: the machine may be busy
 			var got []activities.BillingRefundRef
 			env.RegisterActivityWithOptions(func(_ context.Context, in activities.BillingRefundRef) (string, error) {
 				got = append(got, in)
