@@ -32,7 +32,7 @@ var _ = RegisterChargeOwner(OwnerCheckout, ChargeOwnerHook{Moved: CheckoutCharge
 // its hold lapsed).
 func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, publicURL string) error {
 	s, err := db.LockSession(ctx, tx, charge.Details.V.Owner.ID)
-	paidLate := s.Status == domain.SessionExpired && charge.Status == domain.StatusCompleted
+	paidLate := s.Status == domain.SessionExpired && charge.Status == domain.StatusCompleted && !shortOfQuote(charge)
 	if err != nil || (s.Status != domain.SessionOpen && !paidLate) {
 		return err
 	}
@@ -45,6 +45,14 @@ func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transac
 		at = charge.CompletedAt.Time
 	}
 	return PaySession(ctx, tx, s, at, publicURL)
+}
+
+// shortOfQuote: a crypto deposit paid after it expired whose coins, priced
+// then, brought less than the session's amount. The merchant holds what
+// they brought; the sale did not happen, so the session stays EXPIRED.
+func shortOfQuote(charge domain.Transaction) bool {
+	c := charge.Details.V.Crypto
+	return c != nil && c.LatePayment != nil && c.LatePayment.Credited < charge.Amount
 }
 
 // PaySession is a session's sale, in its payment's transaction: the

@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"cmp"
 	"context"
 	"time"
 
@@ -58,29 +59,47 @@ func (a *Crypto) EnsureCryptoDeposit(ctx context.Context, t domain.Transaction) 
 	return stored.Status, err
 }
 
-// CreditCryptoDeposit books a confirmed deposit: its BRL amount, at the
-// rate it was quoted, from the crypto clearing account to the merchant's
-// available money; a deposit made for another product (Details.Owner)
-// tells its owner in the same transaction, as a charge does. A deposit no
-// longer PENDING is left as it is; it returns the stored status.
+// CreditCryptoDeposit books a confirmed deposit (BookCryptoDeposit).
 func (a *Crypto) CreditCryptoDeposit(ctx context.Context, in CryptoNoticeInput) (string, error) {
-	t, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
-		if t.Status != domain.StatusPending {
+	return BookCryptoDeposit(ctx, a.Base, in)
+}
+
+// BookCryptoDeposit books a confirmed deposit: its BRL amount, at the rate
+// it was quoted, from the crypto clearing account to the merchant's
+// available money; a deposit made for another product (Details.Owner)
+// tells its owner in the same transaction, as a charge does. Coins
+// confirmed after the deposit expired (CANCELED) are credited too, never
+// refused: the payer's coins arrived (at LateCredit, marked
+// latePayment), under the same posting key, so a deposit is credited once
+// whichever of its workflow and the Inbox books it. Any other status is
+// left as it is; it returns the stored status.
+func BookCryptoDeposit(ctx context.Context, b Base, in CryptoNoticeInput) (string, error) {
+	t, err := b.transition(ctx, in.ID, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
+		late := t.Status == domain.StatusCanceled
+		if t.Status != domain.StatusPending && !late {
 			return change{}, nil
 		}
 		c := t.Details.V.Crypto
-		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypeCryptoIn, Description: "crypto deposit " + c.PayAmount().String() + " " + c.PayCurrency,
-			Entries: []db.Entry{
-				{Account: domain.LedgerCryptoClearing, Amount: -t.NetAmount},
-				{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
-			}})
-		if err != nil {
-			return change{}, err
+		at := noticeTime(in.Notice)
+		if late {
+			rate := cmp.Or(in.Notice.Rate, c.Rate)
+			c.LatePayment = &domain.CryptoLatePayment{Rate: rate, Credited: c.LateCredit(t.Amount, rate), At: *at}
+			t.NetAmount = c.LatePayment.Credited
+		}
+		if t.NetAmount > 0 { // late coins that fell to nothing bring nothing to post
+			_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
+				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + c.PayAmount().String() + " " + c.PayCurrency,
+				Entries: []db.Entry{
+					{Account: domain.LedgerCryptoClearing, Amount: -t.NetAmount},
+					{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
+				}})
+			if err != nil {
+				return change{}, err
+			}
 		}
 		c.TxHash = in.Notice.TxHash
-		t.Status, t.CompletedAt = domain.StatusCompleted, noticeTime(in.Notice)
-		return emit(), tellOwner(ctx, tx, *t, a.PublicURL)
+		t.Status, t.CompletedAt = domain.StatusCompleted, at
+		return emit(), tellOwner(ctx, tx, *t, b.PublicURL)
 	})
 	return t.Status, err
 }

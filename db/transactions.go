@@ -103,12 +103,14 @@ func LockTransaction(ctx context.Context, tx *sqlx.Tx, id string) (domain.Transa
 
 // updateTransactionSQL is UpdateTransaction's statement, with named arguments.
 const updateTransactionSQL = `
-	UPDATE transactions SET status = :status, reference_id = :reference_id, end_to_end_id = :end_to_end_id, payer = :payer,
+	UPDATE transactions SET status = :status, net_amount = :net_amount, reference_id = :reference_id, end_to_end_id = :end_to_end_id, payer = :payer,
 		recipient = :recipient, details = :details, completed_at = :completed_at, updated_at = now()
 	WHERE id = :id RETURNING ` + txColumns
 
 // UpdateTransaction writes the mutable columns of t (status and what a
-// transition fills in) and returns the stored row.
+// transition fills in: the net amount too, which a crypto deposit paid
+// after its expiry credits at its coins' later value) and returns the
+// stored row.
 func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (domain.Transaction, error) {
 	var out domain.Transaction
 	query, args, err := sqlx.Named(updateTransactionSQL, t)

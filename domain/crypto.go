@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,6 +172,41 @@ type CryptoBlock struct {
 	// RepricedAt is when that second pricing replaced Rate and PayUnits
 	// (at most once per withdrawal).
 	RepricedAt *Time `json:"repricedAt,omitempty"`
+	// LatePayment is set on a deposit whose coins were confirmed after it
+	// had expired (CANCELED): it is credited then, not refused, since the
+	// payer's coins did arrive (CryptoBlock.LateCredit).
+	LatePayment *CryptoLatePayment `json:"latePayment,omitempty"`
+}
+
+// CryptoLatePayment is how a deposit paid after its expiry was credited:
+// at Rate (the processor's BRL price of a coin when it confirmed them; the
+// quote's when it named none), Credited in BRL.
+type CryptoLatePayment struct {
+	Rate     money.Cents `json:"rate"`
+	Credited money.Cents `json:"credited"`
+	At       Time        `json:"at"`
+}
+
+// LateCredit is what a deposit of quoted BRL, paid after its quote
+// expired, is credited when the processor prices its coins at rate (0: no
+// price named, the quote holds): the coins' value at that rate, rounded
+// down, never more than quoted (the payer paid for the quote; a coin that
+// fell since credits less, so the platform never credits BRL the coins
+// no longer bring).
+func (b CryptoBlock) LateCredit(quoted, rate money.Cents) money.Cents {
+	if rate <= 0 || rate >= b.Rate {
+		return quoted
+	}
+	scale := uint64(1)
+	for range CryptoCurrencies[b.PayCurrency].Decimals {
+		scale *= 10
+	}
+	hi, lo := bits.Mul64(uint64(b.PayUnits), uint64(rate))
+	if hi >= scale { // a value past int64: not a real amount, keep the quote's cap
+		return quoted
+	}
+	v, _ := bits.Div64(hi, lo, scale)
+	return money.Cents(min(v, uint64(quoted)))
 }
 
 // QuoteExpiry is when the block's withdrawal quote expired; a block stored

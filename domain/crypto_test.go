@@ -157,3 +157,31 @@ func TestCryptoQuoteUsable(t *testing.T) {
 		}
 	}
 }
+
+// Coins confirmed after their deposit expired bring what they are worth at
+// the processor's price then, rounded down, never more than quoted.
+func TestCryptoLateCredit(t *testing.T) {
+	t.Parallel()
+	// 55.00 BRL quoted at 5.50 per USDT: 10 USDT (10_000_000 units).
+	usdt := CryptoBlock{PayCurrency: "USDT", PayUnits: 10_000_000, Rate: 550}
+	// 0.01 BRL of BTC at 350,000.00: 3 units (rounded up for the payer).
+	btc := CryptoBlock{PayCurrency: "BTC", PayUnits: 3, Rate: 35_000_000}
+	for _, c := range []struct {
+		name         string
+		b            CryptoBlock
+		quoted, rate money.Cents
+		want         money.Cents
+	}{
+		{"no price named: the quote", usdt, 5500, 0, 5500},
+		{"the same price: the quote", usdt, 5500, 550, 5500},
+		{"the coin rose: still the quote", usdt, 5500, 700, 5500},
+		{"the coin fell: what the coins bring", usdt, 5500, 500, 5000},
+		{"rounded down to the centavo", usdt, 5500, 333, 3330},
+		{"units rounded up cap at the quote", btc, 1, 35_000_000, 1},
+		{"a tiny deposit that fell to nothing", btc, 1, 3_000_000, 0},
+	} {
+		if got := c.b.LateCredit(c.quoted, c.rate); got != c.want {
+			t.Errorf("%s: LateCredit(%d, %d) = %d, want %d", c.name, c.quoted, c.rate, got, c.want)
+		}
+	}
+}

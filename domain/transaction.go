@@ -220,6 +220,9 @@ type PublicTransaction struct {
 	Address     string        `json:"address,omitempty"`
 	ExtraID     string        `json:"extraId,omitempty"`
 	TxHash      string        `json:"txHash,omitempty"`
+	// LatePayment: a deposit whose coins were confirmed after it expired,
+	// credited then at Credited (the lesser of its quote and their value).
+	LatePayment *CryptoLatePayment `json:"latePayment,omitempty"`
 	// MED disputes: the protocol, the processor's infraction id and the
 	// dispute's block (domain/meds.go).
 	Protocol     string     `json:"protocol,omitempty"`
@@ -299,7 +302,7 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 	if c := d.Crypto; c != nil {
 		amt, rate := c.PayAmount(), c.Rate
 		p.PayCurrency, p.PayAmount, p.Rate, p.QuoteID = c.PayCurrency, &amt, &rate, c.QuoteID
-		p.Address, p.ExtraID, p.TxHash = c.Address, c.ExtraID, c.TxHash
+		p.Address, p.ExtraID, p.TxHash, p.LatePayment = c.Address, c.ExtraID, c.TxHash, c.LatePayment
 	}
 	return p
 }

@@ -48,6 +48,10 @@ type CryptoNotice struct {
 	TxHash  string    `json:"txHash,omitempty"`
 	At      time.Time `json:"at"`
 	Reason  string    `json:"reason,omitempty"`
+	// Rate is the BRL price of a coin at which the processor converted a
+	// deposit's coins, when it names one: it matters for coins confirmed
+	// after the deposit expired (domain.CryptoBlock.LateCredit).
+	Rate money.Cents `json:"rate,omitempty"`
 }
 
 // Final reports whether the notice ends the deposit or withdrawal.

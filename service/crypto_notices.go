@@ -2,9 +2,10 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"time"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
@@ -15,21 +16,36 @@ import (
 // (a payer paying a deposit, the network settling or failing a withdrawal).
 
 // CryptoDepositNotice forwards a processor's notice to a PENDING deposit's
-// workflow; a deposit whose quote has expired refuses it.
+// workflow. Coins confirmed after the deposit expired are not refused (the
+// payer's coins arrived): a CANCELED deposit's payment is booked here, late
+// (activities.BookCryptoDeposit), and a deposit still PENDING past its
+// expiry is its workflow's to book, which looks for such a notice as it
+// closes. A deposit already credited refuses a second notice.
 func (s *Inbox) CryptoDepositNotice(ctx context.Context, depositID string, n processor.CryptoNotice) error {
 	t, err := db.TransactionByID(ctx, s.DB, depositID, domain.TypeCryptoIn)
 	if err != nil {
 		return err
 	}
-	if t.Status != domain.StatusPending {
-		return domain.Invalidf("crypto deposit %s is %s, not PENDING", t.ID, t.Status)
-	}
-	if t.ExpiresAt != nil && !time.Now().Before(t.ExpiresAt.Time) {
-		return domain.Invalidf("crypto deposit %s expired at %s", t.ID, t.ExpiresAt.ISO())
+	if n.Outcome != processor.OutcomePaid {
+		return domain.Invalidf("crypto deposit %s: a deposit is only paid, not %q", t.ID, n.Outcome)
 	}
 	n.ID = t.ID // the workflow ignores a notice naming another deposit
-	return signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.NoticeSignal, n,
-		fmt.Sprintf("crypto deposit %s is no longer PENDING", t.ID))
+	if t.Status == domain.StatusPending {
+		err = signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.NoticeSignal, n,
+			fmt.Sprintf("crypto deposit %s is no longer PENDING", t.ID))
+		if err == nil || !errors.Is(err, domain.ErrInvalid) {
+			return err
+		}
+		// Its workflow closed since: it expired the deposit meanwhile.
+		if t, err = db.TransactionByID(ctx, s.DB, depositID, domain.TypeCryptoIn); err != nil {
+			return err
+		}
+	}
+	if t.Status != domain.StatusCanceled {
+		return domain.Invalidf("crypto deposit %s is %s, not PENDING", t.ID, t.Status)
+	}
+	_, err = activities.BookCryptoDeposit(ctx, activities.Base{DB: s.DB, PublicURL: s.PublicURL}, activities.CryptoNoticeInput{ID: t.ID, Notice: n})
+	return err
 }
 
 // CryptoWithdrawalNotice forwards a processor's notice to a withdrawal's

@@ -23,10 +23,15 @@ var (
 type fakeRecord struct {
 	status string
 	calls  map[string]int
+	// during runs a test's action while the step of that name runs.
+	during map[string]func()
 }
 
 func (f *fakeRecord) to(step, status string) (string, error) {
 	f.calls[step]++
+	if do := f.during[step]; do != nil {
+		do()
+	}
 	if f.status == domain.StatusPending || f.status == domain.StatusProcessing {
 		f.status = status
 	}
@@ -127,6 +132,10 @@ func cryptoEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *fakeRecord) {
 	reg(ensure, cryptoActs.EnsureCryptoDeposit)
 	reg(ensure, cryptoActs.EnsureCryptoWithdrawal)
 	reg(func(context.Context, activities.CryptoNoticeInput) (string, error) {
+		if f.status == domain.StatusCanceled { // coins after the expiry: credited late
+			f.status = domain.StatusPending
+			return f.to("credit late", domain.StatusCompleted)
+		}
 		return f.to("credit", domain.StatusCompleted)
 	}, cryptoActs.CreditCryptoDeposit)
 	reg(func(context.Context, string) (string, error) { return f.to("expire", domain.StatusCanceled) }, cryptoActs.ExpireCryptoDeposit)
@@ -191,6 +200,23 @@ func TestCryptoDepositExpiresUnpaid(t *testing.T) {
 	}
 	if env.Now().Before(in.Record.ExpiresAt.Time) {
 		t.Fatalf("expired at %v, before its quote's %v", env.Now(), in.Record.ExpiresAt)
+	}
+}
+
+// A notice the Inbox forwarded while the deposit was expiring (it was still
+// PENDING when it looked) is booked late, not dropped with the workflow.
+func TestCryptoDepositPaidAsItExpiresIsCreditedLate(t *testing.T) {
+	t.Parallel()
+	env, f := cryptoEnv(t)
+	f.during = map[string]func(){"expire": func() {
+		env.SignalWorkflow(NoticeSignal, processor.CryptoNotice{ID: "other", Outcome: processor.OutcomePaid})
+		env.SignalWorkflow(NoticeSignal, processor.CryptoNotice{ID: "d1", Outcome: processor.OutcomePaid, TxHash: "0x2"})
+	}}
+	env.ExecuteWorkflow(CryptoDepositWorkflow, deposit(30*time.Minute, env))
+	var status string
+	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusCompleted || f.calls["expire"] != 1 ||
+		f.calls["credit late"] != 1 || f.calls["credit"] != 0 {
+		t.Fatalf("result %s, %v, calls %v", status, err, f.calls)
 	}
 }
 
