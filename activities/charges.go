@@ -46,9 +46,15 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 
 // SettleCharge books a confirmed deposit: gross from PIX clearing, the fee to
 // revenue, the split to the partner and the rest to the merchant, locked for
-// 24 h; the charge becomes COMPLETED with its payer and endToEndId.
+// 24 h; the charge becomes COMPLETED with its payer and endToEndId. A charge
+// that expired (CANCELED) before its paid notice arrived — paid at the last
+// second, the notice a moment behind — is settled all the same, marked
+// latePayment: the processor holds the payer's money, and refusing its
+// notice would credit it to nobody. The workflow and the Inbox (for a
+// charge whose workflow has ended) share it; its posting key makes it once.
 func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (string, error) {
-	return a.pending(ctx, in.ChargeID, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
+	return a.from(ctx, in.ChargeID, settleable, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
+		t.Details.V.LatePayment = t.Status == domain.StatusCanceled
 		at := in.Notice.At.UTC()
 		if at.IsZero() { // an operator's "paid" signal may omit it (the workflow's Details)
 			at = time.Now().UTC()
@@ -136,8 +142,21 @@ func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, er
 // left as it is.
 // It returns the charge's status.
 func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
+	return a.from(ctx, id, isPending, event, apply)
+}
+
+func isPending(status string) bool { return status == domain.StatusPending }
+
+// settleable: a paid notice settles a PENDING charge, or one that expired
+// before it arrived (SettleCharge).
+func settleable(status string) bool {
+	return status == domain.StatusPending || status == domain.StatusCanceled
+}
+
+// from is pending for a charge whose status movable takes.
+func (a *Charges) from(ctx context.Context, id string, movable func(string) bool, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
 	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
-		if t.Status != domain.StatusPending {
+		if !movable(t.Status) {
 			return change{}, nil
 		}
 		if err := apply(tx, t); err != nil {

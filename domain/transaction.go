@@ -58,6 +58,9 @@ type Details struct {
 	RequestedAmount int64  `json:"requestedAmount,omitempty"`
 	// Owner is the product resource a charge was made for (internal).
 	Owner *ChargeOwner `json:"owner,omitempty"`
+	// LatePayment: a charge whose paid notice arrived after it expired
+	// (CANCELED), settled then all the same (activities.Charges.SettleCharge).
+	LatePayment bool `json:"latePayment,omitempty"`
 
 	// PIX out.
 	PixKey         string          `json:"pixKey,omitempty"`

@@ -44,7 +44,11 @@ func (s *Inbox) CryptoDepositNotice(ctx context.Context, depositID string, n pro
 	if t.Status != domain.StatusCanceled {
 		return domain.Invalidf("crypto deposit %s is %s, not PENDING", t.ID, t.Status)
 	}
-	_, err = activities.BookCryptoDeposit(ctx, activities.Base{DB: s.DB, PublicURL: s.PublicURL}, activities.CryptoNoticeInput{ID: t.ID, Notice: n})
+	status, err := activities.BookCryptoDeposit(ctx, activities.Base{DB: s.DB, PublicURL: s.PublicURL}, activities.CryptoNoticeInput{ID: t.ID, Notice: n})
+	if err == nil {
+		t.Status = status
+		s.wakeOwner(ctx, t)
+	}
 	return err
 }
 

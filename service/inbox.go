@@ -2,10 +2,13 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
@@ -26,22 +29,56 @@ type Inbox struct {
 
 var _ processor.Inbox = (*Inbox)(nil)
 
-// ChargeNotice forwards a notice to a PENDING charge's workflow.
+// ChargeNotice forwards a notice to a PENDING charge's workflow. A paid
+// notice for a charge that expired first (the payer paid at the last
+// second) is not refused: the processor holds the payer's money. The
+// workflow books one that reaches it as it closes; one for a charge already
+// CANCELED is booked here, late (activities.Charges.SettleCharge), and its
+// owner woken.
 func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.ChargeNotice) error {
 	t, err := db.TransactionByID(ctx, s.DB, chargeID, domain.TypePixIn)
 	if err != nil {
 		return err
 	}
-	if t.Status != domain.StatusPending {
-		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
-	}
 	// The notice names its charge: the workflow ignores one naming another,
 	// so a sealed notice copied out of one history pays no other charge.
 	n.ChargeID = t.ID
-	// Signal-With-Start: a charge's workflow is started deferred until its
-	// expiry, and only this ends the delay (see workflows.ChargeStart).
-	return signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
-		fmt.Sprintf("charge %s is no longer PENDING", t.ID))
+	if t.Status == domain.StatusPending {
+		// Signal-With-Start: a charge's workflow is started deferred until its
+		// expiry, and only this ends the delay (see workflows.ChargeStart).
+		err = signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
+			fmt.Sprintf("charge %s is no longer PENDING", t.ID))
+		if err == nil || !errors.Is(err, domain.ErrInvalid) || n.Outcome != processor.OutcomePaid {
+			return err
+		}
+		// Its workflow closed since: it expired the charge meanwhile.
+		if t, err = db.TransactionByID(ctx, s.DB, chargeID, domain.TypePixIn); err != nil {
+			return err
+		}
+	}
+	if t.Status != domain.StatusCanceled || n.Outcome != processor.OutcomePaid {
+		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
+	}
+	a := &activities.Charges{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
+	status, err := a.SettleCharge(ctx, activities.SettleChargeInput{ChargeID: t.ID, Notice: n})
+	if err == nil {
+		t.Status = status
+		s.wakeOwner(ctx, t)
+	}
+	return err
+}
+
+// wakeOwner sends the wake a charge's workflow would have sent its owner
+// (activities.ChargeOwnerWake) for a move the Inbox booked itself; the
+// owner's row already moved in that transaction, so a failure is logged.
+func (s *Inbox) wakeOwner(ctx context.Context, t domain.Transaction) {
+	id, signal, moved, ok := activities.ChargeOwnerWake(t, t.Status)
+	if !ok {
+		return
+	}
+	if err := s.Temporal.SignalWorkflow(ctx, id, "", signal, moved); err != nil {
+		slog.Info("charge owner's workflow not signalled", "workflowId", id, "error", err)
+	}
 }
 
 // TransferNotice forwards a notice to a PIX out's workflow.

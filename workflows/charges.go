@@ -60,7 +60,8 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	var a *activities.Charges
 	deferred := workflow.GetVersion(ctx, chargeDeferredChange, workflow.DefaultVersion, 1) == 1
 	// Only a notice naming this charge counts (see addressedChange).
-	final := addressedTo(ctx, addressedOnly(ctx), ChargeSignal, in.Charge.ID,
+	required := addressedOnly(ctx)
+	final := addressedTo(ctx, required, ChargeSignal, in.Charge.ID,
 		func(n processor.ChargeNotice) string { return n.ChargeID }, processor.ChargeNotice.Final)
 	if !deferred {
 		// Started eagerly with a guard that wrote the row if a create had
@@ -100,11 +101,32 @@ func ChargeWorkflow(ctx workflow.Context, in ChargeInput) (string, error) {
 	}
 	wakeOwner(ctx, in.Charge, status)
 	startFiscalInvoice(ctx, in.Charge, status)
+	// A paid notice behind the expiry (the payer paid at the last second,
+	// the Inbox forwarded it while the charge was still PENDING) is booked
+	// late, not dropped: nothing blocks between this look and the end, so
+	// one arriving meanwhile fails the completion and the replayed task
+	// finds it here.
+	if status == domain.StatusCanceled && workflow.GetVersion(ctx, chargeLateChange, workflow.DefaultVersion, 1) == 1 {
+		paid := addressedTo(ctx, required, ChargeSignal, in.Charge.ID, func(n processor.ChargeNotice) string { return n.ChargeID },
+			func(n processor.ChargeNotice) bool { return n.Outcome == processor.OutcomePaid })
+		if n, ok := receiveNow(ctx, ChargeSignal, paid); ok {
+			in2 := activities.SettleChargeInput{ChargeID: in.Charge.ID, Notice: n}
+			if err := moneyStep(ctx, deferred, a.SettleCharge, in2, &status); err != nil {
+				return "", err
+			}
+			wakeOwner(ctx, in.Charge, status)
+			startFiscalInvoice(ctx, in.Charge, status)
+		}
+	}
 	// Later duplicate notices are harmless: the charge has left PENDING.
 	for workflow.GetSignalChannel(ctx, ChargeSignal).ReceiveAsync(nil) {
 	}
 	return status, setStatus(ctx, status)
 }
+
+// chargeLateChange versions the late settle of a paid notice that arrived
+// as the charge expired.
+const chargeLateChange = "charge-paid-as-it-expired"
 
 // wakeOwner signals the workflow of the product that owns the charge (a
 // billing…), if its hook asked for one, now that the transition has

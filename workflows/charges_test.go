@@ -19,6 +19,8 @@ import (
 // fakeCharges records which transition activities ran and how often.
 type fakeCharges struct {
 	calls map[string]int
+	// onExpire runs a test's action while the expire step runs.
+	onExpire func()
 }
 
 func (f *fakeCharges) ensure(context.Context, domain.Transaction) error {
@@ -35,6 +37,9 @@ func (f *fakeCharges) fail(context.Context, string) (string, error) {
 }
 func (f *fakeCharges) expire(context.Context, string) (string, error) {
 	f.calls["expire"]++
+	if f.onExpire != nil {
+		f.onExpire()
+	}
 	return domain.StatusCanceled, nil
 }
 
