@@ -71,7 +71,7 @@ func TestChargePaidAfterItExpiredIsSettledLate(t *testing.T) {
 	if got["endToEndId"] != notice.EndToEndID {
 		t.Fatalf("charge paid late = %v", got)
 	}
-	if evs := e.eventTypes(id); fmt.Sprint(evs) != "[payment.created payment.expired payment.paid]" {
+	if evs := e.eventTypes(id); fmt.Sprint(evs) != "[payment.created payment.pix.expired payment.paid]" {
 		t.Fatalf("events = %v", evs)
 	}
 	if err := inbox.ChargeNotice(context.Background(), id, notice); err == nil {
