@@ -77,6 +77,17 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 	var refund domain.BillingRefund
 	booked := false
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
+		// A PIX billing's payment is its charge's deposit: its row is locked
+		// first, in the order a MED opening takes them (the deposit, then
+		// its billing), so a refund and a MED cannot both go ahead.
+		var deposit *domain.Transaction
+		if b.Method == domain.MethodPix && b.ChargeID != nil {
+			d, err := db.LockTransaction(ctx, tx, *b.ChargeID)
+			if err != nil {
+				return err
+			}
+			deposit = &d
+		}
 		locked, err := db.LockBilling(ctx, tx, b.ID)
 		if err != nil {
 			return err
@@ -86,6 +97,13 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 			if requestID != "" && r.RequestID == requestID {
 				refund = r
 				return nil
+			}
+		}
+		if deposit != nil {
+			// The dispute may return the payer's money too: a refund now
+			// would repay them twice (the rule of PIX refunds).
+			if err := medRefusesRefund(ctx, tx, *deposit); err != nil {
+				return err
 			}
 		}
 		amount, err := refundable(locked, in.Amount)

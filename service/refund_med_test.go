@@ -137,3 +137,38 @@ func TestMEDRefusedForAPixBillingWithRefunds(t *testing.T) {
 		t.Fatalf("MED against a PIX billing's payment with no refund: %v", err)
 	}
 }
+
+// A PIX billing is refunded through /billings/refund, not through its
+// charge's deposit: the same rule holds there, a 400 naming the MED while
+// the deposit's dispute is open or accepted, the billing untouched.
+func TestPixBillingRefundRefusedWhileItsChargeHasAMED(t *testing.T) {
+	t.Parallel()
+	f := newMEDFixture(t, "Loja Cobranca Disputa")
+	billings := &service.Billings{DB: sharedDB}
+	for _, status := range []string{domain.MedOpen, domain.MedAccepted} {
+		b := domain.Billing{ID: domain.NewID("bil_"), AccountID: f.acct.ID, Method: domain.MethodPix, Status: domain.BillingReceived,
+			Amount: 1_000, NetAmount: 950, FeeAmount: 50, InstallmentCount: 1, DueDate: domain.Today(time.Now()),
+			Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+			CreatedAt: domain.NewTime(time.Now())}
+		d := f.deposit(t, &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID})
+		b.ChargeID = &d.ID
+		if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
+			_, err := activities.InsertBilling(t.Context(), tx, b)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.openMED(t, d); err != nil {
+			t.Fatal(err)
+		}
+		setMEDStatus(t, d, status)
+		_, err := billings.Refund(t.Context(), f.acct, domain.NewBillingRefund{ID: b.ID})
+		if !errors.Is(err, domain.ErrInvalid) || !strings.Contains(err.Error(), "MED") {
+			t.Fatalf("billing refund with its charge's MED %s: %v, want a 400 naming the MED", status, err)
+		}
+		got, err := db.GetBilling(t.Context(), sharedDB, f.acct.ID, b.ID)
+		if err != nil || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 || got.Status != domain.BillingReceived {
+			t.Fatalf("refused billing refund wrote %+v (%v)", got, err)
+		}
+	}
+}
