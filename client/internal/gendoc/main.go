@@ -1,10 +1,12 @@
-// Command gendoc generates the Go client (client/oapi/client.gen.go): it
+// Command gendoc generates the Go client (client/oapi/*.gen.go): it
 // writes the merchant API's OpenAPI document as api builds it (never
 // fetched from a server), seen as the client sees it and in OpenAPI 3.0,
-// to a temporary file, and runs oapi-codegen (the go.mod tool) on it with
-// client/oapi/oapi-codegen.yaml. Run in client/oapi:
+// to a temporary file, runs oapi-codegen (the go.mod tool) on it with
+// client/oapi/oapi-codegen.yaml into a temporary file, and cuts that into
+// files of at most 450 lines named for what they hold (split.go): one per
+// tag of the operations, models.gen.go, client.gen.go. Run in client/oapi:
 //
-//	go run ../internal/gendoc client.gen.go
+//	go run ../internal/gendoc .
 //
 // (client/oapi/generate.go's //go:generate line). The document is not
 // committed: only a change that alters the generated code makes the
@@ -24,7 +26,7 @@ import (
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gendoc <out.go>")
+		fmt.Fprintln(os.Stderr, "usage: gendoc <dir>")
 		os.Exit(2)
 	}
 	if err := generate(os.Args[1]); err != nil {
@@ -33,27 +35,61 @@ func main() {
 	}
 }
 
-// generate writes the client generated from clientDocument to out; it runs
-// in the directory of oapi-codegen.yaml.
-func generate(out string) error {
-	doc, err := clientDocument()
+// generate writes the client's files (clientFiles) into dir and removes
+// any other *.gen.go there (a file a former layout made); it runs in the
+// directory of oapi-codegen.yaml.
+func generate(dir string) error {
+	files, err := clientFiles()
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "gendoc")
+	old, err := filepath.Glob(filepath.Join(dir, "*.gen.go"))
 	if err != nil {
 		return err
+	}
+	for _, name := range old {
+		if _, ok := files[filepath.Base(name)]; !ok {
+			if err := os.Remove(name); err != nil {
+				return err
+			}
+		}
+	}
+	for name, code := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), code, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clientFiles is the client generated from clientDocument, by file name:
+// oapi-codegen's one file, in a temporary directory, cut by split into
+// files of at most maxLines lines. It runs in the directory of
+// oapi-codegen.yaml.
+func clientFiles() (map[string][]byte, error) {
+	doc, err := clientDocument()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "gendoc")
+	if err != nil {
+		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	spec := filepath.Join(tmp, "openapi.json")
 	if err := os.WriteFile(spec, doc, 0o644); err != nil {
-		return err
+		return nil, err
 	}
+	out := filepath.Join(tmp, "client.gen.go")
 	cmd := exec.Command("go", "tool", "oapi-codegen", "-config", "oapi-codegen.yaml", "-o", out, spec)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("oapi-codegen: %w\n%s", err, msg)
+		return nil, fmt.Errorf("oapi-codegen: %w\n%s", err, msg)
 	}
-	return nil
+	src, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	return split(src, doc)
 }
 
 // clientDocument is the merchant document as the client sees it, in 3.0.
