@@ -43,6 +43,13 @@ type CreatedWebhook struct {
 	Url         string    `json:"url"`
 }
 
+// CryptoLatePayment defines model for CryptoLatePayment.
+type CryptoLatePayment struct {
+	At       time.Time `json:"at"`
+	Credited float64   `json:"credited"`
+	Rate     float64   `json:"rate"`
+}
+
 // Deleted defines model for Deleted.
 type Deleted struct {
 	Deleted bool   `json:"deleted"`
@@ -135,49 +142,50 @@ type PublicSplit struct {
 
 // PublicTransaction defines model for PublicTransaction.
 type PublicTransaction struct {
-	Address           *string       `json:"address,omitempty"`
-	Amount            float64       `json:"amount"`
-	CanBeCancelled    *bool         `json:"canBeCancelled,omitempty"`
-	CompletedAt       *time.Time    `json:"completedAt,omitempty"`
-	CopyPaste         *string       `json:"copyPaste,omitempty"`
-	CounterpartyName  *string       `json:"counterpartyName,omitempty"`
-	CreatedAt         time.Time     `json:"createdAt"`
-	Currency          string        `json:"currency"`
-	Description       string        `json:"description"`
-	EndToEndId        *string       `json:"endToEndId,omitempty"`
-	ExpiresAt         *time.Time    `json:"expiresAt,omitempty"`
-	ExternalReference *string       `json:"externalReference,omitempty"`
-	ExtraId           *string       `json:"extraId,omitempty"`
-	FeeAmount         float64       `json:"feeAmount"`
-	Id                string        `json:"id"`
-	InfractionId      *string       `json:"infractionId,omitempty"`
-	Med               *PublicMED    `json:"med,omitempty"`
-	NetAmount         float64       `json:"netAmount"`
-	Operator          *string       `json:"operator,omitempty"`
-	PairId            *string       `json:"pairId,omitempty"`
-	PayAmount         *float64      `json:"payAmount,omitempty"`
-	PayCurrency       *string       `json:"payCurrency,omitempty"`
-	Payer             *Party        `json:"payer,omitempty"`
-	Phone             *string       `json:"phone,omitempty"`
-	PixKey            *string       `json:"pixKey,omitempty"`
-	PixKeyType        *string       `json:"pixKeyType,omitempty"`
-	Protocol          *string       `json:"protocol,omitempty"`
-	QrcodeUrl         *string       `json:"qrcodeUrl,omitempty"`
-	QuoteId           *string       `json:"quoteId,omitempty"`
-	Rate              *float64      `json:"rate,omitempty"`
-	Recipient         *Party        `json:"recipient,omitempty"`
-	RecipientEmail    *string       `json:"recipientEmail,omitempty"`
-	RecipientName     *string       `json:"recipientName,omitempty"`
-	ReferenceId       *string       `json:"referenceId,omitempty"`
-	Refund            *PublicRefund `json:"refund,omitempty"`
-	SecurityReview    *PublicReview `json:"securityReview,omitempty"`
-	Split             *PublicSplit  `json:"split,omitempty"`
-	Status            string        `json:"status"`
-	SubaccountId      *string       `json:"subaccountId,omitempty"`
-	ToSubaccountId    *string       `json:"toSubaccountId,omitempty"`
-	TransferKind      *string       `json:"transferKind,omitempty"`
-	TxHash            *string       `json:"txHash,omitempty"`
-	Type              string        `json:"type"`
+	Address           *string            `json:"address,omitempty"`
+	Amount            float64            `json:"amount"`
+	CanBeCancelled    *bool              `json:"canBeCancelled,omitempty"`
+	CompletedAt       *time.Time         `json:"completedAt,omitempty"`
+	CopyPaste         *string            `json:"copyPaste,omitempty"`
+	CounterpartyName  *string            `json:"counterpartyName,omitempty"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	Currency          string             `json:"currency"`
+	Description       string             `json:"description"`
+	EndToEndId        *string            `json:"endToEndId,omitempty"`
+	ExpiresAt         *time.Time         `json:"expiresAt,omitempty"`
+	ExternalReference *string            `json:"externalReference,omitempty"`
+	ExtraId           *string            `json:"extraId,omitempty"`
+	FeeAmount         float64            `json:"feeAmount"`
+	Id                string             `json:"id"`
+	InfractionId      *string            `json:"infractionId,omitempty"`
+	LatePayment       *CryptoLatePayment `json:"latePayment,omitempty"`
+	Med               *PublicMED         `json:"med,omitempty"`
+	NetAmount         float64            `json:"netAmount"`
+	Operator          *string            `json:"operator,omitempty"`
+	PairId            *string            `json:"pairId,omitempty"`
+	PayAmount         *float64           `json:"payAmount,omitempty"`
+	PayCurrency       *string            `json:"payCurrency,omitempty"`
+	Payer             *Party             `json:"payer,omitempty"`
+	Phone             *string            `json:"phone,omitempty"`
+	PixKey            *string            `json:"pixKey,omitempty"`
+	PixKeyType        *string            `json:"pixKeyType,omitempty"`
+	Protocol          *string            `json:"protocol,omitempty"`
+	QrcodeUrl         *string            `json:"qrcodeUrl,omitempty"`
+	QuoteId           *string            `json:"quoteId,omitempty"`
+	Rate              *float64           `json:"rate,omitempty"`
+	Recipient         *Party             `json:"recipient,omitempty"`
+	RecipientEmail    *string            `json:"recipientEmail,omitempty"`
+	RecipientName     *string            `json:"recipientName,omitempty"`
+	ReferenceId       *string            `json:"referenceId,omitempty"`
+	Refund            *PublicRefund      `json:"refund,omitempty"`
+	SecurityReview    *PublicReview      `json:"securityReview,omitempty"`
+	Split             *PublicSplit       `json:"split,omitempty"`
+	Status            string             `json:"status"`
+	SubaccountId      *string            `json:"subaccountId,omitempty"`
+	ToSubaccountId    *string            `json:"toSubaccountId,omitempty"`
+	TransferKind      *string            `json:"transferKind,omitempty"`
+	TxHash            *string            `json:"txHash,omitempty"`
+	Type              string             `json:"type"`
 }
 
 // Record defines model for Record.
