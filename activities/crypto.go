@@ -157,7 +157,8 @@ func (a *Crypto) SubmitCryptoWithdrawal(ctx context.Context, id string) error {
 }
 
 // RepriceCryptoWithdrawal prices again, once, a withdrawal whose quote
-// expired while it was held for security review (up to 72 h): sent at its
+// expired before it was sent: held for security review (up to 72 h), or
+// started late (the sweeper after an outage). Sent at its
 // old quote after the coin rose, it would pay out more than the BRL
 // reserved. While the withdrawal is PENDING and not yet re-priced, the
 // processor's rate buys units for its amount, rounded down as a quote's

@@ -103,6 +103,10 @@ func CryptoDepositWorkflow(ctx workflow.Context, in CryptoInput) (string, error)
 // cryptoLateChange versions the late-payment step after a deposit expired.
 const cryptoLateChange = "crypto-deposit-paid-late"
 
+// cryptoQuoteExpiredChange versions the re-pricing step of a withdrawal
+// never held (histories from before it send at the stored quote).
+const cryptoQuoteExpiredChange = "crypto-reprice-expired-quote"
+
 // cryptoRepriceChange versions the re-pricing step after an approved hold.
 const cryptoRepriceChange = "crypto-reprice-after-review"
 
@@ -118,6 +122,17 @@ func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, err
 		return status, err
 	}
 	actx := moneyActivities(ctx)
+	// reprice prices the withdrawal again if its quote expired (the step
+	// changes nothing while it holds); failed: its amount buys nothing now.
+	reprice := func() (failed bool, err error) {
+		if err := workflow.ExecuteActivity(actx, a.RepriceCryptoWithdrawal, id).Get(ctx, &status); err != nil {
+			return false, err
+		}
+		if status != domain.StatusFailed {
+			return false, nil
+		}
+		return true, setStatus(ctx, status)
+	}
 	if r := in.Record.Details.V.SecurityReview; r != nil && r.Pending {
 		// Withdrawals were held only once every execution named its
 		// resource (addressedChange): no older history reaches this wait.
@@ -136,12 +151,16 @@ func CryptoWithdrawalWorkflow(ctx workflow.Context, in CryptoInput) (string, err
 		// A hold outlives the 2-minute quote: price again before sending
 		// (histories from before this step skip it).
 		if workflow.GetVersion(ctx, cryptoRepriceChange, workflow.DefaultVersion, 1) == 1 {
-			if err := workflow.ExecuteActivity(actx, a.RepriceCryptoWithdrawal, id).Get(ctx, &status); err != nil {
-				return "", err
+			if failed, err := reprice(); err != nil || failed {
+				return status, err
 			}
-			if status == domain.StatusFailed {
-				return status, setStatus(ctx, status)
-			}
+		}
+	} else if workflow.GetVersion(ctx, cryptoQuoteExpiredChange, workflow.DefaultVersion, 1) == 1 {
+		// A withdrawal never held may still start after its quote expired
+		// (the sweeper starting it after an outage): the same step prices
+		// it again then, and does nothing while the quote holds.
+		if failed, err := reprice(); err != nil || failed {
+			return status, err
 		}
 	}
 	if err := workflow.ExecuteActivity(actx, a.SubmitCryptoWithdrawal, id).Get(ctx, nil); err != nil {

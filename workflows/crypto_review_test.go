@@ -51,9 +51,12 @@ func TestHeldCryptoWithdrawalIsSentOnlyAfterApproval(t *testing.T) {
 	}
 }
 
-// A withdrawal never held is sent at its quote, not priced again; one whose
-// re-pricing failed it (its amount buys no unit any more) is never sent.
-func TestCryptoWithdrawalRepricedOnlyAfterAHold(t *testing.T) {
+// A withdrawal never held goes through the re-pricing step too (it may
+// start after its quote expired, the sweeper starting it after an outage:
+// the step prices it again then, and changes nothing while the quote
+// holds), before it is sent; one whose re-pricing failed it (its amount
+// buys no unit any more) is never sent, held or not.
+func TestCryptoWithdrawalRepricedBeforeItIsSent(t *testing.T) {
 	t.Parallel()
 	env, f := cryptoEnv(t)
 	env.RegisterDelayedCallback(func() {
@@ -63,8 +66,16 @@ func TestCryptoWithdrawalRepricedOnlyAfterAHold(t *testing.T) {
 	in.Record.Details.V.SecurityReview = nil
 	env.ExecuteWorkflow(CryptoWithdrawalWorkflow, in)
 	var status string
-	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusCompleted || f.calls["reprice"] != 0 || f.calls["submit"] != 1 {
+	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusCompleted || f.calls["reprice"] != 1 ||
+		f.calls["reprice after submit"] != 0 || f.calls["submit"] != 1 {
 		t.Fatalf("not held: result %s, %v, calls %v", status, err, f.calls)
+	}
+
+	env, f = cryptoEnv(t)
+	env.OnActivity(cryptoActs.RepriceCryptoWithdrawal, mock.Anything, "w1").Return(domain.StatusFailed, nil)
+	env.ExecuteWorkflow(CryptoWithdrawalWorkflow, in)
+	if err := env.GetWorkflowResult(&status); err != nil || status != domain.StatusFailed || f.calls["submit"] != 0 {
+		t.Fatalf("not held, re-pricing failed it: result %s, %v, calls %v", status, err, f.calls)
 	}
 
 	env, f = cryptoEnv(t)
