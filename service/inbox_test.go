@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
@@ -33,7 +34,9 @@ func TestInboxChargeNotice(t *testing.T) {
 	}{
 		{"pending charge is signalled", domain.StatusPending, nil, nil},
 		{"completed charge is refused", domain.StatusCompleted, nil, domain.ErrInvalid},
-		{"canceled charge is refused", domain.StatusCanceled, nil, domain.ErrInvalid},
+		{"failed charge is refused", domain.StatusFailed, nil, domain.ErrInvalid},
+		// Paid as it expired: the processor holds the money; settled late.
+		{"canceled charge is settled late", domain.StatusCanceled, nil, nil},
 		{"workflow closed", domain.StatusPending, serviceerror.NewWorkflowExecutionAlreadyStarted("closed", "", ""), domain.ErrInvalid},
 		{"Temporal unreachable", domain.StatusPending, errors.New("connection refused"), domain.ErrUnavailable},
 	}
@@ -57,6 +60,10 @@ func TestInboxChargeNotice(t *testing.T) {
 			if tt.wantErr == nil {
 				if err != nil {
 					t.Fatalf("ChargeNotice = %v, want nil", err)
+				}
+				got, err := db.TransactionByID(t.Context(), sharedDB, c.ID, domain.TypePixIn)
+				if err != nil || tt.status == domain.StatusCanceled && (got.Status != domain.StatusCompleted || !got.Details.V.LatePayment) {
+					t.Fatalf("a canceled charge's paid notice left it %s (latePayment %v, %v)", got.Status, got.Details.V.LatePayment, err)
 				}
 				return
 			}

@@ -48,11 +48,17 @@ func (s *Sandbox) deposit(ctx context.Context, acct domain.Account, ref string) 
 }
 
 // Pay notifies that the account's charge was paid by payer (nil: the
-// simulator's default payer).
+// simulator's default payer). The sandbox plays the payer here, and a
+// payer's bank refuses a QR that is no longer PENDING (expired, failed or
+// paid): a 400 before any notice. (The processor's own notice for a charge
+// that expired as it was paid is still booked: service.Inbox.ChargeNotice.)
 func (s *Sandbox) Pay(ctx context.Context, acct domain.Account, id string, payer *domain.Party) (Simulated, error) {
 	t, err := s.charge(ctx, acct, id)
 	if err != nil {
 		return Simulated{}, err
+	}
+	if t.Status != domain.StatusPending {
+		return Simulated{}, domain.Invalidf("charge %s is %s: its QR can no longer be paid", t.ID, t.Status)
 	}
 	return simulated(t, processor.OutcomePaid, s.Simulator.Pay(ctx, t.ID, payer))
 }
