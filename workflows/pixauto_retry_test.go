@@ -129,6 +129,18 @@ func TestPixAutomaticCancelBetweenAttempts(t *testing.T) {
 // afternoon is booked.
 func TestPixAutomaticLateSentDebitAwaitedFromItsOwnDay(t *testing.T) {
 	env, f := pixEnv(oneCycle())
+	id := runLateSentDebit(t, env, f)
+	if f.status(id) != pixauto.InstructionPaid || f.credits != 4940 {
+		t.Errorf("instruction %s credits %d, want PAID and 4940 credited", f.status(id), f.credits)
+	}
+}
+
+// runLateSentDebit runs an attempt 1 sent the day after its due date
+// (12-11 at 09:00 for 12-10) whose paid notice arrives that afternoon, to
+// the authorization's end; it checks the debit was sent once, then, and
+// returns the instruction's id for the test's own expectation.
+func runLateSentDebit(t *testing.T, env *testsuite.TestWorkflowEnvironment, f *fakePix) string {
+	t.Helper()
 	env.SetStartTime(time.Date(2026, 12, 11, 9, 0, 0, 0, saoPaulo))
 	f.a.Status = pixauto.StatusActive
 	id := activities.InstructionID("pa1", 0)
@@ -146,7 +158,5 @@ func TestPixAutomaticLateSentDebitAwaitedFromItsOwnDay(t *testing.T) {
 	if sent := f.sent[id]; !slices.Equal(sent, []string{"2026-12-11 09:00"}) {
 		t.Errorf("sent at %v, want once, on 12-11 at 09:00", sent)
 	}
-	if f.status(id) != pixauto.InstructionPaid || f.credits != 4940 {
-		t.Errorf("instruction %s credits %d, want PAID and 4940 credited", f.status(id), f.credits)
-	}
+	return id
 }
