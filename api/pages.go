@@ -58,6 +58,11 @@ const DefaultPageCheckoutsPerMinute = 10
 // close silent connections).
 const sseHeartbeat = 15 * time.Second
 
+// sessionExpiryLook is how long after a session's expiry its event stream
+// reads it again (and again, while it is still OPEN): longer than the
+// grace its payment's workflow gives a notice in flight (5 s).
+const sessionExpiryLook = 6 * time.Second
+
 // brl formats centavos as Brazilian reais: R$ 1.234,56.
 func brl(v any) string {
 	var c money.Cents
@@ -344,10 +349,22 @@ func (s *Server) sessionEvents(c *gin.Context) {
 	}
 	beat := time.NewTicker(sseHeartbeat)
 	defer beat.Stop()
+	// A CRYPTO session's expiry writes no event (crypto writes none, the
+	// spec's rule), so the stream also looks again once the session's time
+	// is up (its payment's workflow allows a grace), then every few
+	// seconds while it still reads OPEN.
+	expiry := time.NewTimer(max(time.Until(r.Session.ExpiresAt.Time)+sessionExpiryLook, 0))
+	defer expiry.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-expiry.C:
+			r, err := s.Checkouts.PublicSession(ctx, id)
+			if err != nil || !send(r.Session) {
+				return
+			}
+			expiry.Reset(sessionExpiryLook)
 		case <-beat.C:
 			if _, err := fmt.Fprint(c.Writer, ": ping\n\n"); err != nil {
 				return

@@ -182,9 +182,10 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if payer != nil {
 		sess.Payer = domain.SomeJSON(*payer)
 	}
-	if in.CouponCode == "" && len(link.ProductIDs) == 0 {
+	if in.Method != domain.MethodCrypto && in.CouponCode == "" && len(link.ProductIDs) == 0 {
 		// Nothing to hold: the session commits with its charge, in one
-		// transaction (Charges.CreateWith). A concurrent attempt of the
+		// transaction (Charges.CreateWith). A CRYPTO session's payment is a
+		// deposit, made after the session is stored (pay). A concurrent attempt of the
 		// same checkout that stored it first leaves this one nothing to
 		// write: it answers with that session.
 		r, err := s.chargeWith(ctx, acct, link.Name, sess, func(ctx context.Context, tx *sqlx.Tx, _ domain.Transaction) error {
