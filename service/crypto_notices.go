@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jangada/jangada/activities"
@@ -30,26 +29,12 @@ func (s *Inbox) CryptoDepositNotice(ctx context.Context, depositID string, n pro
 		return domain.Invalidf("crypto deposit %s: a deposit is only paid, not %q", t.ID, n.Outcome)
 	}
 	n.ID = t.ID // the workflow ignores a notice naming another deposit
-	if t.Status == domain.StatusPending {
-		err = signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.NoticeSignal, n,
+	return s.forwardOrBookLate(ctx, t, "crypto deposit", true, func(t domain.Transaction) error {
+		return signalWithStart(ctx, s.Temporal, s.TaskQueue, cryptoLaunch(t), workflows.NoticeSignal, n,
 			fmt.Sprintf("crypto deposit %s is no longer PENDING", t.ID))
-		if err == nil || !errors.Is(err, domain.ErrInvalid) {
-			return err
-		}
-		// Its workflow closed since: it expired the deposit meanwhile.
-		if t, err = db.TransactionByID(ctx, s.DB, depositID, domain.TypeCryptoIn); err != nil {
-			return err
-		}
-	}
-	if t.Status != domain.StatusCanceled {
-		return domain.Invalidf("crypto deposit %s is %s, not PENDING", t.ID, t.Status)
-	}
-	status, err := activities.BookCryptoDeposit(ctx, activities.Base{DB: s.DB, PublicURL: s.PublicURL}, activities.CryptoNoticeInput{ID: t.ID, Notice: n})
-	if err == nil {
-		t.Status = status
-		s.wakeOwner(ctx, t)
-	}
-	return err
+	}, func() (string, error) {
+		return activities.BookCryptoDeposit(ctx, s.base(), activities.CryptoNoticeInput{ID: t.ID, Notice: n})
+	})
 }
 
 // CryptoWithdrawalNotice forwards a processor's notice to a withdrawal's

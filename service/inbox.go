@@ -43,30 +43,46 @@ func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.C
 	// The notice names its charge: the workflow ignores one naming another,
 	// so a sealed notice copied out of one history pays no other charge.
 	n.ChargeID = t.ID
-	if t.Status == domain.StatusPending {
+	return s.forwardOrBookLate(ctx, t, "charge", n.Outcome == processor.OutcomePaid, func(t domain.Transaction) error {
 		// Signal-With-Start: a charge's workflow is started deferred until its
 		// expiry, and only this ends the delay (see workflows.ChargeStart).
-		err = signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
+		return signalWithStart(ctx, s.Temporal, s.TaskQueue, chargeLaunch(t), workflows.ChargeSignal, n,
 			fmt.Sprintf("charge %s is no longer PENDING", t.ID))
-		if err == nil || !errors.Is(err, domain.ErrInvalid) || n.Outcome != processor.OutcomePaid {
+	}, func() (string, error) {
+		return (&activities.Charges{Base: s.base()}).SettleCharge(ctx, activities.SettleChargeInput{ChargeID: t.ID, Notice: n})
+	})
+}
+
+// forwardOrBookLate is the one path of a notice for a record that expires
+// (a charge, a crypto deposit): a PENDING record's notice goes to its
+// workflow (forward); a paid one for a record that expired first (CANCELED
+// when read, or meanwhile: its workflow closed, its id not reusable) is
+// booked here, late (book, under the record's row lock and its one posting
+// key), and the record's owner woken. Anything else is a 400.
+func (s *Inbox) forwardOrBookLate(ctx context.Context, t domain.Transaction, what string, paid bool,
+	forward func(domain.Transaction) error, book func() (string, error)) error {
+	if t.Status == domain.StatusPending {
+		err := forward(t)
+		if err == nil || !errors.Is(err, domain.ErrInvalid) || !paid {
 			return err
 		}
-		// Its workflow closed since: it expired the charge meanwhile.
-		if t, err = db.TransactionByID(ctx, s.DB, chargeID, domain.TypePixIn); err != nil {
+		if t, err = db.TransactionByID(ctx, s.DB, t.ID, t.Type); err != nil {
 			return err
 		}
 	}
-	if t.Status != domain.StatusCanceled || n.Outcome != processor.OutcomePaid {
-		return domain.Invalidf("charge %s is %s, not PENDING", t.ID, t.Status)
+	if t.Status != domain.StatusCanceled || !paid {
+		return domain.Invalidf("%s %s is %s, not PENDING", what, t.ID, t.Status)
 	}
-	a := &activities.Charges{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
-	status, err := a.SettleCharge(ctx, activities.SettleChargeInput{ChargeID: t.ID, Notice: n})
+	status, err := book()
 	if err == nil {
 		t.Status = status
 		s.wakeOwner(ctx, t)
 	}
 	return err
 }
+
+// base is what the Inbox's own bookings need of the activities.
+func (s *Inbox) base() activities.Base { return activities.Base{DB: s.DB, PublicURL: s.PublicURL} }
 
 // wakeOwner sends the wake a charge's workflow would have sent its owner
 // (activities.ChargeOwnerWake) for a move the Inbox booked itself; the

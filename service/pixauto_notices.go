@@ -40,7 +40,7 @@ func (s *Inbox) AuthorizationNotice(ctx context.Context, authorizationID string,
 // cancel ran first), whether or not the workflow still runs: the payer was
 // debited (activities.ActivateAuthorization, same key as on activation).
 func (s *Inbox) bookLateFirstPayment(ctx context.Context, a pixauto.Authorization, n processor.AuthorizationNotice) error {
-	acts := &activities.PixAutomatic{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
+	acts := &activities.PixAutomatic{Base: s.base()}
 	_, err := acts.ActivateAuthorization(ctx, activities.ActivateInput{AuthorizationID: a.ID, Notice: n})
 	return err
 }
@@ -62,7 +62,7 @@ func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n p
 	n.InstructionID = t.ID
 	if d != nil && t.Status == pixauto.InstructionFailed && n.Outcome == processor.OutcomePaid {
 		if u := d.Unanswered(); u != nil && u.Named(n.Attempt, n.ReferenceID) {
-			acts := &activities.PixAutomatic{Base: activities.Base{DB: s.DB, PublicURL: s.PublicURL}}
+			acts := &activities.PixAutomatic{Base: s.base()}
 			_, err := acts.SettleInstruction(ctx, activities.SettleInstructionInput{InstructionID: t.ID, Notice: n})
 			return err
 		}
