@@ -45,8 +45,12 @@ func InsertBilling(ctx context.Context, tx *sqlx.Tx, b domain.Billing) (bool, er
 // externalId (the processor's id). Another account's id is not found.
 func GetBilling(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExternal string) (domain.Billing, error) {
 	var b domain.Billing
-	err := hotGet(ctx, q, &b, `SELECT `+billingColumns+` FROM billings
-		WHERE account_id = $1 AND (id = $2 OR external_id = $2) ORDER BY (id = $2) DESC LIMIT 1`, accountID, idOrExternal)
+	// Two index lookups, not one OR (see GetTransaction).
+	err := hotGet(ctx, q, &b, `SELECT `+billingColumns+` FROM (
+			(SELECT `+billingColumns+` FROM billings WHERE id = $2 AND account_id = $1)
+			UNION ALL
+			(SELECT `+billingColumns+` FROM billings WHERE account_id = $1 AND external_id = $2)
+		) b ORDER BY (id = $2) DESC LIMIT 1`, accountID, idOrExternal)
 	return b, billingErr(err)
 }
 
