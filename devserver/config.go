@@ -206,6 +206,15 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 		// second) throttle a busy dev server's store calls.
 		dynamicconfig.FrontendPersistenceMaxQPS.Key(): 10000,
 		dynamicconfig.HistoryPersistenceMaxQPS.Key():  45000,
+		// The transfer queue (every new workflow task and non-eager
+		// activity goes through it to matching) is read at most
+		// transferProcessorMaxPollRPS times a second per history shard,
+		// 20 by default. A cluster spreads its load over hundreds of
+		// shards; this server has one, so past 20 reads a second every
+		// workflow task waited for the next read, up to 50 ms: a bare
+		// signal → activity took 50 ms at p50 instead of 7 (issue 28,
+		// docs/performance.md). Reads at most 5 ms apart.
+		dynamicconfig.TransferProcessorMaxPollRPS.Key(): 200,
 	}
 
 	return []temporal.ServerOption{

@@ -52,11 +52,12 @@ func (d *Dispatcher) init() { d.once.Do(func() { d.wake = make(chan struct{}, 1)
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.init()
 	backoff := time.Duration(0)
+	pace := pacer{every: DispatchGather}
 	db.Listen(ctx, d.DSN, []string{db.EventsChannel}, d.wake, pollEvery(d.PollInterval), nil, func(_, payload string) {
 		if payload != "" && payload == d.Origin {
 			return
 		}
-		gather(ctx, DispatchGather)
+		pace.wait(ctx)
 		for ctx.Err() == nil {
 			n, err := d.DispatchOnce(ctx)
 			if err != nil {

@@ -12,11 +12,11 @@ import (
 
 // Notifier tells the outbox readers of other processes that this process
 // committed events: one NOTIFY on db.EventsChannel, in its own statement
-// outside every business transaction, for each burst of commits (pokes
-// that arrive within NotifyGather, or while one is being sent, coalesce).
-// The database-wide lock a notifying transaction takes at commit is then
-// taken by this small statement, at most once per gather, instead of by
-// every payment's commit.
+// outside every business transaction: the first poke after a quiet spell
+// is sent at once, then at most one per NotifyGather (pokes that arrive
+// meanwhile, or while one is being sent, coalesce). The database-wide lock
+// a notifying transaction takes at commit is then taken by this small
+// statement, at most once per gather, instead of by every payment's commit.
 type Notifier struct {
 	DB *sqlx.DB
 	// Origin is the payload: this process's readers woke already, and
@@ -36,13 +36,14 @@ func (n *Notifier) Poke() { n.init(); signal(n.wake) }
 // readers poll, so a lost wake-up delays, never loses, an event.
 func (n *Notifier) Run(ctx context.Context) {
 	n.init()
+	pace := pacer{every: NotifyGather}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-n.wake:
 		}
-		gather(ctx, NotifyGather)
+		pace.wait(ctx)
 		if err := db.NotifyEvents(ctx, n.DB, n.Origin); err != nil && ctx.Err() == nil {
 			slog.Warn("notify committed events", "error", err)
 		}

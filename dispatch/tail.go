@@ -87,6 +87,7 @@ func (t *Tail) Run(ctx context.Context) {
 	}
 	var retrying atomic.Bool
 	streak := 0
+	pace := pacer{every: TailGather}
 	listening := func() { close(t.ready) }
 	db.Listen(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, pollEvery(t.PollInterval), listening, func(ch, payload string) {
 		if ch == db.KeysRevokedChannel {
@@ -98,7 +99,7 @@ func (t *Tail) Run(ctx context.Context) {
 		if ch == db.EventsChannel && payload != "" && payload == t.Origin {
 			return
 		}
-		gather(ctx, TailGather)
+		pace.wait(ctx)
 		if err := t.drain(ctx); err != nil {
 			if ctx.Err() == nil {
 				slog.Error("event tail", "error", err)

@@ -26,32 +26,45 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// Gathering: a reader woken by a commit waits this long before it reads,
-// so that the commits of a burst are read together (one dispatch
+// Pacing: a reader's reads are spaced at least these apart, so that under a
+// burst the commits that arrive meanwhile are read together (one dispatch
 // transaction or one tail query for many events) instead of one read per
-// commit competing with the payments for the database.
+// commit competing with the payments for the database. A read woken after
+// a quiet spell runs at once: a lone payment's frame or webhook waits for
+// nothing (a fixed gather before every read added its whole length to
+// each frame: 3 ms of a ~14 ms pay → WebSocket).
 const (
-	// DispatchGather delays the webhook dispatcher: a delivery's budget is
-	// seconds, and a dispatch is a transaction of several statements.
+	// DispatchGather spaces the webhook dispatcher's reads: a delivery's
+	// budget is seconds, and a dispatch is a transaction of several
+	// statements.
 	DispatchGather = 20 * time.Millisecond
-	// TailGather delays the WebSocket tail a little: a frame's budget is
+	// TailGather spaces the WebSocket tail's reads: a frame's budget is
 	// tens of milliseconds.
 	TailGather = 3 * time.Millisecond
-	// NotifyGather delays the NOTIFY to other processes' readers: committing
-	// at a few hundred per second, this process sent one NOTIFY (a statement
-	// and a transaction) per commit; now at most about a hundred a second.
-	// This process's own readers are woken directly, so only a reader in
-	// another process waits up to 10 ms more (a WebSocket frame's budget
-	// is tens of milliseconds, a webhook's seconds).
+	// NotifyGather spaces the NOTIFYs to other processes' readers:
+	// committing at a few hundred per second, this process sent one NOTIFY
+	// (a statement and a transaction) per commit; now at most about a
+	// hundred a second. This process's own readers are woken directly.
 	NotifyGather = 10 * time.Millisecond
 )
 
-// gather waits d, or until ctx ends.
-func gather(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
+// pacer spaces one reader's reads (it is not safe for concurrent use:
+// each reader runs its reads on one goroutine).
+type pacer struct {
+	every time.Duration
+	last  time.Time
+}
+
+// wait returns when the next read may run: at once after a quiet spell,
+// else once every has passed since the last read (or when ctx ends).
+func (p *pacer) wait(ctx context.Context) {
+	if d := p.every - time.Since(p.last); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
 	}
+	p.last = time.Now()
 }
