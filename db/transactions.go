@@ -157,11 +157,19 @@ func FindDeposit(ctx context.Context, q sqlx.QueryerContext, accountID, ref stri
 	if forUpdate {
 		lock = " FOR UPDATE"
 	}
+	// One index lookup per way of naming it (see GetTransaction: an OR walks
+	// the merchant's range), the id first; the row is then read, and
+	// locked, by its id (FOR UPDATE cannot lock through a UNION).
 	err := sqlx.GetContext(ctx, q, &t, `
-		SELECT `+txColumns+` FROM transactions
-		WHERE account_id = $1 AND type = $3
-		  AND (id = $2 OR end_to_end_id = $2 OR details->'refund'->>'refundId' = $2)
-		ORDER BY (id = $2) DESC LIMIT 1`+lock, accountID, ref, domain.TypePixIn)
+		SELECT `+txColumns+` FROM transactions WHERE id = (
+			SELECT id FROM (
+				(SELECT id, 0 AS rank FROM transactions WHERE id = $2 AND account_id = $1 AND type = 'PIX_IN')
+				UNION ALL
+				(SELECT id, 1 FROM transactions WHERE end_to_end_id = $2 AND account_id = $1 AND type = 'PIX_IN')
+				UNION ALL
+				(SELECT id, 2 FROM transactions WHERE details->'refund'->>'refundId' = $2 AND details ? 'refund'
+					AND account_id = $1 AND type = 'PIX_IN')
+			) m ORDER BY rank LIMIT 1)`+lock, accountID, ref)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, domain.NotFound("deposit")
 	}

@@ -118,7 +118,9 @@ func (m *mixedRun) drain(ctx context.Context) mixedOutcome {
 	}
 	if len(m.subs) > 0 {
 		for _, id := range ids {
-			if at, ok := m.subs[0].seenAt(id); ok {
+			// The probe's charges are checked, not timed: they were paid
+			// before the load, in a closed loop run to saturation.
+			if at, ok := m.subs[0].seenAt(id); ok && !m.paid[id].Before(m.start) {
 				began := m.paid[id]
 				m.series.add(payToWSStep, began.Sub(m.start), at.Sub(began), nil)
 			}

@@ -134,6 +134,18 @@ func (w *wsWatcher) seenAt(id string) (time.Time, bool) {
 	return at, ok
 }
 
+// sawAll tells whether every id's payment.paid has arrived.
+func (w *wsWatcher) sawAll(ids []string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, id := range ids {
+		if _, ok := w.seen[id]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (w *wsWatcher) forget(id string) {
 	w.mu.Lock()
 	delete(w.waiters, id)
