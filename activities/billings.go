@@ -35,11 +35,12 @@ type BillingFailInput struct {
 	Reason    string
 }
 
-// InsertBilling writes a new billing (the create's first records: the row;
-// its intent is the caller's, in the same transaction). It reports false
-// when an earlier attempt wrote it.
-func InsertBilling(ctx context.Context, tx *sqlx.Tx, b domain.Billing) (bool, error) {
-	return db.InsertBilling(ctx, tx, b)
+// InsertBilling writes a new billing (the create's first records: the row
+// and, when intent is set, its workflow's intent, in one statement; a PIX
+// billing has no workflow and is written in its charge's transaction). It
+// reports false when an earlier attempt wrote it.
+func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing, intent *db.Intent) (bool, error) {
+	return db.InsertBilling(ctx, q, b, intent)
 }
 
 // billingStep is the one way a billing moves, inside tx: lock its row, let

@@ -36,7 +36,7 @@ func (f *fixture) newBilling(method string, amount money.Cents) domain.Billing {
 		PageToken: domain.NewID("pg_"), CreatedAt: domain.NewTime(time.Now()),
 	}
 	f.inTx(func(tx *sqlx.Tx) error {
-		fresh, err := activities.InsertBilling(f.ctx, tx, b)
+		fresh, err := activities.InsertBilling(f.ctx, tx, b, nil)
 		if err == nil && !fresh {
 			f.t.Fatal("InsertBilling: not new")
 		}

@@ -26,20 +26,37 @@ const insertBillingSQL = `INSERT INTO billings (id, account_id, api_key_id, meth
 	ON CONFLICT (id) DO NOTHING`
 
 // InsertBilling stores a new billing and reports whether it was new (false:
-// an earlier attempt stored it).
-func InsertBilling(ctx context.Context, tx *sqlx.Tx, b domain.Billing) (bool, error) {
+// an earlier attempt stored it). With intent, the billing's workflow intent
+// (workflow_launches, see InsertLaunch) is written in the same statement:
+// run on a *sqlx.DB, one round trip commits both, with no BEGIN and no
+// COMMIT (as FirstRecords does for a charge).
+func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing, intent *Intent) (bool, error) {
 	if !b.Details.Valid {
 		b.Details = domain.SomeJSON(domain.BillingDetails{})
 	}
-	res, err := hotExec(ctx, tx, insertBillingSQL, b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
+	query := insertBillingOnlySQL
+	args := []any{b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
 		b.NotificationFee, b.NetAmount, b.InstallmentCount, b.Description, b.DueDate.Format(time.DateOnly), b.ExternalID,
-		b.ExternalReference, b.CustomerID, b.SubscriptionID, b.ChargeID, b.PageToken, b.Customer, b.Details, b.CreatedAt)
-	if err != nil {
+		b.ExternalReference, b.CustomerID, b.SubscriptionID, b.ChargeID, b.PageToken, b.Customer, b.Details, b.CreatedAt}
+	if intent != nil {
+		query = insertBillingIntentSQL
+		args = append(args, intent.Kind, intent.Grace.Seconds())
+	}
+	var n int
+	if err := hotGet(ctx, q, &n, query, args...); err != nil {
 		return false, fmt.Errorf("db: insert billing: %w", err)
 	}
-	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+// The billing's insert alone, and with its workflow intent.
+var (
+	insertBillingOnlySQL   = `WITH b AS (` + insertBillingSQL + ` RETURNING id) SELECT count(*) FROM b`
+	insertBillingIntentSQL = `WITH b AS (` + insertBillingSQL + ` RETURNING id),
+		l AS (INSERT INTO workflow_launches (kind, resource_id, due_at)
+		      SELECT $22, b.id, now() + make_interval(secs => $23) FROM b ON CONFLICT DO NOTHING)
+		SELECT count(*) FROM b`
+)
 
 // GetBilling loads one of the account's billings by its id or its
 // externalId (the processor's id). Another account's id is not found.

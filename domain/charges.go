@@ -50,6 +50,11 @@ type NewCharge struct {
 	// charge for one of its resources (never by the HTTP body): the
 	// charge's transitions then tell that product (activities.RegisterChargeOwner).
 	Owner *ChargeOwner
+	// OwnerIsNew is set by the owner's use case when this very request
+	// made the owner's resource under a fresh random id (it carried no
+	// Idempotency-Key): no earlier attempt of the charge can exist, so the
+	// lookup of one is skipped (the insert still finds a row that exists).
+	OwnerIsNew bool
 }
 
 // Charge limits.

@@ -123,11 +123,11 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 			d.PixCopyPaste, b.ChargeID, b.ExternalID = *c.CopyPaste, &c.ID, c.ReferenceID
 			b.Details = domain.SomeJSON(d)
 		}
-		charge, err := s.pixCharge(ctx, acct, key, b, now, func(ctx context.Context, tx *sqlx.Tx, c domain.Transaction) error {
+		charge, err := s.pixCharge(ctx, acct, key, b, in.IdempotencyKey == "", now, func(ctx context.Context, tx *sqlx.Tx, c domain.Transaction) error {
 			pix(c)
 			var err error
 			written = true
-			fresh, err = activities.InsertBilling(ctx, tx, b)
+			fresh, err = activities.InsertBilling(ctx, tx, b, nil)
 			return err
 		})
 		if err != nil {
@@ -161,15 +161,13 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 }
 
 // insert commits the billing's row, with the intent to start its workflow
-// when it has one, and reports whether it is new.
+// when it has one (one statement), and reports whether it is new.
 func (s *Billings) insert(ctx context.Context, b domain.Billing, withWorkflow bool) (fresh bool, err error) {
-	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		if fresh, err = activities.InsertBilling(ctx, tx, b); err != nil || !fresh || !withWorkflow {
-			return err
-		}
-		return recordIntent(ctx, tx, billingLaunch(b))
-	})
-	return fresh, err
+	var intent *db.Intent
+	if withWorkflow {
+		intent = billingLaunch(b).intent()
+	}
+	return activities.InsertBilling(ctx, s.DB, b, intent)
 }
 
 // storedBilling answers a create whose billing a concurrent attempt stored.
@@ -184,8 +182,9 @@ func (s *Billings) storedBilling(ctx context.Context, id string) (CreatedBilling
 // pixCharge makes the PIX billing's charge through the charge use case,
 // owned by the billing, payable until the end of its due date (its expiry
 // makes the billing OVERDUE). Its id derives from the billing's, so a
-// retried create finds it.
-func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, now time.Time, alongside Alongside) (CreatedCharge, error) {
+// retried create finds it; fresh says the billing's id is new (no
+// Idempotency-Key), so there is no earlier charge to look for.
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, fresh bool, now time.Time, alongside Alongside) (CreatedCharge, error) {
 	desc := b.Description
 	if len([]rune(desc)) < 3 {
 		desc = "Billing " + b.ID
@@ -194,7 +193,7 @@ func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domai
 		IdempotencyKey: "billing:" + b.ID, Amount: b.Amount, Description: desc,
 		ExpiresIn: domain.DueEnd(b.DueDate).Sub(now),
 		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
-		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID},
+		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID}, OwnerIsNew: fresh,
 	}, alongside)
 }
 

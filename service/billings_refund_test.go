@@ -50,7 +50,7 @@ func pendingBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain
 		CreatedAt: domain.NewTime(time.Now()),
 	}
 	if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
-		_, err := activities.InsertBilling(t.Context(), tx, b)
+		_, err := activities.InsertBilling(t.Context(), tx, b, nil)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestCardBillingCannotBeCanceledOnceWithTheAcquirer(t *testing.T) {
 		CreatedAt: domain.NewTime(time.Now()),
 	}
 	if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
-		_, err := activities.InsertBilling(t.Context(), tx, b)
+		_, err := activities.InsertBilling(t.Context(), tx, b, nil)
 		return err
 	}); err != nil {
 		t.Fatal(err)

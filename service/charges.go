@@ -76,7 +76,7 @@ func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domai
 	// A retry answers with the charge its first attempt stored, before any
 	// check a new charge needs (the sub-account may be locked by now) and
 	// with the BR Code it stored, not a new one.
-	if in.IdempotencyKey != "" {
+	if in.IdempotencyKey != "" && !in.OwnerIsNew {
 		t, found, err := earlierMove(ctx, s.DB, acct.ID, id, in.IdempotencyKey, nil, domain.TypePixIn,
 			func(t domain.Transaction) bool {
 				return t.Details.V.RequestedAmount == int64(in.Amount) && ptrEq(t.SubaccountID, in.SubaccountID)

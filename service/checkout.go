@@ -188,7 +188,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		// deposit, made after the session is stored (pay). A concurrent attempt of the
 		// same checkout that stored it first leaves this one nothing to
 		// write: it answers with that session.
-		r, err := s.chargeWith(ctx, acct, link.Name, sess, func(ctx context.Context, tx *sqlx.Tx, _ domain.Transaction) error {
+		r, err := s.chargeWith(ctx, acct, link.Name, sess, in.IdempotencyKey == "", func(ctx context.Context, tx *sqlx.Tx, _ domain.Transaction) error {
 			stored, err := db.InsertSession(ctx, tx, sess)
 			if err == nil && !stored {
 				return errSessionStored
@@ -229,7 +229,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 // (A session whose request died before its charge stops holding at its
 // expiry; a retry under the same key makes the charge.)
 func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession) (CheckoutResult, error) {
-	return s.chargeWith(ctx, acct, linkName, sess, nil)
+	return s.chargeWith(ctx, acct, linkName, sess, false, nil)
 }
 
 // errSessionStored says a concurrent attempt of the same checkout stored
@@ -239,8 +239,9 @@ var errSessionStored = errors.New("checkout session stored by a concurrent attem
 // chargeWith is charge whose charge commits with what alongside writes
 // (the session itself, when nothing is held): a charge refused then leaves
 // no session behind, and one that cannot be made after a stored session
-// expires that session.
-func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, alongside Alongside) (CheckoutResult, error) {
+// expires that session. fresh says this request made the session under a
+// new random id (no Idempotency-Key): no earlier charge can exist.
+func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, fresh bool, alongside Alongside) (CheckoutResult, error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
@@ -252,7 +253,7 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 	created, err := s.Charges.CreateWith(ctx, acct, domain.APIKey{ID: keyID}, domain.NewCharge{
 		IdempotencyKey: "checkout " + sess.ID, Amount: sess.Amount, Description: chargeDescription(linkName),
 		ExpiresIn: time.Until(sess.ExpiresAt.Time), Payer: payerParty(payer),
-		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID},
+		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, OwnerIsNew: fresh,
 	}, alongside)
 	if err != nil {
 		if alongside != nil { // rolled back with the charge: nothing to expire

@@ -142,7 +142,7 @@ var launchFixtures = map[string]launchFixture{
 			b := domain.Billing{ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodBoleto, Status: domain.BillingPending,
 				Amount: 1000, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3), PageToken: domain.NewID("pg_"),
 				Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), CreatedAt: domain.NewTime(time.Now())}
-			if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertBilling(t.Context(), tx, b); return err }); err != nil {
+			if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertBilling(t.Context(), tx, b, nil); return err }); err != nil {
 				t.Fatal(err)
 			}
 			return b.ID

@@ -109,7 +109,7 @@ func TestMEDRefusedForAPixBillingWithRefunds(t *testing.T) {
 			Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
 			CreatedAt: domain.NewTime(time.Now())}
 		if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
-			if _, err := activities.InsertBilling(t.Context(), tx, b); err != nil {
+			if _, err := activities.InsertBilling(t.Context(), tx, b, nil); err != nil {
 				return err
 			}
 			if refunded == 0 {
@@ -153,7 +153,7 @@ func TestPixBillingRefundRefusedWhileItsChargeHasAMED(t *testing.T) {
 		d := f.deposit(t, &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID})
 		b.ChargeID = &d.ID
 		if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
-			_, err := activities.InsertBilling(t.Context(), tx, b)
+			_, err := activities.InsertBilling(t.Context(), tx, b, nil)
 			return err
 		}); err != nil {
 			t.Fatal(err)
