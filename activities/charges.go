@@ -29,8 +29,16 @@ type SettleChargeInput struct {
 // (one round trip commits all three); EnsureCharge, the guard of charge
 // histories recorded before deferred starts, finds the row written.
 func InsertCharge(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent) (*domain.Event, error) {
-	return db.FirstRecords(ctx, q, t, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: domain.EventPaymentCreated,
-		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent)
+	ev, _, err := InsertChargeBeside(ctx, q, t, publicURL, intent, nil)
+	return ev, err
+}
+
+// InsertChargeBeside is InsertCharge with the row of the product the charge
+// is made for (a PIX billing, a checkout's session) in the same statement
+// (db.FirstRecordsBeside); it reports whether that row was written.
+func InsertChargeBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent, beside *db.Beside) (*domain.Event, bool, error) {
+	return db.FirstRecordsBeside(ctx, q, t, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: domain.EventPaymentCreated,
+		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent, beside)
 }
 
 // EnsureCharge is the guard of charge histories started before creates

@@ -34,10 +34,7 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing,
 	if !b.Details.Valid {
 		b.Details = domain.SomeJSON(domain.BillingDetails{})
 	}
-	query := insertBillingOnlySQL
-	args := []any{b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
-		b.NotificationFee, b.NetAmount, b.InstallmentCount, b.Description, b.DueDate.Format(time.DateOnly), b.ExternalID,
-		b.ExternalReference, b.CustomerID, b.SubscriptionID, b.ChargeID, b.PageToken, b.Customer, b.Details, b.CreatedAt}
+	query, args := insertBillingOnlySQL, billingArgs(b)
 	if intent != nil {
 		query = insertBillingIntentSQL
 		args = append(args, intent.Kind, intent.Grace.Seconds())
@@ -49,8 +46,25 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing,
 	return n == 1, nil
 }
 
-// The billing's insert alone, and with its workflow intent.
+// billingArgs are insertBillingSQL's parameters.
+func billingArgs(b domain.Billing) []any {
+	return []any{b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
+		b.NotificationFee, b.NetAmount, b.InstallmentCount, b.Description, b.DueDate.Format(time.DateOnly), b.ExternalID,
+		b.ExternalReference, b.CustomerID, b.SubscriptionID, b.ChargeID, b.PageToken, b.Customer, b.Details, b.CreatedAt}
+}
+
+// BillingRow is a PIX billing's row written beside its charge
+// (FirstRecordsBeside): the billing commits with the charge that pays it.
+func BillingRow(b domain.Billing) Beside {
+	if !b.Details.Valid {
+		b.Details = domain.SomeJSON(domain.BillingDetails{})
+	}
+	return Beside{SQL: billingBesideSQL, Args: billingArgs(b)}
+}
+
+// The billing's insert alone, with its workflow intent, and beside a charge.
 var (
+	billingBesideSQL       = besideSQL(insertBillingSQL)
 	insertBillingOnlySQL   = `WITH b AS (` + insertBillingSQL + ` RETURNING id) SELECT count(*) FROM b`
 	insertBillingIntentSQL = `WITH b AS (` + insertBillingSQL + ` RETURNING id),
 		l AS (INSERT INTO workflow_launches (kind, resource_id, due_at)

@@ -52,3 +52,40 @@ func TestInsertBillingWritesItsIntentInTheSameStatement(t *testing.T) {
 		t.Fatalf("%d intents for a billing inserted without one; want 0", n)
 	}
 }
+
+// A PIX billing's row is written in its charge's one statement, and only
+// with the charge: a second attempt (the charge exists) writes no row, not
+// even one with a new id, so a billing never exists without its charge
+// being written by the same statement.
+func TestBillingRowIsWrittenOnlyWithItsCharge(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	a := newAccount(t, sharedDB, "Padaria PIX billings")
+	now := domain.NewTime(time.Now().UTC())
+	charge := domain.Transaction{ID: domain.NewID(""), AccountID: a.ID, Type: domain.TypePixIn, Status: domain.StatusPending,
+		Amount: 2500, NetAmount: 2500, CreatedAt: now}
+	bill := func() domain.Billing {
+		return domain.Billing{ID: domain.NewID("bil_"), AccountID: a.ID, Method: domain.MethodPix, Status: domain.BillingPending,
+			Amount: 2500, NetAmount: 2500, InstallmentCount: 1, DueDate: time.Now().AddDate(0, 0, 3), PageToken: domain.NewID("pt_"),
+			ChargeID: &charge.ID, CreatedAt: now, Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Maria Silva", TaxID: "52998224725"})}
+	}
+	ev := db.NewEvent{AccountID: a.ID, Type: domain.EventPaymentCreated, ResourceID: charge.ID, Data: map[string]string{"id": charge.ID}}
+	first, retry := bill(), bill()
+	for _, c := range []struct {
+		b           domain.Billing
+		wantEvent   bool
+		wantWritten bool
+	}{{first, true, true}, {retry, false, false}} {
+		row := db.BillingRow(c.b)
+		got, written, err := db.FirstRecordsBeside(ctx, sharedDB, charge, ev, nil, &row)
+		if err != nil || (got != nil) != c.wantEvent || written != c.wantWritten {
+			t.Fatalf("billing %s: event %v, written %v, %v; want event %v, written %v", c.b.ID, got != nil, written, err, c.wantEvent, c.wantWritten)
+		}
+	}
+	if got, err := db.BillingByID(ctx, sharedDB, first.ID); err != nil || *got.ChargeID != charge.ID {
+		t.Fatalf("the first billing: %+v, %v", got, err)
+	}
+	if _, err := db.BillingByID(ctx, sharedDB, retry.ID); err == nil {
+		t.Fatal("a billing was written beside a charge that already existed")
+	}
+}

@@ -23,23 +23,39 @@ const sessionColumns = `id, account_id, link_id, api_key_id, status, method, ori
 // line it was sold must still be there.
 const SessionHoldGrace = 2 * time.Minute
 
-// InsertSession stores a new OPEN session; it reports false, writing
-// nothing, when a session with its id exists (another attempt of the same
-// checkout stored it).
-func InsertSession(ctx context.Context, q sqlx.ExecerContext, s domain.CheckoutSession) (bool, error) {
-	res, err := hotExec(ctx, q, `
+// insertSessionSQL writes a new OPEN session; an id that exists writes nothing.
+const insertSessionSQL = `
 		INSERT INTO checkout_sessions (id, account_id, link_id, api_key_id, status, method, original_amount,
 			discount_amount, amount, coupon_id, coupon_code, product_ids, payer, transaction_id, external_reference, expires_at,
 			created_at, updated_at)
 		VALUES ($1, $2, $3, $4, 'OPEN', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16)
-		ON CONFLICT (id) DO NOTHING`,
-		s.ID, s.AccountID, s.LinkID, s.APIKeyID, s.Method, s.OriginalAmount, s.DiscountAmount, s.Amount,
-		s.CouponID, s.CouponCode, pq.StringArray(s.ProductIDs.V), s.Payer, s.TransactionID, s.ExternalReference, s.ExpiresAt, s.CreatedAt)
+		ON CONFLICT (id) DO NOTHING`
+
+// sessionBesideSQL is insertSessionSQL beside its charge (SessionRow).
+var sessionBesideSQL = besideSQL(insertSessionSQL)
+
+// sessionArgs are insertSessionSQL's parameters.
+func sessionArgs(s domain.CheckoutSession) []any {
+	return []any{s.ID, s.AccountID, s.LinkID, s.APIKeyID, s.Method, s.OriginalAmount, s.DiscountAmount, s.Amount,
+		s.CouponID, s.CouponCode, pq.StringArray(s.ProductIDs.V), s.Payer, s.TransactionID, s.ExternalReference, s.ExpiresAt, s.CreatedAt}
+}
+
+// InsertSession stores a new OPEN session; it reports false, writing
+// nothing, when a session with its id exists (another attempt of the same
+// checkout stored it).
+func InsertSession(ctx context.Context, q sqlx.ExecerContext, s domain.CheckoutSession) (bool, error) {
+	res, err := hotExec(ctx, q, insertSessionSQL, sessionArgs(s)...)
 	if err != nil {
 		return false, fmt.Errorf("db: insert checkout session: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
+}
+
+// SessionRow is a session that holds nothing written beside its charge
+// (FirstRecordsBeside): it commits with the charge that pays it.
+func SessionRow(s domain.CheckoutSession) Beside {
+	return Beside{SQL: sessionBesideSQL, Args: sessionArgs(s)}
 }
 
 // GetSession reads a session of the account.

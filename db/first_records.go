@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,27 @@ type Intent struct {
 // re-reads the row it waited for, finds it deleted. Refused, it returns the
 // reason as a 4xx error (refusedBySubaccount).
 func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent) (*domain.Event, error) {
+	out, _, err := FirstRecordsBeside(ctx, q, t, ev, intent, nil)
+	return out, err
+}
+
+// Beside is one more row of another product written in FirstRecords'
+// statement (a PIX billing's row, a checkout's session): an INSERT whose
+// parameters are $1…$n of Args, made by BillingRow or SessionRow. It is
+// written only with the transaction row (its values are selected FROM the
+// row's insert): a charge that exists already or is refused writes none.
+type Beside struct {
+	SQL  string
+	Args []any
+}
+
+// besideParam is a parameter of a Beside's SQL.
+var besideParam = regexp.MustCompile(`\$(\d+)`)
+
+// FirstRecordsBeside is FirstRecords with beside (when set) written in the
+// same statement: one round trip commits both, with no BEGIN and no COMMIT.
+// It also reports whether beside's row was written (false: its id exists).
+func FirstRecordsBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent, beside *Beside) (*domain.Event, bool, error) {
 	if !t.Details.Valid {
 		t.Details = domain.SomeJSON(domain.Details{})
 	}
@@ -53,11 +75,11 @@ func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 		insert, args, err = sqlx.Named(insertTransactionSQL+` RETURNING id, account_id`, t)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("db: insert transaction: %w", err)
+		return nil, false, fmt.Errorf("db: insert transaction: %w", err)
 	}
 	data, err := json.Marshal(ev.Data)
 	if err != nil {
-		return nil, fmt.Errorf("db: event data: %w", err)
+		return nil, false, fmt.Errorf("db: event data: %w", err)
 	}
 	n := len(args)
 	p := func(i int) string { return "$" + strconv.Itoa(n+i) }
@@ -72,24 +94,50 @@ func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, 
 		l AS (INSERT INTO workflow_launches (kind, resource_id, due_at)
 		      SELECT ` + p(5) + `, t.id, now() + make_interval(secs => ` + p(6) + `) FROM t ON CONFLICT DO NOTHING)`
 	}
-	var out domain.Event
-	err = hotGet(ctx, q, &out, query+` SELECT * FROM e`, args...)
+	written := `0`
+	if beside != nil {
+		off := len(args)
+		query += `,
+		b AS (` + besideParam.ReplaceAllStringFunc(beside.SQL, func(m string) string {
+			i, _ := strconv.Atoi(m[1:])
+			return "$" + strconv.Itoa(off+i)
+		}) + `)`
+		args = append(args, beside.Args...)
+		written = `(SELECT count(*) FROM b)`
+	}
+	var out struct {
+		domain.Event
+		Beside int `db:"beside_written"`
+	}
+	err = hotGet(ctx, q, &out, query+` SELECT e.*, `+written+` AS beside_written FROM e`, args...)
 	switch {
 	case errors.Is(err, sql.ErrNoRows) && sub:
-		return nil, refusedBySubaccount(ctx, q, t)
+		return nil, false, refusedBySubaccount(ctx, q, t)
 	case errors.Is(err, sql.ErrNoRows):
-		return nil, nil
+		return nil, false, nil
 	case isUniqueViolation(err):
-		return nil, domain.Invalid("externalReference", "is already used by another %s of this account", t.Type)
+		return nil, false, domain.Invalid("externalReference", "is already used by another %s of this account", t.Type)
 	case err != nil:
-		return nil, fmt.Errorf("db: insert first records: %w", err)
+		return nil, false, fmt.Errorf("db: insert first records: %w", err)
 	}
 	if tx, ok := q.(*sqlx.Tx); ok {
-		noteEvent(tx, out)
+		noteEvent(tx, out.Event)
 	} else {
-		eventsCommitted([]domain.Event{out})
+		eventsCommitted([]domain.Event{out.Event})
 	}
-	return &out, nil
+	return &out.Event, out.Beside == 1, nil
+}
+
+// besideSQL turns an INSERT … VALUES (…) ON CONFLICT … into its Beside
+// form: the same values selected FROM the transaction row's insert (t).
+func besideSQL(insert string) string {
+	head, rest, ok := strings.Cut(insert, "VALUES (")
+	c := strings.Index(rest, "ON CONFLICT")
+	if !ok || c < 0 {
+		panic("db: besideSQL: not an INSERT … VALUES (…) ON CONFLICT …")
+	}
+	i := strings.LastIndex(rest[:c], ")")
+	return head + "SELECT " + rest[:i] + " FROM t\n\t" + rest[c:] + " RETURNING 1"
 }
 
 // insertSelectSQL is insertTransactionSQL's INSERT with its VALUES as a

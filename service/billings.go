@@ -100,7 +100,6 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		b.SubscriptionID = &in.SubscriptionID
 	}
 	d := domain.BillingDetails{}
-	var pixImage string
 	switch in.Method {
 	case domain.MethodCardCredit, domain.MethodCardVoucher:
 		tok, err := s.cardToken(ctx, acct, in, cust.ID, id)
@@ -116,35 +115,29 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		}
 		d.Barcode, d.DigitableLine, b.ExternalID = slip.Barcode, slip.DigitableLine, &slip.ReferenceID
 	case domain.MethodPix:
-		// The row commits with its charge (Charges.CreateWith).
-		var written bool
-		var fresh bool
+		// The row commits with its charge, in its one statement (Charges.CreateWith).
 		pix := func(c domain.Transaction) {
 			d.PixCopyPaste, b.ChargeID, b.ExternalID = *c.CopyPaste, &c.ID, c.ReferenceID
 			b.Details = domain.SomeJSON(d)
 		}
-		charge, err := s.pixCharge(ctx, acct, key, b, in.IdempotencyKey == "", now, func(ctx context.Context, tx *sqlx.Tx, c domain.Transaction) error {
+		charge, err := s.pixCharge(ctx, acct, key, b, in.IdempotencyKey == "", now, func(c domain.Transaction) db.Beside {
 			pix(c)
-			var err error
-			written = true
-			fresh, err = activities.InsertBilling(ctx, tx, b, nil)
-			return err
+			return db.BillingRow(b)
 		})
 		if err != nil {
 			return CreatedBilling{}, err
 		}
-		pix(charge.Charge)
-		pixImage = charge.QRCodeBase64
-		if !written { // the charge of an earlier attempt, stored alone
-			if fresh, err = s.insert(ctx, b, false); err != nil {
+		if !charge.AlongsideWritten {
+			// The charge of an earlier attempt (stored alone by a create of
+			// before CreateWith), or a concurrent attempt's billing.
+			pix(charge.Charge)
+			if _, err := s.insert(ctx, b, false); err != nil {
 				return CreatedBilling{}, err
 			}
-		}
-		if !fresh {
 			return s.storedBilling(ctx, id)
 		}
 		// A PIX billing's clock is its charge's workflow: it has none of its own.
-		return CreatedBilling{Billing: b, PixImage: pixImage}, nil
+		return CreatedBilling{Billing: b, PixImage: charge.QRCodeBase64}, nil
 	}
 	b.Details = domain.SomeJSON(d)
 

@@ -47,6 +47,8 @@ type Charges struct {
 type CreatedCharge struct {
 	Charge       domain.Transaction
 	QRCodeBase64 string
+	// AlongsideWritten says CreateWith wrote its alongside row with the charge.
+	AlongsideWritten bool
 }
 
 // Create prices the charge, asks the processor for its BR Code, commits the
@@ -60,17 +62,18 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	return s.CreateWith(ctx, acct, key, in, nil)
 }
 
-// Alongside writes a caller's own records in the transaction that commits a
-// charge's (Charges.CreateWith), before the charge's, knowing the charge
-// (its id and BR Code): an error from it rolls both back.
-type Alongside func(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction) error
+// Alongside is a caller's own row written in the one statement that
+// commits a charge (Charges.CreateWith, db.FirstRecordsBeside), made
+// knowing the charge (its id and BR Code): written only with the charge.
+type Alongside func(charge domain.Transaction) db.Beside
 
-// CreateWith is Create whose charge commits in one transaction with the
-// records alongside writes (a checkout's session, a PIX billing's row): one
-// commit instead of two, the parent rows their foreign keys lock (the
+// CreateWith is Create whose charge commits in one statement with the row
+// alongside makes (a checkout's session, a PIX billing's row): one round
+// trip and one commit, the parent rows their foreign keys lock (the
 // account, the key) locked once, and no moment where one exists without
-// the other. Nil alongside is Create's one statement. A charge an earlier
-// attempt stored is answered as Create does, without alongside.
+// the other. Nil alongside is Create. A charge an earlier attempt stored
+// is answered as Create does, without alongside's row; the answer's
+// AlongsideWritten says whether that row was written.
 func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge, alongside Alongside) (CreatedCharge, error) {
 	id := newID("", acct.ID, "charge", in.IdempotencyKey)
 	// A retry answers with the charge its first attempt stored, before any
@@ -137,19 +140,14 @@ func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domai
 		t.SubaccountID = &in.SubaccountID
 	}
 	l := chargeLaunch(t)
-	var ev *domain.Event
-	if alongside == nil {
-		// One statement, atomic on its own: the row, its event and the intent.
-		ev, err = activities.InsertCharge(ctx, s.DB, t, s.PublicURL, l.intent())
-	} else {
-		err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-			if err := alongside(ctx, tx, t); err != nil {
-				return err
-			}
-			ev, err = activities.InsertCharge(ctx, tx, t, s.PublicURL, l.intent())
-			return err
-		})
+	var beside *db.Beside
+	if alongside != nil {
+		row := alongside(t)
+		beside = &row
 	}
+	// One statement, atomic on its own: the row, its event, the intent
+	// and the owner's row.
+	ev, written, err := activities.InsertChargeBeside(ctx, s.DB, t, s.PublicURL, l.intent(), beside)
 	if err != nil {
 		return CreatedCharge{}, err
 	}
@@ -157,7 +155,7 @@ func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domai
 	if ev == nil { // an earlier attempt stored it: answer with what it stored
 		return s.stored(db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn))
 	}
-	return CreatedCharge{Charge: t, QRCodeBase64: img}, nil
+	return CreatedCharge{Charge: t, QRCodeBase64: img, AlongsideWritten: written}, nil
 }
 
 // stored answers a create with a charge an earlier attempt stored: its own

@@ -188,14 +188,10 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		// deposit, made after the session is stored (pay). A concurrent attempt of the
 		// same checkout that stored it first leaves this one nothing to
 		// write: it answers with that session.
-		r, err := s.chargeWith(ctx, acct, link.Name, sess, in.IdempotencyKey == "", func(ctx context.Context, tx *sqlx.Tx, _ domain.Transaction) error {
-			stored, err := db.InsertSession(ctx, tx, sess)
-			if err == nil && !stored {
-				return errSessionStored
-			}
-			return err
+		r, written, err := s.chargeWith(ctx, acct, link.Name, sess, in.IdempotencyKey == "", func(domain.Transaction) db.Beside {
+			return db.SessionRow(sess)
 		})
-		if errors.Is(err, errSessionStored) {
+		if err == nil && !written {
 			return s.storedSession(ctx, acct.ID, id)
 		}
 		return r, err
@@ -229,19 +225,18 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 // (A session whose request died before its charge stops holding at its
 // expiry; a retry under the same key makes the charge.)
 func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession) (CheckoutResult, error) {
-	return s.chargeWith(ctx, acct, linkName, sess, false, nil)
+	r, _, err := s.chargeWith(ctx, acct, linkName, sess, false, nil)
+	return r, err
 }
 
-// errSessionStored says a concurrent attempt of the same checkout stored
-// the session first (chargeWith's alongside found it).
-var errSessionStored = errors.New("checkout session stored by a concurrent attempt")
-
-// chargeWith is charge whose charge commits with what alongside writes
-// (the session itself, when nothing is held): a charge refused then leaves
-// no session behind, and one that cannot be made after a stored session
-// expires that session. fresh says this request made the session under a
-// new random id (no Idempotency-Key): no earlier charge can exist.
-func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, fresh bool, alongside Alongside) (CheckoutResult, error) {
+// chargeWith is charge whose charge commits with the row alongside makes
+// (the session itself, when nothing is held), in one statement: a charge
+// refused then leaves no session behind, and one that cannot be made after
+// a stored session expires that session. fresh says this request made the
+// session under a new random id (no Idempotency-Key): no earlier charge
+// can exist. written says alongside's row was written with the charge
+// (false: an attempt of the same checkout stored them first).
+func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, fresh bool, alongside Alongside) (r CheckoutResult, written bool, err error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
@@ -256,15 +251,15 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, OwnerIsNew: fresh,
 	}, alongside)
 	if err != nil {
-		if alongside != nil { // rolled back with the charge: nothing to expire
-			return CheckoutResult{}, err
+		if alongside != nil { // not written with the charge: nothing to expire
+			return CheckoutResult{}, false, err
 		}
 		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
 			err = errors.Join(err, xerr)
 		}
-		return CheckoutResult{}, err
+		return CheckoutResult{}, false, err
 	}
-	return CheckoutResult{Session: sess, CopyPaste: *created.Charge.CopyPaste, QRCodeBase64: created.QRCodeBase64}, nil
+	return CheckoutResult{Session: sess, CopyPaste: *created.Charge.CopyPaste, QRCodeBase64: created.QRCodeBase64}, created.AlongsideWritten, nil
 }
 
 // hold prices the coupon and holds a use of it and a line of each product
