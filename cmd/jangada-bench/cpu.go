@@ -56,3 +56,28 @@ func readCPU() cpuUse {
 
 func (u cpuUse) sub(v cpuUse) cpuUse { return cpuUse{u.self - v.self, u.pg - v.pg} }
 func (u cpuUse) add(v cpuUse) cpuUse { return cpuUse{u.self + v.self, u.pg + v.pg} }
+
+// machineBusy is the CPU time the whole machine has spent busy so far (all
+// cores, /proc/stat): what pause watches, since a phase's background work
+// runs in this process, PostgreSQL's and, on the production split, the
+// jangada processes.
+func machineBusy() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	var busy int64
+	for i, v := range f {
+		if i == 0 || i == 4 || i == 5 { // the "cpu" label, idle, iowait
+			continue
+		}
+		if i > 8 { // guest time is counted in user already
+			break
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		busy += n
+	}
+	return time.Duration(busy) * clockTick
+}

@@ -30,6 +30,7 @@ func main() {
 	only := flag.String("only", "", "run only these phases: create1,create32,internal,subadd,subtransfer,hooks,paywss,checkout32,boleto32,pixbilling32 (comma-separated)")
 	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")
+	profileFrom := flag.String("cpuprofile-from", "", "start the CPU profile when this phase begins (a late phase as it runs after the others)")
 	split := flag.String("split", "", "worker process counts, like 1,2: measure the production split (jangada temporal, api, workers) instead")
 	var mo mixedOptions
 	flag.DurationVar(&mo.duration, "mixed", 0, "run the sustained mixed load on the production split for this long instead (10m is the long form, 1m the short)")
@@ -66,21 +67,26 @@ func main() {
 		}
 		return
 	}
-	rig, err := startRig(ctx, *store)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		rig.stop()
-		os.Exit(1)
+	fmt.Printf("Temporal store: %s, fresh for each phase; %d CPUs\n", *store, numCPU())
+	stopProfile := func() {}
+	startProfile := func() {
+		var err error
+		if stopProfile, err = profileCPU(*cpuProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
 	}
-	fmt.Printf("Temporal store: %s; %d CPUs\n", *store, numCPU())
-	stopProfile, err := profileCPU(*cpuProfile)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bench:", err)
-		os.Exit(1)
+	if *profileFrom == "" {
+		startProfile()
+	} else {
+		sz.onPhase = func(name string) {
+			if name == *profileFrom {
+				startProfile()
+			}
+		}
 	}
-	figs, err := runTable(ctx, rig, sz)
+	figs, err := runTable(ctx, *store, sz)
 	stopProfile()
-	rig.stop()
 	if err == nil && !*noWS {
 		var f figure
 		if f, err = wsMemory(ctx, sz.wsConns); err == nil {

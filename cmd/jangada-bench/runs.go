@@ -20,6 +20,8 @@ type sizes struct {
 	// only, when set, names the phases to run (phases' names),
 	// comma-separated.
 	only string
+	// onPhase, when set, is told each phase's name as it begins.
+	onPhase func(name string)
 }
 
 // wants reports whether the phase runs.
@@ -66,9 +68,39 @@ func (f figure) String() string {
 	return line
 }
 
-// pause lets one phase's background work (workflow tasks, deliveries)
-// drain before the next phase is timed.
-func pause() { time.Sleep(2 * time.Second) }
+// pause lets one phase's or round's background work drain before the next
+// one is timed: workflow tasks, deliveries, and the embedded Temporal's
+// visibility writes, which run after a start has answered (about 3 ms of
+// CPU each, so a round of 500 starts leaves seconds of them). A fixed wait
+// left them to the next round, which on 2 cores paid for them: the later
+// a phase ran, the more it was charged for its predecessors. It waits at
+// least quietFor, then until the machine (this process, PostgreSQL, the
+// production split's processes) uses under a tenth of a core over a
+// quietFor window (at most drainMax).
+func pause() {
+	t0 := time.Now()
+	for {
+		c0 := machineBusy()
+		time.Sleep(quietFor)
+		if machineBusy()-c0 < quietFor/10 {
+			break
+		}
+		if time.Since(t0) > drainMax {
+			fmt.Printf("  (background work still running after %s)\n", drainMax)
+			break
+		}
+	}
+	if d := time.Since(t0); d > 3*quietFor {
+		fmt.Printf("  (background work drained in %.1f s)\n", d.Seconds())
+	}
+	time.Sleep(quietFor)
+}
+
+// The drain's window and its bound (pause).
+const (
+	quietFor = 500 * time.Millisecond
+	drainMax = time.Minute
+)
 
 // phase is one row of the table: its name for -only and how to measure it.
 type phase struct {
@@ -93,25 +125,48 @@ var phases = []phase{
 	{"pixbilling32", pixBillingFigure},
 }
 
-// runTable runs the wanted phases on the rig, each after the previous one's
-// background work drained, and returns their figures.
-func runTable(ctx context.Context, r *rig, sz sizes) ([]figure, error) {
-	fmt.Println("warming up…")
-	run(ctx, "warm-up", 4, 50, r.createCharge)
-	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
+// runTable runs the wanted phases, each on a rig of its own (a new
+// database, a new embedded Temporal in store's shape, a new app) after the
+// previous one's background work drained. One rig for the whole table made
+// each row pay for the rows before it: the in-memory SQLite of Temporal's
+// dev server grows with every start (hundreds of MB over a full run), its
+// commits cost more as it grows (pcache1Truncate walks the page cache: 14 %
+// of the process's CPU in the last row), and that cost fell more on
+// Jangada's side than on the bare starts' (PIX billings 0.77-0.79 alone,
+// 0.52-0.63 as the last row). A production Temporal stores on PostgreSQL or
+// Cassandra; each row now measures both sides on the same fresh store.
+func runTable(ctx context.Context, store string, sz sizes) ([]figure, error) {
 	var figs []figure
 	for _, p := range phases {
 		if !sz.wants(p.name) {
 			continue
 		}
 		pause()
-		f, err := p.measure(ctx, r, sz)
+		f, err := runPhase(ctx, store, sz, p)
 		if err != nil {
 			return figs, fmt.Errorf("%s: %w", p.name, err)
 		}
 		figs = append(figs, f)
 	}
 	return figs, nil
+}
+
+// runPhase measures one phase on a rig of its own, warmed up first.
+func runPhase(ctx context.Context, store string, sz sizes, p phase) (figure, error) {
+	r, err := startRig(ctx, store)
+	if r != nil {
+		defer r.stop()
+	}
+	if err != nil {
+		return figure{}, err
+	}
+	run(ctx, "warm-up", 4, 50, r.createCharge)
+	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
+	pause()
+	if sz.onPhase != nil {
+		sz.onPhase(p.name)
+	}
+	return p.measure(ctx, r, sz)
 }
 
 // show prints measured runs as they come.
