@@ -42,28 +42,33 @@ func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) 
 		return ours, bare, err
 	}
 	defer w.close()
+	bareBegan, bareStarted := make([]time.Time, n), make([]time.Time, n)
 	bare = run(ctx, "bare SignalWorkflow → activity start", 1, n, func(ctx context.Context, i int) error {
 		ch := r.marks.expect(bareIDs[i])
+		bareBegan[i] = time.Now()
 		if err := r.client.SignalWorkflow(ctx, bareIDs[i], "", "go", nil); err != nil {
 			return err
 		}
 		select {
-		case <-ch: // run times the call up to here: signal to activity start
+		case bareStarted[i] = <-ch: // run times the call up to here: signal to activity start
 			return nil
 		case <-time.After(30 * time.Second):
 			return fmt.Errorf("activity of %s did not start", bareIDs[i])
 		}
 	})
 	pause()
+	began := make([]time.Time, n)
 	ours = run(ctx, "pay → WebSocket payment.paid", 1, n, func(ctx context.Context, i int) error {
 		id := ids[i]
 		ch := w.expect(id)
+		began[i] = time.Now()
 		if err := r.post(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{}); err != nil {
 			w.forget(id)
 			return err
 		}
 		return w.wait(ctx, id, ch, 30*time.Second)
 	})
+	paySteps(r.paidSteps(ctx, ids, began, w), r.bareSteps(ctx, bareIDs, bareBegan, bareStarted))
 	return ours, bare, nil
 }
 
