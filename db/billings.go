@@ -31,9 +31,6 @@ const insertBillingSQL = `INSERT INTO billings (id, account_id, api_key_id, meth
 // run on a *sqlx.DB, one round trip commits both, with no BEGIN and no
 // COMMIT (as FirstRecords does for a charge).
 func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing, intent *Intent) (bool, error) {
-	if !b.Details.Valid {
-		b.Details = domain.SomeJSON(domain.BillingDetails{})
-	}
 	query, args := insertBillingOnlySQL, billingArgs(b)
 	if intent != nil {
 		query = insertBillingIntentSQL
@@ -46,8 +43,11 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing,
 	return n == 1, nil
 }
 
-// billingArgs are insertBillingSQL's parameters.
+// billingArgs are insertBillingSQL's parameters (empty details when unset).
 func billingArgs(b domain.Billing) []any {
+	if !b.Details.Valid {
+		b.Details = domain.SomeJSON(domain.BillingDetails{})
+	}
 	return []any{b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
 		b.NotificationFee, b.NetAmount, b.InstallmentCount, b.Description, b.DueDate.Format(time.DateOnly), b.ExternalID,
 		b.ExternalReference, b.CustomerID, b.SubscriptionID, b.ChargeID, b.PageToken, b.Customer, b.Details, b.CreatedAt}
@@ -56,9 +56,6 @@ func billingArgs(b domain.Billing) []any {
 // BillingRow is a PIX billing's row written beside its charge
 // (FirstRecordsBeside): the billing commits with the charge that pays it.
 func BillingRow(b domain.Billing) Beside {
-	if !b.Details.Valid {
-		b.Details = domain.SomeJSON(domain.BillingDetails{})
-	}
 	return Beside{SQL: billingBesideSQL, Args: billingArgs(b)}
 }
 

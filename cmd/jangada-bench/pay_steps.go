@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -121,7 +120,7 @@ func (r *rig) bareSteps(ctx context.Context, ids []string, began, started []time
 	var out []stepTimes
 	for i, id := range ids {
 		s := stepTimes{began: began[i], work: started[i], seen: started[i]}
-		if strings.TrimSpace(id) == "" || r.historySteps(ctx, id, &s) != nil {
+		if r.historySteps(ctx, id, &s) != nil {
 			continue
 		}
 		out = append(out, s)
