@@ -298,12 +298,15 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	return a, nil
 }
 
-// publish learns of events committed in this process (db.OnEventsCommitted):
-// it only wakes the outbox readers, here and, through the Notifier, in the
-// other processes; they read the events from the table, so nothing is
-// delivered twice or out of order.
-func (a *App) publish([]domain.Event) {
-	if a.Tail != nil {
+// publish learns of events committed in this process (db.OnEventsCommitted).
+// The WebSocket tail takes them as they are (Tail.Committed: the frame
+// leaves as the payment commits, and the tail's next read passes over
+// them), so it is woken only when it could not take them yet; the webhook
+// dispatcher, here, and the readers of the other processes, through the
+// Notifier, are woken to read them from the table. Nothing is delivered
+// twice or out of order.
+func (a *App) publish(evs []domain.Event) {
+	if a.Tail != nil && !a.Tail.Committed(evs) {
 		a.Tail.Wake()
 	}
 	if a.Dispatcher != nil {

@@ -50,8 +50,15 @@ type Tail struct {
 	// reach KeyRevoked, without waiting for a poll.
 	ready chan struct{}
 
-	last int64
-	gaps map[int64]time.Time
+	// mu guards the read position, the skipped seqs and early: the drain
+	// and Committed both publish under it, so each seq is published once.
+	mu      sync.Mutex
+	started bool
+	last    int64
+	gaps    map[int64]time.Time
+	// early are seqs after last that Committed published before the drain
+	// read them: the drain passes over them once, then forgets them.
+	early map[int64]struct{}
 }
 
 func (t *Tail) init() {
@@ -67,15 +74,16 @@ func (t *Tail) Ready() <-chan struct{} { t.init(); return t.ready }
 // Run tails the outbox until ctx ends.
 func (t *Tail) Run(ctx context.Context) {
 	t.init()
-	t.gaps = map[int64]time.Time{}
 	for {
 		last, missing, err := db.TailStart(ctx, t.DB, 1000)
 		if err == nil {
-			t.last = last
+			t.mu.Lock()
+			t.last, t.gaps, t.early, t.started = last, map[int64]time.Time{}, map[int64]struct{}{}, true
 			now := time.Now()
 			for _, s := range missing {
 				t.gaps[s] = now
 			}
+			t.mu.Unlock()
 			break
 		}
 		slog.Error("event tail start", "error", err)
@@ -108,7 +116,7 @@ func (t *Tail) Run(ctx context.Context) {
 		}
 		// Skipped seqs usually commit within milliseconds: look again soon,
 		// backing off while they stay missing.
-		if len(t.gaps) == 0 {
+		if t.gapCount() == 0 {
 			streak = 0
 			return
 		}
@@ -120,43 +128,98 @@ func (t *Tail) Run(ctx context.Context) {
 	})
 }
 
-// drain publishes the skipped seqs that have committed since, then every
-// event after the last seq read.
-func (t *Tail) drain(ctx context.Context) error {
-	if len(t.gaps) > 0 {
-		now := time.Now()
-		seqs := make([]int64, 0, len(t.gaps))
-		for s, since := range t.gaps {
-			if now.Sub(since) > gapTTL {
-				delete(t.gaps, s)
+// Committed publishes events this process has just committed, without
+// waiting for the drain to read them back (the in-process fast path: a
+// payment's frame leaves as its transaction commits). It reports whether
+// it published them all; it publishes none before Run has its start
+// position. The drain passes over what it published, so each event still
+// reaches Publish once, in commit order for each payment.
+func (t *Tail) Committed(evs []domain.Event) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.started {
+		return false
+	}
+	for _, ev := range evs {
+		if ev.Seq <= t.last {
+			// Read already, unless the drain skipped it as not yet visible.
+			if _, skipped := t.gaps[ev.Seq]; !skipped {
 				continue
 			}
-			seqs = append(seqs, s)
+			delete(t.gaps, ev.Seq)
+		} else if _, done := t.early[ev.Seq]; done {
+			continue
+		} else {
+			t.early[ev.Seq] = struct{}{}
 		}
-		if len(seqs) > 0 {
-			evs, err := db.EventsBySeq(ctx, t.DB, seqs)
-			if err != nil {
-				return err
-			}
-			for _, ev := range evs {
+		t.Publish(ev)
+	}
+	return true
+}
+
+func (t *Tail) gapCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.gaps)
+}
+
+// drain publishes the skipped seqs that have committed since, then every
+// event after the last seq read. It reads without the lock (a read takes
+// a round trip) and publishes under it.
+func (t *Tail) drain(ctx context.Context) error {
+	t.mu.Lock()
+	now := time.Now()
+	seqs := make([]int64, 0, len(t.gaps))
+	for s, since := range t.gaps {
+		if now.Sub(since) > gapTTL {
+			delete(t.gaps, s)
+			continue
+		}
+		seqs = append(seqs, s)
+	}
+	t.mu.Unlock()
+	if len(seqs) > 0 {
+		evs, err := db.EventsBySeq(ctx, t.DB, seqs)
+		if err != nil {
+			return err
+		}
+		t.mu.Lock()
+		for _, ev := range evs {
+			if _, skipped := t.gaps[ev.Seq]; skipped { // not published by Committed meanwhile
 				delete(t.gaps, ev.Seq)
 				t.Publish(ev)
 			}
 		}
+		t.mu.Unlock()
 	}
 	for {
-		evs, err := db.EventsAfterSeq(ctx, t.DB, t.last, 500)
+		t.mu.Lock()
+		last := t.last
+		t.mu.Unlock()
+		evs, err := db.EventsAfterSeq(ctx, t.DB, last, 500)
 		if err != nil {
 			return err
 		}
+		t.mu.Lock()
 		now := time.Now()
 		for _, ev := range evs {
-			for s := t.last + 1; s < ev.Seq && len(t.gaps) < maxGaps; s++ {
-				t.gaps[s] = now
+			for s := t.last + 1; s < ev.Seq; s++ {
+				if _, done := t.early[s]; done {
+					delete(t.early, s)
+				} else if len(t.gaps) < maxGaps {
+					t.gaps[s] = now
+				} else if len(t.early) == 0 {
+					break
+				}
 			}
 			t.last = ev.Seq
+			if _, done := t.early[ev.Seq]; done {
+				delete(t.early, ev.Seq)
+				continue
+			}
 			t.Publish(ev)
 		}
+		t.mu.Unlock()
 		if len(evs) < 500 {
 			return nil
 		}
