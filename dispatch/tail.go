@@ -128,30 +128,34 @@ func (t *Tail) Run(ctx context.Context) {
 	})
 }
 
-// Committed publishes events this process has just committed, without
+// Committed publishes events this process has just committed without
 // waiting for the drain to read them back (the in-process fast path: a
-// payment's frame leaves as its transaction commits). It reports whether
-// it published them all; it publishes none before Run has its start
-// position. The drain passes over what it published, so each event still
-// reaches Publish once, in commit order for each payment.
+// payment's frame leaves as its transaction commits), but only while that
+// is the order a read would give: nothing before them unread (every seq
+// since the last read was published this way) and no skipped seq that may
+// still commit. Otherwise it publishes nothing more and reports false: the
+// caller wakes the drain, which reads them in order. The drain passes over
+// what Committed published, so each event reaches Publish once, and a
+// payment's events keep their order whichever process committed them.
 func (t *Tail) Committed(evs []domain.Event) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !t.started {
+	if !t.started || len(t.gaps) > 0 {
 		return false
 	}
 	for _, ev := range evs {
-		if ev.Seq <= t.last {
-			// Read already, unless the drain skipped it as not yet visible.
-			if _, skipped := t.gaps[ev.Seq]; !skipped {
-				continue
-			}
-			delete(t.gaps, ev.Seq)
-		} else if _, done := t.early[ev.Seq]; done {
+		if _, done := t.early[ev.Seq]; done {
 			continue
-		} else {
-			t.early[ev.Seq] = struct{}{}
 		}
+		if ev.Seq <= t.last {
+			return false
+		}
+		for s := t.last + 1; s < ev.Seq; s++ {
+			if _, done := t.early[s]; !done {
+				return false
+			}
+		}
+		t.early[ev.Seq] = struct{}{}
 		t.Publish(ev)
 	}
 	return true
@@ -185,10 +189,8 @@ func (t *Tail) drain(ctx context.Context) error {
 		}
 		t.mu.Lock()
 		for _, ev := range evs {
-			if _, skipped := t.gaps[ev.Seq]; skipped { // not published by Committed meanwhile
-				delete(t.gaps, ev.Seq)
-				t.Publish(ev)
-			}
+			delete(t.gaps, ev.Seq)
+			t.Publish(ev)
 		}
 		t.mu.Unlock()
 	}

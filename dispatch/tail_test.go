@@ -15,22 +15,32 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-// published counts what a tail hands to Publish, by event id.
+// published records what a tail hands to Publish, in order.
 type published struct {
-	mu    sync.Mutex
-	count map[string]int
+	mu  sync.Mutex
+	ids []string
 }
 
 func (p *published) add(ev domain.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.count[ev.ID]++
+	p.ids = append(p.ids, ev.ID)
 }
 
-func (p *published) times(id string) int {
+// times counts id's publications; at is the position of its first.
+func (p *published) times(id string) (n, at int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.count[id]
+	at = -1
+	for i, x := range p.ids {
+		if x == id {
+			if n == 0 {
+				at = i
+			}
+			n++
+		}
+	}
+	return n, at
 }
 
 // insert writes one event in a transaction of its own, committed outside
@@ -48,26 +58,38 @@ func insert(t *testing.T, d *sqlx.DB, acct string) (*sqlx.Tx, domain.Event) {
 	return tx, evs[0]
 }
 
-// foreign commits one event the tail can only learn of by reading, and
-// waits until it published it: the drain has then read past every seq
-// before it.
-func foreign(t *testing.T, d *sqlx.DB, acct string, got *published) {
+// commit commits one event as another process would: the tail learns of
+// it only by reading.
+func commit(t *testing.T, d *sqlx.DB, acct string) domain.Event {
 	t.Helper()
 	tx, ev := insert(t, d, acct)
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); got.times(ev.ID) == 0; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the tail never read the foreign event")
+	return ev
+}
+
+// drained wakes the tail until it has published ev: its read has then
+// passed every seq before ev.
+func drained(t *testing.T, tail *dispatch.Tail, got *published, ev domain.Event) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if n, _ := got.times(ev.ID); n > 0 {
+			return
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tail never read event %d", ev.Seq)
+		}
+		tail.Wake()
 	}
 }
 
-// A committed event handed to the tail in process is published at once,
-// and the drain that reads it later, or finds it in a seq it skipped, does
-// not publish it again.
-func TestTailCommittedPublishesOnceBesideTheDrain(t *testing.T) {
+// A committed event handed to the tail in process is published at once
+// when nothing before it is unread, and the drain that reads it later does
+// not publish it again; one with an unread event before it (another
+// process's, or a seq still open) is left to the drain, which publishes
+// both in order.
+func TestTailCommittedPublishesOnceAndInOrder(t *testing.T) {
 	t.Parallel()
 	dsn := dbtest.NewURL(t)
 	d, err := db.Open(t.Context(), dsn)
@@ -82,8 +104,9 @@ func TestTailCommittedPublishesOnceBesideTheDrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := &published{count: map[string]int{}}
-	tail := &dispatch.Tail{DB: d, DSN: dsn, Publish: got.add, PollInterval: 20 * time.Millisecond}
+	got := &published{}
+	// No poll: the tail reads only when woken.
+	tail := &dispatch.Tail{DB: d, DSN: dsn, Publish: got.add, PollInterval: time.Hour}
 	if tail.Committed([]domain.Event{{ID: "evt_early", Seq: 1}}) {
 		t.Fatal("a tail that has not started took an event")
 	}
@@ -94,29 +117,55 @@ func TestTailCommittedPublishesOnceBesideTheDrain(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	<-tail.Ready()
 
-	// Ahead of the drain: published by Committed, passed over by the drain.
-	tx, ahead := insert(t, d, acct.ID)
-	if err := tx.Commit(); err != nil {
+	// Nothing unread before it: published at once, twice handed over once.
+	first, second := commit(t, d, acct.ID), commit(t, d, acct.ID)
+	if !tail.Committed([]domain.Event{first, second}) || !tail.Committed([]domain.Event{second}) {
+		t.Fatal("Committed refused events with nothing unread before them")
+	}
+	if n, _ := got.times(second.ID); n != 1 {
+		t.Fatalf("published %d times at once, want 1", n)
+	}
+
+	// Another process's event, committed and not read yet, comes first.
+	theirs := commit(t, d, acct.ID)
+	ours := commit(t, d, acct.ID)
+	if tail.Committed([]domain.Event{ours}) {
+		t.Fatal("Committed published an event ahead of an unread one")
+	}
+	drained(t, tail, got, ours)
+	_, atTheirs := got.times(theirs.ID)
+	_, atOurs := got.times(ours.ID)
+	if atTheirs < 0 || atTheirs > atOurs {
+		t.Fatalf("out of order: %v", got.ids)
+	}
+
+	// A seq still open when the drain passed it: Committed waits for the
+	// drain's look at it.
+	open, late := insert(t, d, acct.ID)
+	after := commit(t, d, acct.ID)
+	drained(t, tail, got, after)
+	if err := open.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if !tail.Committed([]domain.Event{ahead}) || got.times(ahead.ID) != 1 {
-		t.Fatalf("Committed did not publish at once: %d", got.times(ahead.ID))
+	if tail.Committed([]domain.Event{late}) {
+		t.Fatal("Committed published a skipped seq beside the drain")
 	}
-	tail.Committed([]domain.Event{ahead}) // a second hand-over is a no-op
-
-	// Behind the drain: its seq was skipped while its transaction was open.
-	slow, behind := insert(t, d, acct.ID)
-	foreign(t, d, acct.ID, got)
-	if err := slow.Commit(); err != nil {
-		t.Fatal(err)
+	// The skipped seq committed (here, or by another process) and not
+	// looked at again yet: an event after it waits for the drain too.
+	mine := commit(t, d, acct.ID)
+	if tail.Committed([]domain.Event{mine}) {
+		t.Fatal("Committed published an event while a skipped seq may have committed")
 	}
-	tail.Committed([]domain.Event{behind})
-	foreign(t, d, acct.ID, got)
-	// The gap's own look-up runs within milliseconds of each read.
-	foreign(t, d, acct.ID, got)
+	drained(t, tail, got, mine)
+	drained(t, tail, got, late)
+	_, atLate := got.times(late.ID)
+	_, atMine := got.times(mine.ID)
+	if atLate > atMine {
+		t.Fatalf("out of order: %v", got.ids)
+	}
 
-	for _, ev := range []domain.Event{ahead, behind} {
-		if n := got.times(ev.ID); n != 1 {
+	for _, ev := range []domain.Event{first, second, theirs, ours, late, after, mine} {
+		if n, _ := got.times(ev.ID); n != 1 {
 			t.Errorf("event %d published %d times, want once", ev.Seq, n)
 		}
 	}
