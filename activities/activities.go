@@ -11,7 +11,10 @@
 package activities
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/jmoiron/sqlx"
 
@@ -59,18 +62,37 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 			out = t
 			return err
 		}
-		if out, err = db.UpdateTransaction(ctx, tx, t); err != nil {
+		// The row and its events are one statement; the events carry the
+		// record as apply left it, which is what the update stores.
+		data := t.EventData(b.PublicURL)
+		evs := make([]db.NewEvent, 0, len(ch.events)+len(ch.also))
+		for _, name := range ch.events {
+			evs = append(evs, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: name, ResourceID: t.ID, Data: data})
+		}
+		stored, _, err := db.UpdateTransactionWithEvents(ctx, tx, t, append(evs, ch.also...)...)
+		if err != nil {
 			return err
 		}
-		for _, name := range ch.events {
-			if _, err := db.InsertEvent(ctx, tx, out.AccountID, out.APIKeyID, name, out.ID, out.EventData(b.PublicURL)); err != nil {
-				return err
-			}
-		}
-		if len(ch.also) > 0 {
-			_, err = db.InsertEvents(ctx, tx, ch.also...)
-		}
-		return err
+		out = stored
+		return sameEventData(data, out.EventData(b.PublicURL))
 	})
 	return out, err
+}
+
+// sameEventData guards the one-statement transition: an apply that set a
+// field the update does not store would have written events that say
+// what the row does not. It fails the step (rolled back) instead.
+func sameEventData(sent, stored domain.PublicTransaction) error {
+	a, err := json.Marshal(sent)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(stored)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("activities: a transition's events differ from its stored row: %s, stored %s", a, b)
+	}
+	return nil
 }

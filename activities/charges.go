@@ -86,10 +86,12 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 			}
 			if !live {
 				note := "paid after sub-account " + *t.SubaccountID + " was deleted: credited to the main account"
-				if err := db.CreditMainInstead(ctx, tx, t.ID, note); err != nil {
+				stored, err := db.CreditMainInstead(ctx, tx, t.ID, note)
+				if err != nil {
 					return err
 				}
-				t.SubaccountID = nil
+				// The record as stored: its events say where the money went.
+				t.SubaccountID, t.Description = nil, stored
 				desc += ": " + note
 			}
 		}

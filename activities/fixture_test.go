@@ -60,7 +60,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.verifyLedger)
-	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+	t.Cleanup(db.OnEventsCommitted(func(_ *sqlx.DB, evs []domain.Event) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		for _, ev := range evs {

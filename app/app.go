@@ -299,14 +299,15 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 }
 
 // publish learns of events committed in this process (db.OnEventsCommitted).
-// The WebSocket tail takes them as they are (Tail.Committed: the frame
-// leaves as the payment commits, and the tail's next read passes over
-// them), so it is woken only when it could not take them yet; the webhook
+// The WebSocket tail takes those of its own pool as they are
+// (Tail.Committed: the frame leaves as the payment commits, and the tail's
+// next read passes over them), so it is woken only when it could not take
+// them (another pool's seqs, as another process's, are read); the webhook
 // dispatcher, here, and the readers of the other processes, through the
 // Notifier, are woken to read them from the table. Nothing is delivered
 // twice or out of order.
-func (a *App) publish(evs []domain.Event) {
-	if a.Tail != nil && !a.Tail.Committed(evs) {
+func (a *App) publish(d *sqlx.DB, evs []domain.Event) {
+	if a.Tail != nil && (d != a.DB || !a.Tail.Committed(evs)) {
 		a.Tail.Wake()
 	}
 	if a.Dispatcher != nil {

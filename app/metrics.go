@@ -51,7 +51,7 @@ func init() {
 // countEvents hooks the events counter to the process's commits, once per
 // process however many apps it runs.
 var countEvents = sync.OnceFunc(func() {
-	db.OnEventsCommitted(func(evs []domain.Event) {
+	db.OnEventsCommitted(func(_ *sqlx.DB, evs []domain.Event) {
 		for _, ev := range evs {
 			eventsCommitted.WithLabelValues(ev.Type).Inc()
 		}

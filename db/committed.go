@@ -23,18 +23,20 @@ var txEvents sync.Map // *sqlx.Tx → []domain.Event
 var committedHooks struct {
 	mu   sync.RWMutex
 	next int
-	fns  map[int]func([]domain.Event)
+	fns  map[int]func(*sqlx.DB, []domain.Event)
 }
 
 // OnEventsCommitted calls fn with the events of every transaction that
-// InTx commits in this process, after the commit; fn must not block.
-// remove unregisters it.
-func OnEventsCommitted(fn func([]domain.Event)) (remove func()) {
+// InTx commits in this process, after the commit, and the pool it ran on
+// (nil when unknown): a process may hold several databases' pools (the
+// tests do), and a seq means something only in its own database. fn must
+// not block. remove unregisters it.
+func OnEventsCommitted(fn func(*sqlx.DB, []domain.Event)) (remove func()) {
 	h := &committedHooks
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.fns == nil {
-		h.fns = map[int]func([]domain.Event){}
+		h.fns = map[int]func(*sqlx.DB, []domain.Event){}
 	}
 	id := h.next
 	h.next++
@@ -53,21 +55,22 @@ func noteEvent(tx *sqlx.Tx, ev domain.Event) {
 	txEvents.Store(tx, append(evs, ev))
 }
 
-// endTx forgets tx's events and, when it committed, hands them to the hooks.
-func endTx(tx *sqlx.Tx, committed bool) {
+// endTx forgets tx's events and, when it committed, hands them to the
+// hooks with d, the pool tx ran on.
+func endTx(d *sqlx.DB, tx *sqlx.Tx, committed bool) {
 	v, ok := txEvents.LoadAndDelete(tx)
 	if !ok || !committed {
 		return
 	}
-	eventsCommitted(v.([]domain.Event))
+	eventsCommitted(d, v.([]domain.Event))
 }
 
 // eventsCommitted hands committed events to the hooks.
-func eventsCommitted(evs []domain.Event) {
+func eventsCommitted(d *sqlx.DB, evs []domain.Event) {
 	h := &committedHooks
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for _, fn := range h.fns {
-		fn(evs)
+		fn(d, evs)
 	}
 }

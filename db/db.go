@@ -149,11 +149,11 @@ func InTx(ctx context.Context, d *sqlx.DB, fn func(tx *sqlx.Tx) error) error {
 	defer txPools.Delete(tx)
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		endTx(tx, false)
+		endTx(d, tx, false)
 		return err
 	}
 	err = tx.Commit()
-	endTx(tx, err == nil)
+	endTx(d, tx, err == nil)
 	return err
 }
 

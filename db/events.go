@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
@@ -35,6 +36,34 @@ func InsertEvent(ctx context.Context, tx *sqlx.Tx, accountID string, apiKeyID *s
 // InsertEvents appends several events in one statement, in order (the two
 // sides of an internal transfer).
 func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Event, error) {
+	args, err := eventArgs(in)
+	if err != nil {
+		return nil, err
+	}
+	var evs []domain.Event
+	if err := hotSelect(ctx, tx, &evs, insertEventsSQL(1)+` RETURNING `+eventColumns, args...); err != nil {
+		return nil, fmt.Errorf("db: insert event: %w", err)
+	}
+	for _, ev := range evs {
+		noteEvent(tx, ev)
+	}
+	return evs, nil
+}
+
+// insertEventsSQL appends the events of eventArgs, whose six arrays are
+// the parameters from $first on, in their order (their seqs follow it).
+func insertEventsSQL(first int) string {
+	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
+	return `INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
+		SELECT id, acct, key, typ, res, d::jsonb
+		FROM unnest(` + p(0) + `::text[], ` + p(1) + `::text[], ` + p(2) + `::text[], ` + p(3) + `::text[], ` + p(4) + `::text[], ` + p(5) + `::text[]) WITH ORDINALITY
+		     AS u(id, acct, key, typ, res, d, n)
+		ORDER BY n`
+}
+
+// eventArgs are the six arrays insertEventsSQL inserts: a new id for each
+// event, and its fields.
+func eventArgs(in []NewEvent) ([]any, error) {
 	ids, accounts, types, resources, data := make([]string, len(in)), make([]string, len(in)), make([]string, len(in)),
 		make([]string, len(in)), make([]string, len(in))
 	keys := make([]sql.NullString, len(in))
@@ -48,22 +77,7 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 			keys[i] = sql.NullString{String: *e.APIKeyID, Valid: true}
 		}
 	}
-	var evs []domain.Event
-	err := hotSelect(ctx, tx, &evs, `
-		INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
-		SELECT id, acct, key, typ, res, d::jsonb
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY
-		     AS u(id, acct, key, typ, res, d, n)
-		ORDER BY n
-		RETURNING id, seq, account_id, api_key_id, type, resource_id, data, created_at`,
-		stringArray(ids), stringArray(accounts), pq.Array(keys), stringArray(types), stringArray(resources), stringArray(data))
-	if err != nil {
-		return nil, fmt.Errorf("db: insert event: %w", err)
-	}
-	for _, ev := range evs {
-		noteEvent(tx, ev)
-	}
-	return evs, nil
+	return []any{stringArray(ids), stringArray(accounts), pq.Array(keys), stringArray(types), stringArray(resources), stringArray(data)}, nil
 }
 
 // EventsFor lists a resource's events in order (tests and the admin API use it).

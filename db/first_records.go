@@ -123,7 +123,8 @@ func FirstRecordsBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transac
 	if tx, ok := q.(*sqlx.Tx); ok {
 		noteEvent(tx, out.Event)
 	} else {
-		eventsCommitted([]domain.Event{out.Event})
+		pool, _ := q.(*sqlx.DB)
+		eventsCommitted(pool, []domain.Event{out.Event})
 	}
 	return &out.Event, out.Beside == 1, nil
 }

@@ -250,13 +250,15 @@ func ShareSubaccount(ctx context.Context, tx *sqlx.Tx, accountID, id string) (bo
 // settlement and any later refund follow the main account's wallet) and
 // appends note, saying why, to its description: the statement line tells
 // the merchant where the money went. Inside the settlement's transaction.
-func CreditMainInstead(ctx context.Context, tx *sqlx.Tx, chargeID, note string) error {
-	_, err := tx.ExecContext(ctx, `
+// It returns the description as stored.
+func CreditMainInstead(ctx context.Context, tx *sqlx.Tx, chargeID, note string) (string, error) {
+	var desc string
+	err := tx.GetContext(ctx, &desc, `
 		UPDATE transactions SET subaccount_id = NULL,
 			description = CASE WHEN description = '' THEN $2 ELSE description || ' — ' || $2 END
-		WHERE id = $1`, chargeID, note)
+		WHERE id = $1 RETURNING description`, chargeID, note)
 	if err != nil {
-		return fmt.Errorf("db: credit %s to the main account: %w", chargeID, err)
+		return "", fmt.Errorf("db: credit %s to the main account: %w", chargeID, err)
 	}
-	return nil
+	return desc, nil
 }

@@ -129,6 +129,57 @@ func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 	return out, nil
 }
 
+// transitionSQL is UpdateTransaction's statement with the events after it:
+// the update's parameters first, then insertEventsSQL's arrays. Built once
+// (its text is the same for every call, so it is prepared once).
+var transitionSQL, transitionArgs = func() (string, int) {
+	update, args, err := sqlx.Named(updateTransactionSQL, domain.Transaction{})
+	if err != nil {
+		panic(err)
+	}
+	return `WITH u AS (` + sqlx.Rebind(sqlx.DOLLAR, update) + `),
+		e AS (` + insertEventsSQL(len(args)+1) + ` RETURNING ` + eventColumns + `)
+		SELECT ` + prefixed("u", txColumns) + `, ` + prefixed("e", eventColumns) + ` FROM u, e ORDER BY e.seq`, len(args)
+}()
+
+// UpdateTransactionWithEvents is UpdateTransaction and InsertEvents in one
+// statement: a transition's row and its outbox events cost one round trip
+// inside the transaction that holds the row's lock. It returns the row as
+// stored and the events in order; with no events it is UpdateTransaction.
+func UpdateTransactionWithEvents(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, evs ...NewEvent) (domain.Transaction, []domain.Event, error) {
+	if len(evs) == 0 {
+		out, err := UpdateTransaction(ctx, tx, t)
+		return out, nil, err
+	}
+	_, args, err := sqlx.Named(updateTransactionSQL, t)
+	if err != nil {
+		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction: %w", err)
+	}
+	if len(args) != transitionArgs {
+		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction: %d parameters, want %d", len(args), transitionArgs)
+	}
+	more, err := eventArgs(evs)
+	if err != nil {
+		return domain.Transaction{}, nil, err
+	}
+	var rows []struct {
+		T domain.Transaction `db:"u"`
+		E domain.Event       `db:"e"`
+	}
+	if err := hotSelect(ctx, tx, &rows, transitionSQL, append(args, more...)...); err != nil {
+		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction: %w", err)
+	}
+	if len(rows) != len(evs) {
+		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction %s: %d events written, want %d", t.ID, len(rows), len(evs))
+	}
+	out := make([]domain.Event, len(rows))
+	for i, r := range rows {
+		out[i] = r.E
+		noteEvent(tx, r.E)
+	}
+	return rows[0].T, out, nil
+}
+
 // PendingCopyPaste returns the BR Code of a charge that is still PENDING;
 // a charge past it is a conflict that says its status.
 func PendingCopyPaste(ctx context.Context, q sqlx.QueryerContext, id string) (string, error) {

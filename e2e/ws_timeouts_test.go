@@ -47,7 +47,11 @@ func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
 		t.Fatalf("subscribe: %v", f)
 	}
 	id := e.createCharge(m, map[string]any{"amount": 10, "description": "Venda"})["id"].(string)
-	for {
+	// Heartbeats keep coming: the wait for the event has its own deadline.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if time.Now().After(deadline) {
+			t.Fatal("no payment.created within 30 s of the create")
+		}
 		f, err := c.next(10 * time.Second)
 		if err != nil {
 			t.Fatalf("no event after the timeouts: %v", err)

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"errors"
+	"github.com/jmoiron/sqlx"
 	"reflect"
 	"strings"
 	"sync"
@@ -46,7 +47,7 @@ func newChargeRig(t *testing.T) *chargeRig {
 	// that every expected call was made.
 	t.Cleanup(starts.Wait)
 	r.charges = &service.Charges{DB: sharedDB, Processor: r.processor, Starts: starts, PublicURL: "https://api.jangada.test"}
-	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+	t.Cleanup(db.OnEventsCommitted(func(_ *sqlx.DB, evs []domain.Event) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.published = append(r.published, evs...)

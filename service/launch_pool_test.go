@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/jmoiron/sqlx"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func TestChargeCreatesWaitForAFreeStartSlot(t *testing.T) {
 	// it waits for the slot: the commit hook runs in the create's goroutine
 	// right after its statement, so the cancel lands after the insert.
 	ctx, cancel := context.WithCancel(t.Context())
-	t.Cleanup(db.OnEventsCommitted(func(evs []domain.Event) {
+	t.Cleanup(db.OnEventsCommitted(func(_ *sqlx.DB, evs []domain.Event) {
 		for _, ev := range evs {
 			var data struct{ Amount float64 }
 			if ev.AccountID == acct.ID && json.Unmarshal(ev.Data, &data) == nil && data.Amount == 11 {

@@ -1,0 +1,89 @@
+package db_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+)
+
+// A transition's row and its events are one statement: the row as stored
+// comes back with the events in the order given, each with its own seq,
+// and they are committed (or rolled back) together; with no events it is
+// the plain update.
+func TestUpdateTransactionWithEventsWritesRowAndEventsTogether(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	a := newAccount(t, sharedDB, "Sorveteria eventos")
+	charge := domain.Transaction{ID: domain.NewID("tx_"), AccountID: a.ID, Type: domain.TypePixIn, Status: domain.StatusPending,
+		Amount: 1500, NetAmount: 1500, CreatedAt: domain.NewTime(time.Now().UTC()), Details: domain.SomeJSON(domain.Details{})}
+	if err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertTransaction(ctx, tx, charge); return err }); err != nil {
+		t.Fatal(err)
+	}
+	paid := charge
+	paid.Status, paid.CompletedAt = domain.StatusCompleted, domain.TimePtr(time.Now().UTC())
+	evs := []db.NewEvent{
+		{AccountID: a.ID, Type: domain.EventPaymentPaid, ResourceID: charge.ID, Data: map[string]string{"status": "COMPLETED"}},
+		{AccountID: a.ID, Type: "fiscal.invoice.requested", ResourceID: "inv_1", Data: map[string]string{"id": "inv_1"}},
+	}
+
+	// Rolled back: neither the row nor the events.
+	tx := sharedDB.MustBeginTx(ctx, nil)
+	if _, got, err := db.UpdateTransactionWithEvents(ctx, tx, paid, evs...); err != nil || len(got) != 2 {
+		t.Fatalf("update: %v, %d events", err, len(got))
+	}
+	tx.Rollback()
+	if n := countEvents(t, sharedDB, charge.ID); n != 0 {
+		t.Fatalf("%d events after a rollback", n)
+	}
+
+	var out domain.Transaction
+	var got []domain.Event
+	err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) (err error) {
+		out, got, err = db.UpdateTransactionWithEvents(ctx, tx, paid, evs...)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ID != charge.ID || out.Status != domain.StatusCompleted || out.CompletedAt == nil || out.UpdatedAt.IsZero() {
+		t.Fatalf("stored row: %+v", out)
+	}
+	if len(got) != 2 || got[0].Type != domain.EventPaymentPaid || got[1].ResourceID != "inv_1" || got[0].Seq >= got[1].Seq {
+		t.Fatalf("events: %+v", got)
+	}
+	var data map[string]string
+	if err := json.Unmarshal(got[0].Data, &data); err != nil || data["status"] != "COMPLETED" {
+		t.Fatalf("event data %s: %v", got[0].Data, err)
+	}
+	stored, err := db.EventsFor(ctx, sharedDB, charge.ID)
+	if err != nil || len(stored) != 1 || stored[0].ID != got[0].ID {
+		t.Fatalf("stored events: %+v, %v", stored, err)
+	}
+
+	// No events: the plain update.
+	again := out
+	again.Status = domain.StatusFailed
+	err = db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error {
+		o, none, err := db.UpdateTransactionWithEvents(ctx, tx, again)
+		if err == nil && (o.Status != domain.StatusFailed || len(none) != 0) {
+			t.Errorf("update without events: %+v, %d events", o, len(none))
+		}
+		return err
+	})
+	if err != nil || countEvents(t, sharedDB, charge.ID) != 1 {
+		t.Fatalf("update without events: %v", err)
+	}
+}
+
+func countEvents(t *testing.T, d *sqlx.DB, resourceID string) (n int) {
+	t.Helper()
+	if err := d.GetContext(t.Context(), &n, `SELECT count(*) FROM events WHERE resource_id = $1`, resourceID); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
