@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -20,8 +21,8 @@ import (
 // payToWS measures the latency from the sandbox pay call to the
 // payment.paid frame on an authenticated WebSocket client, at concurrency
 // 1, beside the bare path of a processor notice: SignalWorkflow to the
-// start of the activity the signal releases. The charges and the bare
-// workflows are made first, untimed.
+// start of the activity the signal releases, the two in alternating
+// rounds. The charges and the bare workflows are made first, untimed.
 func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
 	ids, err := r.makeCharges(ctx, n)
 	if err != nil {
@@ -42,8 +43,12 @@ func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) 
 		return ours, bare, err
 	}
 	defer w.close()
-	bareBegan, bareStarted := make([]time.Time, n), make([]time.Time, n)
-	bare = run(ctx, "bare SignalWorkflow → activity start", 1, n, func(ctx context.Context, i int) error {
+	// Both paths in alternating rounds (paired): a machine whose speed
+	// drifts over the seconds of the row moves both sides alike.
+	bareBegan, bareStarted, began := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
+	var nextBare, nextOurs atomic.Int64
+	bare, ours = paired(ctx, 1, n, "bare SignalWorkflow → activity start", func(ctx context.Context, _ int) error {
+		i := int(nextBare.Add(1) - 1)
 		ch := r.marks.expect(bareIDs[i])
 		bareBegan[i] = time.Now()
 		if err := r.client.SignalWorkflow(ctx, bareIDs[i], "", "go", nil); err != nil {
@@ -55,10 +60,8 @@ func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) 
 		case <-time.After(30 * time.Second):
 			return fmt.Errorf("activity of %s did not start", bareIDs[i])
 		}
-	})
-	pause()
-	began := make([]time.Time, n)
-	ours = run(ctx, "pay → WebSocket payment.paid", 1, n, func(ctx context.Context, i int) error {
+	}, "pay → WebSocket payment.paid", func(ctx context.Context, _ int) error {
+		i := int(nextOurs.Add(1) - 1)
 		id := ids[i]
 		ch := w.expect(id)
 		began[i] = time.Now()
@@ -67,7 +70,9 @@ func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) 
 			return err
 		}
 		return w.wait(ctx, id, ch, 30*time.Second)
-	})
+	}, nil)
+	n = int(min(nextBare.Load(), nextOurs.Load()))
+	ids, bareIDs, bareBegan, bareStarted, began = ids[:n], bareIDs[:n], bareBegan[:n], bareStarted[:n], began[:n]
 	paySteps(r.paidSteps(ctx, ids, began, w), r.bareSteps(ctx, bareIDs, bareBegan, bareStarted))
 	return ours, bare, nil
 }

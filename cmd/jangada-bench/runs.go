@@ -29,7 +29,7 @@ func (sz sizes) wants(phase string) bool {
 	return sz.only == "" || slices.Contains(strings.Split(sz.only, ","), phase)
 }
 
-func fullSizes() sizes { return sizes{n1: 200, n32: 2000, internal: 2000, payWS: 100, charges: 500} }
+func fullSizes() sizes { return sizes{n1: 200, n32: 2000, internal: 2000, payWS: 200, charges: 500} }
 func quickSizes() sizes {
 	return sizes{n1: 60, n32: 400, internal: 400, payWS: 30, charges: 100, wsConns: 2000}
 }
