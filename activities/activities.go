@@ -39,6 +39,9 @@ type change struct {
 	// also are events of other records the step wrote in its transaction
 	// (a paid charge's fiscal invoice), stored after the record's own.
 	also []db.NewEvent
+	// post, when set, is the step's ledger posting, written in the
+	// record's own statement (db.WriteTransition) rather than by apply.
+	post *db.Posting
 }
 
 // emit is a change with these events (none: stored silently).
@@ -47,9 +50,13 @@ func emit(events ...string) change { return change{changed: true, events: events
 // with adds the events of other records the step wrote (change.also).
 func (c change) with(also []db.NewEvent) change { c.also = append(c.also, also...); return c }
 
+// posting makes p (nil: none) the step's ledger posting (change.post).
+func (c change) posting(p *db.Posting) change { c.post = p; return c }
+
 // transition is the one way a step moves a transaction: lock its row, let
-// apply change it (and post the ledger in the same database transaction),
-// then store it and its events. It returns the record as stored.
+// apply change it (and post the ledger in the same database transaction,
+// itself or through change.post), then store it, its posting and its
+// events in one statement. It returns the record as stored.
 func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error)) (domain.Transaction, error) {
 	var out domain.Transaction
 	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error {
@@ -69,7 +76,7 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 		for _, name := range ch.events {
 			evs = append(evs, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: name, ResourceID: t.ID, Data: data})
 		}
-		stored, _, err := db.UpdateTransactionWithEvents(ctx, tx, t, append(evs, ch.also...)...)
+		stored, _, err := db.WriteTransition(ctx, tx, t, ch.post, append(evs, ch.also...)...)
 		if err != nil {
 			return err
 		}

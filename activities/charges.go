@@ -61,7 +61,7 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 // notice would credit it to nobody. The workflow and the Inbox (for a
 // charge whose workflow has ended) share it; its posting key makes it once.
 func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (string, error) {
-	return a.from(ctx, in.ChargeID, settleable, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) error {
+	return a.from(ctx, in.ChargeID, settleable, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) (*db.Posting, error) {
 		t.Details.V.LatePayment = t.Status == domain.StatusCanceled
 		at := in.Notice.At.UTC()
 		if at.IsZero() { // an operator's "paid" signal may omit it (the workflow's Details)
@@ -82,13 +82,13 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 			// delete guards, docs/ledger.md) sends it to the main account.
 			live, err := db.ShareSubaccount(ctx, tx, t.AccountID, *t.SubaccountID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !live {
 				note := "paid after sub-account " + *t.SubaccountID + " was deleted: credited to the main account"
 				stored, err := db.CreditMainInstead(ctx, tx, t.ID, note)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				// The record as stored: its events say where the money went.
 				t.SubaccountID, t.Description = nil, stored
@@ -101,18 +101,18 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 			merchantNet -= split.Amount
 			entries = append(entries, db.Entry{Account: domain.AvailableLedger(split.AccountID), Amount: split.Amount, LockedUntil: &unlock})
 			if _, err := db.InsertTransaction(ctx, tx, splitRecord(*t, at)); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		entries = append(entries,
 			// The net goes to the charge's sub-account when it has one.
 			db.Entry{Account: domain.AvailableLedger(t.Wallet()), Amount: merchantNet, LockedUntil: &unlock},
 			db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
-		_, err := db.Post(ctx, tx, db.Posting{
+		// Written with the charge's row and event, in one statement.
+		return &db.Posting{
 			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
 			Kind: domain.TypePixIn, Description: desc, Entries: entries,
-		})
-		return err
+		}, nil
 	})
 }
 
@@ -131,27 +131,28 @@ func splitRecord(charge domain.Transaction, at time.Time) domain.Transaction {
 
 // FailCharge marks a pending charge FAILED; no money had moved.
 func (a *Charges) FailCharge(ctx context.Context, chargeID string) (string, error) {
-	return a.pending(ctx, chargeID, domain.EventPaymentFailed, func(_ *sqlx.Tx, t *domain.Transaction) error {
+	return a.pending(ctx, chargeID, domain.EventPaymentFailed, func(_ *sqlx.Tx, t *domain.Transaction) (*db.Posting, error) {
 		t.Status = domain.StatusFailed
-		return nil
+		return nil, nil
 	})
 }
 
 // ExpireCharge marks a pending charge CANCELED when its QR expires unpaid.
 func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, error) {
-	return a.pending(ctx, chargeID, domain.EventPaymentExpired, func(_ *sqlx.Tx, t *domain.Transaction) error {
+	return a.pending(ctx, chargeID, domain.EventPaymentExpired, func(_ *sqlx.Tx, t *domain.Transaction) (*db.Posting, error) {
 		t.Status = domain.StatusCanceled
-		return nil
+		return nil, nil
 	})
 }
 
-// pending moves a PENDING charge with apply and writes event, and tells
-// the charge's owner, if it has one, in the same transaction (tellOwner);
+// pending moves a PENDING charge with apply (which may hand back the
+// step's ledger posting, written in the charge's own statement) and
+// writes event, and tells the charge's owner, if it has one, in the same transaction (tellOwner);
 // a paid charge with emitFiscalInvoice opens its invoice there too. A
 // charge that already left PENDING is a retry of a step that committed:
 // left as it is.
 // It returns the charge's status.
-func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
+func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) (*db.Posting, error)) (string, error) {
 	return a.from(ctx, id, isPending, event, apply)
 }
 
@@ -164,12 +165,13 @@ func settleable(status string) bool {
 }
 
 // from is pending for a charge whose status movable takes.
-func (a *Charges) from(ctx context.Context, id string, movable func(string) bool, event string, apply func(*sqlx.Tx, *domain.Transaction) error) (string, error) {
+func (a *Charges) from(ctx context.Context, id string, movable func(string) bool, event string, apply func(*sqlx.Tx, *domain.Transaction) (*db.Posting, error)) (string, error) {
 	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		if !movable(t.Status) {
 			return change{}, nil
 		}
-		if err := apply(tx, t); err != nil {
+		post, err := apply(tx, t)
+		if err != nil {
 			return change{}, err
 		}
 		// The product that owns the charge (a billing, a checkout…) moves
@@ -179,7 +181,7 @@ func (a *Charges) from(ctx context.Context, id string, movable func(string) bool
 			return change{}, err
 		}
 		opened, err := openFiscalInvoice(ctx, tx, *t)
-		return emit(event).with(opened), err
+		return emit(event).with(opened).posting(post), err
 	})
 	return t.Status, err
 }

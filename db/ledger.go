@@ -55,6 +55,31 @@ var ErrUnbalanced = errors.New("ledger: posting does not balance")
 // zero fails with domain.ErrInsufficientBalance and the caller rolls back.
 // This is the only function that changes a balance.
 func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
+	args, accounts, err := postArgs(&p)
+	if err != nil {
+		return false, err
+	}
+	var r postResult
+	err = hotGet(ctx, tx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`, args...)
+	return checkPost(p, accounts, r, err)
+}
+
+// postColumns are ledger_post's answer (postResult).
+const postColumns = `posted, locked_rows, updated, guard_available, guard_locked`
+
+// postResult is ledger_post's answer.
+type postResult struct {
+	Posted     bool         `db:"posted"`
+	LockedRows int          `db:"locked_rows"`
+	Updated    int          `db:"updated"`
+	Available  *money.Cents `db:"guard_available"`
+	Locked     *money.Cents `db:"guard_locked"`
+}
+
+// postArgs leaves out p's zero entries, checks that it balances and makes
+// ledger_post's nine parameters (Post and WriteTransition share them); it
+// returns the accounts the posting names.
+func postArgs(p *Posting) ([]any, []string, error) {
 	var sum money.Cents
 	moving := make([]Entry, 0, len(p.Entries))
 	for _, e := range p.Entries {
@@ -65,7 +90,7 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	}
 	p.Entries = moving
 	if sum != 0 || len(p.Entries) < 2 {
-		return false, fmt.Errorf("%w: %q sums to %d over %d entries", ErrUnbalanced, p.Key, sum, len(p.Entries))
+		return nil, nil, fmt.Errorf("%w: %q sums to %d over %d entries", ErrUnbalanced, p.Key, sum, len(p.Entries))
 	}
 	accounts := make([]string, len(p.Entries))
 	amounts := make([]int64, len(p.Entries))
@@ -83,16 +108,14 @@ func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	if p.Withdraw != nil {
 		guard = domain.AvailableLedger(p.Withdraw.AccountID)
 	}
-	var r struct {
-		Posted     bool         `db:"posted"`
-		LockedRows int          `db:"locked_rows"`
-		Updated    int          `db:"updated"`
-		Available  *money.Cents `db:"guard_available"`
-		Locked     *money.Cents `db:"guard_locked"`
-	}
-	err := hotGet(ctx, tx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
-		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard)
+	return []any{p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
+		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard}, accounts, nil
+}
+
+// checkPost applies the posting rules to ledger_post's answer r (or the
+// statement's error err): a refused debit is domain.ErrInsufficientBalance,
+// an unknown account an error; false means the key was posted before.
+func checkPost(p Posting, accounts []string, r postResult, err error) (bool, error) {
 	if isCheckViolation(err, "ledger_accounts_non_negative") {
 		if p.Withdraw != nil {
 			return false, domain.Insufficient("insufficient balance: %s needed", p.Withdraw.Amount)

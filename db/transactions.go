@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 
@@ -129,25 +131,49 @@ func UpdateTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 	return out, nil
 }
 
-// transitionSQL is UpdateTransaction's statement with the events after it:
-// the update's parameters first, then insertEventsSQL's arrays. Built once
-// (its text is the same for every call, so it is prepared once).
-var transitionSQL, transitionArgs = func() (string, int) {
+// transitionSQL are WriteTransition's statements, built once (their text
+// is the same for every call, so each is prepared once), by whether they
+// post to the ledger and whether they append events. The update's
+// parameters come first, then the events' arrays, then ledger_post's.
+var transitionSQL, transitionArgs = func() (sqls [2][2]string, n int) {
 	update, args, err := sqlx.Named(updateTransactionSQL, domain.Transaction{})
 	if err != nil {
 		panic(err)
 	}
-	return `WITH u AS (` + sqlx.Rebind(sqlx.DOLLAR, update) + `),
-		e AS (` + insertEventsSQL(len(args)+1) + ` RETURNING ` + eventColumns + `)
-		SELECT ` + prefixed("u", txColumns) + `, ` + prefixed("e", eventColumns) + ` FROM u, e ORDER BY e.seq`, len(args)
+	n = len(args)
+	for _, post := range []int{0, 1} {
+		for _, events := range []int{0, 1} {
+			with, cols, from, next := `WITH u AS (`+sqlx.Rebind(sqlx.DOLLAR, update)+`)`, prefixed("u", txColumns), ` FROM u`, n+1
+			order := ""
+			if events == 1 {
+				with += `, e AS (` + insertEventsSQL(next) + ` RETURNING ` + eventColumns + `)`
+				cols, from, order, next = cols+`, `+prefixed("e", eventColumns), from+`, e`, ` ORDER BY e.seq`, next+6
+			}
+			if post == 1 {
+				ps := make([]string, 9)
+				for i := range ps {
+					ps[i] = "$" + strconv.Itoa(next+i)
+				}
+				// Referenced below, so it runs (a SELECT in WITH runs only
+				// when read), once: the function returns one row.
+				with += `, p AS (SELECT * FROM ledger_post(` + strings.Join(ps, ", ") + `))`
+				cols, from = cols+`, `+prefixed("p", postColumns), from+`, p`
+			}
+			sqls[post][events] = with + ` SELECT ` + cols + from + order
+		}
+	}
+	return sqls, n
 }()
 
-// UpdateTransactionWithEvents is UpdateTransaction and InsertEvents in one
-// statement: a transition's row and its outbox events cost one round trip
-// inside the transaction that holds the row's lock. It returns the row as
-// stored and the events in order; with no events it is UpdateTransaction.
-func UpdateTransactionWithEvents(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, evs ...NewEvent) (domain.Transaction, []domain.Event, error) {
-	if len(evs) == 0 {
+// WriteTransition stores a transition of t in one statement: its mutable
+// columns (as UpdateTransaction), its ledger posting when post is not nil
+// (through ledger_post and Post's rules: a refused debit is
+// domain.ErrInsufficientBalance, a key posted before writes nothing) and
+// its events after it, in order. Inside the transaction that holds the
+// row's lock, that is one round trip instead of three. It returns the row
+// as stored and the events.
+func WriteTransition(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, post *Posting, evs ...NewEvent) (domain.Transaction, []domain.Event, error) {
+	if post == nil && len(evs) == 0 {
 		out, err := UpdateTransaction(ctx, tx, t)
 		return out, nil, err
 	}
@@ -158,23 +184,46 @@ func UpdateTransactionWithEvents(ctx context.Context, tx *sqlx.Tx, t domain.Tran
 	if len(args) != transitionArgs {
 		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction: %d parameters, want %d", len(args), transitionArgs)
 	}
-	more, err := eventArgs(evs)
-	if err != nil {
-		return domain.Transaction{}, nil, err
+	withEvents, withPost := 0, 0
+	if len(evs) > 0 {
+		more, err := eventArgs(evs)
+		if err != nil {
+			return domain.Transaction{}, nil, err
+		}
+		args, withEvents = append(args, more...), 1
+	}
+	var accounts []string
+	if post != nil {
+		var more []any
+		if more, accounts, err = postArgs(post); err != nil {
+			return domain.Transaction{}, nil, err
+		}
+		args, withPost = append(args, more...), 1
 	}
 	var rows []struct {
 		T domain.Transaction `db:"u"`
 		E domain.Event       `db:"e"`
+		P postResult         `db:"p"`
 	}
-	if err := hotSelect(ctx, tx, &rows, transitionSQL, append(args, more...)...); err != nil {
+	err = hotSelect(ctx, tx, &rows, transitionSQL[withPost][withEvents], args...)
+	if post != nil {
+		var r postResult
+		if len(rows) > 0 {
+			r = rows[0].P
+		}
+		if _, err = checkPost(*post, accounts, r, err); err != nil {
+			return domain.Transaction{}, nil, err
+		}
+	}
+	if err != nil {
 		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction: %w", err)
 	}
-	if len(rows) != len(evs) {
-		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction %s: %d events written, want %d", t.ID, len(rows), len(evs))
+	if want := max(len(evs), 1); len(rows) != want {
+		return domain.Transaction{}, nil, fmt.Errorf("db: update transaction %s: %d rows written, want %d", t.ID, len(rows), want)
 	}
-	out := make([]domain.Event, len(rows))
-	for i, r := range rows {
-		out[i] = r.E
+	var out []domain.Event
+	for _, r := range rows[:len(evs)] {
+		out = append(out, r.E)
 		noteEvent(tx, r.E)
 	}
 	return rows[0].T, out, nil
