@@ -174,6 +174,15 @@ func (a *Charges) from(ctx context.Context, id string, movable func(string) bool
 		if err != nil {
 			return change{}, err
 		}
+		// An owner's hook runs on a charge whose money has moved (a PIX
+		// billing's fee is taken from the credit): posted now. A charge
+		// without one posts in its row's statement.
+		if post != nil && t.Details.V.Owner != nil {
+			if _, err := db.Post(ctx, tx, *post); err != nil {
+				return change{}, err
+			}
+			post = nil
+		}
 		// The product that owns the charge (a billing, a checkout…) moves
 		// in this same transaction, and so does the fiscal invoice a paid
 		// charge asked for (its event after the charge's own).
