@@ -14,7 +14,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/jmoiron/sqlx"
 
@@ -58,6 +60,27 @@ func (c change) posting(p *db.Posting) change { c.post = p; return c }
 // itself or through change.post), then store it, its posting and its
 // events in one statement. It returns the record as stored.
 func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error)) (domain.Transaction, error) {
+	out, err := b.transitionOnce(ctx, id, apply, true)
+	if errors.Is(err, errEventsDiffer) {
+		// The row stores a value apply left otherwise (a time PostgreSQL
+		// rounds to the microsecond, say): rolled back and written again,
+		// the events made from the row as stored.
+		slog.Warn("transition written again: its events differed from its stored row", "id", id, "error", err)
+		out, err = b.transitionOnce(ctx, id, apply, false)
+	}
+	return out, err
+}
+
+// errEventsDiffer: a transition's events, made before its row was stored,
+// would not say what the row says.
+var errEventsDiffer = errors.New("activities: a transition's events differ from its stored row")
+
+// transitionOnce is transition's one attempt: with oneStatement the row,
+// the posting and the events are one statement, the events made from the
+// record as apply left it (errEventsDiffer, rolled back, when the stored
+// row says otherwise); without, the row is stored first and the events are
+// made from it.
+func (b *Base) transitionOnce(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error), oneStatement bool) (domain.Transaction, error) {
 	var out domain.Transaction
 	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error {
 		t, err := db.LockTransaction(ctx, tx, id)
@@ -69,26 +92,32 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 			out = t
 			return err
 		}
-		// The row and its events are one statement; the events carry the
-		// record as apply left it, which is what the update stores.
-		data := t.EventData(b.PublicURL)
-		evs := make([]db.NewEvent, 0, len(ch.events)+len(ch.also))
-		for _, name := range ch.events {
-			evs = append(evs, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: name, ResourceID: t.ID, Data: data})
+		events := func(r domain.Transaction) []db.NewEvent {
+			data := r.EventData(b.PublicURL)
+			evs := make([]db.NewEvent, 0, len(ch.events)+len(ch.also))
+			for _, name := range ch.events {
+				evs = append(evs, db.NewEvent{AccountID: r.AccountID, APIKeyID: r.APIKeyID, Type: name, ResourceID: r.ID, Data: data})
+			}
+			return append(evs, ch.also...)
 		}
-		stored, _, err := db.WriteTransition(ctx, tx, t, ch.post, append(evs, ch.also...)...)
-		if err != nil {
+		if !oneStatement {
+			if out, _, err = db.WriteTransition(ctx, tx, t, ch.post); err != nil {
+				return err
+			}
+			if evs := events(out); len(evs) > 0 {
+				_, err = db.InsertEvents(ctx, tx, evs...)
+			}
 			return err
 		}
-		out = stored
-		return sameEventData(data, out.EventData(b.PublicURL))
+		if out, _, err = db.WriteTransition(ctx, tx, t, ch.post, events(t)...); err != nil {
+			return err
+		}
+		return sameEventData(t.EventData(b.PublicURL), out.EventData(b.PublicURL))
 	})
 	return out, err
 }
 
-// sameEventData guards the one-statement transition: an apply that set a
-// field the update does not store would have written events that say
-// what the row does not. It fails the step (rolled back) instead.
+// sameEventData compares the events' record with the stored one's.
 func sameEventData(sent, stored domain.PublicTransaction) error {
 	a, err := json.Marshal(sent)
 	if err != nil {
@@ -99,7 +128,7 @@ func sameEventData(sent, stored domain.PublicTransaction) error {
 		return err
 	}
 	if !bytes.Equal(a, b) {
-		return fmt.Errorf("activities: a transition's events differ from its stored row: %s, stored %s", a, b)
+		return fmt.Errorf("%w: %s, stored %s", errEventsDiffer, a, b)
 	}
 	return nil
 }
