@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/jangada/jangada/db/dbtest"
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/service"
 )
 
@@ -73,15 +75,13 @@ func commit(t *testing.T, d *sqlx.DB, acct string) domain.Event {
 // passed every seq before ev.
 func drained(t *testing.T, tail *dispatch.Tail, got *published, ev domain.Event) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	poll.Until(t, 10*time.Second, fmt.Sprintf("the tail to read event %d", ev.Seq), func() bool {
 		if n, _ := got.times(ev.ID); n > 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the tail never read event %d", ev.Seq)
+			return true
 		}
 		tail.Wake()
-	}
+		return false
+	})
 }
 
 // A committed event handed to the tail in process is published at once
