@@ -31,6 +31,12 @@ func TestTransitionEventsSayWhatTheRowStores(t *testing.T) {
 	if err != nil || status != domain.StatusCompleted {
 		t.Fatalf("SettleCharge: %s %v", status, err)
 	}
+	// The first write was rolled back: the money moved once, to the net.
+	if got := f.moves("charge:" + c.ID + ":settle")[domain.AvailableLedger(f.merchant.ID)]; got != c.NetAmount {
+		t.Fatalf("the settle credited %s, want %s", got, c.NetAmount)
+	}
+	f.wantEqual("postings", f.postings(c.ID), []string{"charge:" + c.ID + ":settle"})
+	f.verifyLedger()
 	stored := f.get(c.ID, domain.TypePixIn)
 	if got := stored.CompletedAt.ISO(); got != "2026-11-28T10:00:01.000Z" {
 		t.Fatalf("stored completedAt %s: the case this test needs did not happen", got)
