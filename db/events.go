@@ -41,7 +41,7 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 		return nil, err
 	}
 	var evs []domain.Event
-	if err := hotSelect(ctx, tx, &evs, insertEventsSQL(1)+` RETURNING `+eventColumns, args...); err != nil {
+	if err := hotSelect(ctx, tx, &evs, insertEventsSQL(1, "")+` RETURNING `+eventColumns, args...); err != nil {
 		return nil, fmt.Errorf("db: insert event: %w", err)
 	}
 	for _, ev := range evs {
@@ -51,13 +51,17 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 }
 
 // insertEventsSQL appends the events of eventArgs, whose six arrays are
-// the parameters from $first on, in their order (their seqs follow it).
-func insertEventsSQL(first int) string {
+// the parameters from $first on, in their order (their seqs follow it);
+// when is a condition that must hold for any to be written ("": none).
+func insertEventsSQL(first int, when string) string {
 	p := func(i int) string { return "$" + strconv.Itoa(first+i) }
+	if when != "" {
+		when = " WHERE " + when
+	}
 	return `INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
 		SELECT id, acct, key, typ, res, d::jsonb
 		FROM unnest(` + p(0) + `::text[], ` + p(1) + `::text[], ` + p(2) + `::text[], ` + p(3) + `::text[], ` + p(4) + `::text[], ` + p(5) + `::text[]) WITH ORDINALITY
-		     AS u(id, acct, key, typ, res, d, n)
+		     AS u(id, acct, key, typ, res, d, n)` + when + `
 		ORDER BY n`
 }
 

@@ -11,7 +11,11 @@ import (
 type Time struct{ time.Time }
 
 // NewTime wraps t.
-func NewTime(t time.Time) Time { return Time{t.UTC()} }
+//
+// It keeps microseconds, what PostgreSQL stores: a time PostgreSQL would
+// round (up, across a millisecond) says the same thing in a record made in
+// Go, in its event and in the row read back.
+func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Microsecond)} }
 
 // TimePtr wraps t as a pointer, for optional fields.
 func TimePtr(t time.Time) *Time { v := NewTime(t); return &v }

@@ -63,17 +63,15 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
 		// Rows that nobody else touches go first; the balance locks are taken
 		// last so that they are held for as short a time as possible.
-		if n, err := db.InsertTransactions(ctx, tx, out, inRec); err != nil || n == 0 {
+		// Both records and their events are one statement. The receiver's
+		// event belongs to its account, not to the sender's key.
+		if n, err := db.InsertTransactionsWithEvents(ctx, tx, []domain.Transaction{out, inRec},
+			db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
+			db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
+		); err != nil || n == 0 {
 			if err == nil {
 				err = errReplay // a concurrent attempt of this request committed it
 			}
-			return err
-		}
-		// The receiver's event belongs to its account, not to the sender's key.
-		if _, err := db.InsertEvents(ctx, tx,
-			db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
-			db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
-		); err != nil {
 			return err
 		}
 		// Both balances are locked in id order by the posting (so that A→B
