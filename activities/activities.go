@@ -92,8 +92,9 @@ func (b *Base) transitionOnce(ctx context.Context, id string, apply func(tx *sql
 			out = t
 			return err
 		}
-		events := func(r domain.Transaction) []db.NewEvent {
-			data := r.EventData(b.PublicURL)
+		// The record's events say data (its public view), then come the
+		// other records' events.
+		events := func(r domain.Transaction, data domain.PublicTransaction) []db.NewEvent {
 			evs := make([]db.NewEvent, 0, len(ch.events)+len(ch.also))
 			for _, name := range ch.events {
 				evs = append(evs, db.NewEvent{AccountID: r.AccountID, APIKeyID: r.APIKeyID, Type: name, ResourceID: r.ID, Data: data})
@@ -104,15 +105,16 @@ func (b *Base) transitionOnce(ctx context.Context, id string, apply func(tx *sql
 			if out, _, err = db.WriteTransition(ctx, tx, t, ch.post); err != nil {
 				return err
 			}
-			if evs := events(out); len(evs) > 0 {
+			if evs := events(out, out.EventData(b.PublicURL)); len(evs) > 0 {
 				_, err = db.InsertEvents(ctx, tx, evs...)
 			}
 			return err
 		}
-		if out, _, err = db.WriteTransition(ctx, tx, t, ch.post, events(t)...); err != nil {
+		sent := t.EventData(b.PublicURL)
+		if out, _, err = db.WriteTransition(ctx, tx, t, ch.post, events(t, sent)...); err != nil {
 			return err
 		}
-		return sameEventData(t.EventData(b.PublicURL), out.EventData(b.PublicURL))
+		return sameEventData(sent, out.EventData(b.PublicURL))
 	})
 	return out, err
 }
