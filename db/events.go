@@ -41,7 +41,7 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 		return nil, err
 	}
 	var evs []domain.Event
-	if err := hotSelect(ctx, tx, &evs, insertEventsSQL(1, "")+` RETURNING `+eventColumns, args...); err != nil {
+	if err := hotSelect(ctx, tx, &evs, insertEventsStmt, args...); err != nil {
 		return nil, fmt.Errorf("db: insert event: %w", err)
 	}
 	for _, ev := range evs {
@@ -49,6 +49,9 @@ func InsertEvents(ctx context.Context, tx *sqlx.Tx, in ...NewEvent) ([]domain.Ev
 	}
 	return evs, nil
 }
+
+// insertEventsStmt is InsertEvents' statement, built once.
+var insertEventsStmt = insertEventsSQL(1, "") + ` RETURNING ` + eventColumns
 
 // insertEventsSQL appends the events of eventArgs, whose six arrays are
 // the parameters from $first on, in their order (their seqs follow it);
