@@ -125,12 +125,14 @@ func TestWriteTransitionWritesRowPostingAndEventsTogether(t *testing.T) {
 	}
 }
 
-func countEvents(t *testing.T, d *sqlx.DB, resourceID string) (n int) {
+// countEvents counts a resource's events (db.EventsFor).
+func countEvents(t *testing.T, d *sqlx.DB, resourceID string) int {
 	t.Helper()
-	if err := d.GetContext(t.Context(), &n, `SELECT count(*) FROM events WHERE resource_id = $1`, resourceID); err != nil {
+	evs, err := db.EventsFor(t.Context(), d, resourceID)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return len(evs)
 }
 
 // Records made together and their events are one statement: the events are
