@@ -264,7 +264,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.API {
 		a.API = api.New(api.Deps{
-			Config: cfg, DB: d, Temporal: a.Temporal, Auth: &service.Auth{DB: d}, Charges: a.Charges,
+			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges,
+			// The tail (above) hears of every change of a key or an
+			// account, which drops the resolved keys at once.
+			Auth: &service.Auth{DB: d, TTL: cfg.KeyCacheTTL},
 			// The adapter's simulator (processor.Simulator) behind the
 			// sandbox routes' use case; an adapter without one leaves
 			// Sandbox nil and the routes do not exist.

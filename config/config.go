@@ -81,6 +81,10 @@ type Config struct {
 	// EventPollInterval is how often outbox readers poll when no NOTIFY
 	// wakes them (NOTIFY is the fast path, polling the guarantee).
 	EventPollInterval time.Duration `envconfig:"EVENT_POLL_INTERVAL" default:"1s"`
+	// KeyCacheTTL bounds how long an API process answers an API key from
+	// what it resolved before (service.Auth); every change of a key or an
+	// account drops them sooner, in every process. 0 reads every key.
+	KeyCacheTTL time.Duration `envconfig:"KEY_CACHE_TTL" default:"2s"`
 	// WebSocket protocol timings (the specification's values; shorter in tests).
 	WSAuthTimeout time.Duration `envconfig:"WS_AUTH_TIMEOUT" default:"10s"`
 	WSPingPeriod  time.Duration `envconfig:"WS_PING_PERIOD" default:"30s"`

@@ -102,6 +102,7 @@ func UpdateAccount(ctx context.Context, d *sqlx.DB, id string, p AccountPatch) (
 	if n, _ := res.RowsAffected(); n == 0 {
 		return domain.Account{}, domain.NotFound("account")
 	}
+	AuthChanged()
 	return GetAccount(ctx, d, id)
 }
 

@@ -103,6 +103,7 @@ func RevokeKey(ctx context.Context, d *sqlx.DB, id string) (domain.APIKey, error
 	if err != nil {
 		return domain.APIKey{}, fmt.Errorf("db: revoke key: %w", err)
 	}
+	AuthChanged()
 	return row.key(), nil
 }
 

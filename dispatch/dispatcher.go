@@ -91,59 +91,61 @@ func (d *Dispatcher) batch() int {
 // DispatchOnce dispatches one batch of events and reports how many it
 // claimed. An event whose deliveries could not all be started stays
 // undispatched and is tried again.
+//
+// A batch is BEGIN, the claim, the endpoints, the marks and COMMIT; the
+// deliveries' own transaction and the look for deliveries to start run only
+// when there are deliveries (most events of accounts without endpoints
+// have none).
 func (d *Dispatcher) DispatchOnce(ctx context.Context) (int, error) {
-	tx, err := d.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	// The claim only marks events dispatched; the deliveries are committed
-	// durably on their own below. A mark lost in a crash dispatches the
-	// events again, which finds the same deliveries and workflows.
-	if err := db.Lazy(ctx, tx); err != nil {
-		return 0, err
-	}
-	evs, err := db.ClaimUndispatched(ctx, tx, d.batch())
-	if err != nil || len(evs) == 0 {
-		return 0, err
-	}
-	deliveries, err := d.route(ctx, tx, evs)
-	if err != nil {
-		return 0, err
-	}
-	// Deliveries are committed on their own before any workflow starts, so
-	// that the first attempt (which may run within milliseconds) finds its
-	// row. The claim's FOR NO KEY UPDATE does not block their foreign keys.
-	if len(deliveries) > 0 {
-		if err := db.InTx(ctx, d.DB, func(itx *sqlx.Tx) error { return db.InsertDeliveries(ctx, itx, deliveries) }); err != nil {
-			return 0, err
+	var claimed int
+	var failed map[string]error
+	err := db.InTx(ctx, d.DB, func(tx *sqlx.Tx) error {
+		evs, err := db.ClaimUndispatched(ctx, tx, d.batch())
+		if err != nil || len(evs) == 0 {
+			return err
 		}
-	}
-	ids := make([]string, len(evs))
-	for i, ev := range evs {
-		ids[i] = ev.ID
-	}
-	pending, err := db.PendingDeliveries(ctx, d.DB, ids)
-	if err != nil {
-		return 0, err
-	}
-	failed := d.start(ctx, pending)
-	var done []int64
-	for _, ev := range evs {
-		if failed[ev.ID] == nil {
-			done = append(done, ev.Seq)
+		claimed = len(evs)
+		deliveries, err := d.route(ctx, tx, evs)
+		if err != nil {
+			return err
 		}
-	}
-	if err := db.MarkDispatched(ctx, tx, done); err != nil {
-		return 0, err
-	}
-	if err := tx.Commit(); err != nil {
+		// Deliveries are committed on their own before any workflow
+		// starts, so that the first attempt (which may run within
+		// milliseconds) finds its row. The claim's FOR NO KEY UPDATE does
+		// not block their foreign keys.
+		if len(deliveries) > 0 {
+			if err := db.InTx(ctx, d.DB, func(itx *sqlx.Tx) error { return db.InsertDeliveries(ctx, itx, deliveries) }); err != nil {
+				return err
+			}
+		}
+		var ids []string
+		for _, ev := range evs {
+			if ev.HasDeliveries || len(deliveries) > 0 {
+				ids = append(ids, ev.ID)
+			}
+		}
+		if len(ids) > 0 {
+			pending, err := db.PendingDeliveries(ctx, d.DB, ids)
+			if err != nil {
+				return err
+			}
+			failed = d.start(ctx, pending)
+		}
+		var done []int64
+		for _, ev := range evs {
+			if failed[ev.ID] == nil {
+				done = append(done, ev.Seq)
+			}
+		}
+		return db.MarkDispatched(ctx, tx, done)
+	})
+	if err != nil {
 		return 0, err
 	}
 	if len(failed) > 0 {
-		return len(evs), fmt.Errorf("%d of %d events not dispatched: %w", len(failed), len(evs), firstError(failed))
+		return claimed, fmt.Errorf("%d of %d events not dispatched: %w", len(failed), claimed, firstError(failed))
 	}
-	return len(evs), nil
+	return claimed, nil
 }
 
 func firstError(m map[string]error) error {
@@ -155,7 +157,7 @@ func firstError(m map[string]error) error {
 
 // route computes the deliveries of the events: one per active endpoint of
 // the event's account that the routing rule and its events list select.
-func (d *Dispatcher) route(ctx context.Context, tx *sqlx.Tx, evs []domain.Event) ([]db.Delivery, error) {
+func (d *Dispatcher) route(ctx context.Context, tx *sqlx.Tx, evs []db.ClaimedEvent) ([]db.Delivery, error) {
 	accounts := map[string]bool{}
 	var ids []string
 	for _, ev := range evs {
@@ -171,7 +173,7 @@ func (d *Dispatcher) route(ctx context.Context, tx *sqlx.Tx, evs []domain.Event)
 	var out []db.Delivery
 	for _, ev := range evs {
 		for _, ep := range eps {
-			if ForKey(ev, ep.AccountID, ep.APIKeyID) && domain.AnyMatches(ep.Events, ev.Type) {
+			if ForKey(ev.Event, ep.AccountID, ep.APIKeyID) && domain.AnyMatches(ep.Events, ev.Type) {
 				out = append(out, db.Delivery{
 					ID: webhook.DeliveryID(ev.ID, ep.ID), EventID: ev.ID, EndpointID: ep.ID, AccountID: ev.AccountID, EventType: ev.Type,
 				})

@@ -31,6 +31,10 @@ const maxGaps = 10000
 // not wait for them, so one slow transaction anywhere never delays the
 // others' events. A payment's own events are still in order: each of its
 // transitions commits before the next one starts.
+//
+// Its listener also hears every change of a key or an account, from any
+// process (db.AuthChangedChannel), and makes the keys the process resolved
+// before stale (db.AuthChanged; service.Auth).
 type Tail struct {
 	DB  *sqlx.DB
 	DSN string
@@ -97,7 +101,14 @@ func (t *Tail) Run(ctx context.Context) {
 	streak := 0
 	pace := pacer{every: TailGather}
 	listening := func() { close(t.ready) }
-	db.Listen(ctx, t.DSN, []string{db.EventsChannel, db.KeysRevokedChannel}, t.wake, pollEvery(t.PollInterval), listening, func(ch, payload string) {
+	channels := []string{db.EventsChannel, db.KeysRevokedChannel, db.AuthChangedChannel}
+	db.Listen(ctx, t.DSN, channels, t.wake, pollEvery(t.PollInterval), listening, func(ch, payload string) {
+		if ch == db.AuthChangedChannel {
+			// Another process changed a key or an account: the keys this
+			// process resolved before are stale (service.Auth).
+			db.AuthChanged()
+			return
+		}
 		if ch == db.KeysRevokedChannel {
 			if t.KeyRevoked != nil && payload != "" {
 				t.KeyRevoked(payload)

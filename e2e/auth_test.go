@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/api"
+	"github.com/jangada/jangada/app"
+	"github.com/jangada/jangada/domain"
 )
 
 // TestEveryRouteRequiresKeyAndPermission walks the route table: every route
@@ -56,6 +58,33 @@ func TestBearerAuthAndRevocation(t *testing.T) {
 	if r := e.call(m.Key, "GET", "/v1/account/balance", nil); r.Status != 401 {
 		t.Fatalf("revoked key: %d", r.Status)
 	}
+}
+
+// A key revoked, or an account changed, through one API process is seen by
+// another API process on the same database at once. The other keeps the keys
+// it resolved for an hour here: only the change's NOTIFY can tell it.
+func TestKeyAndAccountChangesReachEveryAPIProcess(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cfg := e.app.Cfg
+	cfg.HTTPAddr, cfg.WSAddr, cfg.AdminAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
+	cfg.KeyCacheTTL = time.Hour
+	other := startApp(t, cfg, app.Options{API: true})
+	m := e.merchant()
+	const gated = "/v1/subaccount/get/sub_none" // needs the subaccounts feature
+	if r := other.call(m.Key, "GET", gated, nil); r.Status != 403 {
+		t.Fatalf("before the feature: %d %s", r.Status, r.Message)
+	}
+	e.enable(m, domain.FeatureSubaccounts)
+	eventually(t, "the other process to see the feature enabled", func() bool {
+		return other.call(m.Key, "GET", gated, nil).Status == 404
+	})
+	if r := e.admin("DELETE", "/keys/"+m.KeyID, nil); r.Status != 200 {
+		t.Fatalf("revoke: %d %s", r.Status, r.Message)
+	}
+	eventually(t, "the other process to refuse the revoked key", func() bool {
+		return other.call(m.Key, "GET", gated, nil).Status == 401
+	})
 }
 
 func TestIPAllowlist(t *testing.T) {

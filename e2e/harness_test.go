@@ -222,6 +222,7 @@ func baseConfig(dsn string) config.Config {
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
 		RateLimitPerMinute: 100, AdminRateLimitPerMinute: 1_000_000, ShutdownTimeout: 5 * time.Second,
 		HTTPReadTimeout: 30 * time.Second, HTTPWriteTimeout: 60 * time.Second, HTTPIdleTimeout: 2 * time.Minute,
+		KeyCacheTTL: 2 * time.Second, // the default (JANGADA_KEY_CACHE_TTL): the tests run with resolved keys kept
 	}
 }
 
