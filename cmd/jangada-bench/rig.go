@@ -113,6 +113,9 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		// The webhook bench delivers to a receiver on 127.0.0.1, with the
 		// production defaults of delivery concurrency.
 		WebhookAllowPrivate: true, WebhookConcurrency: 64, WebhookPerEndpoint: 4,
+		// Resolved API keys kept as in production (JANGADA_KEY_CACHE_TTL's
+		// default).
+		KeyCacheTTL: 2 * time.Second,
 	}
 	if r.app, err = app.New(ctx, cfg, app.Options{API: true, Worker: true}); err != nil {
 		return r, err
