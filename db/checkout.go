@@ -113,11 +113,12 @@ func CouponHeld(ctx context.Context, tx *sqlx.Tx, couponID string) (int, error) 
 }
 
 // ProductHeld counts the OPEN sessions that hold a line of the product;
-// the caller holds the product's row lock.
+// the caller holds the product's row lock. The non-empty list is what the
+// partial index holds (migration 00029): named, the planner uses it.
 func ProductHeld(ctx context.Context, tx *sqlx.Tx, productID string) (int, error) {
 	var n int
 	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM checkout_sessions
-		WHERE product_ids @> ARRAY[$1]::text[] AND status = 'OPEN' AND expires_at > now() - make_interval(secs => $2)`, productID, SessionHoldGrace.Seconds())
+		WHERE product_ids @> ARRAY[$1]::text[] AND product_ids <> '{}' AND status = 'OPEN' AND expires_at > now() - make_interval(secs => $2)`, productID, SessionHoldGrace.Seconds())
 	if err != nil {
 		return 0, fmt.Errorf("db: count product holds: %w", err)
 	}
