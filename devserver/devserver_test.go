@@ -205,7 +205,12 @@ func TestServerLifecycle(t *testing.T) {
 	defer c2.Close()
 
 	checkSearchAttributes(t, c2, more)
-	iter := c2.GetWorkflowHistory(ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	// Its own deadline: the restarted server's history shard is acquired
+	// after Start returns, and the first read waits for it (a CI run under
+	// load spent the rest of the first part's 20 s there).
+	ctxRestart, cancelRestart := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancelRestart()
+	iter := c2.GetWorkflowHistory(ctxRestart, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	var last enums.EventType
 	var n int
 	for iter.HasNext() {
