@@ -21,6 +21,8 @@ type Auth struct {
 	// only bounds a notification lost while a listener reconnects.
 	TTL time.Duration
 
+	// resolved holds one entry per key found (so at most one per key in
+	// the database); a stale one is replaced or dropped on its next use.
 	resolved sync.Map // [sha256.Size]byte → *resolvedKey
 }
 
