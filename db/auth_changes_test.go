@@ -18,15 +18,7 @@ import (
 func TestAuthChangesAreAnnounced(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	dsn := dbtest.NewURL(t)
-	d, err := db.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close(d)
-	if err := db.Migrate(ctx, d); err != nil {
-		t.Fatal(err)
-	}
+	d, dsn := dbtest.NewWithURL(t)
 	l := pq.NewListener(dsn, 10*time.Millisecond, time.Second, nil)
 	defer l.Close()
 	if err := l.Listen(db.AuthChangedChannel); err != nil {

@@ -59,6 +59,14 @@ func NewURL(t testing.TB) string {
 // New returns a connection to a new, migrated database.
 func New(t testing.TB) *sqlx.DB {
 	t.Helper()
+	d, _ := NewWithURL(t)
+	return d
+}
+
+// NewWithURL is New with the database's URL, for a test that also opens
+// connections of its own to it (a LISTEN).
+func NewWithURL(t testing.TB) (*sqlx.DB, string) {
+	t.Helper()
 	dsn := NewURL(t)
 	d, err := db.Open(context.Background(), dsn)
 	if err != nil {
@@ -68,7 +76,7 @@ func New(t testing.TB) *sqlx.DB {
 		t.Fatal(fmt.Errorf("migrate: %w", err))
 	}
 	t.Cleanup(func() { db.Close(d) })
-	return d
+	return d, dsn
 }
 
 // RunWithShared gives a test package one migrated database for all its
