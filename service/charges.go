@@ -75,7 +75,7 @@ type Alongside func(charge domain.Transaction) db.Beside
 // is answered as Create does, without alongside's row; the answer's
 // AlongsideWritten says whether that row was written.
 func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge, alongside Alongside) (CreatedCharge, error) {
-	id := newID("", acct.ID, "charge", in.IdempotencyKey)
+	id := ownedID("", acct.ID, "charge", in.IdempotencyKey, in.Owner)
 	// A retry answers with the charge its first attempt stored, before any
 	// check a new charge needs (the sub-account may be locked by now) and
 	// with the BR Code it stored, not a new one.

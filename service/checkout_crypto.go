@@ -32,10 +32,11 @@ type CheckoutCrypto struct {
 // derives from the Idempotency-Key "checkout <sessionId>", so that every
 // attempt of the session finds the one payment.
 func sessionPaymentID(accountID, sessionID, method string) string {
+	owner := &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sessionID}
 	if method == domain.MethodCrypto {
-		return newID("", accountID, "crypto-deposit", "checkout "+sessionID)
+		return ownedID("", accountID, "crypto-deposit", "checkout "+sessionID, owner)
 	}
-	return newID("", accountID, "charge", "checkout "+sessionID)
+	return ownedID("", accountID, "charge", "checkout "+sessionID, owner)
 }
 
 // sessionPaymentType is the transaction type of a session's payment.

@@ -89,7 +89,7 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 	if err := cryptoGate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
-	id := newID("", acct.ID, "crypto-deposit", in.IdempotencyKey)
+	id := ownedID("", acct.ID, "crypto-deposit", in.IdempotencyKey, in.Owner)
 	if t, found, err := earlierMove(ctx, s.DB, acct.ID, id, in.IdempotencyKey, in.ExternalReference, domain.TypeCryptoIn,
 		func(t domain.Transaction) bool {
 			return t.Amount == in.Amount && t.Details.V.Crypto != nil && t.Details.V.Crypto.PayCurrency == in.Currency.Code

@@ -47,7 +47,7 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		return domain.Transaction{}, domain.Invalid("recipientEmail", "is this account's own e-mail: transfers to yourself are not allowed")
 	}
 	now := domain.NewTime(time.Now())
-	pair, inID := domain.DerivedID("", "internal-pair:"+outID), domain.DerivedID("", "internal-in:"+outID)
+	pair, inID := domain.ChildID("", outID, "internal-pair:"+outID), domain.ChildID("", outID, "internal-in:"+outID)
 	out := domain.Transaction{
 		ID: outID, AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.TypeInternalOut,
 		Status: domain.StatusCompleted, Amount: in.Amount, NetAmount: in.Amount, Description: in.Description,

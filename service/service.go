@@ -71,10 +71,22 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 // account and the key, so that every attempt of one request names the same
 // resource.
 func newID(prefix, accountID, kind, idempotencyKey string) string {
+	return ownedID(prefix, accountID, kind, idempotencyKey, nil)
+}
+
+// ownedID is newID for a payment made for its owner (a checkout session, a
+// billing): derived under a key, it keeps a new owner's creation time in
+// front (domain.ChildID), so payments of new owners are indexed in the
+// order they are made, as payments made without a key are.
+func ownedID(prefix, accountID, kind, idempotencyKey string, owner *domain.ChargeOwner) string {
 	if idempotencyKey == "" {
 		return domain.NewID(prefix)
 	}
-	return domain.DerivedID(prefix, "idempotency:"+accountID+":"+kind+":"+idempotencyKey)
+	name := "idempotency:" + accountID + ":" + kind + ":" + idempotencyKey
+	if owner == nil {
+		return domain.DerivedID(prefix, name)
+	}
+	return domain.ChildID(prefix, owner.ID, name)
 }
 
 // earlierMove finds what an earlier attempt of a money move already did,
