@@ -92,7 +92,9 @@ func LockLedgerAccounts(ctx context.Context, tx *sqlx.Tx, ids ...string) error {
 
 // lockedPart is the one balance rule: of the available money, the part
 // received less than 24 h ago is locked (never more than is available),
-// and the rest is withdrawable.
+// and the rest is withdrawable. ledger_post applies it to debits under the
+// balance locks as the SQL function ledger_withdrawable (migration 00030);
+// TestWithdrawableRuleIsOneRule holds the two equal.
 func lockedPart(available, locked money.Cents) (locked24h, withdrawable money.Cents) {
 	locked24h = min(locked, max(available, 0))
 	return locked24h, max(available-locked24h, 0)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -32,10 +33,11 @@ type Posting struct {
 	Description   string
 	Entries       []Entry
 	// Withdraw, when set, names the debit that may spend only withdrawable
-	// money (lockedPart): the posting checks it under the balance locks,
-	// so concurrent debits see each other, and fails with
-	// domain.ErrInsufficientBalance (the caller rolls back). The caller
-	// needs no lock or check statement of its own.
+	// money: ledger_post refuses it under the balance locks (its rule,
+	// ledger_withdrawable, is lockedPart's), so concurrent debits see each
+	// other, and the posting fails with domain.ErrInsufficientBalance,
+	// its statement aborted (the caller rolls back). The caller needs no
+	// lock or check statement of its own.
 	Withdraw *Withdrawal
 }
 
@@ -53,14 +55,15 @@ var ErrUnbalanced = errors.New("ledger: posting does not balance")
 // nothing. It returns false, and writes nothing, when a posting with
 // the same key exists. A debit that would take a non-negative account below
 // zero fails with domain.ErrInsufficientBalance and the caller rolls back.
-// This is the only function that changes a balance.
+// ledger_post is the only code that changes a balance; Post, WriteTransition
+// and InsertPosted are the ways to it.
 func Post(ctx context.Context, tx *sqlx.Tx, p Posting) (bool, error) {
 	args, accounts, err := postArgs(&p)
 	if err != nil {
 		return false, err
 	}
 	var r postResult
-	err = hotGet(ctx, tx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9)`, args...)
+	err = hotGet(ctx, tx, &r, `SELECT * FROM ledger_post($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, args...)
 	return checkPost(p, accounts, r, err)
 }
 
@@ -77,8 +80,8 @@ type postResult struct {
 }
 
 // postArgs leaves out p's zero entries, checks that it balances and makes
-// ledger_post's nine parameters (Post and WriteTransition share them); it
-// returns the accounts the posting names.
+// ledger_post's ten parameters (Post, WriteTransition and InsertPosted
+// share them); it returns the accounts the posting names.
 func postArgs(p *Posting) ([]any, []string, error) {
 	var sum money.Cents
 	moving := make([]Entry, 0, len(p.Entries))
@@ -104,18 +107,22 @@ func postArgs(p *Posting) ([]any, []string, error) {
 	// One round trip whatever the number of entries (ledger_post, in
 	// migration 00009): inside a transaction that holds balance locks every
 	// round trip is time the other payments of those accounts wait.
-	guard := ""
+	guard, withdraw := "", int64(0)
 	if p.Withdraw != nil {
-		guard = domain.AvailableLedger(p.Withdraw.AccountID)
+		guard, withdraw = domain.AvailableLedger(p.Withdraw.AccountID), int64(p.Withdraw.Amount)
 	}
 	return []any{p.Key, p.AccountID, p.TransactionID, p.Kind, p.Description,
-		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard}, accounts, nil
+		pq.StringArray(accounts), pq.Int64Array(amounts), pq.Array(locks), guard, withdraw}, accounts, nil
 }
 
-// checkPost applies the posting rules to ledger_post's answer r (or the
-// statement's error err): a refused debit is domain.ErrInsufficientBalance,
-// an unknown account an error; false means the key was posted before.
+// checkPost reads ledger_post's answer r (or the statement's error err): a
+// debit it refused (more than the withdrawable money, or below zero) is
+// domain.ErrInsufficientBalance, an unknown account an error; false means
+// the key was posted before.
 func checkPost(p Posting, accounts []string, r postResult, err error) (bool, error) {
+	if withdrawable, refused := refusedWithdrawal(err); refused && p.Withdraw != nil {
+		return false, domain.Insufficient("insufficient balance: %s needed, %s withdrawable", p.Withdraw.Amount, withdrawable)
+	}
 	if isCheckViolation(err, "ledger_accounts_non_negative") {
 		if p.Withdraw != nil {
 			return false, domain.Insufficient("insufficient balance: %s needed", p.Withdraw.Amount)
@@ -131,16 +138,25 @@ func checkPost(p Posting, accounts []string, r postResult, err error) (bool, err
 	if r.Updated != r.LockedRows || !allKnown(accounts, r.LockedRows) {
 		return false, fmt.Errorf("ledger: posting %q names an unknown ledger account", p.Key)
 	}
-	if p.Withdraw != nil {
-		if r.Available == nil || r.Locked == nil {
-			return false, fmt.Errorf("ledger: posting %q: no available balance for %s", p.Key, p.Withdraw.AccountID)
-		}
-		// The figures are from before this posting's entries.
-		if _, withdrawable := lockedPart(*r.Available, *r.Locked); withdrawable < p.Withdraw.Amount {
-			return false, domain.Insufficient("insufficient balance: %s needed, %s withdrawable", p.Withdraw.Amount, withdrawable)
-		}
+	if p.Withdraw != nil && (r.Available == nil || r.Locked == nil) {
+		return false, fmt.Errorf("ledger: posting %q: no available balance for %s", p.Key, p.Withdraw.AccountID)
 	}
 	return true, nil
+}
+
+// refusedWithdrawal tells whether err is ledger_post refusing a debit of
+// more than the withdrawable money (ledger_withdrawable, the rule of
+// lockedPart, applied under the balance locks), and how much there was.
+func refusedWithdrawal(err error) (money.Cents, bool) {
+	var pqErr *pq.Error
+	if !errors.As(err, &pqErr) || pqErr.Code != "23514" || pqErr.Constraint != "ledger_withdrawable" {
+		return 0, false
+	}
+	n, perr := strconv.ParseInt(pqErr.Detail, 10, 64)
+	if perr != nil {
+		return 0, false
+	}
+	return money.Cents(n), true
 }
 
 // allKnown reports whether every account named was found (distinct rows locked).

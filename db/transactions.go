@@ -33,41 +33,6 @@ func InsertTransaction(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) (
 	return n == 1, err
 }
 
-// InsertTransactionsWithEvents is InsertTransactions and InsertEvents in one
-// statement (the two sides of an internal transfer and their events): the
-// events are written only when a record is new. It reports how many
-// records were new.
-func InsertTransactionsWithEvents(ctx context.Context, tx *sqlx.Tx, ts []domain.Transaction, evs ...NewEvent) (int, error) {
-	query, args, err := insertTransactionsArgs(ts)
-	if err != nil {
-		return 0, err
-	}
-	more, err := eventArgs(evs)
-	if err != nil {
-		return 0, err
-	}
-	var rows []struct {
-		New int          `db:"new"`
-		E   domain.Event `db:"e"`
-	}
-	err = hotSelect(ctx, tx, &rows, `WITH t AS (`+query+` RETURNING id),
-		e AS (`+insertEventsSQL(len(args)+1, `EXISTS (SELECT 1 FROM t)`)+` RETURNING `+eventColumns+`)
-		SELECT (SELECT count(*) FROM t) AS new, `+prefixed("e", eventColumns)+` FROM e ORDER BY e.seq`, append(args, more...)...)
-	if isUniqueViolation(err) {
-		return 0, domain.Invalid("externalReference", "is already used by another %s of this account", ts[0].Type)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("db: insert transaction: %w", err)
-	}
-	if len(rows) == 0 { // no record new, so no event written
-		return 0, nil
-	}
-	for _, r := range rows {
-		noteEvent(tx, r.E)
-	}
-	return rows[0].New, nil
-}
-
 // insertTransactionsArgs is insertTransactionSQL for ts, with its
 // parameters (empty details stored as {}).
 func insertTransactionsArgs(ts []domain.Transaction) (string, []any, error) {
@@ -195,7 +160,7 @@ var transitionSQL, transitionArgs = func() (sqls [2][2]string, n int) {
 				cols, from, order, next = cols+`, `+prefixed("e", eventColumns), from+`, e`, ` ORDER BY e.seq`, next+6
 			}
 			if post == 1 {
-				ps := make([]string, 9)
+				ps := make([]string, 10)
 				for i := range ps {
 					ps[i] = "$" + strconv.Itoa(next+i)
 				}

@@ -134,33 +134,3 @@ func countEvents(t *testing.T, d *sqlx.DB, resourceID string) int {
 	}
 	return len(evs)
 }
-
-// Records made together and their events are one statement: the events are
-// written with new records only, so a replayed insert writes none.
-func TestInsertTransactionsWithEventsWritesEventsOnlyWithNewRecords(t *testing.T) {
-	t.Parallel()
-	ctx := t.Context()
-	a := newAccount(t, sharedDB, "Mercearia pares")
-	rec := func(id, typ string) domain.Transaction {
-		return domain.Transaction{ID: id, AccountID: a.ID, Type: typ, Status: domain.StatusCompleted, Amount: 700, NetAmount: 700,
-			CreatedAt: domain.NewTime(time.Now())}
-	}
-	outID, inID := domain.NewID("tx_"), domain.NewID("tx_")
-	insert := func() (n int, err error) {
-		err = db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) (err error) {
-			n, err = db.InsertTransactionsWithEvents(ctx, tx, []domain.Transaction{rec(outID, domain.TypeInternalOut), rec(inID, domain.TypeInternalIn)},
-				db.NewEvent{AccountID: a.ID, Type: domain.EventInternalCompleted, ResourceID: outID, Data: map[string]string{"id": outID}},
-				db.NewEvent{AccountID: a.ID, Type: domain.EventInternalReceived, ResourceID: inID, Data: map[string]string{"id": inID}})
-			return err
-		})
-		return n, err
-	}
-	for i, want := range []int{2, 0} {
-		if n, err := insert(); err != nil || n != want {
-			t.Fatalf("insert %d: %d new, %v; want %d", i+1, n, err, want)
-		}
-		if c := countEvents(t, sharedDB, outID) + countEvents(t, sharedDB, inID); c != 2 {
-			t.Fatalf("after insert %d: %d events, want 2", i+1, c)
-		}
-	}
-}

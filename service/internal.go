@@ -19,9 +19,10 @@ type Internal struct {
 }
 
 // Create moves money between two Jangada accounts by the recipient's
-// e-mail. It settles at once in one database transaction (no fee, nothing to
-// wait for, so no workflow): the sender's OUT record, the receiver's IN
-// record (linked by pairId), the posting and both events. It pays from
+// e-mail. It settles at once in one statement that commits on its own (no
+// fee, nothing to wait for, so no workflow; db.InsertPosted): the sender's
+// OUT record, the receiver's IN record (linked by pairId), both events and
+// the posting, whose balance locks are taken last. It pays from
 // withdrawable money. Under an Idempotency-Key every id (both records, the
 // pair, so the posting's key) is derived from the account and the key, and
 // a retry finds the transfer its first attempt made before anything else;
@@ -60,33 +61,25 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		CompletedAt: &now, CreatedAt: now,
 		Details: domain.SomeJSON(domain.Details{PairID: pair, CounterpartyName: acct.Name, CounterpartyID: acct.ID}),
 	}
-	err = db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		// Rows that nobody else touches go first; the balance locks are taken
-		// last so that they are held for as short a time as possible.
-		// Both records and their events are one statement. The receiver's
-		// event belongs to its account, not to the sender's key.
-		if n, err := db.InsertTransactionsWithEvents(ctx, tx, []domain.Transaction{out, inRec},
-			db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
-			db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
-		); err != nil || n == 0 {
-			if err == nil {
-				err = errReplay // a concurrent attempt of this request committed it
-			}
-			return err
-		}
-		// Both balances are locked in id order by the posting (so that A→B
-		// and B→A at the same time cannot deadlock); the sender's
-		// withdrawable money is checked under that lock.
-		_, err := db.Post(ctx, tx, db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
+	// The receiver's event belongs to its account, not to the sender's key.
+	// Both balances are locked in id order by the posting (so that A→B and
+	// B→A at the same time cannot deadlock); the sender's withdrawable
+	// money is checked under that lock.
+	n, err := db.InsertPosted(ctx, d, []domain.Transaction{out, inRec},
+		db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
 			Kind: domain.TypeInternalOut, Description: "internal transfer to " + to.Email,
 			Entries: []db.Entry{
 				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
 				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
 			},
 			Withdraw: &db.Withdrawal{AccountID: acct.ID, Amount: in.Amount},
-		})
-		return err
-	})
+		},
+		db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
+		db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
+	)
+	if err == nil && n == 0 {
+		err = errReplay // a concurrent attempt of this request committed it
+	}
 	if errors.Is(err, errReplay) || errors.Is(err, domain.ErrInvalid) {
 		// A concurrent attempt of this request (its id, or its reference
 		// by the unique index) got there first: answer with its transfer.

@@ -1,0 +1,4 @@
+package db
+
+// LockedPart exposes lockedPart to the package's external tests.
+var LockedPart = lockedPart
