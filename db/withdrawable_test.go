@@ -2,8 +2,11 @@ package db_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
@@ -87,4 +90,83 @@ func TestInsertPostedIsAllOrNothing(t *testing.T) {
 	if f, g := balance(from.ID), balance(to.ID); f != 600 || g != 400 {
 		t.Fatalf("balances after one move of R$ 4.00 made twice: %d and %d, want 600 and 400", f, g)
 	}
+}
+
+// A withdrawal's guard reads the locked money from the balance row
+// (locked_total, kept by every posting) and the entries whose lock ended
+// since the row's last look, not from every locked entry of the account.
+// Through credits locked ahead and in the past, a locked debit (a refund of
+// a deposit still locked) and a lock that ends while the test waits, each
+// debit is judged by exactly the money its entries leave withdrawable, and
+// the row's figure stays the sum of the entries locked beyond its as-of.
+func TestLockedTotalIsTheLockedEntries(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	a := newAccount(t, sharedDB, "Loja Travada")
+	wallet := domain.AvailableLedger(a.ID)
+	fund(t, sharedDB, a.ID, 1000)
+	post := func(amount money.Cents, lockedFor time.Duration, withdraw bool) error {
+		e := db.Entry{Account: wallet, Amount: amount}
+		if lockedFor != 0 {
+			until := time.Now().Add(lockedFor)
+			e.LockedUntil = &until
+		}
+		p := db.Posting{Key: "locked-total:" + domain.NewID(""), AccountID: a.ID, Kind: "TEST",
+			Entries: []db.Entry{e, {Account: domain.LedgerAdjustments, Amount: -amount}}}
+		if withdraw {
+			p.Withdraw = &db.Withdrawal{AccountID: a.ID, Amount: -amount}
+		}
+		return db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error { _, err := db.Post(ctx, tx, p); return err })
+	}
+	consistent := func(step string) {
+		t.Helper()
+		var kept, entries money.Cents
+		if err := sharedDB.QueryRowxContext(ctx, `SELECT a.locked_total, COALESCE((SELECT sum(e.amount) FROM ledger_entries e
+			WHERE e.ledger_account_id = a.id AND e.locked_until > a.locked_as_of), 0) FROM ledger_accounts a WHERE a.id = $1`,
+			wallet).Scan(&kept, &entries); err != nil {
+			t.Fatal(err)
+		}
+		if kept != entries {
+			t.Fatalf("%s: the row keeps %d locked, its entries lock %d", step, kept, entries)
+		}
+	}
+	refused := func(step string, amount, withdrawable money.Cents) {
+		t.Helper()
+		err := post(-amount, 0, true)
+		if !errors.Is(err, domain.ErrInsufficientBalance) || !strings.Contains(err.Error(), withdrawable.String()+" withdrawable") {
+			t.Fatalf("%s: withdrawing %d: err %v, want refused with %s withdrawable", step, amount, err, withdrawable)
+		}
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	must(post(500, time.Hour, false))  // locked for an hour
+	must(post(300, -time.Hour, false)) // its lock ended an hour ago: withdrawable
+	consistent("after the credits")
+	refused("1,800 available, 500 locked", 1301, 1300)
+	must(post(-200, time.Hour, false)) // a refund of locked money
+	consistent("after the locked debit")
+	refused("1,600 available, 300 locked", 1301, 1300)
+	must(post(-1300, 0, true))
+	consistent("after the withdrawal")
+
+	must(post(100, 300*time.Millisecond, false)) // its lock ends while the test waits
+	refused("400 available, 400 locked", 100, 0)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := post(-100, 0, true)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, domain.ErrInsufficientBalance) || time.Now().After(deadline) {
+			t.Fatalf("withdrawing the credit whose lock ended: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	consistent("after the lock ended and its money was withdrawn")
+	refused("300 available, 300 locked", 1, 0)
 }
