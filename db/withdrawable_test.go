@@ -156,16 +156,18 @@ func TestLockedTotalIsTheLockedEntries(t *testing.T) {
 
 	must(post(100, 300*time.Millisecond, false)) // its lock ends while the test waits
 	refused("400 available, 400 locked", 100, 0)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		err := post(-100, 0, true)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, domain.ErrInsufficientBalance) || time.Now().After(deadline) {
+	tick := time.NewTicker(20 * time.Millisecond) // polls until the lock has ended, within a deadline
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for err := post(-100, 0, true); err != nil; err = post(-100, 0, true) {
+		if !errors.Is(err, domain.ErrInsufficientBalance) {
 			t.Fatalf("withdrawing the credit whose lock ended: %v", err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("10 s after a lock of 300 ms, its money is still not withdrawable: %v", err)
+		}
 	}
 	consistent("after the lock ended and its money was withdrawn")
 	refused("300 available, 300 locked", 1, 0)
