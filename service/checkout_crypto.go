@@ -29,8 +29,9 @@ type CheckoutCrypto struct {
 }
 
 // sessionPaymentID is the id of the session's payment: the id its use case
-// derives from the Idempotency-Key "checkout <sessionId>", so that every
-// attempt of the session finds the one payment.
+// derives from the Idempotency-Key "checkout <sessionId>" for a payment the
+// session owns (ownedID), so that every attempt of the session finds the
+// one payment.
 func sessionPaymentID(accountID, sessionID, method string) string {
 	owner := &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sessionID}
 	if method == domain.MethodCrypto {
