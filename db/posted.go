@@ -37,7 +37,7 @@ func insertPostedSQL(records string, nargs int) string {
 // on its own: one round trip, and the balance locks the posting takes are
 // held by PostgreSQL alone, never across a round trip to this process. It
 // reports how many records were new; when none is (an attempt of the same
-// move stored them), the posting's key finds the earlier posting and
+// move stored them), no event is written and ledger_post is not called, so
 // nothing moves. The posting follows Post's rules.
 func InsertPosted(ctx context.Context, d *sqlx.DB, ts []domain.Transaction, p Posting, evs ...NewEvent) (int, error) {
 	records, args, err := insertTransactionsArgs(ts)
