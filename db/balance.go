@@ -49,17 +49,30 @@ func GetBalances(ctx context.Context, q sqlx.QueryerContext, accountIDs ...strin
 		Locked    money.Cents `db:"locked"`
 		Next      *time.Time  `db:"next_unlock"`
 	}
+	// The locked money is, when the balance row looked at its locks less
+	// than 24 h ago (ledger_post's guard moves locked_as_of), the row's
+	// figure (locked_total: its entries locked beyond locked_as_of)
+	// corrected by the entries whose lock ended since (or, when a posting
+	// that began later moved locked_as_of past this statement's now, those
+	// that end in between): a range of the locked index shorter than the
+	// account's last 24 h of locked entries, which the sum over every entry
+	// still locked reads otherwise. The next unlock is the first lock time
+	// ahead whose entries add up to money, read in index order and left at
+	// the first.
 	err := sqlx.SelectContext(ctx, q, &rows, `
 		SELECT s.id, a.balance AS available, p.balance AS pending,
-		       COALESCE(l.locked, 0) AS locked, l.next_unlock
+		       CASE WHEN a.locked_as_of > now() - interval '24 hours' THEN a.locked_total
+		         - COALESCE((SELECT sum(e.amount) FROM ledger_entries e WHERE e.ledger_account_id = a.id
+		                       AND e.locked_until > a.locked_as_of AND e.locked_until <= now()), 0)
+		         + COALESCE((SELECT sum(e.amount) FROM ledger_entries e WHERE e.ledger_account_id = a.id
+		                       AND e.locked_until > now() AND e.locked_until <= a.locked_as_of), 0)
+		       ELSE COALESCE((SELECT sum(e.amount) FROM ledger_entries e WHERE e.ledger_account_id = a.id
+		                       AND e.locked_until > now()), 0) END AS locked,
+		       (SELECT g.locked_until FROM ledger_entries g WHERE g.ledger_account_id = a.id AND g.locked_until > now()
+		        GROUP BY g.locked_until HAVING sum(g.amount) > 0 ORDER BY g.locked_until LIMIT 1) AS next_unlock
 		FROM unnest($1::text[], $2::text[], $3::text[]) AS s(id, av, pe)
 		JOIN ledger_accounts a ON a.id = s.av
-		JOIN ledger_accounts p ON p.id = s.pe
-		LEFT JOIN LATERAL (
-			SELECT sum(g.s) AS locked, min(g.locked_until) FILTER (WHERE g.s > 0) AS next_unlock
-			FROM (SELECT locked_until, sum(amount) AS s FROM ledger_entries
-			      WHERE ledger_account_id = a.id AND locked_until > now() GROUP BY locked_until) g
-		) l ON true`, stringArray(accountIDs), stringArray(avail), stringArray(pend))
+		JOIN ledger_accounts p ON p.id = s.pe`, stringArray(accountIDs), stringArray(avail), stringArray(pend))
 	if err != nil {
 		return nil, fmt.Errorf("db: balances: %w", err)
 	}
