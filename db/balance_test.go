@@ -76,16 +76,16 @@ func TestBalanceReadsTheRowsLockedMoney(t *testing.T) {
 		}
 		return got
 	}
-	post(500, time.Hour, false)    // locked for an hour
-	post(300, 2*time.Hour, false)  // and for two
-	post(200, -time.Hour, false)   // its lock ended an hour ago
-	post(-100, time.Hour, false)   // a locked debit (a refund of locked money)
-	same("after the credits")      // locked 700, next unlock in an hour
-	post(-1000, 0, true)           // a withdrawal: the guard looks at the locks now
+	post(500, time.Hour, false)   // locked for an hour
+	post(300, 2*time.Hour, false) // and for two
+	post(200, -time.Hour, false)  // its lock ended an hour ago
+	post(-100, time.Hour, false)  // a locked debit (a refund of locked money)
+	same("after the credits")     // locked 700, next unlock in an hour
+	post(-1000, 0, true)          // a withdrawal: the guard looks at the locks now
 	before := same("after the withdrawal")
 	post(-100, 2*time.Hour, false) // a debit locked with the second credit: the next unlock is still the first
 	same("after a second locked debit")
-	post(50, 300*time.Millisecond, false) // its lock ends after the row's last look, while the test waits
+	post(50, 300*time.Millisecond, false)         // its lock ends after the row's last look, while the test waits
 	tick := time.NewTicker(20 * time.Millisecond) // polls until the lock has ended, within a deadline
 	defer tick.Stop()
 	deadline := time.After(10 * time.Second)
