@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -49,17 +47,7 @@ func TestBalanceReadsTheRowsLockedMoney(t *testing.T) {
 	fund(t, sharedDB, a.ID, 1000)
 	post := func(amount money.Cents, lockedFor time.Duration, withdraw bool) {
 		t.Helper()
-		e := db.Entry{Account: wallet, Amount: amount}
-		if lockedFor != 0 {
-			until := time.Now().Add(lockedFor).Truncate(time.Millisecond)
-			e.LockedUntil = &until
-		}
-		p := db.Posting{Key: "balance-read:" + domain.NewID(""), AccountID: a.ID, Kind: "TEST",
-			Entries: []db.Entry{e, {Account: domain.LedgerAdjustments, Amount: -amount}}}
-		if withdraw {
-			p.Withdraw = &db.Withdrawal{AccountID: a.ID, Amount: -amount}
-		}
-		if err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error { _, err := db.Post(ctx, tx, p); return err }); err != nil {
+		if err := postAdjustment(t, a.ID, amount, lockedFor, withdraw); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -53,6 +54,25 @@ func fund(t *testing.T, d *sqlx.DB, accountID string, amount money.Cents) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// postAdjustment posts amount to an account's available money against the
+// platform's adjustments, locked for lockedFor from now (0: not locked;
+// negative: a lock that has already ended), as a withdrawal the posting's
+// guard judges when withdraw is set.
+func postAdjustment(t *testing.T, accountID string, amount money.Cents, lockedFor time.Duration, withdraw bool) error {
+	t.Helper()
+	e := db.Entry{Account: domain.AvailableLedger(accountID), Amount: amount}
+	if lockedFor != 0 {
+		until := time.Now().Add(lockedFor).Truncate(time.Millisecond)
+		e.LockedUntil = &until
+	}
+	p := db.Posting{Key: "adjustment:" + domain.NewID(""), AccountID: accountID, Kind: "TEST",
+		Entries: []db.Entry{e, {Account: domain.LedgerAdjustments, Amount: -amount}}}
+	if withdraw {
+		p.Withdraw = &db.Withdrawal{AccountID: accountID, Amount: -amount}
+	}
+	return db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.Post(t.Context(), tx, p); return err })
 }
 
 // storeTx writes a record directly, in the state a test needs.

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
-
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -106,17 +104,7 @@ func TestLockedTotalIsTheLockedEntries(t *testing.T) {
 	wallet := domain.AvailableLedger(a.ID)
 	fund(t, sharedDB, a.ID, 1000)
 	post := func(amount money.Cents, lockedFor time.Duration, withdraw bool) error {
-		e := db.Entry{Account: wallet, Amount: amount}
-		if lockedFor != 0 {
-			until := time.Now().Add(lockedFor)
-			e.LockedUntil = &until
-		}
-		p := db.Posting{Key: "locked-total:" + domain.NewID(""), AccountID: a.ID, Kind: "TEST",
-			Entries: []db.Entry{e, {Account: domain.LedgerAdjustments, Amount: -amount}}}
-		if withdraw {
-			p.Withdraw = &db.Withdrawal{AccountID: a.ID, Amount: -amount}
-		}
-		return db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error { _, err := db.Post(ctx, tx, p); return err })
+		return postAdjustment(t, a.ID, amount, lockedFor, withdraw)
 	}
 	consistent := func(step string) {
 		t.Helper()
