@@ -69,8 +69,15 @@ func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedB
 			Type: domain.TypeBillingRefund, Status: domain.StatusPending, Amount: in.Amount, FeeAmount: -fees, NetAmount: merchant,
 			Description: "Refund of billing " + b.ID, ReferenceID: &b.ID, CreatedAt: domain.NewTime(at),
 		}
-		if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
+		inserted, err := db.InsertTransaction(ctx, tx, line)
+		if err != nil {
 			return false, err
+		}
+		if !inserted {
+			// The line's id is another refund's (this billing has no
+			// refund of that id): booking on would debit the merchant for
+			// a refund whose workflow and statement line are another's.
+			return false, fmt.Errorf("%w: billing refund %s: its statement line %s belongs to another refund", domain.ErrKeyReused, in.RefundID, line.ID)
 		}
 		if _, err := db.Post(ctx, tx, billingRefundPosting(*b, in.RefundID, line.ID, in.Amount, merchant, fees, refundCreditAt(*b, at))); err != nil {
 			return false, err

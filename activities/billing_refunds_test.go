@@ -1,6 +1,7 @@
 package activities_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -184,4 +185,34 @@ func TestRefundsAfterAFailedOneStillReverseThePaidPostingExactly(t *testing.T) {
 	if _, err := db.BillingByID(f.ctx, f.db, b.ID); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestBillingRefundUnderAnotherRefundsIDBooksNothing: a refund whose id is
+// another billing's refund's (its statement line exists) is an error, and
+// nothing is booked: before, the line's insert said "not inserted", that
+// was ignored, and the merchant was debited for a refund no workflow of its
+// own would ever ask of the processor.
+func TestBillingRefundUnderAnotherRefundsIDBooksNothing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := &activities.Billings{Base: f.base(), Processor: processormock.NewMockBillings(gomock.NewController(t))}
+	refundID := "bref_" + domain.NewID("")
+	f.paidBillingWithRefund(a, refundID, 10000)
+	b2 := f.newBilling(domain.MethodBoleto, 10000)
+	if _, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b2.ID, Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.balance(f.merchant.ID)
+	err := db.InTx(f.ctx, sharedDB, func(tx *sqlx.Tx) error {
+		_, err := activities.RefundBilling(f.ctx, tx, b2.ID, 0, activities.BillingRefundInput{RefundID: refundID, Amount: 10000, At: time.Now()})
+		return err
+	})
+	if !errors.Is(err, domain.ErrKeyReused) {
+		t.Fatalf("refund of billing %s under another billing's refund id: %v, want ErrKeyReused", b2.ID, err)
+	}
+	got := f.billing(b2.ID)
+	if got.Status != domain.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 {
+		t.Fatalf("billing %s after the refused booking: %s refunded %s, refunds %v", b2.ID, got.Status, got.RefundedAmount, got.Details.V.Refunds)
+	}
+	f.wantEqual("merchant balance", f.balance(f.merchant.ID), before)
 }

@@ -34,6 +34,10 @@ func idempotencyKey(c *gin.Context) string { return c.GetString(idempotencyKeyCt
 // the first attempt's resource, whose id the use case derives from the
 // scoped key; nor is a 4xx given after a takeover of a claim left in
 // flight (the first attempt may have done the work the retry is refused).
+// Past the 24 h window the key still names what it made: the same request
+// answers with that resource again (Idempotent-Replayed: true), and
+// another request whose key names a resource gets a 422 naming the header
+// (the use cases' ownsKey), never that resource as if it were its own.
 func (s *Server) idempotent(c *gin.Context) {
 	header := c.GetHeader("Idempotency-Key")
 	if header == "" {
@@ -78,7 +82,12 @@ func (s *Server) idempotent(c *gin.Context) {
 		return
 	}
 	c.Set(idempotencyKeyCtx, key)
-	rec := &recorder{ResponseWriter: c.Writer}
+	// Past its answer window the key still names what it made: the use
+	// cases refuse to answer another request with it (claim.ReusedAt), and
+	// the same request that succeeded answers with its resource again,
+	// marked as a replay (claim.Replayed).
+	c.Request = c.Request.WithContext(service.WithKeyUse(ctx, claim.ReusedAt, h.Sum(nil)))
+	rec := &recorder{ResponseWriter: c.Writer, replayed: claim.Replayed}
 	c.Writer = rec
 	// The claim is settled even if the client went away (its context is
 	// cancelled) or the handler panicked: a key must never stay "in flight".
@@ -91,7 +100,9 @@ func (s *Server) idempotent(c *gin.Context) {
 	}()
 	c.Next()
 	answered = true
-	if status := rec.Status(); status >= 500 || (claim.Reclaimed && status >= 300) {
+	// A request that reused a key is remembered whatever it answered: a
+	// success takes the key, a refusal (it made nothing) gives it back.
+	if status := rec.Status(); status >= 500 || (claim.Reclaimed && claim.ReusedAt == nil && status >= 300) {
 		err = s.Idempotency.Forget(ctx, acct, key)
 	} else {
 		err = s.Idempotency.Remember(ctx, acct, key, service.StoredAnswer{Status: status, Response: rec.body.Bytes()})
@@ -122,10 +133,20 @@ func replayed(envelope []byte, id string) []byte {
 	return out
 }
 
-// recorder keeps a copy of what a handler writes.
+// recorder keeps a copy of what a handler writes, and marks a success as
+// a replay when the request is one (replayed).
 type recorder struct {
 	gin.ResponseWriter
-	body bytes.Buffer
+	body     bytes.Buffer
+	replayed bool
+}
+
+// WriteHeader adds Idempotent-Replayed to a replayed request's success.
+func (r *recorder) WriteHeader(code int) {
+	if r.replayed && code < 300 {
+		r.Header().Set("Idempotent-Replayed", "true")
+	}
+	r.ResponseWriter.WriteHeader(code)
 }
 
 func (r *recorder) Write(b []byte) (int, error) {

@@ -279,8 +279,11 @@ func errorCodes(admin bool, r Route) []string {
 	if !admin {
 		codes = append(codes, "403")
 	}
-	codes = append(codes, "404", "409", "429", "500", "503")
-	return codes
+	codes = append(codes, "404", "409")
+	if idempotentRoute(r) {
+		codes = append(codes, "422")
+	}
+	return append(codes, "429", "500", "503")
 }
 
 var errorStatuses = map[string]string{
@@ -289,6 +292,7 @@ var errorStatuses = map[string]string{
 	"403": "the key lacks the permission (x-permission) or the account the feature (x-feature)",
 	"404": "not found (another account's id is not found either)",
 	"409": "conflict with the resource's state",
+	"422": "the Idempotency-Key names a resource another request made (the key was reused after its 24 h window with another body): nothing was done; send a new key",
 	"429": "rate limited; Retry-After says when to try again",
 	"500": "internal error",
 	"503": "a dependency is unavailable; Retry-After says when to try again",

@@ -38,6 +38,8 @@ func statusOf(err error) int {
 		return http.StatusBadRequest
 	case errors.Is(err, domain.ErrConflict):
 		return http.StatusConflict
+	case errors.Is(err, domain.ErrKeyReused):
+		return http.StatusUnprocessableEntity
 	case errors.Is(err, domain.ErrUnauthorized):
 		return http.StatusUnauthorized
 	case errors.Is(err, domain.ErrForbidden):

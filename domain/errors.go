@@ -17,6 +17,11 @@ var (
 	ErrInsufficientBalance = errors.New("insufficient balance")
 	ErrConflict            = errors.New("conflict")
 	ErrUnavailable         = errors.New("service temporarily unavailable")
+	// ErrKeyReused is an Idempotency-Key that names a resource another
+	// request made (the key was reused after its answer window, with
+	// another body): answering with that resource would tell the caller
+	// its request went ahead when nothing was done for it.
+	ErrKeyReused = errors.New("idempotency key reused")
 )
 
 // Error is a business error with a message meant for the API caller.
@@ -54,4 +59,11 @@ func Forbidden(format string, args ...any) error {
 // Insufficient reports a debit larger than the balance that may pay it.
 func Insufficient(format string, args ...any) error {
 	return &Error{Kind: ErrInsufficientBalance, Message: fmt.Sprintf(format, args...)}
+}
+
+// KeyReused reports an Idempotency-Key whose resource belongs to another
+// request; the message names the header.
+func KeyReused() error {
+	return &Error{Kind: ErrKeyReused, Message: "Idempotency-Key was already used by another request, whose resource it names: " +
+		"nothing was done for this one; send it with a new key"}
 }

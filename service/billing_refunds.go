@@ -70,9 +70,14 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 	if err != nil {
 		return b, err
 	}
-	requestID := ""
+	// The refund's id names the billing it returns: under one key, a
+	// refund of another billing is another refund. legacyID is the id a
+	// refund asked before ids named their billing carries; it is only
+	// looked for among this billing's own refunds.
+	requestID, legacyID := "", ""
 	if in.IdempotencyKey != "" {
-		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
+		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey, b.ID)
+		legacyID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
 	}
 	var refund domain.BillingRefund
 	booked := false
@@ -94,9 +99,9 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 		}
 		b = locked
 		for _, r := range locked.Details.V.Refunds {
-			if requestID != "" && r.RequestID == requestID {
+			if requestID != "" && (r.RequestID == requestID || r.RequestID == legacyID) {
 				refund = r
-				return nil
+				return ownsKey(ctx, r.At.Time)
 			}
 		}
 		if deposit != nil {

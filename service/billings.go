@@ -76,7 +76,7 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 	id := newID("bil_", acct.ID, "billing", in.IdempotencyKey)
 	if in.IdempotencyKey != "" {
 		if b, err := db.GetBilling(ctx, s.DB, acct.ID, id); err == nil {
-			return s.view(b), nil
+			return s.view(b), ownsKey(ctx, b.CreatedAt.Time)
 		} else if !errors.Is(err, domain.ErrNotFound) {
 			return CreatedBilling{}, err
 		}
@@ -243,7 +243,13 @@ func (s *Billings) tokenize(ctx context.Context, acct domain.Account, in domain.
 	if customerID != "" {
 		row.CustomerID = &customerID
 	}
-	return db.InsertCardToken(ctx, s.DB, row)
+	stored, err := db.InsertCardToken(ctx, s.DB, row)
+	if err == nil && (stored.Brand != row.Brand || stored.Last4 != row.Last4 ||
+		stored.ExpiryMonth != row.ExpiryMonth || stored.ExpiryYear != row.ExpiryYear) {
+		// The id is another card's token: never hand it out for this one.
+		return db.CardTokenRow{}, domain.KeyReused()
+	}
+	return stored, err
 }
 
 // CardTokenView is the answer of tokenize-card.
@@ -261,7 +267,10 @@ func (s *Billings) TokenizeCard(ctx context.Context, acct domain.Account, in dom
 	if err != nil {
 		return CardTokenView{}, err
 	}
-	tok, err := s.tokenize(ctx, acct, in, cust.ID, newID("ctk_", acct.ID, "card-token", in.IdempotencyKey))
+	// The token's id names the card (through the request's keyed
+	// fingerprint, never the number): one key can never answer another
+	// card with this one's token, which later billings would charge.
+	tok, err := s.tokenize(ctx, acct, in, cust.ID, newID("ctk_", acct.ID, "card-token", in.IdempotencyKey, requestPrint(ctx)))
 	if err != nil {
 		return CardTokenView{}, err
 	}

@@ -75,11 +75,11 @@ func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in doma
 	if err := bureauGate(acct); err != nil {
 		return domain.DunningView{}, err
 	}
-	id := newID("dun_", acct.ID, "dunning", in.IdempotencyKey)
+	id := newID("dun_", acct.ID, "dunning", in.IdempotencyKey, in.Payment)
 	if in.IdempotencyKey != "" {
 		d, err := db.GetDunning(ctx, s.DB, acct.ID, id)
 		if err == nil {
-			return d.View(), nil
+			return d.View(), ownsKey(ctx, d.CreatedAt.Time)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
 			return domain.DunningView{}, err
@@ -152,7 +152,7 @@ func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in domai
 	if in.IdempotencyKey != "" {
 		r, err := db.GetReport(ctx, s.DB, acct.ID, id)
 		if err == nil {
-			return r, nil
+			return r, ownsKey(ctx, r.CreatedAt.Time)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
 			return r, err

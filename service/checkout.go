@@ -64,7 +64,7 @@ type PageProduct struct {
 // Checkout makes (or, under the same Idempotency-Key, finds) a session of
 // one of the account's links, for the calling key.
 func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (CheckoutResult, error) {
-	id := newID("cs_", acct.ID, "checkout", in.IdempotencyKey)
+	id := newID("cs_", acct.ID, "checkout", in.IdempotencyKey, in.LinkID)
 	if in.IdempotencyKey != "" {
 		if r, found, err := s.earlier(ctx, acct.ID, id, in); found || err != nil {
 			return r, err
@@ -113,6 +113,9 @@ func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain
 	}
 	if !sameCheckout(sess, in) {
 		return CheckoutResult{}, false, domain.Invalid("Idempotency-Key", "was already used by checkout session %s with another link, method, amount or coupon", sess.ID)
+	}
+	if err := ownsKey(ctx, sess.CreatedAt.Time); err != nil {
+		return CheckoutResult{}, false, err
 	}
 	r, err := s.result(ctx, sess)
 	if err == nil && r.Crypto != nil && r.Crypto.PayCurrency != in.PayCurrency.Code {

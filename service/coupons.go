@@ -25,6 +25,9 @@ func (s *Coupons) Create(ctx context.Context, acct domain.Account, p domain.Coup
 	id := newID("cpn_", acct.ID, "coupon", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if found, err := db.GetCoupon(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, found.CreatedAt.Time)
+			}
 			return found, err
 		}
 	}

@@ -25,6 +25,9 @@ func (s *Customers) Create(ctx context.Context, acct domain.Account, p domain.Cu
 	id := newID("cus_", acct.ID, "customer", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if c, err := db.GetCustomer(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, c.CreatedAt.Time)
+			}
 			return c, err
 		}
 	}

@@ -3,10 +3,15 @@ package service_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"go.temporal.io/api/common/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"
 
@@ -112,6 +117,11 @@ func TestStartFailureLeavesTheIntentToTheSweeper(t *testing.T) {
 			}
 			return nil, serviceerror.NewWorkflowExecutionAlreadyStarted("accepted after all", "", "")
 		}).MinTimes(1)
+	// The workflow found under the id is the transfer's own.
+	temporal.EXPECT().DescribeWorkflowExecution(gomock.Any(), gomock.Any(), "").DoAndReturn(
+		func(_ context.Context, id, _ string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+			return describedAs(t, id), nil
+		}).AnyTimes()
 	sweepUntilClear(t, sweeper, tr.ID)
 	if started.Transfer.ID != tr.ID || started.Transfer.Details.V.Debit != 2_050 {
 		t.Errorf("sweeper's workflow input = %+v", started.Transfer)
@@ -177,4 +187,26 @@ func sweepUntilClear(t *testing.T, l *service.IntentSweeper, id string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// describedAs is the description of a workflow of a transfer's id started
+// for that transfer (a test's account is read from the database).
+func describedAs(t *testing.T, workflowID string) *workflowservice.DescribeWorkflowExecutionResponse {
+	t.Helper()
+	id := strings.TrimPrefix(workflowID, "transfer/")
+	tr, err := db.TransactionByID(t.Context(), sharedDB, id, domain.TypePixOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := map[string]*common.Payload{}
+	for k, v := range map[string]string{workflows.AccountIDKey.GetName(): tr.AccountID, workflows.ResourceIDKey.GetName(): tr.ID,
+		workflows.ResourceTypeKey.GetName(): tr.Type} {
+		p, err := converter.GetDefaultDataConverter().ToPayload(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields[k] = p
+	}
+	return &workflowservice.DescribeWorkflowExecutionResponse{WorkflowExecutionInfo: &workflow.WorkflowExecutionInfo{
+		SearchAttributes: &common.SearchAttributes{IndexedFields: fields}}}
 }

@@ -28,6 +28,9 @@ func (s *PaymentLinks) Create(ctx context.Context, acct domain.Account, key doma
 	if p.IdempotencyKey != "" {
 		l, err := db.GetPaymentLink(ctx, s.DB, acct.ID, id)
 		if !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, l.CreatedAt.Time)
+			}
 			return l, err
 		}
 	}

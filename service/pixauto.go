@@ -84,6 +84,9 @@ func (s *PixAutomatic) CreateAuthorization(ctx context.Context, acct domain.Acco
 	// A retry answers with what its first attempt stored, before any check.
 	if in.IdempotencyKey != "" {
 		if a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, a.CreatedAt)
+			}
 			return view(a, err)
 		}
 	}

@@ -25,6 +25,9 @@ func (s *Products) Create(ctx context.Context, acct domain.Account, p domain.Pro
 	id := newID("prod_", acct.ID, "product", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if found, err := db.GetProduct(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, found.CreatedAt.Time)
+			}
 			return found, err
 		}
 	}

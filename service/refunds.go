@@ -49,21 +49,28 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 		return domain.Transaction{}, domain.Forbidden("subaccountId needs sub-accounts with PIX enabled on the account")
 	}
 	var deposit domain.Transaction
-	requestID := ""
-	if in.IdempotencyKey != "" {
-		requestID = newID("", acct.ID, "refund", in.IdempotencyKey)
-	}
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		d, err := db.FindDeposit(ctx, tx, acct.ID, in.DepositRef, true)
 		if err != nil {
 			return err
 		}
+		// The request's id names the deposit it returns (legacyID: the id
+		// of a refund asked before ids named their deposit, only compared
+		// with this deposit's own refund).
+		requestID, legacyID := "", ""
+		if in.IdempotencyKey != "" {
+			requestID = newID("", acct.ID, "refund", in.IdempotencyKey, d.ID)
+			legacyID = newID("", acct.ID, "refund", in.IdempotencyKey)
+		}
 		// This very refund asked again answers with it, before the checks a
 		// new refund needs: the first attempt has moved the deposit on
 		// (REVERSED), and its retry must not be told no refund happened.
-		if r := d.Details.V.Refund; r != nil && r.SameRequest(in.RefundID, requestID) {
+		if r := d.Details.V.Refund; r != nil && (r.SameRequest(in.RefundID, requestID) || r.SameRequest("", legacyID)) {
 			deposit = d
-			return nil
+			if r.RefundID == in.RefundID && in.RefundID != "" {
+				return nil // asked by its own refundId, which no key can reuse
+			}
+			return ownsKey(ctx, r.RequestedAt.Time)
 		}
 		if d.Status != domain.StatusCompleted || d.EndToEndID == nil {
 			return domain.Invalidf("only COMPLETED deposits with an endToEndId can be refunded; this one is %s", d.Status)

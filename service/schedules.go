@@ -59,7 +59,7 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 	if in.IdempotencyKey != "" {
 		sc, err := db.GetSchedule(ctx, s.DB, acct.ID, id)
 		if err == nil {
-			return sc.Public(), nil
+			return sc.Public(), ownsKey(ctx, sc.CreatedAt)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
 			return schedule.Record{}, err

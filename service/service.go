@@ -10,10 +10,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/db"
@@ -34,6 +36,9 @@ type Temporal interface {
 	// GetWorkflow is a handle on a workflow's run, to wait for its result
 	// (a billing refund's answer waits for the processor's, briefly).
 	GetWorkflow(ctx context.Context, workflowID, runID string) client.WorkflowRun
+	// DescribeWorkflowExecution tells whose a workflow that exists is (its
+	// search attributes), before a start takes "already started" as its own.
+	DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error)
 }
 
 // ErrAlreadyStarted reports a start refused because the resource's workflow
@@ -59,6 +64,9 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 	var already *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case errors.As(err, &already):
+		if err := sameResource(ctx, c, st); err != nil {
+			return err
+		}
 		return fmt.Errorf("%w: %s", ErrAlreadyStarted, st.ID)
 	case err != nil:
 		return fmt.Errorf("%w: start %s: %v", domain.ErrUnavailable, st.ID, err)
@@ -68,9 +76,17 @@ func start(ctx context.Context, c Temporal, taskQueue string, st workflows.Start
 
 // newID is the id of a new resource of kind: fresh, or, under an
 // Idempotency-Key (scoped by its API key, api.scopedKey), derived from the
-// account and the key, so that every attempt of one request names the same
-// resource.
-func newID(prefix, accountID, kind, idempotencyKey string) string {
+// account, the key and the resources the request acts on (targets: the
+// billing a refund returns, the deposit, the card), so that every attempt
+// of one request names the same resource and one key can never name
+// another resource's (a refund of billing B2 under the key of B1's refund
+// is another refund).
+func newID(prefix, accountID, kind, idempotencyKey string, targets ...string) string {
+	if idempotencyKey != "" {
+		for _, t := range targets {
+			idempotencyKey += "\x1f" + t
+		}
+	}
 	return ownedID(prefix, accountID, kind, idempotencyKey, nil)
 }
 
@@ -105,6 +121,8 @@ func earlierMove(ctx context.Context, q sqlx.QueryerContext, accountID, id, idem
 			return t, false, nil
 		case err != nil:
 			return t, false, err
+		case field == "Idempotency-Key" && ownsKey(ctx, t.CreatedAt.Time) != nil:
+			return domain.Transaction{}, false, ownsKey(ctx, t.CreatedAt.Time)
 		case !same(t):
 			return domain.Transaction{}, false, domain.Invalid(field, "was already used by %s %s with another amount or recipient", typ, t.ID)
 		}
@@ -169,4 +187,26 @@ func ptrEq(stored *string, sent string) bool {
 		return sent == ""
 	}
 	return *stored == sent
+}
+
+// ErrForeignWorkflow reports a start refused because a workflow of its id
+// exists for another resource: its id was reused, and taking it as this
+// resource's workflow would leave this resource with none (a refund booked,
+// and never asked of the processor).
+var ErrForeignWorkflow = errors.New("a workflow of this id belongs to another resource")
+
+// sameResource tells whether the workflow of st's id that exists (running
+// or closed) is st's resource's: the same account, resource, type and
+// owner in its search attributes (workflows.Start.Identity). It is asked
+// only when a start finds the id taken, so a first start costs nothing.
+func sameResource(ctx context.Context, c Temporal, st workflows.Start) error {
+	d, err := c.DescribeWorkflowExecution(ctx, st.ID, "")
+	if err != nil {
+		return fmt.Errorf("%w: describe %s: %v", domain.ErrUnavailable, st.ID, err)
+	}
+	if found, want := workflows.IdentityOf(d.GetWorkflowExecutionInfo().GetSearchAttributes()), st.Identity(); !found.Same(want) {
+		slog.Error("a workflow of this id belongs to another resource: not started", "workflow", st.ID, "found", found, "want", want)
+		return fmt.Errorf("%w: %s is %+v, not %+v", ErrForeignWorkflow, st.ID, found, want)
+	}
+	return nil
 }

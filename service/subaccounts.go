@@ -51,6 +51,9 @@ func (s *Subaccounts) Create(ctx context.Context, acct domain.Account, in subacc
 	// the checks a new one needs (its externalReference is taken now).
 	if in.IdempotencyKey != "" {
 		if sa, b, err := s.Get(ctx, acct, id); !errors.Is(err, domain.ErrNotFound) {
+			if err == nil {
+				err = ownsKey(ctx, sa.CreatedAt.Time)
+			}
 			return sa.View(b), err
 		}
 	}

@@ -63,7 +63,7 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 	if in.IdempotencyKey != "" {
 		sub, err := db.GetSubscription(ctx, s.DB, acct.ID, id)
 		if err == nil {
-			return sub.Public(), nil
+			return sub.Public(), ownsKey(ctx, sub.CreatedAt.Time)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
 			return domain.SubscriptionRecord{}, err

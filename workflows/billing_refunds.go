@@ -23,7 +23,7 @@ func BillingRefundWorkflowID(refundID string) string { return "billing-refund/" 
 func BillingRefundStart(b domain.Billing, refundID string, amount money.Cents) Start {
 	return Start{
 		ID: BillingRefundWorkflowID(refundID), AccountID: b.AccountID, ResourceID: refundID, ResourceType: domain.TypeBillingRefund,
-		Status: domain.StatusPending, Amount: amount,
+		OwnerID: b.ID, Status: domain.StatusPending, Amount: amount,
 		Summary: "Billing refund " + amount.Format() + " of billing " + b.ID,
 		Details: "Account `" + b.AccountID + "`, billing `" + b.ID + "`, refund `" + refundID + "`: asks the processor to return it; " +
 			"a refusal fails it and returns the booked money to the merchant.",

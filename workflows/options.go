@@ -22,7 +22,10 @@ type Start struct {
 	AccountID    string
 	ResourceID   string
 	ResourceType string
-	Status       string
+	// OwnerID is the resource this one acts on, if any (a billing refund's
+	// billing): a search attribute, and part of its Identity.
+	OwnerID string
+	Status  string
 	// Amount is shown and searchable when positive.
 	Amount  money.Cents
 	Summary string
@@ -38,6 +41,11 @@ type Start struct {
 	Delay time.Duration
 }
 
+// Identity is whose the workflow s starts is (see IdentityOf).
+func (s Start) Identity() Identity {
+	return Identity{Account: s.AccountID, Resource: s.ResourceID, Type: s.ResourceType, Owner: s.OwnerID}
+}
+
 // Options are the StartWorkflowOptions of s on taskQueue. A second start
 // under the same id fails with WorkflowExecutionAlreadyStarted.
 func (s Start) Options(taskQueue string) client.StartWorkflowOptions {
@@ -47,6 +55,9 @@ func (s Start) Options(taskQueue string) client.StartWorkflowOptions {
 	}
 	if s.Amount > 0 {
 		attrs = append(attrs, AmountKey.ValueSet(float64(s.Amount)/100))
+	}
+	if s.OwnerID != "" {
+		attrs = append(attrs, OwnerIDKey.ValueSet(s.OwnerID))
 	}
 	memo := map[string]any{"accountId": s.AccountID}
 	for k, v := range s.Memo {

@@ -13,6 +13,7 @@ import (
 	context "context"
 	reflect "reflect"
 
+	workflowservice "go.temporal.io/api/workflowservice/v1"
 	client "go.temporal.io/sdk/client"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -39,6 +40,21 @@ func NewMockTemporal(ctrl *gomock.Controller) *MockTemporal {
 // EXPECT returns an object that allows the caller to indicate expected use.
 func (m *MockTemporal) EXPECT() *MockTemporalMockRecorder {
 	return m.recorder
+}
+
+// DescribeWorkflowExecution mocks base method.
+func (m *MockTemporal) DescribeWorkflowExecution(ctx context.Context, workflowID, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DescribeWorkflowExecution", ctx, workflowID, runID)
+	ret0, _ := ret[0].(*workflowservice.DescribeWorkflowExecutionResponse)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// DescribeWorkflowExecution indicates an expected call of DescribeWorkflowExecution.
+func (mr *MockTemporalMockRecorder) DescribeWorkflowExecution(ctx, workflowID, runID any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DescribeWorkflowExecution", reflect.TypeOf((*MockTemporal)(nil).DescribeWorkflowExecution), ctx, workflowID, runID)
 }
 
 // ExecuteWorkflow mocks base method.
