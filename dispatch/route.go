@@ -14,9 +14,11 @@ import (
 // connections: an event goes to the key that created its transaction;
 // events without a key (transfer.internal.received, which belongs to the
 // destination account) go to every consumer of the account. keyID nil is
-// a dashboard endpoint, which receives the whole account's events.
+// a dashboard endpoint, which receives the whole account's events. A
+// webhook.test goes to no one by this rule: it is delivered to the one
+// endpoint it tests, never routed (it carries that endpoint's URL).
 func ForKey(ev domain.Event, accountID string, keyID *string) bool {
-	if ev.AccountID != accountID {
+	if ev.AccountID != accountID || ev.Type == domain.EventWebhookTest {
 		return false
 	}
 	return keyID == nil || ev.APIKeyID == nil || *ev.APIKeyID == *keyID

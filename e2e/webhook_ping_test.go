@@ -70,3 +70,29 @@ func TestWebhookTestEvent(t *testing.T) {
 		t.Fatalf("test without the admin token: %d", x.Status)
 	}
 }
+
+// TestWebhookTestEventStaysOffTheWebSocket: a dashboard endpoint's
+// webhook.test has no key, and keyless events go to every connection of
+// the account: it reached every WebSocket client subscribed to "*",
+// carrying the endpoint's URL to clients of other keys. A test event goes
+// to its endpoint only. The marker committed after it is the positive
+// signal that the tail has published everything before it.
+func TestWebhookTestEventStaysOffTheWebSocket(t *testing.T) {
+	t.Parallel()
+	e := hookEnv(t)
+	m := e.merchant()
+	target := newReceiver(t)
+	dash := e.endpoint(target, m.ID, "", "*")
+	c := e.connect(m.Key)
+	if f := c.subscribe("pattern", "*"); f["event"] != "subscribed" {
+		t.Fatalf("subscribe: %v", f)
+	}
+	if r := e.admin("POST", "/webhooks/"+dash+"/test", nil); r.Status != 200 {
+		t.Fatalf("test: %d %s", r.Status, r.Message)
+	}
+	if got := target.waitFor(1); len(got) != 1 || got[0].Event != "webhook.test" {
+		t.Fatalf("the endpoint received %+v, want its webhook.test", got)
+	}
+	mark(t, e, m.ID, "transfer.internal.received")
+	c.quietUntil("transfer.internal.received")
+}

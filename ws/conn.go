@@ -155,7 +155,7 @@ func (c *conn) allow(now time.Time) (ok, notify, abuse bool) {
 func (c *conn) wants(ev domain.Event, now time.Time) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.k == nil || c.closing {
+	if c.k == nil || c.closing || ev.Type == domain.EventWebhookTest { // its endpoint's only
 		return false
 	}
 	match := false
