@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"go.uber.org/mock/gomock"
@@ -11,9 +12,8 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// Issue 21 item 12: metrics and profiles are on the operators' listener
-// only; the admin API is there too and, unless the operator takes it off,
-// on the merchant listener as CONTRACTS.md fixes.
+// Metrics, profiles and the admin API are on the operators' listener
+// only, never on the merchant port (CONTRACTS.md).
 func TestAdminListener(t *testing.T) {
 	t.Parallel()
 	t.Run("metrics: admin listener only", func(t *testing.T) {
@@ -29,23 +29,17 @@ func TestAdminListener(t *testing.T) {
 			t.Fatalf("/livez on the admin listener: %d", w.Code)
 		}
 	})
-	t.Run("admin API on both listeners by default", func(t *testing.T) {
+	t.Run("admin API on the operators' listener only", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
-		for name, w := range map[string]int{
-			"merchant": f.serve("GET", "/admin/v1/accounts/acc_1", "").Code,
-			"admin":    f.serveAdmin("GET", "/admin/v1/accounts/acc_1").Code,
-		} {
-			if w != http.StatusUnauthorized {
-				t.Errorf("/admin/v1 without a token on the %s listener: %d, want 401", name, w)
+		for _, path := range []string{"/admin/v1/accounts/acc_1", "/admin/v1/openapi.json", "/admin/v1/debug/pprof/"} {
+			r := httptest.NewRequest("GET", path, nil)
+			r.Header.Set("X-Admin-Token", testAdminToken)
+			w := httptest.NewRecorder()
+			f.srv.Handler().ServeHTTP(w, r)
+			if w.Code != http.StatusNotFound {
+				t.Errorf("%s with the token on the merchant listener: %d, want 404", path, w.Code)
 			}
-		}
-	})
-	t.Run("JANGADA_ADMIN_ONLY_ON_ADMIN_ADDR: off the merchant listener", func(t *testing.T) {
-		t.Parallel()
-		f := newFixture(t, withConfig(func(c *config.Config) { c.AdminOnlyOnAdminAddr = true }))
-		if w := f.admin("GET", "/admin/v1/accounts/acc_1", ""); w.Code != http.StatusNotFound {
-			t.Fatalf("/admin/v1 with the token on the merchant listener: %d, want 404", w.Code)
 		}
 		if w := f.serveAdmin("GET", "/admin/v1/accounts/acc_1"); w.Code != http.StatusUnauthorized {
 			t.Fatalf("/admin/v1 without a token on the admin listener: %d, want 401", w.Code)

@@ -36,7 +36,11 @@ func TestAdminPprof(t *testing.T) {
 		t.Fatalf("index: %d", w.Code)
 	}
 	// Not on the merchant port, even with the token.
-	if w := f.serve("GET", "/admin/v1/debug/pprof/heap?debug=1", "", "X-Admin-Token", testAdminToken); w.Code != http.StatusNotFound {
+	r := httptest.NewRequest("GET", "/admin/v1/debug/pprof/heap?debug=1", nil)
+	r.Header.Set("X-Admin-Token", testAdminToken)
+	w = httptest.NewRecorder()
+	f.srv.Handler().ServeHTTP(w, r)
+	if w.Code != http.StatusNotFound {
 		t.Fatalf("pprof on the merchant listener: %d, want 404", w.Code)
 	}
 }

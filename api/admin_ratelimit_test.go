@@ -18,7 +18,7 @@ func TestAdminAPIHasItsOwnRateLimit(t *testing.T) {
 		req := httptest.NewRequest(http.MethodGet, "/admin/v1/accounts/acc_x", nil)
 		req.Header.Set("X-Admin-Token", "wrong-guess")
 		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, req)
+		s.AdminHandler().ServeHTTP(w, req)
 		codes = append(codes, w.Code)
 	}
 	want := []int{401, 401, 401, 429, 429}

@@ -208,7 +208,11 @@ func (f *fixture) serve(method, path, body string, headers ...string) *httptest.
 		r.Header.Set(headers[i], headers[i+1])
 	}
 	w := httptest.NewRecorder()
-	f.srv.Handler().ServeHTTP(w, r)
+	if strings.HasPrefix(path, "/admin/") { // the admin API's only listener
+		f.srv.AdminHandler().ServeHTTP(w, r)
+	} else {
+		f.srv.Handler().ServeHTTP(w, r)
+	}
 	return w
 }
 

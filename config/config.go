@@ -15,15 +15,11 @@ import (
 type Config struct {
 	HTTPAddr string `envconfig:"HTTP_ADDR" default:":8080"`
 	WSAddr   string `envconfig:"WS_ADDR" default:":8081"`
-	// AdminAddr is the operators' listener: the admin API, /metrics and
-	// pprof, apart from the merchant port a deployment publishes; loopback
-	// by default. Empty: no such listener (tests that build Config).
+	// AdminAddr is the operators' listener: the admin API (only there,
+	// never on the merchant port), /metrics and pprof; loopback by
+	// default. Empty: no such listener, and no admin API (tests that
+	// build Config).
 	AdminAddr string `envconfig:"ADMIN_ADDR" default:"127.0.0.1:8082"`
-	// AdminOnlyOnAdminAddr, when true, takes /admin/v1 off the HTTP
-	// listener: it is then served on AdminAddr only. CONTRACTS.md fixes
-	// the admin API "on the HTTP listener", so the default keeps it there
-	// too; a deployment that publishes the HTTP port turns this on.
-	AdminOnlyOnAdminAddr bool `envconfig:"ADMIN_ONLY_ON_ADMIN_ADDR" default:"false"`
 	// TrustedProxies are the CIDRs of the load balancers and proxies whose
 	// X-Forwarded-For is believed (comma-separated); empty trusts none,
 	// and the client is the peer. The HTTP API, the admin API and the

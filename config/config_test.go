@@ -21,21 +21,20 @@ func TestLoadProxiesAdminAndWSCaps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.AdminAddr != "127.0.0.1:8082" || cfg.AdminOnlyOnAdminAddr || len(cfg.TrustedProxies) != 0 ||
+	if cfg.AdminAddr != "127.0.0.1:8082" || len(cfg.TrustedProxies) != 0 ||
 		cfg.WSMaxPerAddress != 100 || cfg.WSMaxPerKey != 100 {
-		t.Fatalf("defaults: admin %q only %v proxies %v ws caps %d/%d", cfg.AdminAddr, cfg.AdminOnlyOnAdminAddr,
+		t.Fatalf("defaults: admin %q proxies %v ws caps %d/%d", cfg.AdminAddr,
 			cfg.TrustedProxies, cfg.WSMaxPerAddress, cfg.WSMaxPerKey)
 	}
 	t.Setenv("JANGADA_TRUSTED_PROXIES", "10.0.0.0/8,fd00::/8")
 	t.Setenv("JANGADA_WS_MAX_PER_ADDRESS", "5000")
 	t.Setenv("JANGADA_WS_MAX_PER_KEY", "7")
 	t.Setenv("JANGADA_ADMIN_ADDR", "0.0.0.0:9090")
-	t.Setenv("JANGADA_ADMIN_ONLY_ON_ADMIN_ADDR", "true")
 	if cfg, err = Load(); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.TrustedProxies) != 2 || cfg.TrustedProxies[1] != "fd00::/8" || cfg.WSMaxPerAddress != 5000 ||
-		cfg.WSMaxPerKey != 7 || cfg.AdminAddr != "0.0.0.0:9090" || !cfg.AdminOnlyOnAdminAddr {
+		cfg.WSMaxPerKey != 7 || cfg.AdminAddr != "0.0.0.0:9090" {
 		t.Fatalf("from the environment: %+v", cfg)
 	}
 	t.Setenv("JANGADA_TRUSTED_PROXIES", "10.0.0.0/8,everyone")

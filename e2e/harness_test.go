@@ -202,7 +202,9 @@ type env struct {
 	t    *testing.T
 	app  *app.App
 	base string
-	ws   string
+	// adminBase is the operators' listener, the admin API's only home.
+	adminBase string
+	ws        string
 	// negatives says the test sends bad input on purpose (a hostile-input
 	// test): the OpenAPI check skips its requests, even those the server
 	// accepts (a repeated page=1&page=x reads the first), and still checks
@@ -254,7 +256,7 @@ func startApp(t *testing.T, cfg config.Config, opts app.Options) *env {
 func limitIdle(a *app.App) { a.DB.SetMaxIdleConns(4) }
 
 func envOf(t *testing.T, a *app.App) *env {
-	return &env{t: t, app: a, base: "http://" + a.HTTPAddr, ws: "ws://" + a.WSAddr + "/v1"}
+	return &env{t: t, app: a, base: "http://" + a.HTTPAddr, adminBase: "http://" + a.AdminAddr, ws: "ws://" + a.WSAddr + "/v1"}
 }
 
 // resp is a decoded envelope.
@@ -295,7 +297,11 @@ func (e *env) request(method, path string, headers map[string]string, body any) 
 		raw, _ := json.Marshal(b)
 		rd = bytes.NewReader(raw)
 	}
-	req, _ := http.NewRequest(method, e.base+path, rd)
+	base := e.base
+	if strings.HasPrefix(path, "/admin/") { // only on the operators' listener
+		base = e.adminBase
+	}
+	req, _ := http.NewRequest(method, base+path, rd)
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range headers {
 		req.Header.Set(k, v)

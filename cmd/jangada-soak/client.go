@@ -73,7 +73,7 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 			api = (api + 1) % len(c.apis)
 		}
 		c.attempts.Add(1)
-		a, err := c.once(ctx, c.apis[api].HTTPAddr, method, path, key, idem, raw)
+		a, err := c.once(ctx, c.addr(api, path), method, path, key, idem, raw)
 		switch {
 		case err != nil:
 			last = err.Error()
@@ -94,6 +94,15 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 // client does.
 func inFlight(a answer) bool {
 	return a.status == 409 && strings.Contains(a.message, "still in progress")
+}
+
+// addr is where api process api answers path: the admin API only on its
+// operators' listener, the rest on the merchant port.
+func (c *client) addr(api int, path string) string {
+	if strings.HasPrefix(path, "/admin/") {
+		return c.apis[api].AdminAddr
+	}
+	return c.apis[api].HTTPAddr
 }
 
 func (c *client) once(ctx context.Context, addr, method, path, key, idem string, raw []byte) (answer, error) {
@@ -180,7 +189,7 @@ func (c *client) newMerchant(ctx context.Context, i int, tag, hookURL string, fu
 	// One attempt only: an adjustment has no idempotency key, and a retry
 	// of an ambiguous attempt could fund twice.
 	raw, _ := json.Marshal(map[string]any{"amount": float64(funding) / 100, "description": "soak funding"})
-	if a, err := c.once(ctx, c.apis[0].HTTPAddr, "POST", "/admin/v1/accounts/"+m.ID+"/adjustments", "", "", raw); err != nil || !a.ok() {
+	if a, err := c.once(ctx, c.addr(0, "/admin/v1"), "POST", "/admin/v1/accounts/"+m.ID+"/adjustments", "", "", raw); err != nil || !a.ok() {
 		return m, fmt.Errorf("funding %s: HTTP %d %s %v", m.ID, a.status, a.message, err)
 	}
 	if hookURL == "" { // a scenario account: its events are not the webhook check's

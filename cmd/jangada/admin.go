@@ -26,7 +26,7 @@ const adminUsage = `usage: jangada admin <command> [flags]     (jangada admin <c
   revoke-key -key ID
   adjust -account ID -amount 10.50 -description "…"
 
-The HTTP commands call JANGADA_ADMIN_URL (default http://localhost:8080) with JANGADA_ADMIN_TOKEN (in dev,
+The HTTP commands call JANGADA_ADMIN_URL (default http://127.0.0.1:8082, the operators' listener) with JANGADA_ADMIN_TOKEN (in dev,
 the token jangada dev keeps in JANGADA_DATA_DIR/admin.token when the variable is unset).
 `
 
@@ -159,7 +159,7 @@ func verifyLedger(ctx context.Context, cfg config.Config) error {
 func adminCall(cfg config.Config, method, path string, body any) error {
 	base := os.Getenv("JANGADA_ADMIN_URL")
 	if base == "" {
-		base = "http://localhost:8080"
+		base = "http://127.0.0.1:8082"
 	}
 	var rd io.Reader
 	if body != nil {
