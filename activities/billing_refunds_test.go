@@ -145,9 +145,11 @@ func TestRefundsAfterAFailedOneStillReverseThePaidPostingExactly(t *testing.T) {
 	f := newFixture(t)
 	proc := processormock.NewMockBillings(gomock.NewController(t))
 	a := &activities.Billings{Base: f.base(), Processor: proc}
-	b := f.paidBillingWithRefund(a, "r1", 3333)
+	// Refund ids are unique (derived): each statement line is its refund's.
+	r1, r2, r3 := "r1-"+domain.NewID(""), "r2-"+domain.NewID(""), "r3-"+domain.NewID("")
+	b := f.paidBillingWithRefund(a, r1, 3333)
 	proc.EXPECT().RefundBilling(gomock.Any(), gomock.Any()).DoAndReturn(func(_ any, r processor.BillingRefundRequest) (processor.Submission, error) {
-		if r.RefundID == "r1" {
+		if r.RefundID == r1 {
 			return processor.Submission{}, processor.ErrRefundRefused
 		}
 		return processor.Submission{ReferenceID: "ref"}, nil
@@ -159,20 +161,20 @@ func TestRefundsAfterAFailedOneStillReverseThePaidPostingExactly(t *testing.T) {
 			return err
 		})
 	}
-	book("r2", 3333) // booked while r1 is PENDING: its share counts r1's
-	for _, id := range []string{"r1", "r2"} {
+	book(r2, 3333) // booked while r1 is PENDING: its share counts r1's
+	for _, id := range []string{r1, r2} {
 		if _, err := a.SubmitBillingRefund(f.ctx, activities.BillingRefundRef{BillingID: b.ID, RefundID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	book("r3", 10000-3333)
-	if s, err := a.SubmitBillingRefund(f.ctx, activities.BillingRefundRef{BillingID: b.ID, RefundID: "r3"}); err != nil || s != domain.StatusCompleted {
+	book(r3, 10000-3333)
+	if s, err := a.SubmitBillingRefund(f.ctx, activities.BillingRefundRef{BillingID: b.ID, RefundID: r3}); err != nil || s != domain.StatusCompleted {
 		t.Fatalf("r3 = %s, %v", s, err)
 	}
 	got := f.billing(b.ID)
 	f.wantEqual("status", got.Status, domain.BillingRefunded)
 	total := map[string]money.Cents{}
-	for _, key := range []string{"paid", "refund:r1", "refund:r1:failed", "refund:r2", "refund:r3"} {
+	for _, key := range []string{"paid", "refund:" + r1, "refund:" + r1 + ":failed", "refund:" + r2, "refund:" + r3} {
 		for acct, v := range f.moves("billing:" + b.ID + ":" + key) {
 			total[acct] += v
 		}

@@ -123,7 +123,10 @@ func TestBillingRefundsPartialThenTheRestReverseThePaidPostingExactly(t *testing
 	if _, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b.ID, Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now()}}); err != nil {
 		t.Fatal(err)
 	}
+	// Refund ids are unique (derived): each statement line is its refund's.
+	u := domain.NewID("")
 	refund := func(id string, before, amount money.Cents) (domain.Billing, error) {
+		id += u
 		var out domain.Billing
 		err := sqlxTx(f, func(tx *sqlx.Tx) error {
 			var err error
@@ -153,7 +156,7 @@ func TestBillingRefundsPartialThenTheRestReverseThePaidPostingExactly(t *testing
 	}
 	// Paid + both refunds leave every account as before the payment.
 	total := map[string]money.Cents{}
-	for _, key := range []string{"billing:" + b.ID + ":paid", "billing:" + b.ID + ":refund:r1", "billing:" + b.ID + ":refund:r4"} {
+	for _, key := range []string{"billing:" + b.ID + ":paid", "billing:" + b.ID + ":refund:r1" + u, "billing:" + b.ID + ":refund:r4" + u} {
 		for acct, v := range f.moves(key) {
 			total[acct] += v
 		}
