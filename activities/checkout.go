@@ -75,12 +75,16 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 		s.CustomerID = &cust.ID
 	}
 	if s.CouponID != nil {
-		// Counted once per session; a coupon used up or deleted since the
-		// checkout held its use does not undo a paid sale.
+		// Counted once per session; a coupon deleted, or used up since the
+		// checkout held its use (a payment after its hold lapsed, whose
+		// use another checkout took: db.UseCoupon), does not undo a paid
+		// sale: the payer paid, the money is credited, and the session
+		// says the use was not counted (couponCounted false).
 		err := db.UseCoupon(ctx, tx, *s.CouponID, s.ID)
 		if err != nil && !errors.Is(err, domain.ErrCouponExhausted) && !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
+		s.CouponCounted = err == nil
 	}
 	delivery, err := deliver(ctx, tx, s)
 	if err != nil {
@@ -98,7 +102,9 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 
 // noLineLeft is what a paid session shows for a TEXT_LINES product whose
 // lines ran out anyway (a payment settled after its session's hold lapsed,
-// db.SessionHoldGrace): the sale stands, the merchant delivers by hand.
+// db.SessionHoldGrace, when the lines left are held by the checkouts made
+// since: db.TakeProductLine): the sale stands, the merchant delivers by
+// hand, and the delivery says undelivered.
 const noLineLeft = "Estoque esgotado no momento do pagamento: o vendedor fará a entrega."
 
 // deliver is what a paid session hands its payer: each product's LINK
@@ -126,7 +132,7 @@ func deliver(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) ([]doma
 				line, err := db.TakeProductLine(ctx, tx, p.ID, s.ID)
 				switch {
 				case errors.Is(err, domain.ErrNoLinesLeft):
-					line = noLineLeft
+					line, item.Undelivered = noLineLeft, true
 				case err != nil:
 					return nil, err
 				}

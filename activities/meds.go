@@ -26,9 +26,11 @@ type MEDs struct {
 
 // DisputeHold is a MED block: up to Amount of Wallet's available money
 // moved to its locked ledger account, once per Key. Own is the part of the
-// disputed money that is the deposit's own net, posted with the deposit's
-// lock date (LockedUntil) so that blocking a deposit still within its 24 h
-// takes its locked money, not the wallet's free money (as a refund does).
+// disputed money that is the deposit's own locked money (what its wallet
+// received locked for it: depositHold), posted with the deposit's lock
+// date (LockedUntil) so that blocking a deposit still within its 24 h
+// takes its locked money, not the wallet's free money (as a refund does),
+// nor another deposit's locked money.
 type DisputeHold struct {
 	AccountID     string
 	Wallet        string
@@ -99,15 +101,45 @@ func ReleaseDisputed(ctx context.Context, tx *sqlx.Tx, h DisputeHold) error {
 	return err
 }
 
-// medHold is the hold of dispute m against deposit d (Amount: the
-// disputed value, or the blocked value for a release).
-func medHold(m, d domain.Transaction, amount money.Cents) DisputeHold {
-	h := DisputeHold{AccountID: m.AccountID, Wallet: m.Wallet(), Key: m.ID, TransactionID: m.ID, Amount: amount, Own: d.NetAmount}
+// depositHold is the hold of dispute m against deposit d (amount: the
+// disputed value). Own is what d's own postings left locked in its wallet
+// (db.LockedFor): its net less the split credited to its partner and any
+// fee its owner took from it under its lock date (a PIX billing's
+// notification fee). Read from the ledger rather than priced again, it is
+// what the wallet really holds locked for d, so the block takes d's locked
+// money and never another deposit's still within its 24 h.
+func depositHold(ctx context.Context, q sqlx.QueryerContext, m, d domain.Transaction, amount money.Cents) (DisputeHold, error) {
+	h := DisputeHold{AccountID: m.AccountID, Wallet: m.Wallet(), Key: m.ID, TransactionID: m.ID, Amount: amount}
+	if d.CompletedAt == nil {
+		return h, nil
+	}
+	t := d.CompletedAt.Add(domain.ReceivedLock)
+	h.LockedUntil = &t
+	own, until, err := db.LockedFor(ctx, q, domain.AvailableLedger(h.Wallet), d.ID, t)
+	if until != nil { // the deposit's entries' own date: the block nets against them exactly
+		h.LockedUntil = until
+	}
+	h.Own = max(own, 0)
+	return h, err
+}
+
+// blockedHold is the hold of dispute m to release (amount: the blocked
+// value). Own is what its hold took with the deposit's lock date
+// (db.LockedPosted), so the release locks again exactly what the hold
+// unlocked, under the date it took it with, whatever rule priced the
+// hold's own part when it was posted.
+func blockedHold(ctx context.Context, q sqlx.QueryerContext, m, d domain.Transaction, amount money.Cents) (DisputeHold, error) {
+	h := DisputeHold{AccountID: m.AccountID, Wallet: m.Wallet(), Key: m.ID, TransactionID: m.ID, Amount: amount}
 	if d.CompletedAt != nil {
 		t := d.CompletedAt.Add(domain.ReceivedLock)
 		h.LockedUntil = &t
 	}
-	return h
+	took, until, err := db.LockedPosted(ctx, q, domain.AvailableLedger(h.Wallet), "med-hold:"+m.ID)
+	if until != nil {
+		h.LockedUntil = until
+	}
+	h.Own = max(-took, 0)
+	return h, err
 }
 
 // NewMED is the dispute record an infraction report opens against the
@@ -144,8 +176,12 @@ func OpenMED(ctx context.Context, tx *sqlx.Tx, d, m domain.Transaction, publicUR
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return m, err
 	}
+	h, err := depositHold(ctx, tx, m, d, m.Amount)
+	if err != nil {
+		return m, err
+	}
 	// A sub-account deleted since the deposit holds nothing: nothing to block.
-	held, err := HoldDisputed(ctx, tx, medHold(m, d, m.Amount))
+	held, err := HoldDisputed(ctx, tx, h)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return m, err
 	}
@@ -307,7 +343,10 @@ func (a *MEDs) ResolveMED(ctx context.Context, in ResolveMEDInput) error {
 		if in.Status == domain.MedAccepted {
 			err = a.returnToPayer(ctx, tx, m, d)
 		} else {
-			err = ReleaseDisputed(ctx, tx, medHold(*m, d, med.Blocked))
+			var h DisputeHold
+			if h, err = blockedHold(ctx, tx, *m, d, med.Blocked); err == nil {
+				err = ReleaseDisputed(ctx, tx, h)
+			}
 		}
 		if err != nil {
 			return change{}, err

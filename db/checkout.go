@@ -15,7 +15,9 @@ import (
 
 const sessionColumns = `id, account_id, link_id, api_key_id, status, method, original_amount, discount_amount, amount,
 	coupon_id, coupon_code, to_jsonb(product_ids) AS product_ids_json, payer, customer_id, transaction_id,
-	external_reference, delivery, expires_at, paid_at, created_at, updated_at`
+	external_reference, delivery, expires_at, paid_at, created_at, updated_at,
+	(coupon_id IS NOT NULL AND EXISTS (SELECT 1 FROM coupon_uses u
+		WHERE u.coupon_id = checkout_sessions.coupon_id AND u.session_id = checkout_sessions.id)) AS coupon_counted`
 
 // SessionHoldGrace is how long after its expiry an OPEN session still holds
 // its coupon use and product lines: a payment notice that arrived just
@@ -123,6 +125,25 @@ func ProductHeld(ctx context.Context, tx *sqlx.Tx, productID string) (int, error
 		return 0, fmt.Errorf("db: count product holds: %w", err)
 	}
 	return n, nil
+}
+
+// saleHolds tells whether sale (a checkout session's id) still holds what
+// it sells: its session is OPEN and its expiry plus SessionHoldGrace is
+// after this statement's start. A session whose hold lapsed (EXPIRED, or
+// OPEN past the grace with its charge's expiry not run yet), or an id that
+// is no session, holds nothing: the checkouts made since did not count it
+// (CouponHeld, ProductHeld). The statement's time, not the transaction's,
+// is the one to judge by: a payment that waited for the coupon's or the
+// product's row lock behind a checkout that found its hold lapsed must
+// find it lapsed too.
+func saleHolds(ctx context.Context, tx *sqlx.Tx, sale string) (bool, error) {
+	var holds bool
+	err := tx.GetContext(ctx, &holds, `SELECT EXISTS (SELECT 1 FROM checkout_sessions WHERE id = $1 AND status = 'OPEN'
+		AND expires_at > statement_timestamp() - make_interval(secs => $2))`, sale, SessionHoldGrace.Seconds())
+	if err != nil {
+		return false, fmt.Errorf("db: does the sale hold: %w", err)
+	}
+	return holds, nil
 }
 
 func sessionErr(err error, what string) error {

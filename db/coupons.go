@@ -133,7 +133,10 @@ func DeleteCoupon(ctx context.Context, q sqlx.ExecerContext, accountID, id strin
 // called. Uses of one coupon queue on its row lock, so maxUses is never
 // passed: past it, UseCoupon returns domain.ErrCouponExhausted and writes
 // nothing (the caller decides what a paid sale with a used-up coupon
-// does).
+// does). A session that still holds its use (saleHolds) takes it; one
+// whose hold lapsed takes a use only if one is left beyond those the OPEN
+// sessions hold (CouponHeld), so a late payment never takes the use a
+// checkout made since is holding: uses + holds never pass maxUses.
 func UseCoupon(ctx context.Context, tx *sqlx.Tx, couponID, sessionID string) error {
 	var c struct {
 		Uses    int64  `db:"uses"`
@@ -154,8 +157,24 @@ func UseCoupon(ctx context.Context, tx *sqlx.Tx, couponID, sessionID string) err
 	if counted {
 		return nil
 	}
-	if c.MaxUses != nil && c.Uses >= *c.MaxUses {
-		return domain.ErrCouponExhausted
+	if c.MaxUses != nil {
+		room := *c.MaxUses - c.Uses
+		if room > 0 {
+			holds, err := saleHolds(ctx, tx, sessionID)
+			if err != nil {
+				return err
+			}
+			if !holds {
+				held, err := CouponHeld(ctx, tx, couponID)
+				if err != nil {
+					return err
+				}
+				room -= int64(held)
+			}
+		}
+		if room <= 0 {
+			return domain.ErrCouponExhausted
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO coupon_uses (coupon_id, session_id) VALUES ($1, $2)`, couponID, sessionID); err != nil {
 		return fmt.Errorf("db: record coupon use: %w", err)

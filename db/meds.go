@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 
+	"time"
+
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 )
 
 // MED disputes (issue 25): the dispute is a transactions row of type MED;
@@ -26,6 +29,52 @@ func EnsureLockedLedger(ctx context.Context, tx *sqlx.Tx, id, accountID string) 
 		return fmt.Errorf("db: ensure locked ledger: %w", err)
 	}
 	return nil
+}
+
+// LockedFor is what the postings of record transactionID (their
+// transaction_id) left on ledgerAccount locked until about until, and the
+// lock date they carry: for a received PIX, what its wallet really
+// received locked for it (the charge's net less the split credited to its
+// partner, less the fee its owner took from it under the same lock date,
+// as a PIX billing's notification fee). A MED block takes this much with
+// this lock date, no more: the ledger says it, whatever formula priced the
+// deposit. until is the deposit's paid time plus its lock; the entries are
+// looked for within a second of it, since the paid time and the entries'
+// lock dates reach PostgreSQL by paths that may round its last microsecond
+// differently, through the locked index (account, lock date), so the read
+// costs the few entries of that second. No entry: 0 and no date.
+func LockedFor(ctx context.Context, q sqlx.QueryerContext, ledgerAccount, transactionID string, until time.Time) (money.Cents, *time.Time, error) {
+	var row struct {
+		Sum   money.Cents `db:"sum"`
+		Until *time.Time  `db:"until"`
+	}
+	err := sqlx.GetContext(ctx, q, &row, `SELECT coalesce(sum(e.amount), 0) AS sum, min(e.locked_until) AS until
+		FROM ledger_entries e JOIN ledger_transactions t ON t.id = e.ledger_transaction_id
+		WHERE e.ledger_account_id = $1 AND t.transaction_id = $2
+		  AND e.locked_until BETWEEN $3::timestamptz - interval '1 second' AND $3::timestamptz + interval '1 second'`,
+		ledgerAccount, transactionID, until)
+	if err != nil {
+		return 0, nil, fmt.Errorf("db: locked for %s: %w", transactionID, err)
+	}
+	return row.Sum, row.Until, nil
+}
+
+// LockedPosted is the sum of the entries the posting with key wrote on
+// ledgerAccount with a lock date, and that date (0 and none when it was
+// never posted or locked nothing): a MED release gives back exactly the
+// locked money its hold took, under the same date.
+func LockedPosted(ctx context.Context, q sqlx.QueryerContext, ledgerAccount, key string) (money.Cents, *time.Time, error) {
+	var row struct {
+		Sum   money.Cents `db:"sum"`
+		Until *time.Time  `db:"until"`
+	}
+	err := sqlx.GetContext(ctx, q, &row, `SELECT coalesce(sum(e.amount), 0) AS sum, min(e.locked_until) AS until
+		FROM ledger_transactions t JOIN ledger_entries e ON e.ledger_transaction_id = t.id
+		WHERE t.idempotency_key = $2 AND e.ledger_account_id = $1 AND e.locked_until IS NOT NULL`, ledgerAccount, key)
+	if err != nil {
+		return 0, nil, fmt.Errorf("db: locked by posting %s: %w", key, err)
+	}
+	return row.Sum, row.Until, nil
 }
 
 // DepositByEndToEnd finds the received PIX with endToEndId e2e, whatever

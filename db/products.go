@@ -176,7 +176,11 @@ func DeleteProduct(ctx context.Context, q sqlx.ExecerContext, accountID, id stri
 // saleID its session id). It is idempotent on the sale: asked again, it
 // answers the line that sale got. Takes of one product queue on the
 // product's row lock, so two sales never get the same line; with every
-// line handed out it returns domain.ErrNoLinesLeft and writes nothing.
+// line handed out it returns domain.ErrNoLinesLeft and writes nothing. A
+// sale whose session still holds its line (saleHolds) takes the next one;
+// a sale whose hold lapsed takes one only if a line is left beyond those
+// the OPEN sessions hold (ProductHeld), else ErrNoLinesLeft: a late
+// payment never takes the line a checkout made since is holding.
 func TakeProductLine(ctx context.Context, tx *sqlx.Tx, productID, saleID string) (string, error) {
 	var locked string
 	err := tx.GetContext(ctx, &locked, `SELECT id FROM products WHERE id = $1 FOR UPDATE`, productID)
@@ -193,6 +197,23 @@ func TakeProductLine(ctx context.Context, tx *sqlx.Tx, productID, saleID string)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("db: find the sale's line: %w", err)
+	}
+	holds, err := saleHolds(ctx, tx, saleID)
+	if err != nil {
+		return "", err
+	}
+	if !holds {
+		var left int
+		if err := tx.GetContext(ctx, &left, `SELECT count(*) FROM product_lines WHERE product_id = $1 AND sale_id IS NULL`, productID); err != nil {
+			return "", fmt.Errorf("db: count product lines left: %w", err)
+		}
+		held, err := ProductHeld(ctx, tx, productID)
+		if err != nil {
+			return "", err
+		}
+		if left-held <= 0 {
+			return "", domain.ErrNoLinesLeft
+		}
 	}
 	err = tx.GetContext(ctx, &line, `
 		UPDATE product_lines SET sale_id = $2, taken_at = now()

@@ -177,6 +177,11 @@ type SessionDelivery struct {
 	Type        string `json:"type"`
 	RedirectURL string `json:"redirectUrl,omitempty"`
 	Content     string `json:"content,omitempty"`
+	// Undelivered is set when a TEXT_LINES product had no line left for
+	// this sale (a payment that arrived after its session's hold lapsed,
+	// when the other checkouts held or took every line): the sale stands,
+	// content says the seller will deliver, and no line was handed out.
+	Undelivered bool `json:"undelivered,omitempty" jsonschema:"description=true when a TEXT_LINES product had no line left for this sale (paid after its session's hold lapsed): no line was handed out; content says the seller delivers"`
 }
 
 // CheckoutSession is a stored checkout session: one checkout of a payment
@@ -200,10 +205,15 @@ type CheckoutSession struct {
 	TransactionID     string                   `db:"transaction_id"`
 	ExternalReference *string                  `db:"external_reference"`
 	Delivery          JSONB[[]SessionDelivery] `db:"delivery"`
-	ExpiresAt         Time                     `db:"expires_at"`
-	PaidAt            *Time                    `db:"paid_at"`
-	CreatedAt         Time                     `db:"created_at"`
-	UpdatedAt         Time                     `db:"updated_at"`
+	// CouponCounted tells whether the session's sale counted a use of its
+	// coupon (a row of coupon_uses, read with the session): a payment
+	// that arrived after its hold lapsed counts one only if the coupon
+	// still had a use no other session held.
+	CouponCounted bool  `db:"coupon_counted"`
+	ExpiresAt     Time  `db:"expires_at"`
+	PaidAt        *Time `db:"paid_at"`
+	CreatedAt     Time  `db:"created_at"`
+	UpdatedAt     Time  `db:"updated_at"`
 }
 
 // SessionView is a session's public form: the checkout's answer, GET
@@ -226,9 +236,14 @@ type SessionView struct {
 	ExternalReference *string           `json:"externalReference,omitempty"`
 	PayCheckoutURL    string            `json:"payCheckoutUrl"`
 	Delivery          []SessionDelivery `json:"delivery,omitempty"`
-	ExpiresAt         Time              `json:"expiresAt"`
-	PaidAt            *Time             `json:"paidAt,omitempty"`
-	CreatedAt         Time              `json:"createdAt"`
+	// CouponCounted is present on a PAID session with a coupon: false
+	// when its sale did not count a use of the coupon (paid after its
+	// hold lapsed, with every use taken or held by other checkouts); the
+	// payer still paid the discounted amount.
+	CouponCounted *bool `json:"couponCounted,omitempty" jsonschema:"description=on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)"`
+	ExpiresAt     Time  `json:"expiresAt"`
+	PaidAt        *Time `json:"paidAt,omitempty"`
+	CreatedAt     Time  `json:"createdAt"`
 }
 
 // View is the session's public form.
@@ -246,6 +261,10 @@ func (s CheckoutSession) View(publicURL string) SessionView {
 	}
 	if s.Status == SessionPaid {
 		v.Delivery = s.Delivery.V
+		if s.CouponID != nil {
+			counted := s.CouponCounted
+			v.CouponCounted = &counted
+		}
 	}
 	return v
 }
