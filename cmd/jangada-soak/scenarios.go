@@ -136,6 +136,9 @@ func (s *scen) run(ctx context.Context) {
 	}
 	s.started.Store(true)
 	loops := []func(context.Context){s.lostLoop, s.limitLoop, s.raceLoop, s.prodLoop}
+	if !s.quick { // a second products goroutine: enough sales to use up the coupon and the rare product
+		loops = append(loops, s.prodLoop)
+	}
 	var wg sync.WaitGroup
 	for _, f := range loops {
 		wg.Add(1)
