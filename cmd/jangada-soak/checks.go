@@ -53,7 +53,18 @@ func (k *checker) statuses(ctx context.Context) (map[string]string, error) {
 		Status string  `db:"status"`
 		Refund *string `db:"refund"`
 	}
-	err := k.d.SelectContext(ctx, &rows, `SELECT id, status, details->'refund'->>'status' AS refund FROM transactions WHERE id = ANY($1)`, pq.StringArray(ids))
+	// The products' records live in tables of their own; a billing's
+	// refunds are statement lines naming it ("<billing>/refunds": their
+	// statuses, sorted).
+	err := k.d.SelectContext(ctx, &rows, `SELECT id, status, details->'refund'->>'status' AS refund FROM transactions WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM billings WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM checkout_sessions WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM subscriptions WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM pix_automatic_authorizations WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM dunnings WHERE id = ANY($1)
+		UNION ALL SELECT id, status, NULL FROM bureau_reports WHERE id = ANY($1)
+		UNION ALL SELECT reference_id || '/refunds', string_agg(status, ',' ORDER BY status), NULL FROM transactions
+			WHERE type = 'BILLING_REFUND' AND reference_id = ANY($1) GROUP BY reference_id`, pq.StringArray(ids))
 	out := map[string]string{}
 	for _, r := range rows {
 		out[r.ID] = r.Status
@@ -71,9 +82,9 @@ func (k *checker) pendingFinal(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	refunded := map[string]bool{} // a paid charge refunded ends REVERSED
+	refunded := map[string]bool{} // a paid charge refunded ends REVERSED, a billing REFUNDED
 	for _, o := range k.ops {
-		if o.kind == opRefund && o.accepted {
+		if (o.kind == opRefund || o.kind == opBillRefund) && o.accepted {
 			refunded[o.id] = true
 		}
 	}
@@ -86,10 +97,23 @@ func (k *checker) pendingFinal(ctx context.Context) ([]string, error) {
 		if o.kind == opCharge && refunded[o.id] {
 			want = "REVERSED"
 		}
-		ok := got == want
-		if o.kind == opRefund {
+		if productKinds[o.kind] && strings.HasPrefix(o.kind, "billing ") && refunded[o.id] {
+			want = "REFUNDED"
+		}
+		// want may name alternatives ("COMPLETED|CANCELED": a race either
+		// side may win).
+		ok := false
+		for _, w := range strings.Split(want, "|") {
+			ok = ok || got == w
+		}
+		switch o.kind {
+		case opRefund:
 			ok = got == "REVERSED" && st[o.id+"/refund"] == "COMPLETED"
 			got += "/refund " + st[o.id+"/refund"]
+		case opBillRefund, opBillRefundNo: // every line of the billing final, one of them want
+			lines := st[o.id+"/refunds"]
+			ok = !strings.Contains(lines, "PENDING") && strings.Contains(lines, o.want)
+			got = "refund lines " + lines
 		}
 		if !ok {
 			bad = append(bad, fmt.Sprintf("%s %s is %q, want %s", o.kind, o.id, got, want))
@@ -193,6 +217,16 @@ func (k *checker) once(ctx context.Context) check {
 			if o.accepted {
 				want[domain.TypeRefund]++
 			}
+		case opCheckout, opCheckoutExp, opBillPix: // an ordinary charge of its own
+			want[domain.TypePixIn]++
+		case opMED:
+			want[domain.TypeMED]++
+		case opRecharge:
+			want[domain.TypeMobileRecharge]++
+		case opCryptoIn:
+			want[domain.TypeCryptoIn]++
+		case opCryptoOut:
+			want[domain.TypeCryptoOut]++
 		}
 	}
 	var ids []string
@@ -211,7 +245,8 @@ func (k *checker) once(ctx context.Context) check {
 	for _, r := range rows {
 		got[r.Type] = r.N
 	}
-	for _, t := range []string{domain.TypePixIn, domain.TypePixOut, domain.TypeInternalOut, domain.TypeRefund} {
+	for _, t := range []string{domain.TypePixIn, domain.TypePixOut, domain.TypeInternalOut, domain.TypeRefund,
+		domain.TypeMED, domain.TypeMobileRecharge, domain.TypeCryptoIn, domain.TypeCryptoOut} {
 		if got[t] != want[t] {
 			bad = append(bad, fmt.Sprintf("%d %s records for %d accepted creates", got[t], t, want[t]))
 		}

@@ -54,6 +54,12 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 	if body != nil {
 		raw, _ = json.Marshal(body)
 	}
+	return c.callRaw(ctx, method, path, key, idem, "application/json", raw)
+}
+
+// callRaw is call with a body already encoded as contentType (a multipart
+// form: a dunning's documents).
+func (c *client) callRaw(ctx context.Context, method, path, key, idem, contentType string, raw []byte) (answer, error) {
 	deadline := time.Now().Add(c.retryFor)
 	api := rand.IntN(len(c.apis))
 	backoff := 100 * time.Millisecond
@@ -73,7 +79,7 @@ func (c *client) call(ctx context.Context, method, path, key, idem string, body 
 			api = (api + 1) % len(c.apis)
 		}
 		c.attempts.Add(1)
-		a, err := c.once(ctx, c.addr(api, path), method, path, key, idem, raw)
+		a, err := c.onceAs(ctx, c.addr(api, path), method, path, key, idem, contentType, raw)
 		switch {
 		case err != nil:
 			last = err.Error()
@@ -106,6 +112,10 @@ func (c *client) addr(api int, path string) string {
 }
 
 func (c *client) once(ctx context.Context, addr, method, path, key, idem string, raw []byte) (answer, error) {
+	return c.onceAs(ctx, addr, method, path, key, idem, "application/json", raw)
+}
+
+func (c *client) onceAs(ctx context.Context, addr, method, path, key, idem, contentType string, raw []byte) (answer, error) {
 	var rd io.Reader
 	if raw != nil {
 		rd = bytes.NewReader(raw)
@@ -114,7 +124,7 @@ func (c *client) once(ctx context.Context, addr, method, path, key, idem string,
 	if err != nil {
 		return answer{}, err
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	if key == "" {
 		req.Header.Set("X-Admin-Token", c.adminToken)
 	} else {

@@ -43,6 +43,12 @@ type op struct {
 	// is checked per sub-account (scenarios.go), not on the main account.
 	sub      string
 	accepted bool // every step answered 2xx
+	// product is a kind of products.go: what it did to the balance is read
+	// from its records once final (delta, set by prodDeltas).
+	product bool
+	delta   int64
+	// ref is a second resource of the operation (a checkout's charge).
+	ref string
 	// want is the final status the resource must reach when accepted.
 	want string
 	// refused is a definite 4xx; unresolved is no definite answer.
@@ -54,6 +60,9 @@ type op struct {
 func (o *op) effect() map[int]int64 {
 	if !o.accepted {
 		return nil
+	}
+	if o.product {
+		return map[int]int64{o.from: o.delta}
 	}
 	switch o.kind {
 	case opSubAdd:

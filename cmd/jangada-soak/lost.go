@@ -12,7 +12,13 @@ import (
 
 // lostKinds are the creates the lost-answer scenario goes through, in the
 // order it cycles them: every create route the soak exercises.
-var lostKinds = []string{opCharge, opPixOut, opRefund, opInternal, opSchedule, opSubCreate, opSubAdd, opSubRemove}
+var lostKinds = []string{opCharge, opPixOut, opRefund, opInternal, opSchedule, opSubCreate, opSubAdd, opSubRemove,
+	opBillBoleto, opBillRefund, opSubscription, opCheckout, opPixAuto, opPixInstr, opRecharge, opReport, opCryptoIn, opCryptoOut}
+
+// lostMayFallBack are the kinds that need an earlier resource (a paid
+// charge or billing, an ACTIVE authorization) and go as a charge while
+// there is none: a short run may not try them.
+var lostMayFallBack = map[string]bool{opRefund: true, opBillRefund: true, opPixInstr: true}
 
 // lostOp is one create whose first answer was lost.
 type lostOp struct {
@@ -44,6 +50,11 @@ func (s *scen) lostLoop(ctx context.Context) {
 // paid charge to refund yet, no money in the sub-account to remove, the
 // schedule cap reached — a charge instead) and the operation it records.
 func (s *scen) lostRequest(kind, key string, n int64) (string, any, *op) {
+	if productKinds[kind] { // products.go: on their own accounts
+		if path, body, o, ok := s.prodLostRequest(kind, key, n); ok {
+			return path, body, o
+		}
+	}
 	from := s.lostA
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -95,6 +106,9 @@ func (s *scen) lostRequest(kind, key string, n int64) (string, any, *op) {
 // resource id (a refund's deposit and the time the refund was requested;
 // a charge's id and BR Code, which a retry answers from the stored row).
 func identity(kind string, data json.RawMessage) string {
+	if productKinds[kind] {
+		return identityOf(kind, data)
+	}
 	var v struct {
 		ID        string `json:"id"`
 		CopyPaste string `json:"copyPaste"`
@@ -170,7 +184,11 @@ func (s *scen) lostOne(ctx context.Context, kind, fault string, gate <-chan stru
 		FeeAmount float64
 	}
 	json.Unmarshal(a.data, &v)
-	if o.kind != opRefund { // a refund's op names its deposit
+	switch {
+	case o.kind == opBillRefund: // its op names its billing
+	case productKinds[o.kind]:
+		o.id = resourceID(o.kind, a.data)
+	case o.kind != opRefund: // a refund's op names its deposit
 		o.id = v.ID
 	}
 	o.fee = int64(v.FeeAmount*100 + 0.5)
@@ -184,6 +202,9 @@ func (s *scen) lostOne(ctx context.Context, kind, fault string, gate <-chan stru
 	a, err = s.c.call(ctx, "POST", path, m.Key, key, body)
 	if err != nil || !a.ok() || identity(o.kind, a.data) != id {
 		l.problem = fmt.Sprintf("%s %s: the replay answered HTTP %d %s %v (%q, want %q)", o.kind, key, a.status, a.message, err, identity(o.kind, a.data), id)
+	}
+	if productKinds[o.kind] && o.accepted {
+		s.prodAfterLost(ctx, o, a.data)
 	}
 	if o.kind == opCharge {
 		o.want = "COMPLETED"
@@ -229,7 +250,7 @@ func (s *scen) lostCheck(ctx context.Context, d *sqlx.DB) check {
 		}
 	}
 	for _, k := range lostKinds {
-		if byKind[k] == 0 && k != opRefund {
+		if byKind[k] == 0 && !lostMayFallBack[k] {
 			bad = append(bad, "no "+k+" was tried")
 		}
 	}

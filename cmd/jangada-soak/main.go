@@ -4,8 +4,10 @@
 // process (`jangada temporal`), two `jangada api` and two `jangada worker`
 // processes on one PostgreSQL database — drives a mixed load (charges paid
 // and expired through the sandbox routes, PIX outs, refunds, internal
-// transfers, webhook deliveries to a local receiver, WebSocket subscribers
-// on each api process) while it injects faults (a worker SIGKILLed and
+// transfers, and beside them every other product — billings and their
+// refunds, subscriptions, checkouts, MED, PIX automatic, mobile recharge,
+// credit bureau, crypto — webhook deliveries to a local receiver, WebSocket
+// subscribers on each api process) while it injects faults (a worker SIGKILLed and
 // restarted, an api process restarted, PostgreSQL restarted), then checks
 // the ledger, the balances, that nothing happened twice, that every
 // accepted operation reached its final state, that every event reached its
@@ -55,7 +57,7 @@ func main() {
 	flag.StringVar(&o.sharedURL, "pg-url", cmp.Or(os.Getenv("JANGADA_TEST_DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
 		"the shared PostgreSQL's maintenance database (default JANGADA_TEST_DATABASE_URL, else the local server)")
 	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
-	flag.BoolVar(&o.scenarios, "scenarios", true, "run the issue-21 scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds)")
+	flag.BoolVar(&o.scenarios, "scenarios", true, "run the scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds, every other product)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()
 	if o.duration == 0 {

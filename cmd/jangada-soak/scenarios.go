@@ -51,6 +51,8 @@ type scen struct {
 	ops        []*op
 	subs       []string // every sub-account the scenarios made, in order
 	lost       []*lostOp
+	// p is the products scenario (products.go).
+	p          *prods
 	lostPaid   []*op // paid charges of lostA not refunded yet
 	lostSubBal int64 // accepted adds − removes on lostSub
 	schedules  int
@@ -85,6 +87,9 @@ func newScen(ctx context.Context, c *client, ms []merchant, tag, hookURL string,
 			return nil, err
 		}
 		s.ms = append(s.ms, m)
+	}
+	if err := s.newProds(ctx, tag, hookURL, rcv); err != nil {
+		return nil, fmt.Errorf("products: %w", err)
 	}
 	var err error
 	s.lostSub, err = s.newSub(ctx, s.lostA, "lost-moves")
@@ -130,7 +135,10 @@ func (s *scen) run(ctx context.Context) {
 		return
 	}
 	s.started.Store(true)
-	loops := []func(context.Context){s.lostLoop, s.limitLoop, s.raceLoop}
+	loops := []func(context.Context){s.lostLoop, s.limitLoop, s.raceLoop, s.prodLoop}
+	if !s.quick { // a second products goroutine: enough sales to use up the coupon and the rare product
+		loops = append(loops, s.prodLoop)
+	}
 	var wg sync.WaitGroup
 	for _, f := range loops {
 		wg.Add(1)
@@ -237,7 +245,7 @@ func (s *scen) checks(ctx context.Context, d *sqlx.DB) []check {
 	if s.off {
 		return nil
 	}
-	return []check{s.lostCheck(ctx, d), s.limitCheck(ctx, d), s.raceCheck(ctx, d), s.subBalances(ctx, d)}
+	return []check{s.lostCheck(ctx, d), s.limitCheck(ctx, d), s.raceCheck(ctx, d), s.subBalances(ctx, d), s.prodCheck(ctx, d)}
 }
 
 // summary prints what the scenarios did, by kind.

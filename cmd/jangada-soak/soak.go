@@ -120,6 +120,10 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 	drain := 3 * time.Minute
 	checks := []check{k.definite(), k.finalStates(ctx, drain), k.webhooks(ctx, rcv, drain)}
 	checks = append(checks, k.websockets(ctx, subs, 30*time.Second)...)
+	// The products' money is read from their final records (products.go).
+	if err := prodDeltas(ctx, db, allOps); err != nil {
+		checks = append(checks, check{"products' records read", false, err.Error()})
+	}
 	checks = append(checks, k.ledger(ctx), k.balances(ctx), k.once(ctx))
 	checks = append(checks, sc.checks(ctx, db)...)
 
