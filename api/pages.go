@@ -127,6 +127,7 @@ type pageData struct {
 	// The link page.
 	Link     service.PaymentLink
 	Products []service.PageProduct
+	Price    *money.Cents // what the link sells at; nil: the payer types it
 	Required bool
 	Nonce    string
 	Form     pageForm
@@ -185,7 +186,7 @@ func (s *Server) renderLink(c *gin.Context, status int, p service.PayPage, form 
 			Error: "Este link de pagamento não está aceitando pagamentos no momento."})
 		return
 	}
-	render(c, status, "link.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName, Link: p.Link, Products: p.Products,
+	render(c, status, "link.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName, Link: p.Link, Products: p.Products, Price: p.Price,
 		Required: p.Link.CustomerMode == domain.CustomerRequired, Nonce: newNonce(), Form: form, Error: msg})
 }
 

@@ -50,7 +50,7 @@ func TestPayPageFormErrorsAndEscaping(t *testing.T) {
 	amt := money.Cents(1990)
 	page := service.PayPage{MerchantName: "Loja <i>", Link: service.PaymentLink{ID: "plink_1", Name: "<script>alert(1)</script>",
 		AllowedMethods: []string{"PIX"}, FixedAmount: &amt, CustomerMode: domain.CustomerRequired, Status: domain.LinkActive},
-		Products: []service.PageProduct{{ID: "prod_1", Name: "<script>x</script>"}}}
+		Products: []service.PageProduct{{ID: "prod_1", Name: "<script>x</script>"}}, Price: &amt}
 	f.checkouts.EXPECT().PublicLink(gomock.Any(), "plink_1").Return(page, nil).Times(2)
 	f.checkouts.EXPECT().PageCheckout(gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CheckoutResult{},
 		domain.Invalid("payer", "needs name, document and email: this payment link requires the customer's data"))

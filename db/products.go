@@ -91,6 +91,20 @@ func LockProducts(ctx context.Context, tx *sqlx.Tx, accountID string, ids []stri
 	return out, nil
 }
 
+// ProductsOf reads the account's live products among ids, in id order,
+// without locking them (a checkout prices its link with them before it
+// takes their locks; holdProducts checks the price again under them).
+func ProductsOf(ctx context.Context, q sqlx.QueryerContext, accountID string, ids []string) ([]domain.Product, error) {
+	out := []domain.Product{}
+	err := sqlx.SelectContext(ctx, q, &out, `SELECT `+productColumns+` FROM products
+		WHERE account_id = $1 AND id = ANY($2) AND deleted_at IS NULL ORDER BY id`,
+		accountID, pq.StringArray(ids))
+	if err != nil {
+		return nil, fmt.Errorf("db: read products: %w", err)
+	}
+	return out, nil
+}
+
 // MissingProducts is the ids among ids that are not live products of the
 // account (for a request that names products: a coupon's productIds).
 func MissingProducts(ctx context.Context, q sqlx.QueryerContext, accountID string, ids []string) ([]string, error) {

@@ -143,10 +143,26 @@ func (n NewCheckout) PayerFor(mode string) (*CheckoutPayer, error) {
 	return n.Payer, nil
 }
 
-// PriceCheckout is the amount a checkout sells before any discount: the
-// link's fixed amount, or the amount the payer typed on an open-value link
-// (and only there).
-func PriceCheckout(fixed, asked *money.Cents) (money.Cents, error) {
+// PriceCheckout is the amount a checkout sells before any discount. A
+// link that sells products (products: the link's live products) is priced
+// by them: the sum of their prices, or, when one has no price, the link's
+// fixed amount; an amount the payer sends there is refused, so no payer
+// sets the price of what is delivered. A link without products sells its
+// fixed amount, or the amount the payer typed on an open-value link (and
+// only there).
+func PriceCheckout(fixed, asked *money.Cents, products []Product) (money.Cents, error) {
+	if len(products) > 0 {
+		if asked != nil {
+			return 0, Invalid("amount", "must not be sent: this payment link sells products at their prices")
+		}
+		if sum, ok := ProductsPrice(products); ok {
+			return sum, nil
+		}
+		if fixed == nil {
+			return 0, Invalid("linkId", "sells a product without a price and has no fixedAmount: it cannot be priced")
+		}
+		return *fixed, nil
+	}
 	switch {
 	case fixed != nil && asked != nil && *asked != *fixed:
 		return 0, Invalid("amount", "must not be sent: this payment link has a fixed amount of %s", *fixed)
@@ -267,4 +283,17 @@ func (s CheckoutSession) View(publicURL string) SessionView {
 		}
 	}
 	return v
+}
+
+// ProductsPrice is the sum of products' prices, and whether every one has
+// a price.
+func ProductsPrice(products []Product) (money.Cents, bool) {
+	var sum money.Cents
+	for _, p := range products {
+		if p.Price == nil {
+			return 0, false
+		}
+		sum += *p.Price
+	}
+	return sum, true
 }

@@ -15,19 +15,26 @@ func TestPriceCheckout(t *testing.T) {
 	cases := []struct {
 		name         string
 		fixed, asked *money.Cents
+		products     []Product
 		want         money.Cents
 		err          string
 	}{
-		{"fixed link, nothing asked", cents(1000), nil, 1000, ""},
-		{"fixed link, the same amount sent", cents(1000), cents(1000), 1000, ""},
-		{"fixed link, another amount sent", cents(1000), cents(900), 0, "amount must not be sent"},
-		{"open link, amount typed", nil, cents(4321), 4321, ""},
-		{"open link, no amount", nil, nil, 0, "amount is required"},
+		{"fixed link, nothing asked", cents(1000), nil, nil, 1000, ""},
+		{"fixed link, the same amount sent", cents(1000), cents(1000), nil, 1000, ""},
+		{"fixed link, another amount sent", cents(1000), cents(900), nil, 0, "amount must not be sent"},
+		{"open link, amount typed", nil, cents(4321), nil, 4321, ""},
+		{"open link, no amount", nil, nil, nil, 0, "amount is required"},
+		{"products, priced by them", nil, nil, []Product{{Price: cents(50000)}, {Price: cents(1250)}}, 51250, ""},
+		{"products, the payer's amount refused", nil, cents(200), []Product{{Price: cents(50000)}}, 0, "amount must not be sent"},
+		{"products, even the right amount refused", nil, cents(50000), []Product{{Price: cents(50000)}}, 0, "amount must not be sent"},
+		{"products win over a fixed amount", cents(100), nil, []Product{{Price: cents(50000)}}, 50000, ""},
+		{"an unpriced product, the fixed amount", cents(700), nil, []Product{{Price: cents(50000)}, {}}, 700, ""},
+		{"an unpriced product, no fixed amount", nil, nil, []Product{{}}, 0, "linkId sells a product without a price"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := PriceCheckout(tc.fixed, tc.asked)
+			got, err := PriceCheckout(tc.fixed, tc.asked, tc.products)
 			if tc.err != "" {
 				if err == nil || !errors.Is(err, ErrInvalid) || !strings.HasPrefix(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)

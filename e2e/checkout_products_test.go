@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -114,4 +115,36 @@ func TestCheckoutTextLinesUnderConcurrentPayments(t *testing.T) {
 		t.Fatalf("checkout of a sold-out product: %d %s", r.Status, r.Message)
 	}
 	e.verifyLedger()
+}
+
+// TestProductsSellAtTheirPrices: a link that sells products and has no
+// fixed amount was sold at whatever amount the payer typed (a 500.00
+// product with a line delivered for 2.00). It is priced by its products:
+// an amount sent is refused on the API checkout and on the hosted page,
+// and the session sells at the product's price.
+func TestProductsSellAtTheirPrices(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.verifiedMerchant()
+	prod := e.product(m, map[string]any{"name": "Licença cara", "price": 500, "deliveries": []map[string]any{
+		{"type": "TEXT_LINES", "linesText": "CARA-1\nCARA-2"},
+	}})
+	linkID := e.link(m, map[string]any{"name": "Licença", "productIds": []string{prod}})
+	if _, _, r := e.checkout(m, map[string]any{"linkId": linkID, "method": "PIX", "amount": 2}); r.Status != 400 || !strings.HasPrefix(r.Message, "amount must not be sent") {
+		t.Fatalf("API checkout with the payer's amount: %d %s, want 400 naming amount", r.Status, r.Message)
+	}
+	if res, body := e.page("GET", "/pay/"+linkID, nil); res.StatusCode != 200 || strings.Contains(body, `name="amount"`) || !strings.Contains(body, "R$ 500,00") {
+		t.Fatalf("pay page of a link with products: %d, want its price and no amount field\n%s", res.StatusCode, body)
+	}
+	form := url.Values{"amount": {"2,00"}, "method": {"PIX"}, "name": {"Ana Lima"}, "document": {"529.982.247-25"}, "email": {"ana@example.com"}}
+	if res, body := e.page("POST", "/pay/"+linkID, form); res.StatusCode != 400 || !strings.Contains(body, "amount must not be sent") {
+		t.Fatalf("page checkout with the payer's amount: %d\n%s", res.StatusCode, body)
+	}
+	sid, _, r := e.checkout(m, map[string]any{"linkId": linkID, "method": "PIX"})
+	if sid == "" {
+		t.Fatalf("checkout: %d %s", r.Status, r.Message)
+	}
+	if got := r.m(t); got["amount"] != 500.0 {
+		t.Fatalf("session amount %v, want the product's 500.00", got["amount"])
+	}
 }

@@ -53,6 +53,10 @@ type PayPage struct {
 	Link         PaymentLink
 	MerchantName string
 	Products     []PageProduct
+	// Price is what the link sells at (domain.PriceCheckout: its products'
+	// prices, or its fixed amount); nil on an open-value link, whose payer
+	// types the amount.
+	Price *money.Cents
 }
 
 // PageProduct is a product as the pay page lists it.
@@ -164,7 +168,17 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if in.Method == domain.MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto) {
 		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
 	}
-	price, err := domain.PriceCheckout(link.FixedAmount, in.Amount)
+	var products []domain.Product
+	if len(link.ProductIDs) > 0 {
+		var err error
+		if products, err = db.ProductsOf(ctx, s.DB, acct.ID, link.ProductIDs); err != nil {
+			return CheckoutResult{}, err
+		}
+		if len(products) != len(link.ProductIDs) {
+			return CheckoutResult{}, domain.Invalid("linkId", "sells a product that no longer exists")
+		}
+	}
+	price, err := domain.PriceCheckout(link.FixedAmount, in.Amount, products)
 	if err != nil {
 		return CheckoutResult{}, err
 	}
@@ -317,6 +331,11 @@ func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession
 	if len(products) != len(ids) {
 		return domain.Invalid("linkId", "sells a product that no longer exists")
 	}
+	// Priced before the locks (PriceCheckout): a price changed since is
+	// not sold at the old one.
+	if sum, ok := domain.ProductsPrice(products); ok && sum != sess.OriginalAmount {
+		return domain.Invalid("linkId", "sells a product whose price changed while checking out: try again")
+	}
 	for _, p := range products {
 		if p.Status != domain.ProductActive {
 			return domain.Invalid("linkId", "sells the product %q, which is not for sale now", p.Name)
@@ -385,14 +404,14 @@ func (s *Checkouts) PublicLink(ctx context.Context, id string) (PayPage, error) 
 		return PayPage{}, err
 	}
 	page := PayPage{Link: l, MerchantName: acct.Name}
-	for _, pid := range l.ProductIDs {
-		p, err := db.GetProduct(ctx, s.DB, l.AccountID, pid)
-		if errors.Is(err, domain.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return PayPage{}, err
-		}
+	products, err := db.ProductsOf(ctx, s.DB, l.AccountID, l.ProductIDs)
+	if err != nil {
+		return PayPage{}, err
+	}
+	if price, err := domain.PriceCheckout(l.FixedAmount, nil, products); err == nil {
+		page.Price = &price
+	}
+	for _, p := range products {
 		pp := PageProduct{ID: p.ID, Name: p.Name, Price: p.Price}
 		if p.Description != nil {
 			pp.Description = *p.Description
