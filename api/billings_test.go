@@ -115,7 +115,7 @@ func TestBillingSlipIsAPrintablePageWithTheBarcode(t *testing.T) {
 		t.Fatalf("slip = %d %s", w.Code, w.Header().Get("Content-Type"))
 	}
 	page := w.Body.String()
-	for _, want := range []string{boleto.Format(bol.DigitableLine), `data-barcode="` + bol.Barcode + `"`, "<svg", "12.34", "01/12/2026"} {
+	for _, want := range []string{boleto.Format(bol.DigitableLine), `data-barcode="` + bol.Barcode + `"`, "<svg", "R$ 12,34", "01/12/2026", `lang="pt-BR"`, `src="/pay/assets/slip.js"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("slip lacks %q", want)
 		}

@@ -104,8 +104,9 @@ func statusName(status string) string {
 	return "aguardando pagamento"
 }
 
-// mountPages adds the hosted pages to the merchant listener.
-func (s *Server) mountPages(e *gin.Engine) {
+// mountPageAssets serves the pages' own scripts and styles (the CSP
+// allows no other).
+func mountPageAssets(e *gin.Engine) {
 	assets, _ := fs.Sub(pageAssets, "pages/assets")
 	files := http.FileServer(http.FS(assets))
 	e.GET("/pay/assets/*file", func(c *gin.Context) {
@@ -114,10 +115,29 @@ func (s *Server) mountPages(e *gin.Engine) {
 		c.Request.URL.Path = c.Param("file")
 		files.ServeHTTP(c.Writer, c.Request)
 	})
-	e.GET("/pay/session/:sessionId", s.sessionPage)
-	e.GET("/pay/session/:sessionId/events", s.sessionEvents)
-	e.GET("/pay/:linkId", s.linkPage)
-	e.POST("/pay/:linkId", s.linkPageCheckout)
+}
+
+// mountPages adds the payment links' hosted pages to the pages' group.
+func (s *Server) mountPages(pages *gin.RouterGroup) {
+	pages.GET("/pay/session/:sessionId", s.sessionPage)
+	pages.GET("/pay/session/:sessionId/events", s.sessionEvents)
+	pages.GET("/pay/:linkId", s.linkPage)
+	pages.POST("/pay/:linkId", s.linkPageCheckout)
+}
+
+// pageHeaders is the one place the human pages' security headers are set:
+// the middleware of every page route, so that an error, a refusal or a
+// redirect carries them as a rendered page does. The pages' CSP (nothing
+// but their own assets, never framed), nosniff, no Referer (a page's
+// address is its only authority: a token, a session id) and no cache (a
+// payer's data, a delivery).
+func pageHeaders(c *gin.Context) {
+	h := c.Writer.Header()
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	c.Next()
 }
 
 // pageData is what the templates read.
@@ -140,6 +160,9 @@ type pageData struct {
 	Delivery                 []domain.SessionDelivery
 	// A debit card billing's invoice (api/billing_invoice.go).
 	Invoice invoiceView
+	// A boleto's slip (api/billing_pages.go), on a wider card.
+	Slip billingPageData
+	Wide bool
 }
 
 // pageForm is what the payer typed, shown again with an error.
@@ -147,12 +170,10 @@ type pageForm struct {
 	Amount, Name, Document, Email, CouponCode string
 }
 
-// render writes a page with the pages' security headers.
+// render is the one renderer of the human pages (html/template, the
+// layout of pages/layout.html); their headers come from the page routes'
+// middleware, pageHeaders.
 func render(c *gin.Context, status int, name string, d pageData) {
-	c.Header("Content-Security-Policy", pageCSP)
-	c.Header("X-Content-Type-Options", "nosniff")
-	c.Header("Referrer-Policy", "no-referrer")
-	c.Header("Cache-Control", "no-store")
 	var b strings.Builder
 	if err := pageTemplates.ExecuteTemplate(&b, name, d); err != nil {
 		c.String(http.StatusInternalServerError, "erro interno")

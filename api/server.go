@@ -134,15 +134,20 @@ func New(d Deps) *Server {
 	e.GET("/livez", s.livez)
 	e.GET("/readyz", s.readyz)
 	e.GET("/qr/:file", s.qrImage)
-	// Payment links' hosted pages (issue 24), without an API key.
+	// The human pages, without an API key, all in one group whose
+	// middleware sends their headers (pageHeaders), whatever answers:
+	// a page, an error page, a redirect.
+	mountPageAssets(e)
+	pages := e.Group("", pageHeaders)
+	// Payment links' hosted pages (issue 24).
 	if s.Checkouts != nil {
-		s.mountPages(e)
+		s.mountPages(pages)
 	}
 	// Billings: a boleto's printable slip and a debit card billing's
 	// hosted invoice, public under unguessable page tokens.
-	e.GET("/billings/slip/:token", s.billingSlip)
-	e.GET("/billings/invoice/:token", s.billingInvoice)
-	e.POST("/billings/invoice/:token/pay", s.payInvoice)
+	pages.GET("/billings/slip/:token", s.billingSlip)
+	pages.GET("/billings/invoice/:token", s.billingInvoice)
+	pages.POST("/billings/invoice/:token/pay", s.payInvoice)
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 
