@@ -1,7 +1,9 @@
 package api
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +11,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -140,6 +143,48 @@ func pageHeaders(c *gin.Context) {
 	c.Next()
 }
 
+// maxPageForm bounds a page form's body: a checkout or a card is a few
+// hundred bytes.
+const maxPageForm = 64 << 10
+
+// pagePosts guards every form a page posts: a cross-origin post is
+// refused with 403 (a form another site makes a payer's browser send: a
+// client that sends neither Origin nor Sec-Fetch-Site is not one), the
+// body is an URL-encoded form of at most maxPageForm bytes (no multipart,
+// so nothing is ever spooled to disk), read here once.
+func pagePosts(cop *http.CrossOriginProtection) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
+			c.Next()
+			return
+		}
+		if err := cop.Check(c.Request); err != nil {
+			render(c, http.StatusForbidden, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada",
+				Error: "Este formulário só pode ser enviado a partir da própria página de pagamento."})
+			c.Abort()
+			return
+		}
+		if ct, _, _ := mime.ParseMediaType(c.ContentType()); ct != "application/x-www-form-urlencoded" && c.Request.ContentLength != 0 {
+			render(c, http.StatusUnsupportedMediaType, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada",
+				Error: "Formulário em formato não aceito."})
+			c.Abort()
+			return
+		}
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxPageForm)
+		if err := c.Request.ParseForm(); err != nil {
+			status, msg := http.StatusBadRequest, "Formulário ilegível."
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				status, msg = http.StatusRequestEntityTooLarge, "Formulário grande demais."
+			}
+			render(c, status, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada", Error: msg})
+			c.Abort()
+			return
+		}
+		c.Next()
+	}
+}
+
 // pageData is what the templates read.
 type pageData struct {
 	Title, Merchant string
@@ -208,7 +253,7 @@ func (s *Server) renderLink(c *gin.Context, status int, p service.PayPage, form 
 		return
 	}
 	render(c, status, "link.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName, Link: p.Link, Products: p.Products, Price: p.Price,
-		Required: p.Link.CustomerMode == domain.CustomerRequired, Nonce: newNonce(), Form: form, Error: msg})
+		Required: p.Link.CustomerMode == domain.CustomerRequired, Nonce: s.issueNonce(p.Link.ID), Form: form, Error: msg})
 }
 
 // linkPageCheckout is the pay page's form: a checkout of the link (rate
@@ -232,7 +277,7 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 	in, err := pageRequest(linkID, c.PostForm("method"), form)
 	var r service.CheckoutResult
 	if err == nil {
-		r, err = s.Checkouts.PageCheckout(ctx, pageNonce(c.PostForm("nonce")), in)
+		r, err = s.Checkouts.PageCheckout(ctx, s.pageKey(linkID, c.PostForm("nonce"), form), in)
 	}
 	if err != nil {
 		p, lerr := s.Checkouts.PublicLink(ctx, linkID)
@@ -280,12 +325,52 @@ func parseBRL(s string) (money.Cents, error) {
 	return money.ParseBRL(s)
 }
 
-// pageNonce is the form's nonce, or a fresh one when it sent none.
-func pageNonce(sent string) string {
-	if len(sent) == 32 && strings.Trim(sent, "0123456789abcdef") == "" {
-		return sent
+// pageKey is the key a page checkout's session derives from: the form's
+// nonce, when the server issued it for this link (issueNonce: a nonce
+// the client picked is a fresh one), bound to the payer the form names, so
+// that a nonce another person reuses makes another session and never
+// lands them on the first one's (a double click of one payer's form still
+// finds its session). Keyed with the server's secret, the key names no
+// payer's data.
+func (s *Server) pageKey(linkID, sent string, f pageForm) string {
+	nonce, ok := s.checkNonce(linkID, sent)
+	if !ok {
+		nonce = newNonce()
 	}
-	return newNonce()
+	m := hmac.New(sha256.New, s.fingerprint)
+	for _, part := range []string{"page-checkout", linkID, nonce, strings.TrimSpace(f.Name), strings.TrimSpace(f.Document),
+		strings.ToLower(strings.TrimSpace(f.Email))} {
+		m.Write([]byte(part))
+		m.Write([]byte{0})
+	}
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// issueNonce is a pay form's nonce for link: 16 random bytes and their
+// MAC under the server's secret, so only a nonce this server issued for
+// this link is taken back (checkNonce).
+func (s *Server) issueNonce(linkID string) string {
+	r := newNonce()
+	return r + s.nonceMAC(linkID, r)
+}
+
+// checkNonce returns the random part of a nonce issued by issueNonce for
+// linkID, and whether sent is one.
+func (s *Server) checkNonce(linkID, sent string) (string, bool) {
+	if len(sent) != 64 {
+		return "", false
+	}
+	r, mac := sent[:32], sent[32:]
+	if strings.Trim(r, "0123456789abcdef") != "" || !hmac.Equal([]byte(mac), []byte(s.nonceMAC(linkID, r))) {
+		return "", false
+	}
+	return r, true
+}
+
+func (s *Server) nonceMAC(linkID, r string) string {
+	m := hmac.New(sha256.New, s.fingerprint)
+	m.Write([]byte("pay-nonce\x00" + linkID + "\x00" + r))
+	return hex.EncodeToString(m.Sum(nil)[:16])
 }
 
 func newNonce() string {

@@ -138,7 +138,7 @@ func New(d Deps) *Server {
 	// middleware sends their headers (pageHeaders), whatever answers:
 	// a page, an error page, a redirect.
 	mountPageAssets(e)
-	pages := e.Group("", pageHeaders)
+	pages := e.Group("", pageHeaders, pagePosts(http.NewCrossOriginProtection()))
 	// Payment links' hosted pages (issue 24).
 	if s.Checkouts != nil {
 		s.mountPages(pages)

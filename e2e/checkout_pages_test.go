@@ -63,7 +63,7 @@ func TestCheckoutHostedPages(t *testing.T) {
 		t.Fatalf("bad amount: %d\n%s", res.StatusCode, body)
 	}
 
-	nonce := strings.Repeat("ab", 16)
+	nonce := formNonce(t, body)
 	form := url.Values{"amount": {"12,50"}, "method": {"PIX"}, "nonce": {nonce}, "name": {"Ana Lima"}, "document": {"529.982.247-25"}, "email": {"ana@example.com"}}
 	res, _ = e.page("POST", "/pay/"+linkID, form)
 	loc := res.Header.Get("Location")
@@ -131,4 +131,80 @@ func TestCheckoutHostedPages(t *testing.T) {
 		t.Fatalf("unknown session page: %d", res.StatusCode)
 	}
 	e.verifyLedger()
+}
+
+// formNonce is the nonce a pay page drew into its form.
+func formNonce(t *testing.T, body string) string {
+	t.Helper()
+	const attr = `name="nonce" value="`
+	i := strings.Index(body, attr)
+	if i < 0 {
+		t.Fatalf("no nonce in the form:\n%s", body)
+	}
+	rest := body[i+len(attr):]
+	return rest[:strings.IndexByte(rest, '"')]
+}
+
+// TestPayFormCannotBeFixedOrForged: the pay form's nonce named the session
+// and the client could choose it, so an attacker's nonce posted from a
+// victim's browser landed the victim on the attacker's session (the
+// attacker's payer data, and the attacker reading the delivery after the
+// victim paid). Only a nonce the server issued for the link is taken, it
+// is bound to the payer (another payer with the same nonce gets another
+// session), cross-origin posts are refused, and a form body is bounded and
+// never multipart.
+func TestPayFormCannotBeFixedOrForged(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.verifiedMerchant()
+	linkID := e.link(m, map[string]any{"name": "Ingresso", "fixedAmount": 12.5, "customerMode": "OPTIONAL"})
+	_, body := e.page("GET", "/pay/"+linkID, nil)
+	nonce := formNonce(t, body)
+	attacker := url.Values{"method": {"PIX"}, "nonce": {nonce}, "name": {"Eva Mal"}, "document": {"529.982.247-25"}, "email": {"eva@example.com"}}
+	victim := url.Values{"method": {"PIX"}, "nonce": {nonce}, "name": {"Ana Lima"}, "document": {"111.444.777-35"}, "email": {"ana@example.com"}}
+	post := func(form url.Values) string {
+		t.Helper()
+		res, body := e.page("POST", "/pay/"+linkID, form)
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("checkout: %d\n%s", res.StatusCode, body)
+		}
+		return res.Header.Get("Location")
+	}
+	mine := post(attacker)
+	if again := post(attacker); again != mine {
+		t.Fatalf("the same payer's form sent twice: %s then %s, want one session", mine, again)
+	}
+	if theirs := post(victim); theirs == mine {
+		t.Fatalf("another payer with the same nonce landed on session %s", mine)
+	}
+	// A nonce the client picks is not the server's: each post is new.
+	picked := url.Values{"method": {"PIX"}, "nonce": {strings.Repeat("ab", 32)}}
+	if a, b := post(picked), post(picked); a == b {
+		t.Fatalf("a client-picked nonce named session %s twice", a)
+	}
+
+	// A cross-site post (what a form on another site makes the victim's
+	// browser send) is refused before anything is made.
+	req, _ := http.NewRequest("POST", e.base+"/pay/"+linkID, strings.NewReader(victim.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	res, err := noRedirect.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden || res.Header.Get("Content-Security-Policy") == "" {
+		t.Fatalf("cross-site post: %d, want 403 with the pages' headers", res.StatusCode)
+	}
+	// Bodies are bounded and never multipart.
+	big := url.Values{"method": {"PIX"}, "name": {strings.Repeat("a", 70<<10)}}
+	if res, _ := e.page("POST", "/pay/"+linkID, big); res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a 70 KiB form: %d, want 413", res.StatusCode)
+	}
+	mp, _ := http.NewRequest("POST", e.base+"/pay/"+linkID, strings.NewReader("--x\r\nContent-Disposition: form-data; name=\"method\"\r\n\r\nPIX\r\n--x--\r\n"))
+	mp.Header.Set("Content-Type", "multipart/form-data; boundary=x")
+	if res, err := noRedirect.Do(mp); err != nil || res.StatusCode != http.StatusUnsupportedMediaType {
+		t.Fatalf("a multipart form: %v %v, want 415", res.StatusCode, err)
+	}
 }

@@ -82,8 +82,10 @@ func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domai
 }
 
 // PageCheckout is the hosted pay page's checkout: the link names the
-// account, and the charge is the key's that made the link. nonce, drawn
-// into the page's form, names the session: a form sent twice makes one.
+// account, and the charge is the key's that made the link. nonce names the
+// session: the page's key for the form (api's pageKey: the nonce the
+// server drew into the form, bound to the payer), so a form sent twice
+// makes one session and another payer's form another.
 func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (CheckoutResult, error) {
 	link, err := db.PublicPaymentLink(ctx, s.DB, in.LinkID)
 	if err != nil {
