@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -147,14 +148,34 @@ func pageHeaders(c *gin.Context) {
 // hundred bytes.
 const maxPageForm = 64 << 10
 
-// pagePosts guards every form a page posts: a cross-origin post is
-// refused with 403 (a form another site makes a payer's browser send: a
-// client that sends neither Origin nor Sec-Fetch-Site is not one), the
-// body is an URL-encoded form of at most maxPageForm bytes (no multipart,
-// so nothing is ever spooled to disk), read here once.
-func pagePosts(cop *http.CrossOriginProtection) gin.HandlerFunc {
+// Defaults of the pages' budgets (config: 0 takes these).
+const (
+	DefaultPageViewsPerMinute    = 300
+	DefaultPageStreamsPerAddress = 20
+)
+
+// pageGuard bounds what one client can take of the pages, which need no
+// key. A read spends the address's page budget (PageViewsPerMinute: a pay
+// link's page runs a score of queries). A form a page posts is refused
+// with 403 when it comes from another origin (a form another site makes
+// a payer's browser send: a client that sends neither Origin nor
+// Sec-Fetch-Site is not one), and is an URL-encoded form of at most
+// maxPageForm bytes (no multipart, so nothing is ever spooled to disk),
+// read here once.
+func (s *Server) pageGuard(cop *http.CrossOriginProtection) gin.HandlerFunc {
+	perMinute := s.cfg.PageViewsPerMinute
+	if perMinute <= 0 {
+		perMinute = DefaultPageViewsPerMinute
+	}
 	return func(c *gin.Context) {
 		if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
+			if ok, _, _ := s.limiter.Allow("page-view:"+c.ClientIP(), perMinute); !ok {
+				c.Header("Retry-After", "60")
+				render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",
+					Error: "Muitas páginas abertas a partir deste endereço. Aguarde um minuto e tente de novo."})
+				c.Abort()
+				return
+			}
 			c.Next()
 			return
 		}
@@ -424,6 +445,13 @@ func (s *Server) sessionEvents(c *gin.Context) {
 		c.AbortWithStatus(http.StatusServiceUnavailable)
 		return
 	}
+	release, ok := s.streams.take(c.ClientIP(), s.cfg.PageStreamsPerAddress)
+	if !ok {
+		c.Header("Retry-After", "60")
+		c.AbortWithStatus(http.StatusTooManyRequests)
+		return
+	}
+	defer release()
 	wake, stop := s.SessionWatch.Watch(id, r.Session.TransactionID)
 	defer stop()
 	// The stream outlives the listener's write timeout.
@@ -484,4 +512,34 @@ func (s *Server) sessionEvents(c *gin.Context) {
 			}
 		}
 	}
+}
+
+// streamCaps counts the open session event streams per client address.
+type streamCaps struct {
+	mu   sync.Mutex
+	open map[string]int
+}
+
+// take opens a stream for addr if it has fewer than limit open (limit 0:
+// DefaultPageStreamsPerAddress), and returns its release.
+func (s *streamCaps) take(addr string, limit int) (func(), bool) {
+	if limit <= 0 {
+		limit = DefaultPageStreamsPerAddress
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open == nil {
+		s.open = map[string]int{}
+	}
+	if s.open[addr] >= limit {
+		return nil, false
+	}
+	s.open[addr]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.open[addr]--; s.open[addr] <= 0 {
+			delete(s.open, addr) // the map holds only addresses with streams open
+		}
+	}, true
 }

@@ -84,6 +84,8 @@ type Server struct {
 	Deps
 	cfg     config.Config
 	limiter *ratelimit.Limiter
+	// streams counts the pages' open event streams per client address.
+	streams streamCaps
 	engine  *gin.Engine
 	// admin is the operators' listener: /admin/v1, /metrics and pprof.
 	admin *gin.Engine
@@ -138,7 +140,7 @@ func New(d Deps) *Server {
 	// middleware sends their headers (pageHeaders), whatever answers:
 	// a page, an error page, a redirect.
 	mountPageAssets(e)
-	pages := e.Group("", pageHeaders, pagePosts(http.NewCrossOriginProtection()))
+	pages := e.Group("", pageHeaders, s.pageGuard(http.NewCrossOriginProtection()))
 	// Payment links' hosted pages (issue 24).
 	if s.Checkouts != nil {
 		s.mountPages(pages)

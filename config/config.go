@@ -45,6 +45,14 @@ type Config struct {
 	// PageCheckoutsPerMinute is how many checkouts a payment link's hosted
 	// pay page takes per client address and minute (issue 24; 0: 10).
 	PageCheckoutsPerMinute int `envconfig:"PAGE_CHECKOUTS_PER_MINUTE" default:"10"`
+	// PageViewsPerMinute is how many hosted pages (pay links, sessions,
+	// slips, invoices) one client address may read per minute: a pay
+	// link's page runs a score of queries (0: 300).
+	PageViewsPerMinute int `envconfig:"PAGE_VIEWS_PER_MINUTE" default:"300"`
+	// PageStreamsPerAddress caps the open session event streams of one
+	// client address (each holds goroutines and wakes for up to 30 min;
+	// 0: 20).
+	PageStreamsPerAddress int `envconfig:"PAGE_STREAMS_PER_ADDRESS" default:"20"`
 	// AdminRateLimitPerMinute is the admin API's budget per client address
 	// (0: DefaultAdminRateLimit), so that its token cannot be guessed at speed.
 	AdminRateLimitPerMinute int `envconfig:"ADMIN_RATE_LIMIT_PER_MINUTE" default:"1200"`

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"go.uber.org/mock/gomock"
+
+	"github.com/jangada/jangada/config"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+// Page reads spend a budget per client address (a pay link's page runs a
+// score of queries and needs no key): past it, a 429 page with
+// Retry-After and the pages' headers; another address is untouched.
+func TestPageViewsAreRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, withConfig(func(c *config.Config) { c.PageViewsPerMinute = 2 }))
+	page := service.PayPage{MerchantName: "Loja", Link: service.PaymentLink{ID: "plink_1", Name: "Ingresso",
+		AllowedMethods: []string{"PIX"}, CustomerMode: domain.CustomerNone, Status: domain.LinkActive}}
+	f.checkouts.EXPECT().PublicLink(gomock.Any(), "plink_1").Return(page, nil).Times(3)
+	get := func(addr string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/pay/plink_1", nil)
+		r.RemoteAddr = addr
+		w := httptest.NewRecorder()
+		f.srv.Handler().ServeHTTP(w, r)
+		return w
+	}
+	for i := range 2 {
+		if w := get("203.0.113.9:1"); w.Code != http.StatusOK {
+			t.Fatalf("view %d: %d", i, w.Code)
+		}
+	}
+	if w := get("203.0.113.9:2"); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || w.Header().Get("Content-Security-Policy") != pageCSP {
+		t.Fatalf("third view from the address: %d %v", w.Code, w.Header())
+	}
+	if w := get("198.51.100.1:1"); w.Code != http.StatusOK {
+		t.Fatalf("another address: %d", w.Code)
+	}
+}
+
+// One address holds at most its cap of open event streams; a closed one
+// gives its room back, and an address with none open is forgotten.
+func TestPageStreamsAreCappedPerAddress(t *testing.T) {
+	t.Parallel()
+	var caps streamCaps
+	var releases []func()
+	for i := range 3 {
+		release, ok := caps.take("203.0.113.9", 3)
+		if !ok {
+			t.Fatalf("stream %d refused under the cap", i)
+		}
+		releases = append(releases, release)
+	}
+	if _, ok := caps.take("203.0.113.9", 3); ok {
+		t.Fatal("a fourth stream from the address was opened past the cap of 3")
+	}
+	if _, ok := caps.take("198.51.100.1", 3); !ok {
+		t.Fatal("another address was refused")
+	}
+	releases[0]()
+	if _, ok := caps.take("203.0.113.9", 3); !ok {
+		t.Fatal("a closed stream did not give its room back")
+	}
+	for _, r := range releases[1:] {
+		r()
+	}
+	caps.mu.Lock()
+	n := caps.open["203.0.113.9"]
+	caps.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("open streams of the address: %d, want 1", n)
+	}
+}
