@@ -285,6 +285,13 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 		perMinute = DefaultPageCheckoutsPerMinute
 	}
 	allowed, _, _ := s.limiter.Allow("pay-page:"+c.ClientIP(), perMinute)
+	// One link's checkouts from one address are bounded tighter, a third
+	// of the address's (3 a minute by default: a payer needs one, a double
+	// click two): each holds a product's line or a coupon's use for
+	// service.PageHoldTTL.
+	if held, _, _ := s.limiter.Allow("pay-hold:"+c.Param("linkId")+":"+c.ClientIP(), max(perMinute/3, 1)); allowed && !held {
+		allowed = false
+	}
 	if !allowed {
 		c.Header("Retry-After", "60")
 		render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"testing"
 
 	"go.uber.org/mock/gomock"
@@ -72,5 +73,25 @@ func TestPageStreamsAreCappedPerAddress(t *testing.T) {
 	caps.mu.Unlock()
 	if n != 1 {
 		t.Fatalf("open streams of the address: %d, want 1", n)
+	}
+}
+
+// One address's checkouts of one link are bounded tighter than its
+// checkouts of all links (a third): each holds stock or a coupon use.
+func TestPageCheckoutsOfOneLinkAreBoundedPerAddress(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, withConfig(func(c *config.Config) { c.PageCheckoutsPerMinute = 9 }))
+	f.checkouts.EXPECT().PageCheckout(gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CheckoutResult{Session: routeSession}, nil).Times(4)
+	form := url.Values{"method": {"PIX"}}
+	for i := range 3 {
+		if w := f.postForm("/pay/plink_1", form, "203.0.113.7:1000"); w.Code != http.StatusSeeOther {
+			t.Fatalf("checkout %d of the link: %d", i, w.Code)
+		}
+	}
+	if w := f.postForm("/pay/plink_1", form, "203.0.113.7:1000"); w.Code != http.StatusTooManyRequests {
+		t.Fatalf("fourth checkout of the link from the address: %d, want 429", w.Code)
+	}
+	if w := f.postForm("/pay/plink_2", form, "203.0.113.7:1000"); w.Code != http.StatusSeeOther {
+		t.Fatalf("another link from the same address: %d", w.Code)
 	}
 }

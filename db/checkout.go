@@ -103,10 +103,11 @@ func ExpireSession(ctx context.Context, q sqlx.ExecerContext, id string) error {
 }
 
 // CouponHeld counts the OPEN sessions that hold a use of the coupon (see
-// SessionHoldGrace); the caller holds the coupon's row lock.
-func CouponHeld(ctx context.Context, tx *sqlx.Tx, couponID string) (int, error) {
+// SessionHoldGrace); a checkout holds the coupon's row lock while it
+// counts, a validation only reads.
+func CouponHeld(ctx context.Context, q sqlx.QueryerContext, couponID string) (int, error) {
 	var n int
-	err := tx.GetContext(ctx, &n, `SELECT count(*) FROM checkout_sessions
+	err := sqlx.GetContext(ctx, q, &n, `SELECT count(*) FROM checkout_sessions
 		WHERE coupon_id = $1 AND status = 'OPEN' AND expires_at > now() - make_interval(secs => $2)`, couponID, SessionHoldGrace.Seconds())
 	if err != nil {
 		return 0, fmt.Errorf("db: count coupon holds: %w", err)

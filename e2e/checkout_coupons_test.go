@@ -1,8 +1,14 @@
 package e2e
 
 import (
+	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/jangada/jangada/service"
 )
 
 // coupon creates a coupon and returns its id.
@@ -88,4 +94,37 @@ func TestCheckoutCouponMaxUsesUnderConcurrentPayments(t *testing.T) {
 		t.Fatalf("coupon below the minimum: %d %s", r.Status, r.Message)
 	}
 	e.verifyLedger()
+}
+
+// TestAnonymousHoldsAreShortAndValidateAgrees: every unpaid page checkout
+// held a coupon use for 30 minutes, and /coupons/validate ignored the
+// holds: two strangers' checkouts took a maxUses 2 coupon while validate
+// still said valid. A page checkout holds for service.PageHoldTTL (10
+// minutes), and validate counts the holds a checkout counts.
+func TestAnonymousHoldsAreShortAndValidateAgrees(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.verifiedMerchant()
+	linkID := e.link(m, map[string]any{"name": "Camiseta", "fixedAmount": 50})
+	e.coupon(m, map[string]any{"code": "DUAS", "discountType": "PERCENT", "discountValue": 10, "maxUses": 2})
+	for _, who := range []string{"ana@example.com", "bia@example.com"} {
+		_, body := e.page("GET", "/pay/"+linkID, nil)
+		form := url.Values{"method": {"PIX"}, "couponCode": {"DUAS"}, "nonce": {formNonce(t, body)}, "email": {who}}
+		res, body := e.page("POST", "/pay/"+linkID, form)
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("page checkout: %d\n%s", res.StatusCode, body)
+		}
+		sid := strings.TrimPrefix(res.Header.Get("Location"), "/pay/session/")
+		exp, err := time.Parse(time.RFC3339, e.session(m, sid)["expiresAt"].(string))
+		if err != nil || time.Until(exp) > service.PageHoldTTL+time.Minute {
+			t.Fatalf("a page checkout holds until %v (%v), want at most %s", exp, err, service.PageHoldTTL)
+		}
+	}
+	r := e.call(m.Key, "POST", "/v1/coupons/validate", map[string]any{"code": "DUAS", "amount": 50, "paymentLinkId": linkID})
+	if r.Status != 200 || r.m(t)["valid"] != false {
+		t.Fatalf("validate with both uses held: %d %s %s, want valid false", r.Status, r.Message, r.Data)
+	}
+	if _, _, r := e.checkout(m, map[string]any{"linkId": linkID, "method": "PIX", "couponCode": "DUAS"}); r.Status != 400 {
+		t.Fatalf("checkout with both uses held: %d %s, want the refusal validate announced", r.Status, r.Message)
+	}
 }

@@ -18,6 +18,12 @@ import (
 // paid.
 const CheckoutTTL = 30 * time.Minute
 
+// PageHoldTTL is how long a hosted page's checkout, which needs no key,
+// holds what it sells (a coupon use, a product's line) and can be paid:
+// short, so that strangers with the link cannot keep a product's stock
+// or a coupon's uses from the merchant's own checkouts for long.
+const PageHoldTTL = 10 * time.Minute
+
 // Checkouts runs payment links' checkouts: the merchant's POST
 // /payment-links/checkout and the hosted pay page's form. A session is
 // paid through an ordinary PIX charge made by Charges.Create and owned by
@@ -78,7 +84,7 @@ func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domai
 	if err != nil {
 		return CheckoutResult{}, err
 	}
-	return s.checkout(ctx, acct, key.ID, link, id, in)
+	return s.checkout(ctx, acct, key.ID, link, id, in, s.ttl())
 }
 
 // PageCheckout is the hosted pay page's checkout: the link names the
@@ -104,7 +110,7 @@ func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in domain.Ne
 	if link.APIKeyID != nil {
 		keyID = *link.APIKeyID
 	}
-	return s.checkout(ctx, acct, keyID, link, id, in)
+	return s.checkout(ctx, acct, keyID, link, id, in, min(s.ttl(), PageHoldTTL))
 }
 
 // earlier finds the session an earlier attempt of this checkout made: the
@@ -157,7 +163,8 @@ func sameCheckout(sess domain.CheckoutSession, in domain.NewCheckout) bool {
 // checkout runs the checks a new session needs, holds what it sells (a
 // coupon use, product lines) by storing it OPEN, makes its charge and
 // answers. A charge that cannot be made expires the session at once.
-func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in domain.NewCheckout) (CheckoutResult, error) {
+func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in domain.NewCheckout,
+	ttl time.Duration) (CheckoutResult, error) {
 	if link.Status != domain.LinkActive {
 		return CheckoutResult{}, domain.Invalid("linkId", "names an inactive payment link: it takes no checkouts")
 	}
@@ -193,7 +200,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		ID: id, AccountID: acct.ID, LinkID: link.ID, Method: in.Method, OriginalAmount: price, Amount: price,
 		ProductIDs:    domain.SomeJSON([]string(link.ProductIDs)),
 		TransactionID: sessionPaymentID(acct.ID, id, in.Method), ExternalReference: in.ExternalReference,
-		Status: domain.SessionOpen, ExpiresAt: domain.NewTime(now.Add(s.ttl())), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
+		Status: domain.SessionOpen, ExpiresAt: domain.NewTime(now.Add(ttl)), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
 	}
 	if keyID != "" {
 		sess.APIKeyID = &keyID

@@ -90,5 +90,12 @@ func (s *Coupons) Validate(ctx context.Context, acct domain.Account, c domain.Co
 	if err != nil {
 		return domain.CouponQuote{}, err
 	}
+	// The uses open checkouts hold are taken, as a checkout counts them:
+	// validate never says valid to a coupon a checkout would refuse.
+	held, err := db.CouponHeld(ctx, s.DB, coupon.ID)
+	if err != nil {
+		return domain.CouponQuote{}, err
+	}
+	c.Use.Held = int64(held)
 	return coupon.Quote(c.Use), nil
 }
