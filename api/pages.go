@@ -286,10 +286,10 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 	}
 	allowed, _, _ := s.limiter.Allow("pay-page:"+c.ClientIP(), perMinute)
 	// One link's checkouts from one address are bounded tighter, a third
-	// of the address's (3 a minute by default: a payer needs one, a double
-	// click two): each holds a product's line or a coupon's use for
-	// service.PageHoldTTL.
-	if held, _, _ := s.limiter.Allow("pay-hold:"+c.Param("linkId")+":"+c.ClientIP(), max(perMinute/3, 1)); allowed && !held {
+	// of the address's but at least 3 (3 a minute by default: a payer
+	// needs one, a double click two): each holds a product's line or a
+	// coupon's use for service.PageHoldTTL.
+	if held, _, _ := s.limiter.Allow("pay-hold:"+c.Param("linkId")+":"+c.ClientIP(), min(perMinute, max(perMinute/3, 3))); allowed && !held {
 		allowed = false
 	}
 	if !allowed {
