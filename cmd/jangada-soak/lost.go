@@ -205,6 +205,9 @@ func (s *scen) lostOne(ctx context.Context, kind, fault string, gate <-chan stru
 	}
 	if productKinds[o.kind] && o.accepted {
 		s.prodAfterLost(ctx, o, a.data)
+		if !o.accepted { // its follow-up (a payment, an approval) was refused: say why
+			l.problem = fmt.Sprintf("%s %s: the follow-up of %q answered %s%s", o.kind, key, id, o.refused, o.unresolved)
+		}
 	}
 	if o.kind == opCharge {
 		o.want = "COMPLETED"
