@@ -277,7 +277,7 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, OwnerIsNew: fresh,
 	}, alongside)
 	if err != nil {
-		if alongside != nil { // not written with the charge: nothing to expire
+		if alongside != nil || retryable(ctx, err) { // nothing to expire, or the retry's to finish
 			return CheckoutResult{}, false, err
 		}
 		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
@@ -465,3 +465,13 @@ func payerParty(p *domain.CheckoutPayer) *domain.Party {
 }
 
 func joinList(items []string) string { return strings.Join(items, " and ") }
+
+// retryable tells whether a stored session's payment failed for a reason
+// its request's retry gets past: the caller went away (its context ended)
+// or a dependency is down. Such a session stays OPEN, so the retry finds it
+// and makes its payment (Checkouts.earlier); expiring it would answer the
+// retry with a dead session. A refusal (a rule, the processor) expires it.
+func retryable(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, domain.ErrUnavailable) || Unavailable(err)
+}

@@ -70,6 +70,9 @@ func (s *Checkouts) deposit(ctx context.Context, acct domain.Account, linkName s
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, ExpiresAt: sess.ExpiresAt.Time,
 	})
 	if err != nil {
+		if retryable(ctx, err) { // the retry's to finish (Checkouts.earlier makes its payment)
+			return CheckoutResult{}, err
+		}
 		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
 			err = errors.Join(err, xerr)
 		}
