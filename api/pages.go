@@ -1,20 +1,14 @@
 package api
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
-	"mime"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -24,7 +18,7 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-// The hosted pages of payment links (issue 24): the link's pay page and the
+// The hosted pages of payment links: the link's pay page and the
 // session's page, server-rendered with html/template (everything a merchant
 // or a payer typed is escaped) from embedded files, no build step. They
 // take no API key: a link's id and a session's unguessable id are their
@@ -142,68 +136,6 @@ func pageHeaders(c *gin.Context) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
 	c.Next()
-}
-
-// maxPageForm bounds a page form's body: a checkout or a card is a few
-// hundred bytes.
-const maxPageForm = 64 << 10
-
-// Defaults of the pages' budgets (config: 0 takes these).
-const (
-	DefaultPageViewsPerMinute    = 300
-	DefaultPageStreamsPerAddress = 20
-)
-
-// pageGuard bounds what one client can take of the pages, which need no
-// key. A read spends the address's page budget (PageViewsPerMinute: a pay
-// link's page runs a score of queries). A form a page posts is refused
-// with 403 when it comes from another origin (a form another site makes
-// a payer's browser send: a client that sends neither Origin nor
-// Sec-Fetch-Site is not one), and is an URL-encoded form of at most
-// maxPageForm bytes (no multipart, so nothing is ever spooled to disk),
-// read here once.
-func (s *Server) pageGuard(cop *http.CrossOriginProtection) gin.HandlerFunc {
-	perMinute := s.cfg.PageViewsPerMinute
-	if perMinute <= 0 {
-		perMinute = DefaultPageViewsPerMinute
-	}
-	return func(c *gin.Context) {
-		if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
-			if ok, _, _ := s.limiter.Allow("page-view:"+c.ClientIP(), perMinute); !ok {
-				c.Header("Retry-After", "60")
-				render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",
-					Error: "Muitas páginas abertas a partir deste endereço. Aguarde um minuto e tente de novo."})
-				c.Abort()
-				return
-			}
-			c.Next()
-			return
-		}
-		if err := cop.Check(c.Request); err != nil {
-			render(c, http.StatusForbidden, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada",
-				Error: "Este formulário só pode ser enviado a partir da própria página de pagamento."})
-			c.Abort()
-			return
-		}
-		if ct, _, _ := mime.ParseMediaType(c.ContentType()); ct != "application/x-www-form-urlencoded" && c.Request.ContentLength != 0 {
-			render(c, http.StatusUnsupportedMediaType, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada",
-				Error: "Formulário em formato não aceito."})
-			c.Abort()
-			return
-		}
-		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxPageForm)
-		if err := c.Request.ParseForm(); err != nil {
-			status, msg := http.StatusBadRequest, "Formulário ilegível."
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				status, msg = http.StatusRequestEntityTooLarge, "Formulário grande demais."
-			}
-			render(c, status, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada", Error: msg})
-			c.Abort()
-			return
-		}
-		c.Next()
-	}
 }
 
 // pageData is what the templates read.
@@ -353,60 +285,6 @@ func parseBRL(s string) (money.Cents, error) {
 	return money.ParseBRL(s)
 }
 
-// pageKey is the key a page checkout's session derives from: the form's
-// nonce, when the server issued it for this link (issueNonce: a nonce
-// the client picked is a fresh one), bound to the payer the form names, so
-// that a nonce another person reuses makes another session and never
-// lands them on the first one's (a double click of one payer's form still
-// finds its session). Keyed with the server's secret, the key names no
-// payer's data.
-func (s *Server) pageKey(linkID, sent string, f pageForm) string {
-	nonce, ok := s.checkNonce(linkID, sent)
-	if !ok {
-		nonce = newNonce()
-	}
-	m := hmac.New(sha256.New, s.fingerprint)
-	for _, part := range []string{"page-checkout", linkID, nonce, strings.TrimSpace(f.Name), strings.TrimSpace(f.Document),
-		strings.ToLower(strings.TrimSpace(f.Email))} {
-		m.Write([]byte(part))
-		m.Write([]byte{0})
-	}
-	return hex.EncodeToString(m.Sum(nil)[:16])
-}
-
-// issueNonce is a pay form's nonce for link: 16 random bytes and their
-// MAC under the server's secret, so only a nonce this server issued for
-// this link is taken back (checkNonce).
-func (s *Server) issueNonce(linkID string) string {
-	r := newNonce()
-	return r + s.nonceMAC(linkID, r)
-}
-
-// checkNonce returns the random part of a nonce issued by issueNonce for
-// linkID, and whether sent is one.
-func (s *Server) checkNonce(linkID, sent string) (string, bool) {
-	if len(sent) != 64 {
-		return "", false
-	}
-	r, mac := sent[:32], sent[32:]
-	if strings.Trim(r, "0123456789abcdef") != "" || !hmac.Equal([]byte(mac), []byte(s.nonceMAC(linkID, r))) {
-		return "", false
-	}
-	return r, true
-}
-
-func (s *Server) nonceMAC(linkID, r string) string {
-	m := hmac.New(sha256.New, s.fingerprint)
-	m.Write([]byte("pay-nonce\x00" + linkID + "\x00" + r))
-	return hex.EncodeToString(m.Sum(nil)[:16])
-}
-
-func newNonce() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 func (s *Server) sessionPage(c *gin.Context) {
 	r, err := s.Checkouts.PublicSession(c.Request.Context(), c.Param("sessionId"))
 	if err != nil {
@@ -519,34 +397,4 @@ func (s *Server) sessionEvents(c *gin.Context) {
 			}
 		}
 	}
-}
-
-// streamCaps counts the open session event streams per client address.
-type streamCaps struct {
-	mu   sync.Mutex
-	open map[string]int
-}
-
-// take opens a stream for addr if it has fewer than limit open (limit 0:
-// DefaultPageStreamsPerAddress), and returns its release.
-func (s *streamCaps) take(addr string, limit int) (func(), bool) {
-	if limit <= 0 {
-		limit = DefaultPageStreamsPerAddress
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.open == nil {
-		s.open = map[string]int{}
-	}
-	if s.open[addr] >= limit {
-		return nil, false
-	}
-	s.open[addr]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.open[addr]--; s.open[addr] <= 0 {
-			delete(s.open, addr) // the map holds only addresses with streams open
-		}
-	}, true
 }

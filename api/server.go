@@ -141,7 +141,7 @@ func New(d Deps) *Server {
 	// a page, an error page, a redirect.
 	mountPageAssets(e)
 	pages := e.Group("", pageHeaders, s.pageGuard(http.NewCrossOriginProtection()))
-	// Payment links' hosted pages (issue 24).
+	// Payment links' hosted pages.
 	if s.Checkouts != nil {
 		s.mountPages(pages)
 	}
