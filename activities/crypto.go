@@ -83,12 +83,12 @@ func BookCryptoDeposit(ctx context.Context, b Base, in CryptoNoticeInput) (strin
 		at := noticeTime(in.Notice)
 		if late {
 			rate := cmp.Or(in.Notice.Rate, c.Rate)
-			c.LatePayment = &domain.CryptoLatePayment{Rate: rate, Credited: c.LateCredit(t.Amount, rate), At: *at}
+			c.LatePayment = &domain.CryptoLatePayment{Rate: rate, Credited: domain.LateCredit(*c, t.Amount, rate), At: *at}
 			t.NetAmount = c.LatePayment.Credited
 		}
 		if t.NetAmount > 0 { // late coins that fell to nothing bring nothing to post
 			_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
-				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + c.PayAmount().String() + " " + c.PayCurrency,
+				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + domain.PayAmount(*c).String() + " " + c.PayCurrency,
 				Entries: []db.Entry{
 					{Account: domain.LedgerCryptoClearing, Amount: -t.NetAmount},
 					{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
@@ -195,7 +195,7 @@ func (a *Crypto) RepriceCryptoWithdrawal(ctx context.Context, id string) (string
 // needsReprice: a PENDING withdrawal not re-priced yet whose quote expired.
 func needsReprice(t domain.Transaction, now time.Time) bool {
 	c := t.Details.V.Crypto
-	return t.Status == domain.StatusPending && c != nil && c.RepricedAt == nil && !now.Before(c.QuoteExpiry(t.CreatedAt.Time))
+	return t.Status == domain.StatusPending && c != nil && c.RepricedAt == nil && !now.Before(domain.QuoteExpiry(*c, t.CreatedAt.Time))
 }
 
 // CompleteCryptoWithdrawal books a confirmed withdrawal: the reserve
@@ -207,7 +207,7 @@ func (a *Crypto) CompleteCryptoWithdrawal(ctx context.Context, in CryptoNoticeIn
 		}
 		c := t.Details.V.Crypto
 		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "settle"), AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypeCryptoOut, Description: "crypto sent " + c.PayAmount().String() + " " + c.PayCurrency,
+			Kind: domain.TypeCryptoOut, Description: "crypto sent " + domain.PayAmount(*c).String() + " " + c.PayCurrency,
 			Entries: []db.Entry{
 				{Account: domain.PendingLedger(t.Wallet()), Amount: -t.Amount},
 				{Account: domain.LedgerCryptoClearing, Amount: t.Amount},

@@ -3,23 +3,10 @@ package domain
 import (
 	"math/bits"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jangada/jangada/money"
-)
-
-// Crypto deposits and withdrawals are money movements of the statement,
-// stored in transactions (docs/architecture.md, "Where its record lives"):
-// CRYPTO_IN is a deposit address waiting for the payer (PENDING), credited
-// in BRL at its quote when the processor confirms it (COMPLETED) or closed
-// unpaid when its quote expires (CANCELED); CRYPTO_OUT is a withdrawal
-// (PENDING, PROCESSING, then COMPLETED or FAILED). Amounts are BRL; the
-// crypto side is payCurrency and payAmount at the quote's rate.
-const (
-	TypeCryptoIn  = "CRYPTO_IN"
-	TypeCryptoOut = "CRYPTO_OUT"
 )
 
 // Address kinds: how a currency's addresses are checked.
@@ -118,28 +105,6 @@ func hexString(b []byte) string {
 	return string(out)
 }
 
-// CryptoAmount is an amount of a crypto currency in its smallest unit here
-// (10^-Decimals); its JSON form is a bare number with Decimals places.
-type CryptoAmount struct {
-	Units    int64
-	Decimals int
-}
-
-// String renders the amount with its decimals ("0.00028572").
-func (a CryptoAmount) String() string {
-	s := strconv.FormatInt(a.Units, 10)
-	if a.Decimals == 0 {
-		return s
-	}
-	if len(s) <= a.Decimals {
-		s = strings.Repeat("0", a.Decimals-len(s)+1) + s
-	}
-	return s[:len(s)-a.Decimals] + "." + s[len(s)-a.Decimals:]
-}
-
-// MarshalJSON writes the amount as a number, exactly.
-func (a CryptoAmount) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
-
 // PayUnits converts a BRL amount at rate (BRL per whole coin) into the
 // currency's units: rounded up for a deposit (the payer covers the amount),
 // down for a withdrawal (never more than was paid for).
@@ -156,44 +121,13 @@ func (c CryptoCurrency) PayUnits(amount, rate money.Cents, roundUp bool) int64 {
 	return units
 }
 
-// CryptoBlock is a crypto deposit's or withdrawal's part of Details.
-type CryptoBlock struct {
-	PayCurrency string      `json:"payCurrency"`
-	PayUnits    int64       `json:"payUnits"`
-	Rate        money.Cents `json:"rate"`
-	QuoteID     string      `json:"quoteId,omitempty"`
-	Address     string      `json:"address"`
-	ExtraID     string      `json:"extraId,omitempty"`
-	TxHash      string      `json:"txHash,omitempty"`
-	// QuoteExpiresAt is when a withdrawal's quote stops binding: a
-	// withdrawal held for security review past it is priced again before
-	// it is sent (activities.Crypto.RepriceCryptoWithdrawal).
-	QuoteExpiresAt *Time `json:"quoteExpiresAt,omitempty"`
-	// RepricedAt is when that second pricing replaced Rate and PayUnits
-	// (at most once per withdrawal).
-	RepricedAt *Time `json:"repricedAt,omitempty"`
-	// LatePayment is set on a deposit whose coins were confirmed after it
-	// had expired (CANCELED): it is credited then, not refused, since the
-	// payer's coins did arrive (CryptoBlock.LateCredit).
-	LatePayment *CryptoLatePayment `json:"latePayment,omitempty"`
-}
-
-// CryptoLatePayment is how a deposit paid after its expiry was credited:
-// at Rate (the processor's BRL price of a coin when it confirmed them; the
-// quote's when it named none), Credited in BRL.
-type CryptoLatePayment struct {
-	Rate     money.Cents `json:"rate"`
-	Credited money.Cents `json:"credited"`
-	At       Time        `json:"at"`
-}
-
-// LateCredit is what a deposit of quoted BRL, paid after its quote
+// LateCredit is what a deposit (its block b) of quoted BRL, paid after its quote
 // expired, is credited when the processor prices its coins at rate (0: no
 // price named, the quote holds): the coins' value at that rate, rounded
 // down, never more than quoted (the payer paid for the quote; a coin that
 // fell since credits less, so the platform never credits BRL the coins
 // no longer bring).
-func (b CryptoBlock) LateCredit(quoted, rate money.Cents) money.Cents {
+func LateCredit(b CryptoBlock, quoted, rate money.Cents) money.Cents {
 	if rate <= 0 || rate >= b.Rate {
 		return quoted
 	}
@@ -212,7 +146,7 @@ func (b CryptoBlock) LateCredit(quoted, rate money.Cents) money.Cents {
 // QuoteExpiry is when the block's withdrawal quote expired; a block stored
 // before QuoteExpiresAt existed counts from createdAt (its quote was made
 // before the withdrawal, so it expired no later).
-func (b CryptoBlock) QuoteExpiry(createdAt time.Time) time.Time {
+func QuoteExpiry(b CryptoBlock, createdAt time.Time) time.Time {
 	if b.QuoteExpiresAt != nil {
 		return b.QuoteExpiresAt.Time
 	}
@@ -220,7 +154,7 @@ func (b CryptoBlock) QuoteExpiry(createdAt time.Time) time.Time {
 }
 
 // PayAmount is the block's crypto amount in its currency's precision.
-func (b CryptoBlock) PayAmount() CryptoAmount {
+func PayAmount(b CryptoBlock) CryptoAmount {
 	return CryptoAmount{Units: b.PayUnits, Decimals: CryptoCurrencies[b.PayCurrency].Decimals}
 }
 
@@ -383,7 +317,7 @@ type PublicCryptoQuote struct {
 // Public is the quote's answer.
 func (q CryptoQuote) Public() PublicCryptoQuote {
 	b := CryptoBlock{PayCurrency: q.PayCurrency, PayUnits: q.PayUnits}
-	return PublicCryptoQuote{ID: q.ID, Amount: q.Amount, Currency: "BRL", PayCurrency: q.PayCurrency, PayAmount: b.PayAmount(),
+	return PublicCryptoQuote{ID: q.ID, Amount: q.Amount, Currency: "BRL", PayCurrency: q.PayCurrency, PayAmount: PayAmount(b),
 		Rate: q.Rate, ExpiresAt: q.ExpiresAt, CreatedAt: q.CreatedAt}
 }
 
@@ -405,3 +339,11 @@ func (q CryptoQuote) Usable(amount money.Cents, currency string, now time.Time) 
 // LedgerCryptoClearing is the counterpart of money entering and leaving
 // through crypto (migration 00025).
 const LedgerCryptoClearing = "platform:crypto_clearing"
+
+var _ = RegisterView(func(t Transaction, p *PublicTransaction) {
+	if c := t.Details.V.Crypto; c != nil {
+		amt, rate := PayAmount(*c), c.Rate
+		p.PayCurrency, p.PayAmount, p.Rate, p.QuoteID = c.PayCurrency, &amt, &rate, c.QuoteID
+		p.Address, p.ExtraID, p.TxHash, p.LatePayment = c.Address, c.ExtraID, c.TxHash, c.LatePayment
+	}
+}, TypeCryptoIn, TypeCryptoOut)

@@ -180,7 +180,7 @@ func TestCryptoLateCredit(t *testing.T) {
 		{"units rounded up cap at the quote", btc, 1, 35_000_000, 1},
 		{"a tiny deposit that fell to nothing", btc, 1, 3_000_000, 0},
 	} {
-		if got := c.b.LateCredit(c.quoted, c.rate); got != c.want {
+		if got := LateCredit(c.b, c.quoted, c.rate); got != c.want {
 			t.Errorf("%s: LateCredit(%d, %d) = %d, want %d", c.name, c.quoted, c.rate, got, c.want)
 		}
 	}

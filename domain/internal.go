@@ -50,3 +50,9 @@ func (b InternalRequest) Validate() (NewInternal, error) {
 	}
 	return n, nil
 }
+
+var _ = RegisterView(func(t Transaction, p *PublicTransaction) {
+	d := t.Details.V
+	p.TransferKind = "internal"
+	p.RecipientEmail, p.RecipientName, p.CounterpartyName, p.PairID = d.RecipientEmail, d.RecipientName, d.CounterpartyName, d.PairID
+}, TypeInternalOut, TypeInternalIn)

@@ -20,9 +20,6 @@ import (
 // type MED (a block of the account's money: architecture.md, "Where its
 // record lives"); its specifics live in Details.Med.
 
-// TypeMED is the transaction type of a MED dispute.
-const TypeMED = "MED"
-
 // MED statuses, as the spec names them.
 const (
 	MedOpen        = "OPEN"
@@ -72,79 +69,6 @@ const AutoContestFloor money.Cents = 5000
 // merchant's evidence is then refused with a 403.
 func AutoContests(f Features, amount money.Cents) bool {
 	return f.Enabled(FeatureAutoContest) && amount > AutoContestFloor
-}
-
-// MedBlock is what a MED record holds beyond the transaction's columns.
-type MedBlock struct {
-	DepositID string `json:"depositId"`
-	Reason    string `json:"reason"`
-	// Blocked is what the opening moved from available to locked (at most
-	// the disputed amount: what the wallet held then); Shortfall is the
-	// rest, money already spent (docs/ledger.md). Returned is what went
-	// back to the payer on ACCEPTED.
-	Blocked   money.Cents `json:"blocked"`
-	Shortfall money.Cents `json:"shortfall"`
-	Returned  money.Cents `json:"returned,omitempty"`
-	// AutoContest is whether the service contests on its own (decided at
-	// opening from the account's autoContest and the amount).
-	AutoContest     bool         `json:"autoContest"`
-	DefenceDeadline Time         `json:"defenceDeadline"`
-	ExpiresAt       Time         `json:"expiresAt"`
-	Evidence        *MedEvidence `json:"evidence,omitempty"`
-	ResolvedAt      *Time        `json:"resolvedAt,omitempty"`
-}
-
-// MedEvidence is the defence sent for a dispute: the merchant's (or the
-// automatic contest's) description and the files' metadata (their bytes
-// are stored apart, by content hash: table med_evidence_files).
-type MedEvidence struct {
-	Description string         `json:"description"`
-	Files       []EvidenceFile `json:"files"`
-	Automatic   bool           `json:"automatic"`
-	SentAt      Time           `json:"sentAt"`
-	// ForwardedAt is when the defence reached the processor (internal).
-	ForwardedAt *Time `json:"forwardedAt,omitempty"`
-}
-
-// EvidenceFile describes one stored evidence file.
-type EvidenceFile struct {
-	Name        string `json:"name"`
-	ContentType string `json:"contentType"`
-	Size        int    `json:"size"`
-	SHA256      string `json:"sha256"`
-}
-
-// PublicMED is the med block of a MED record as merchants see it.
-type PublicMED struct {
-	TransactionID   string             `json:"transactionId"`
-	Reason          string             `json:"reason"`
-	BlockedAmount   money.Cents        `json:"blockedAmount"`
-	ShortfallAmount money.Cents        `json:"shortfallAmount"`
-	ReturnedAmount  money.Cents        `json:"returnedAmount"`
-	AutoContest     bool               `json:"autoContest"`
-	DefenceDeadline Time               `json:"defenceDeadline"`
-	ExpiresAt       Time               `json:"expiresAt"`
-	Evidence        *PublicMedEvidence `json:"evidence,omitempty"`
-	ResolvedAt      *Time              `json:"resolvedAt,omitempty"`
-}
-
-// PublicMedEvidence is the defence as merchants see it.
-type PublicMedEvidence struct {
-	Description string         `json:"description"`
-	Files       []EvidenceFile `json:"files"`
-	Automatic   bool           `json:"automatic"`
-	SentAt      Time           `json:"sentAt"`
-}
-
-// public is the merchant's view of the block.
-func (m MedBlock) public() *PublicMED {
-	p := &PublicMED{TransactionID: m.DepositID, Reason: m.Reason, BlockedAmount: m.Blocked, ShortfallAmount: m.Shortfall,
-		ReturnedAmount: m.Returned, AutoContest: m.AutoContest, DefenceDeadline: m.DefenceDeadline, ExpiresAt: m.ExpiresAt,
-		ResolvedAt: m.ResolvedAt}
-	if e := m.Evidence; e != nil {
-		p.Evidence = &PublicMedEvidence{Description: e.Description, Files: e.Files, Automatic: e.Automatic, SentAt: e.SentAt}
-	}
-	return p
 }
 
 // MedProtocol is the dispute's protocol number, shown to the merchant and
@@ -337,6 +261,17 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// PublicView is the merchant's view of the block.
+func PublicView(m MedBlock) *PublicMED {
+	p := &PublicMED{TransactionID: m.DepositID, Reason: m.Reason, BlockedAmount: m.Blocked, ShortfallAmount: m.Shortfall,
+		ReturnedAmount: m.Returned, AutoContest: m.AutoContest, DefenceDeadline: m.DefenceDeadline, ExpiresAt: m.ExpiresAt,
+		ResolvedAt: m.ResolvedAt}
+	if e := m.Evidence; e != nil {
+		p.Evidence = &PublicMedEvidence{Description: e.Description, Files: e.Files, Automatic: e.Automatic, SentAt: e.SentAt}
+	}
+	return p
+}
+
 // deref is s, or "" when nil.
 func deref(s *string) string {
 	if s == nil {
@@ -344,3 +279,12 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// The protocol is stored as the record's externalReference (so GET
+// /meds/get finds it) and the infraction id as its referenceId.
+var _ = RegisterView(func(t Transaction, p *PublicTransaction) {
+	if m := t.Details.V.Med; m != nil {
+		p.Protocol, p.InfractionID, p.ExternalReference, p.ReferenceID = deref(t.ExternalReference), t.ReferenceID, nil, nil
+		p.Med = PublicView(*m)
+	}
+}, TypeMED)

@@ -7,19 +7,6 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
-// TypeMobileRecharge is a mobile top-up: a money movement of the
-// statement, stored in transactions like a PIX out (docs/architecture.md,
-// "Where its record lives"). Its statuses are PENDING (paid by the
-// merchant, not yet delivered by the operator: it can be cancelled),
-// COMPLETED, CANCELED and FAILED.
-const TypeMobileRecharge = "MOBILE_RECHARGE"
-
-// RechargeBlock is a recharge's part of Details.
-type RechargeBlock struct {
-	Phone    string `json:"phone"`
-	Operator string `json:"operator"`
-}
-
 // RechargeRequest is the body of POST /mobile-recharge/create.
 type RechargeRequest struct {
 	Phone             *string      `json:"phone"`
@@ -70,10 +57,13 @@ func OfferedAmount(amount money.Cents, offered []money.Cents) error {
 
 // CanBeCancelled reports whether a recharge may still be cancelled: only
 // while the operator has not delivered it (PENDING).
-func (t Transaction) CanBeCancelled() bool {
+func CanBeCancelled(t Transaction) bool {
 	return t.Type == TypeMobileRecharge && t.Status == StatusPending
 }
 
-// LedgerRechargeClearing is the counterpart of money paid to the mobile
-// operators (migration 00024).
-const LedgerRechargeClearing = "platform:recharge_clearing"
+var _ = RegisterView(func(t Transaction, p *PublicTransaction) {
+	if r := t.Details.V.Recharge; r != nil {
+		can := CanBeCancelled(t)
+		p.Phone, p.Operator, p.CanBeCancelled = r.Phone, r.Operator, &can
+	}
+}, TypeMobileRecharge)

@@ -288,24 +288,8 @@ func (t Transaction) Public(publicURL string) PublicTransaction {
 			DebitNet: r.DebitNet, DepositNet: r.DepositNet, TransferFee: r.TransferFee, Nature: r.Nature, Description: r.Description,
 			SplitReturned: r.SplitAmount}
 	}
-	if m := d.Med; m != nil && t.Type == TypeMED {
-		// The protocol is stored as the record's externalReference (so
-		// GET /meds/get finds it) and the infraction id as its referenceId.
-		p.Protocol, p.InfractionID, p.ExternalReference, p.ReferenceID = deref(t.ExternalReference), t.ReferenceID, nil, nil
-		p.Med = m.public()
-	}
-	if t.Type == TypeInternalOut || t.Type == TypeInternalIn {
-		p.TransferKind = "internal"
-		p.RecipientEmail, p.RecipientName, p.CounterpartyName, p.PairID = d.RecipientEmail, d.RecipientName, d.CounterpartyName, d.PairID
-	}
-	if r := d.Recharge; r != nil {
-		can := t.CanBeCancelled()
-		p.Phone, p.Operator, p.CanBeCancelled = r.Phone, r.Operator, &can
-	}
-	if c := d.Crypto; c != nil {
-		amt, rate := c.PayAmount(), c.Rate
-		p.PayCurrency, p.PayAmount, p.Rate, p.QuoteID = c.PayCurrency, &amt, &rate, c.QuoteID
-		p.Address, p.ExtraID, p.TxHash, p.LatePayment = c.Address, c.ExtraID, c.TxHash, c.LatePayment
+	if v := views[t.Type]; v != nil {
+		v(t, &p)
 	}
 	return p
 }

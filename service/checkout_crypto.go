@@ -87,7 +87,7 @@ func checkoutCrypto(t domain.Transaction) *CheckoutCrypto {
 	if c == nil {
 		return nil
 	}
-	return &CheckoutCrypto{Address: c.Address, ExtraID: c.ExtraID, PayCurrency: c.PayCurrency, PayAmount: c.PayAmount(), Rate: c.Rate}
+	return &CheckoutCrypto{Address: c.Address, ExtraID: c.ExtraID, PayCurrency: c.PayCurrency, PayAmount: domain.PayAmount(*c), Rate: c.Rate}
 }
 
 // result is a stored session with its payment's code or address. A

@@ -164,7 +164,7 @@ func TestRechargeCreateTakesOnlyOfferedAmounts(t *testing.T) {
 		t.Fatalf("balance %+v", b)
 	}
 	c, err := s.Cancel(t.Context(), acct, r.ID)
-	if err != nil || c.Status != domain.StatusCanceled || c.CanBeCancelled() {
+	if err != nil || c.Status != domain.StatusCanceled || domain.CanBeCancelled(c) {
 		t.Fatalf("cancel %+v, %v", c, err)
 	}
 	if b := balanceOf(t, acct); b.Available != 2500 || b.Pending != 0 {
