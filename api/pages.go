@@ -292,12 +292,8 @@ func (s *Server) sessionPage(c *gin.Context) {
 		return
 	}
 	sess := r.Session
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	if loc == nil {
-		loc = time.UTC
-	}
 	d := pageData{Title: r.LinkName, Merchant: r.MerchantName, Session: sess, CopyPaste: r.CopyPaste, Crypto: r.Crypto,
-		ExpiresISO: sess.ExpiresAt.UTC().Format(time.RFC3339), ExpiresLocal: sess.ExpiresAt.In(loc).Format("15:04")}
+		ExpiresISO: sess.ExpiresAt.UTC().Format(time.RFC3339), ExpiresLocal: sess.ExpiresAt.In(domain.SaoPaulo).Format("15:04")}
 	if strings.HasPrefix(r.QRCodeBase64, "data:image/png;base64,") {
 		d.QR = template.URL(r.QRCodeBase64) // our own PNG, not user input
 	}

@@ -5,22 +5,8 @@ import (
 	"strings"
 	"time"
 
-	_ "time/tzdata" // America/Sao_Paulo must load on hosts without a zoneinfo database
-
 	"github.com/jangada/jangada/money"
 )
-
-// Billing methods (the spec's `method`; `billingType` is accepted as its alias).
-const (
-	MethodBoleto      = "BOLETO"
-	MethodCardCredit  = "CARD_CREDIT"
-	MethodCardDebit   = "CARD_DEBIT"
-	MethodCardVoucher = "CARD_VOUCHER"
-	MethodPix         = "PIX"
-)
-
-// BillingMethods lists the methods a billing may have.
-var BillingMethods = []string{MethodBoleto, MethodCardCredit, MethodCardDebit, MethodCardVoucher, MethodPix}
 
 // Billing statuses.
 const (
@@ -63,25 +49,10 @@ const (
 	maxBillingDescText = 500
 )
 
-// SaoPaulo is the time zone of billing due dates.
-var SaoPaulo = func() *time.Location {
-	l, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
-
 // DueEnd is the instant a due date (YYYY-MM-DD) ends in America/Sao_Paulo:
 // a billing unpaid then is OVERDUE.
 func DueEnd(dueDate time.Time) time.Time {
 	return time.Date(dueDate.Year(), dueDate.Month(), dueDate.Day()+1, 0, 0, 0, 0, SaoPaulo)
-}
-
-// Today is the date of now in America/Sao_Paulo, as a date at 00:00 UTC.
-func Today(now time.Time) time.Time {
-	y, m, d := now.In(SaoPaulo).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
 // CardField is a card field sent as a JSON string or number ("05" or 5).

@@ -33,10 +33,10 @@ var ErrCouponExhausted = &Error{Kind: ErrInvalid, Message: "the coupon has reach
 type IDList []string
 
 // Scan implements sql.Scanner.
-func (l *IDList) Scan(src any) error { return scanList(src, (*[]string)(l), "IDList") }
+func (l *IDList) Scan(src any) error { return ScanList(src, (*[]string)(l), "IDList") }
 
 // Value implements driver.Valuer.
-func (l IDList) Value() (driver.Value, error) { return listValue([]string(l)) }
+func (l IDList) Value() (driver.Value, error) { return ListValue([]string(l)) }
 
 // Coupon is a discount coupon of an account, as stored and as the API
 // shows it. DiscountValue is in hundredths: centavos for FIXED (10.00 is

@@ -33,10 +33,10 @@ func (j JSONB[T]) Value() (driver.Value, error) {
 	return string(b), err
 }
 
-// scanList reads a jsonb array into a named slice type (IDList,
+// ScanList reads a jsonb array into a named slice type (IDList,
 // Deliveries): NULL reads as an empty list, never nil, so the record's
 // view writes [] rather than null.
-func scanList[T any](src any, dst *[]T, name string) error {
+func ScanList[T any](src any, dst *[]T, name string) error {
 	var raw []byte
 	switch v := src.(type) {
 	case nil:
@@ -52,9 +52,9 @@ func scanList[T any](src any, dst *[]T, name string) error {
 	return json.Unmarshal(raw, dst)
 }
 
-// listValue writes a named slice type as a jsonb array (a nil list as [];
+// ListValue writes a named slice type as a jsonb array (a nil list as [];
 // as text: jsonb takes no binary JSON, see JSONB.Value).
-func listValue[T any](l []T) (driver.Value, error) {
+func ListValue[T any](l []T) (driver.Value, error) {
 	if l == nil {
 		l = []T{}
 	}

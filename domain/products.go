@@ -54,10 +54,10 @@ type Delivery struct {
 type Deliveries []Delivery
 
 // Scan implements sql.Scanner.
-func (d *Deliveries) Scan(src any) error { return scanList(src, (*[]Delivery)(d), "Deliveries") }
+func (d *Deliveries) Scan(src any) error { return ScanList(src, (*[]Delivery)(d), "Deliveries") }
 
 // Value implements driver.Valuer.
-func (d Deliveries) Value() (driver.Value, error) { return listValue([]Delivery(d)) }
+func (d Deliveries) Value() (driver.Value, error) { return ListValue([]Delivery(d)) }
 
 // Has tells whether the product has a delivery of type typ.
 func (d Deliveries) Has(typ string) bool {

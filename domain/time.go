@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"time"
+	_ "time/tzdata" // America/Sao_Paulo must load on hosts without a zoneinfo database
 )
 
 // Time is a timestamp that always serialises as ISO 8601 in UTC with
@@ -64,4 +65,20 @@ func (t Time) Value() (driver.Value, error) {
 		return nil, nil
 	}
 	return t.UTC(), nil
+}
+
+// SaoPaulo is Brasília time: the zone of due dates, limit periods and
+// every date a merchant or payer reads.
+var SaoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// Today is the date of now in America/Sao_Paulo, as a date at 00:00 UTC.
+func Today(now time.Time) time.Time {
+	y, m, d := now.In(SaoPaulo).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }

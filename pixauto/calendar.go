@@ -2,18 +2,9 @@ package pixauto
 
 import (
 	"time"
-	_ "time/tzdata" // America/Sao_Paulo must load on hosts without a zoneinfo database
-)
 
-// SaoPaulo is the calendar of due dates: PIX automatic counts days as the
-// payer's bank does, in Brasília time.
-var SaoPaulo = func() *time.Location {
-	l, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+	"github.com/jangada/jangada/domain"
+)
 
 // The BCB's scheduling window: the receiver sends an instruction to the
 // payer's institution from 10 to 2 days before its due date.
@@ -51,7 +42,7 @@ func (d Date) day() time.Time {
 // debits an instruction due that day.
 func (d Date) Start() time.Time {
 	t := d.day()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, SaoPaulo).UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, domain.SaoPaulo).UTC()
 }
 
 // AddDays is the day n days later.
@@ -61,7 +52,7 @@ func (d Date) AddDays(n int) Date { return Date(d.day().AddDate(0, 0, n).Format(
 func (d Date) Before(e Date) bool { return d < e } // YYYY-MM-DD sorts as it reads
 
 // Today is the São Paulo calendar day at instant now.
-func Today(now time.Time) Date { return Date(now.In(SaoPaulo).Format(dateLayout)) }
+func Today(now time.Time) Date { return Date(now.In(domain.SaoPaulo).Format(dateLayout)) }
 
 // DaysAhead is how many São Paulo calendar days d lies after now's day.
 func DaysAhead(now time.Time, d Date) int {

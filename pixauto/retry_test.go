@@ -3,6 +3,8 @@ package pixauto
 import (
 	"testing"
 	"time"
+
+	"github.com/jangada/jangada/domain"
 )
 
 // The retry rule: the day after the failure, each attempt on its own day,
@@ -11,7 +13,7 @@ import (
 func TestRetryDate(t *testing.T) {
 	t.Parallel()
 	sp := func(day, hhmm string) time.Time {
-		at, err := time.ParseInLocation("2006-01-02 15:04", day+" "+hhmm, SaoPaulo)
+		at, err := time.ParseInLocation("2006-01-02 15:04", day+" "+hhmm, domain.SaoPaulo)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func (f *subFixture) remove(t *testing.T, at time.Time, amount money.Cents, ref 
 
 func sp(t *testing.T, s string) time.Time {
 	t.Helper()
-	v, err := time.ParseInLocation("2006-01-02 15:04:05", s, subaccount.SaoPaulo)
+	v, err := time.ParseInLocation("2006-01-02 15:04:05", s, domain.SaoPaulo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,17 +88,6 @@ func ModesAllowing(op Op) []string {
 	return out
 }
 
-// SaoPaulo is the time zone of the limit periods.
-var SaoPaulo = mustLoad("America/Sao_Paulo")
-
-func mustLoad(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
-
 // Limits are the debit limits of a sub-account; nil is no limit.
 type Limits struct {
 	Daily          *money.Cents `json:"daily"`
@@ -114,9 +103,9 @@ type Window struct {
 
 // WindowAt computes the periods that contain now.
 func WindowAt(now time.Time) Window {
-	l := now.In(SaoPaulo)
-	day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, SaoPaulo)
-	month := time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, SaoPaulo)
+	l := now.In(domain.SaoPaulo)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, domain.SaoPaulo)
+	month := time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, domain.SaoPaulo)
 	return Window{DayStart: day.UTC(), DayEnd: day.AddDate(0, 0, 1).UTC(),
 		MonthStart: month.UTC(), MonthEnd: month.AddDate(0, 1, 0).UTC()}
 }

@@ -8,10 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
-
-	"github.com/jangada/jangada/subaccount"
 )
 
 // The limits scenario's figures: each round funds a fresh sub-account with
@@ -57,7 +56,7 @@ func (s *scen) limitRound(ctx context.Context, i int) {
 	}()
 	mi := s.limitIdx
 	m := s.ms[mi]
-	r.days[0] = time.Now().In(subaccount.SaoPaulo).Format(time.DateOnly)
+	r.days[0] = time.Now().In(domain.SaoPaulo).Format(time.DateOnly)
 	var err error
 	if r.sub, err = s.newSub(ctx, mi, fmt.Sprintf("lim-%d", i)); err != nil {
 		r.err = err.Error()
@@ -119,7 +118,7 @@ func (s *scen) limitRound(ctx context.Context, i int) {
 		}()
 	}
 	wg.Wait()
-	r.days[1] = time.Now().In(subaccount.SaoPaulo).Format(time.DateOnly)
+	r.days[1] = time.Now().In(domain.SaoPaulo).Format(time.DateOnly)
 }
 
 // limitCheck: in every round, the debits the database holds reserved or

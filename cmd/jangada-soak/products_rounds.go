@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain"
 )
 
 // The products' rounds past checkouts: MED, PIX automatic, mobile
@@ -61,7 +61,7 @@ func (s *scen) medRound(ctx context.Context) {
 
 // today is the São Paulo date d days from now.
 func today(d int) string {
-	return time.Now().In(subaccount.SaoPaulo).AddDate(0, 0, d).Format(time.DateOnly)
+	return time.Now().In(domain.SaoPaulo).AddDate(0, 0, d).Format(time.DateOnly)
 }
 
 // authBody is a PIX automatic authorization with a first payment.
