@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -38,11 +39,11 @@ var ErrDebitCardTaken = errors.New("billing already has a card payment")
 // holds a card already (the same token: a retry; another: a second
 // payment) is ErrDebitCardTaken, with the billing, so that the caller may
 // wake its workflow again and never charges twice.
-func AttachDebitCard(ctx context.Context, d *sqlx.DB, id string, tok db.CardTokenRow) (domain.Billing, error) {
-	var out domain.Billing
+func AttachDebitCard(ctx context.Context, d *sqlx.DB, id string, tok db.CardTokenRow) (billing.Billing, error) {
+	var out billing.Billing
 	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
 		var err error
-		out, _, err = billingStep(ctx, tx, id, func(b *domain.Billing) (bool, error) {
+		out, _, err = billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) {
 			switch {
 			case b.Method != domain.MethodCardDebit:
 				return false, domain.ErrNotFound
@@ -91,7 +92,7 @@ func (a *Billings) ChargeDebitCard(ctx context.Context, in DebitCardInput) error
 	if sub.ReferenceID == "" {
 		return nil
 	}
-	_, err = a.transition(ctx, b.ID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+	_, err = a.transition(ctx, b.ID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
 		if b.ExternalID != nil {
 			return false, nil
 		}

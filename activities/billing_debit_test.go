@@ -10,6 +10,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	billingdom "github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
 )
@@ -60,14 +61,14 @@ func TestDebitCardAttachedOnceChargedOnce(t *testing.T) {
 			t.Fatalf("ChargeDebitCard #%d: %v", i+1, err)
 		}
 	}
-	if got := f.billing(b.ID); got.ExternalID == nil || *got.ExternalID != "acq-1" || got.Status != domain.BillingPending {
+	if got := f.billing(b.ID); got.ExternalID == nil || *got.ExternalID != "acq-1" || got.Status != billingdom.BillingPending {
 		t.Fatalf("charged billing = %+v", got)
 	}
 
 	// The approval confirms it as a credit card's; then nothing more.
 	status, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b.ID,
 		Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: time.Now(), ReferenceID: "acq-1"}})
-	if err != nil || status != domain.BillingConfirmed {
+	if err != nil || status != billingdom.BillingConfirmed {
 		t.Fatalf("PayBilling = %s, %v", status, err)
 	}
 	if err := a.ChargeDebitCard(f.ctx, activities.DebitCardInput{BillingID: b.ID, CardToken: first.ID}); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // OwnerBilling is the charge owner kind of a PIX billing's charge: the
@@ -34,10 +35,10 @@ var _ = RegisterChargeOwner(OwnerBilling, ChargeOwnerHook{Moved: pixBillingMoved
 // due date): OVERDUE — a PIX billing's QR is not payable after its due
 // date. Failed: FAILED.
 func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, _ string) error {
-	_, _, err := billingStep(ctx, tx, charge.Details.V.Owner.ID, func(b *domain.Billing) (bool, error) {
+	_, _, err := billingStep(ctx, tx, charge.Details.V.Owner.ID, func(b *billing.Billing) (bool, error) {
 		switch charge.Status {
 		case domain.StatusCompleted:
-			if !b.Payable() && b.Status != domain.BillingCanceled {
+			if !b.Payable() && b.Status != billing.BillingCanceled {
 				return false, nil
 			}
 			at := charge.CompletedAt.Time
@@ -52,18 +53,18 @@ func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction
 					return false, err
 				}
 			}
-			b.Status = domain.BillingReceived
+			b.Status = billing.BillingReceived
 			markPaid(b, at, lock, charge.ID)
 		case domain.StatusCanceled:
-			if b.Status != domain.BillingPending {
+			if b.Status != billing.BillingPending {
 				return false, nil
 			}
-			b.Status = domain.BillingOverdue
+			b.Status = billing.BillingOverdue
 		case domain.StatusFailed:
 			if !b.Payable() {
 				return false, nil
 			}
-			b.Status = domain.BillingFailed
+			b.Status = billing.BillingFailed
 		default:
 			return false, nil
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -54,19 +55,19 @@ func BillingRefundLineID(refundID string) string {
 // refund is PENDING until SubmitBillingRefund has the processor's answer;
 // its money has left the merchant already, so a concurrent refund is
 // checked against it.
-func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedBefore money.Cents, in BillingRefundInput) (domain.Billing, error) {
-	b, _, err := billingStep(ctx, tx, billingID, func(b *domain.Billing) (bool, error) {
+func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedBefore money.Cents, in BillingRefundInput) (billing.Billing, error) {
+	b, _, err := billingStep(ctx, tx, billingID, func(b *billing.Billing) (bool, error) {
 		if _, ok := b.Refund(in.RefundID); ok {
 			return false, nil
 		}
-		if b.RefundedAmount != refundedBefore || !domain.BillingPaid(b.Status) || in.Amount > b.Amount-b.RefundedAmount {
+		if b.RefundedAmount != refundedBefore || !billing.BillingPaid(b.Status) || in.Amount > b.Amount-b.RefundedAmount {
 			return false, domain.Invalid("amount", "another refund of billing %s went first: %s is left to refund", b.ID, b.Amount-b.RefundedAmount)
 		}
 		at := in.At.UTC()
 		merchant, fees := b.RefundSplit(in.Amount)
 		line := domain.Transaction{
 			ID: BillingRefundLineID(in.RefundID), AccountID: b.AccountID, APIKeyID: b.APIKeyID,
-			Type: domain.TypeBillingRefund, Status: domain.StatusPending, Amount: in.Amount, FeeAmount: -fees, NetAmount: merchant,
+			Type: billing.TypeBillingRefund, Status: domain.StatusPending, Amount: in.Amount, FeeAmount: -fees, NetAmount: merchant,
 			Description: "Refund of billing " + b.ID, ReferenceID: &b.ID, CreatedAt: domain.NewTime(at),
 		}
 		inserted, err := db.InsertTransaction(ctx, tx, line)
@@ -83,12 +84,12 @@ func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedB
 			return false, err
 		}
 		b.RefundedAmount += in.Amount
-		b.Status = domain.BillingPartiallyRefunded
+		b.Status = billing.BillingPartiallyRefunded
 		if b.RefundedAmount == b.Amount {
-			b.Status = domain.BillingRefunded
+			b.Status = billing.BillingRefunded
 		}
 		d := b.Details.V
-		d.Refunds = append(d.Refunds, domain.BillingRefund{ID: in.RefundID, Amount: in.Amount, Description: in.Description,
+		d.Refunds = append(d.Refunds, billing.BillingRefund{ID: in.RefundID, Amount: in.Amount, Description: in.Description,
 			At: domain.NewTime(at), RequestID: in.RequestID, Status: domain.StatusPending, FeeAmount: fees})
 		b.Details = domain.SomeJSON(d)
 		return true, nil
@@ -99,7 +100,7 @@ func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedB
 // refundCreditAt is the lock date of the money a refund of b returns: the
 // billing's credit date, so that refunding money still locked consumes
 // (and a refused refund restores) exactly that locked money.
-func refundCreditAt(b domain.Billing, at time.Time) time.Time {
+func refundCreditAt(b billing.Billing, at time.Time) time.Time {
 	if b.PaidAt != nil {
 		return domain.BillingCreditAt(b.Method, b.PaidAt.Time)
 	}
@@ -138,7 +139,7 @@ func (a *Billings) SubmitBillingRefund(ctx context.Context, in BillingRefundRef)
 // completeRefund records that the processor returned a PENDING refund:
 // its money had left at booking, so nothing is posted.
 func (a *Billings) completeRefund(ctx context.Context, in BillingRefundRef) (string, error) {
-	return settleRefund(ctx, a.DB, in, func(_ *sqlx.Tx, b *domain.Billing, r *domain.BillingRefund, line *domain.Transaction) error {
+	return settleRefund(ctx, a.DB, in, func(_ *sqlx.Tx, b *billing.Billing, r *billing.BillingRefund, line *domain.Transaction) error {
 		r.Status, line.Status = domain.StatusCompleted, domain.StatusCompleted
 		return nil
 	})
@@ -151,14 +152,14 @@ func (a *Billings) completeRefund(ctx context.Context, in BillingRefundRef) (str
 // refundedAmount and status restored (the paid status when nothing else
 // is refunded). A refund no longer PENDING moves nothing.
 func FailBillingRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef, reason string) (string, error) {
-	return settleRefund(ctx, d, in, func(tx *sqlx.Tx, b *domain.Billing, r *domain.BillingRefund, line *domain.Transaction) error {
+	return settleRefund(ctx, d, in, func(tx *sqlx.Tx, b *billing.Billing, r *billing.BillingRefund, line *domain.Transaction) error {
 		merchant := r.Amount - r.FeeAmount
 		if _, err := db.Post(ctx, tx, billingRefundReturnPosting(*b, r.ID, line.ID, r.Amount, merchant, r.FeeAmount, refundCreditAt(*b, r.At.Time))); err != nil {
 			return err
 		}
 		r.Status, r.FailureReason, line.Status = domain.StatusFailed, reason, domain.StatusFailed
 		b.RefundedAmount -= r.Amount
-		b.Status = domain.BillingPartiallyRefunded
+		b.Status = billing.BillingPartiallyRefunded
 		if b.RefundedAmount == 0 {
 			b.Status = b.PaidStatus(time.Now())
 		}
@@ -171,16 +172,16 @@ func FailBillingRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef, rea
 // sets the refund's and the line's status (and posts what it returns).
 // It answers the refund's status as stored.
 func settleRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef,
-	apply func(tx *sqlx.Tx, b *domain.Billing, r *domain.BillingRefund, line *domain.Transaction) error) (string, error) {
+	apply func(tx *sqlx.Tx, b *billing.Billing, r *billing.BillingRefund, line *domain.Transaction) error) (string, error) {
 	var status string
 	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		_, _, err := billingStep(ctx, tx, in.BillingID, func(b *domain.Billing) (bool, error) {
+		_, _, err := billingStep(ctx, tx, in.BillingID, func(b *billing.Billing) (bool, error) {
 			det := b.Details.V
 			i := refundIndex(det.Refunds, in.RefundID)
 			if i < 0 {
 				return false, fmt.Errorf("billing %s has no refund %s: %w", b.ID, in.RefundID, domain.ErrNotFound)
 			}
-			refunds := append([]domain.BillingRefund(nil), det.Refunds...)
+			refunds := append([]billing.BillingRefund(nil), det.Refunds...)
 			r := &refunds[i]
 			status = r.Status
 			if r.Status != domain.StatusPending {
@@ -208,7 +209,7 @@ func settleRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef,
 }
 
 // refundIndex is the position of refund id among refunds, or -1.
-func refundIndex(refunds []domain.BillingRefund, id string) int {
+func refundIndex(refunds []billing.BillingRefund, id string) int {
 	for i, r := range refunds {
 		if r.ID == id {
 			return i

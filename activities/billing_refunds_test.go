@@ -12,6 +12,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	billingdom "github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -19,7 +20,7 @@ import (
 
 // paidBillingWithRefund stores a boleto billing of 100.00, pays it and
 // books a PENDING refund of amount (as the refund use case does).
-func (f *fixture) paidBillingWithRefund(a *activities.Billings, refundID string, amount money.Cents) domain.Billing {
+func (f *fixture) paidBillingWithRefund(a *activities.Billings, refundID string, amount money.Cents) billingdom.Billing {
 	f.t.Helper()
 	f.fund(f.merchant.ID, 100000)
 	b := f.newBilling(domain.MethodBoleto, 10000)
@@ -54,7 +55,7 @@ func TestRefusedBillingRefundIsCompensatedOnce(t *testing.T) {
 		return err
 	})
 	booked := f.billing(b0.ID)
-	if r, _ := booked.Refund(refundID); r.Status != domain.StatusPending || booked.Status != domain.BillingPartiallyRefunded || booked.RefundedAmount != 4000 {
+	if r, _ := booked.Refund(refundID); r.Status != domain.StatusPending || booked.Status != billingdom.BillingPartiallyRefunded || booked.RefundedAmount != 4000 {
 		t.Fatalf("booked refund: billing %s refunded %s, refund %+v", booked.Status, booked.RefundedAmount, r)
 	}
 	proc.EXPECT().RefundBilling(gomock.Any(), processor.BillingRefundRequest{BillingID: b0.ID, RefundID: refundID, Method: domain.MethodBoleto, Amount: 4000}).
@@ -67,7 +68,7 @@ func TestRefusedBillingRefundIsCompensatedOnce(t *testing.T) {
 	}
 	got := f.billing(b0.ID)
 	r, _ := got.Refund(refundID)
-	if got.Status != domain.BillingReceived || got.RefundedAmount != 0 || r.Status != domain.StatusFailed || r.FailureReason == "" {
+	if got.Status != billingdom.BillingReceived || got.RefundedAmount != 0 || r.Status != domain.StatusFailed || r.FailureReason == "" {
 		t.Fatalf("after the refusal: billing %s refunded %s, refund %+v", got.Status, got.RefundedAmount, r)
 	}
 	refund, back := f.moves("billing:"+b0.ID+":refund:"+refundID), f.moves("billing:"+b0.ID+":refund:"+refundID+":failed")
@@ -80,7 +81,7 @@ func TestRefusedBillingRefundIsCompensatedOnce(t *testing.T) {
 		}
 	}
 	f.wantEqual("postings of the refund line", len(f.postings(activities.BillingRefundLineID(refundID))), 2)
-	f.wantEqual("line status", f.get(activities.BillingRefundLineID(refundID), domain.TypeBillingRefund).Status, domain.StatusFailed)
+	f.wantEqual("line status", f.get(activities.BillingRefundLineID(refundID), billingdom.TypeBillingRefund).Status, domain.StatusFailed)
 	f.wantEqual("merchant balance after the compensation", f.balance(f.merchant.ID), paid)
 }
 
@@ -104,11 +105,11 @@ func TestAcceptedBillingRefundIsAskedOnce(t *testing.T) {
 	}
 	got := f.billing(b.ID)
 	r, _ := got.Refund(refundID)
-	if got.Status != domain.BillingRefunded || got.RefundedAmount != 10000 || r.Status != domain.StatusCompleted {
+	if got.Status != billingdom.BillingRefunded || got.RefundedAmount != 10000 || r.Status != domain.StatusCompleted {
 		t.Fatalf("after the acceptance: billing %s refunded %s, refund %+v", got.Status, got.RefundedAmount, r)
 	}
 	f.wantEqual("postings of the refund line", f.postings(activities.BillingRefundLineID(refundID)), []string{"billing:" + b.ID + ":refund:" + refundID})
-	f.wantEqual("line status", f.get(activities.BillingRefundLineID(refundID), domain.TypeBillingRefund).Status, domain.StatusCompleted)
+	f.wantEqual("line status", f.get(activities.BillingRefundLineID(refundID), billingdom.TypeBillingRefund).Status, domain.StatusCompleted)
 }
 
 // TestBillingRefundTransientErrorIsRetried: an error that is not a refusal
@@ -172,7 +173,7 @@ func TestRefundsAfterAFailedOneStillReverseThePaidPostingExactly(t *testing.T) {
 		t.Fatalf("r3 = %s, %v", s, err)
 	}
 	got := f.billing(b.ID)
-	f.wantEqual("status", got.Status, domain.BillingRefunded)
+	f.wantEqual("status", got.Status, billingdom.BillingRefunded)
 	total := map[string]money.Cents{}
 	for _, key := range []string{"paid", "refund:" + r1, "refund:" + r1 + ":failed", "refund:" + r2, "refund:" + r3} {
 		for acct, v := range f.moves("billing:" + b.ID + ":" + key) {
@@ -213,7 +214,7 @@ func TestBillingRefundUnderAnotherRefundsIDBooksNothing(t *testing.T) {
 		t.Fatalf("refund of billing %s under another billing's refund id: %v, want ErrKeyReused", b2.ID, err)
 	}
 	got := f.billing(b2.ID)
-	if got.Status != domain.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 {
+	if got.Status != billingdom.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 {
 		t.Fatalf("billing %s after the refused booking: %s refunded %s, refunds %v", b2.ID, got.Status, got.RefundedAmount, got.Details.V.Refunds)
 	}
 	f.wantEqual("merchant balance", f.balance(f.merchant.ID), before)

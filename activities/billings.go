@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -39,7 +40,7 @@ type BillingFailInput struct {
 // and, when intent is set, its workflow's intent, in one statement; a PIX
 // billing has no workflow and is written in its charge's transaction). It
 // reports false when an earlier attempt wrote it.
-func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing, intent *db.Intent) (bool, error) {
+func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b billing.Billing, intent *db.Intent) (bool, error) {
 	return db.InsertBilling(ctx, q, b, intent)
 }
 
@@ -47,7 +48,7 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing,
 // apply change it (and post the ledger in the same transaction), store it.
 // apply returns false when the billing is already past the step (a retry):
 // nothing is written. It returns the billing as stored.
-func billingStep(ctx context.Context, tx *sqlx.Tx, id string, apply func(b *domain.Billing) (bool, error)) (domain.Billing, bool, error) {
+func billingStep(ctx context.Context, tx *sqlx.Tx, id string, apply func(b *billing.Billing) (bool, error)) (billing.Billing, bool, error) {
 	b, err := db.LockBilling(ctx, tx, id)
 	if err != nil {
 		return b, false, err
@@ -62,10 +63,10 @@ func billingStep(ctx context.Context, tx *sqlx.Tx, id string, apply func(b *doma
 
 // transition runs billingStep in a transaction of its own and answers the
 // billing's status.
-func (a *Billings) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, b *domain.Billing) (bool, error)) (string, error) {
+func (a *Billings) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, b *billing.Billing) (bool, error)) (string, error) {
 	var status string
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		b, _, err := billingStep(ctx, tx, id, func(b *domain.Billing) (bool, error) { return apply(tx, b) })
+		b, _, err := billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) { return apply(tx, b) })
 		status = b.Status
 		return err
 	})
@@ -77,7 +78,7 @@ func (a *Billings) transition(ctx context.Context, id string, apply func(tx *sql
 // longer PENDING (a retry after the answer came) submits nothing.
 func (a *Billings) SubmitCard(ctx context.Context, billingID string) error {
 	b, err := db.BillingByID(ctx, a.DB, billingID)
-	if err != nil || b.Status != domain.BillingPending {
+	if err != nil || b.Status != billing.BillingPending {
 		return err
 	}
 	tok, err := db.GetCardToken(ctx, a.DB, b.AccountID, b.Details.V.CardToken)
@@ -110,7 +111,7 @@ func (a *Billings) PayBilling(ctx context.Context, in BillingPaidInput) (string,
 func BookBillingPayment(ctx context.Context, d *sqlx.DB, in BillingPaidInput) (string, error) {
 	var status string
 	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		b, _, err := billingStep(ctx, tx, in.BillingID, func(b *domain.Billing) (bool, error) {
+		b, _, err := billingStep(ctx, tx, in.BillingID, func(b *billing.Billing) (bool, error) {
 			return bookPayment(ctx, tx, b, in.Notice)
 		})
 		status = b.Status
@@ -122,8 +123,8 @@ func BookBillingPayment(ctx context.Context, d *sqlx.DB, in BillingPaidInput) (s
 // bookPayment moves b paid inside tx (see BookBillingPayment); false when
 // it is not payable (a retry, a closed billing) or is a PIX billing (paid
 // through its charge).
-func bookPayment(ctx context.Context, tx *sqlx.Tx, b *domain.Billing, n processor.BillingNotice) (bool, error) {
-	late := b.Status == domain.BillingCanceled
+func bookPayment(ctx context.Context, tx *sqlx.Tx, b *billing.Billing, n processor.BillingNotice) (bool, error) {
+	late := b.Status == billing.BillingCanceled
 	if (!b.Payable() && !late) || b.Method == domain.MethodPix {
 		return false, nil
 	}
@@ -144,9 +145,9 @@ func bookPayment(ctx context.Context, tx *sqlx.Tx, b *domain.Billing, n processo
 			return false, err
 		}
 	}
-	b.Status = domain.BillingReceived
+	b.Status = billing.BillingReceived
 	if b.Method != domain.MethodBoleto && !late {
-		b.Status = domain.BillingConfirmed
+		b.Status = billing.BillingConfirmed
 	}
 	if late {
 		d := b.Details.V
@@ -163,17 +164,17 @@ func bookPayment(ctx context.Context, tx *sqlx.Tx, b *domain.Billing, n processo
 
 // markPaid records when the billing was paid, when its money is credited
 // and its statement line.
-func markPaid(b *domain.Billing, at, creditAt time.Time, lineID string) {
+func markPaid(b *billing.Billing, at, creditAt time.Time, lineID string) {
 	credit := domain.Today(creditAt)
 	b.PaidAt, b.EstimatedCreditDate, b.AccountTransactionID = domain.TimePtr(at), &credit, &lineID
 }
 
 // billingLine is the statement line of a paid boleto or card billing, with
 // an id derived from the billing so that it exists once.
-func billingLine(b domain.Billing, at time.Time) domain.Transaction {
+func billingLine(b billing.Billing, at time.Time) domain.Transaction {
 	ref := b.ID
 	return domain.Transaction{
-		ID: domain.DerivedID("", "billing:"+b.ID), AccountID: b.AccountID, APIKeyID: b.APIKeyID, Type: domain.TypeBilling,
+		ID: domain.DerivedID("", "billing:"+b.ID), AccountID: b.AccountID, APIKeyID: b.APIKeyID, Type: billing.TypeBilling,
 		Status: domain.StatusCompleted, Amount: b.Amount, FeeAmount: b.FeesTotal(), NetAmount: b.NetAmount,
 		Description: "Billing " + b.Method + " " + b.ID, ReferenceID: &ref,
 		CompletedAt: domain.TimePtr(at), CreatedAt: domain.NewTime(at),
@@ -183,11 +184,11 @@ func billingLine(b domain.Billing, at time.Time) domain.Transaction {
 // ReceiveBilling moves a CONFIRMED card billing to RECEIVED at its credit
 // date (its money was posted when it was confirmed: nothing moves now).
 func (a *Billings) ReceiveBilling(ctx context.Context, billingID string) (string, error) {
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
-		if b.Status != domain.BillingConfirmed {
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+		if b.Status != billing.BillingConfirmed {
 			return false, nil
 		}
-		b.Status = domain.BillingReceived
+		b.Status = billing.BillingReceived
 		return true, nil
 	})
 }
@@ -195,11 +196,11 @@ func (a *Billings) ReceiveBilling(ctx context.Context, billingID string) (string
 // OverdueBilling marks a PENDING billing OVERDUE at the end of its due
 // date; it stays payable.
 func (a *Billings) OverdueBilling(ctx context.Context, billingID string) (string, error) {
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
-		if b.Status != domain.BillingPending {
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+		if b.Status != billing.BillingPending {
 			return false, nil
 		}
-		b.Status = domain.BillingOverdue
+		b.Status = billing.BillingOverdue
 		return true, nil
 	})
 }
@@ -207,11 +208,11 @@ func (a *Billings) OverdueBilling(ctx context.Context, billingID string) (string
 // FailBilling marks a billing whose card was declined FAILED; no money
 // had moved.
 func (a *Billings) FailBilling(ctx context.Context, in BillingFailInput) (string, error) {
-	return a.transition(ctx, in.BillingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
+	return a.transition(ctx, in.BillingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
 		if !b.Payable() {
 			return false, nil
 		}
-		b.Status = domain.BillingFailed
+		b.Status = billing.BillingFailed
 		d := b.Details.V
 		d.FailureReason = in.Reason
 		b.Details = domain.SomeJSON(d)
@@ -235,7 +236,7 @@ func (a *Billings) CancelBilling(ctx context.Context, billingID string) (string,
 // the billing's status (RECEIVED once a late payment is booked).
 func (a *Billings) VoidBoleto(ctx context.Context, billingID string) (string, error) {
 	b, err := db.BillingByID(ctx, a.DB, billingID)
-	if err != nil || b.Method != domain.MethodBoleto || b.Status != domain.BillingCanceled || b.Details.V.BoletoVoided {
+	if err != nil || b.Method != domain.MethodBoleto || b.Status != billing.BillingCanceled || b.Details.V.BoletoVoided {
 		return b.Status, err
 	}
 	ref := ""
@@ -249,8 +250,8 @@ func (a *Billings) VoidBoleto(ctx context.Context, billingID string) (string, er
 	if err != nil {
 		return b.Status, fmt.Errorf("processor: cancel boleto: %w", err)
 	}
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *domain.Billing) (bool, error) {
-		if b.Status != domain.BillingCanceled || b.Details.V.BoletoVoided {
+	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+		if b.Status != billing.BillingCanceled || b.Details.V.BoletoVoided {
 			return false, nil
 		}
 		d := b.Details.V
@@ -266,19 +267,19 @@ var ErrBillingNotPayable = errors.New("billing is no longer payable")
 // CancelPayableBilling moves the billing to CANCELED if it is PENDING or
 // OVERDUE (accountID "" : any account); it reports whether it moved. The
 // cancel use case and the workflow's end of the payable period share it.
-func CancelPayableBilling(ctx context.Context, d *sqlx.DB, accountID, id string) (domain.Billing, bool, error) {
-	var out domain.Billing
+func CancelPayableBilling(ctx context.Context, d *sqlx.DB, accountID, id string) (billing.Billing, bool, error) {
+	var out billing.Billing
 	var moved bool
 	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
 		var err error
-		out, moved, err = billingStep(ctx, tx, id, func(b *domain.Billing) (bool, error) {
+		out, moved, err = billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) {
 			if accountID != "" && b.AccountID != accountID {
 				return false, domain.ErrNotFound
 			}
 			if !b.Payable() {
 				return false, nil
 			}
-			b.Status = domain.BillingCanceled
+			b.Status = billing.BillingCanceled
 			return true, nil
 		})
 		return err

@@ -10,6 +10,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	billingdom "github.com/jangada/jangada/domain/billing"
+	storedom "github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -17,7 +19,7 @@ import (
 // newBilling stores a PENDING billing of amount by method for the
 // fixture's merchant, priced with its fees (notification fee 0.99), as
 // service.Billings.Create does.
-func (f *fixture) newBilling(method string, amount money.Cents) domain.Billing {
+func (f *fixture) newBilling(method string, amount money.Cents) billingdom.Billing {
 	f.t.Helper()
 	fees := f.merchant.Fees
 	fees.BillingNotification = 99
@@ -25,14 +27,14 @@ func (f *fixture) newBilling(method string, amount money.Cents) domain.Billing {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	cust, err := db.FindOrCreateCustomer(f.ctx, f.db, domain.Customer{AccountID: f.merchant.ID, Name: "Ana", Document: "52998224725"})
+	cust, err := db.FindOrCreateCustomer(f.ctx, f.db, storedom.Customer{AccountID: f.merchant.ID, Name: "Ana", Document: "52998224725"})
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	b := domain.Billing{
-		ID: domain.NewID("bil_"), AccountID: f.merchant.ID, Method: method, Status: domain.BillingPending, Amount: amount,
+	b := billingdom.Billing{
+		ID: domain.NewID("bil_"), AccountID: f.merchant.ID, Method: method, Status: billingdom.BillingPending, Amount: amount,
 		FeeAmount: fee, NotificationFee: notif, NetAmount: net, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3),
-		CustomerID: &cust.ID, Customer: domain.SomeJSON(domain.BillingCustomer{ID: cust.ID, Name: "Ana", TaxID: "52998224725"}),
+		CustomerID: &cust.ID, Customer: domain.SomeJSON(billingdom.BillingCustomer{ID: cust.ID, Name: "Ana", TaxID: "52998224725"}),
 		PageToken: domain.NewID("pg_"), CreatedAt: domain.NewTime(time.Now()),
 	}
 	f.inTx(func(tx *sqlx.Tx) error {
@@ -45,7 +47,7 @@ func (f *fixture) newBilling(method string, amount money.Cents) domain.Billing {
 	return b
 }
 
-func (f *fixture) billing(id string) domain.Billing {
+func (f *fixture) billing(id string) billingdom.Billing {
 	f.t.Helper()
 	b, err := db.BillingByID(f.ctx, f.db, id)
 	if err != nil {
@@ -62,7 +64,7 @@ func TestPayBoletoOncePostsGrossFeesAndLockedNet(t *testing.T) {
 	paidAt := time.Now().UTC()
 	for i := range 2 { // the second call is a retried activity
 		status, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b.ID, Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: paidAt, ReferenceID: "ref"}})
-		if err != nil || status != domain.BillingReceived {
+		if err != nil || status != billingdom.BillingReceived {
 			t.Fatalf("PayBilling #%d = %s, %v", i+1, status, err)
 		}
 	}
@@ -73,7 +75,7 @@ func TestPayBoletoOncePostsGrossFeesAndLockedNet(t *testing.T) {
 	}
 	f.wantEqual("postings", f.postings(line), []string{"billing:" + b.ID + ":paid"})
 	f.wantEqual("paid posting", f.moves("billing:"+b.ID+":paid"), map[string]money.Cents{
-		domain.LedgerBillingClearing:          -10000,
+		billingdom.LedgerBillingClearing:      -10000,
 		domain.LedgerFees:                     199 + 99,
 		domain.AvailableLedger(f.merchant.ID): 10000 - 199 - 99,
 	})
@@ -86,7 +88,7 @@ func TestPayBoletoOncePostsGrossFeesAndLockedNet(t *testing.T) {
 		t.Errorf("customer payments = %+v, %v", cust, err)
 	}
 	// Overdue and cancel no longer apply.
-	if s, err := a.OverdueBilling(f.ctx, b.ID); err != nil || s != domain.BillingReceived {
+	if s, err := a.OverdueBilling(f.ctx, b.ID); err != nil || s != billingdom.BillingReceived {
 		t.Errorf("overdue of a paid billing = %s, %v", s, err)
 	}
 }
@@ -97,18 +99,18 @@ func TestCardBillingConfirmedThenReceivedAtItsCreditDate(t *testing.T) {
 	a := &activities.Billings{Base: f.base()}
 	b := f.newBilling(domain.MethodCardCredit, 20000)
 	at := time.Now().UTC()
-	if s, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b.ID, Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: at}}); err != nil || s != domain.BillingConfirmed {
+	if s, err := a.PayBilling(f.ctx, activities.BillingPaidInput{BillingID: b.ID, Notice: processor.BillingNotice{Outcome: processor.OutcomePaid, At: at}}); err != nil || s != billingdom.BillingConfirmed {
 		t.Fatalf("PayBilling = %s, %v", s, err)
 	}
 	got := f.billing(b.ID)
 	if want := domain.Today(at.AddDate(0, 0, 30)); !got.EstimatedCreditDate.Equal(want) {
 		t.Errorf("estimatedCreditDate = %s, want %s", got.EstimatedCreditDate, want)
 	}
-	if s, err := a.ReceiveBilling(f.ctx, b.ID); err != nil || s != domain.BillingReceived {
+	if s, err := a.ReceiveBilling(f.ctx, b.ID); err != nil || s != billingdom.BillingReceived {
 		t.Fatalf("ReceiveBilling = %s, %v", s, err)
 	}
 	declined := f.newBilling(domain.MethodCardVoucher, 5000)
-	if s, err := a.FailBilling(f.ctx, activities.BillingFailInput{BillingID: declined.ID, Reason: "declined"}); err != nil || s != domain.BillingFailed {
+	if s, err := a.FailBilling(f.ctx, activities.BillingFailInput{BillingID: declined.ID, Reason: "declined"}); err != nil || s != billingdom.BillingFailed {
 		t.Fatalf("FailBilling = %s, %v", s, err)
 	}
 	f.wantEqual("declined postings", f.moves("billing:"+declined.ID+":paid"), map[string]money.Cents{})
@@ -125,9 +127,9 @@ func TestBillingRefundsPartialThenTheRestReverseThePaidPostingExactly(t *testing
 	}
 	// Refund ids are unique (derived): each statement line is its refund's.
 	u := domain.NewID("")
-	refund := func(id string, before, amount money.Cents) (domain.Billing, error) {
+	refund := func(id string, before, amount money.Cents) (billingdom.Billing, error) {
 		id += u
-		var out domain.Billing
+		var out billingdom.Billing
 		err := sqlxTx(f, func(tx *sqlx.Tx) error {
 			var err error
 			out, err = activities.RefundBilling(f.ctx, tx, b.ID, before, activities.BillingRefundInput{RefundID: id, Amount: amount, At: time.Now()})
@@ -136,7 +138,7 @@ func TestBillingRefundsPartialThenTheRestReverseThePaidPostingExactly(t *testing
 		return out, err
 	}
 	got, err := refund("r1", 0, 3333)
-	if err != nil || got.Status != domain.BillingPartiallyRefunded || got.RefundedAmount != 3333 {
+	if err != nil || got.Status != billingdom.BillingPartiallyRefunded || got.RefundedAmount != 3333 {
 		t.Fatalf("first refund = %+v, %v", got, err)
 	}
 	// The same refund again books nothing more.
@@ -151,7 +153,7 @@ func TestBillingRefundsPartialThenTheRestReverseThePaidPostingExactly(t *testing
 	if _, err := refund("r3", 0, 100); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("stale refund: %v", err)
 	}
-	if got, err = refund("r4", 3333, 6667); err != nil || got.Status != domain.BillingRefunded || got.RefundedAmount != 10000 {
+	if got, err = refund("r4", 3333, 6667); err != nil || got.Status != billingdom.BillingRefunded || got.RefundedAmount != 10000 {
 		t.Fatalf("last refund = %+v, %v", got, err)
 	}
 	// Paid + both refunds leave every account as before the payment.
@@ -183,7 +185,7 @@ func TestPixBillingMovesWithItsCharge(t *testing.T) {
 		}
 	}
 	got := f.billing(b.ID)
-	if got.Status != domain.BillingReceived || got.AccountTransactionID == nil || *got.AccountTransactionID != c.ID || got.PaidAt == nil {
+	if got.Status != billingdom.BillingReceived || got.AccountTransactionID == nil || *got.AccountTransactionID != c.ID || got.PaidAt == nil {
 		t.Fatalf("billing after its charge was paid = %+v", got)
 	}
 	f.wantEqual("notification posting", f.moves("billing:"+b.ID+":notification"), map[string]money.Cents{
@@ -195,7 +197,7 @@ func TestPixBillingMovesWithItsCharge(t *testing.T) {
 	if _, err := charges.ExpireCharge(f.ctx, c2.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.wantEqual("expired", f.billing(b2.ID).Status, domain.BillingOverdue)
+	f.wantEqual("expired", f.billing(b2.ID).Status, billingdom.BillingOverdue)
 }
 
 // ownedChargeBy stores a PENDING charge of amount owned by kind's id.

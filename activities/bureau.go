@@ -7,7 +7,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/db"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -26,7 +26,7 @@ type Bureau struct {
 // dunning:<id>:fee). It reports false, writing nothing, when the dunning
 // exists; a fee the withdrawable balance cannot pay fails with
 // domain.ErrInsufficientBalance and the caller rolls back.
-func InsertDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning, document []byte) (bool, error) {
+func InsertDunning(ctx context.Context, tx *sqlx.Tx, d bureau.Dunning, document []byte) (bool, error) {
 	fresh, err := db.InsertDunning(ctx, tx, d, document)
 	if err != nil || !fresh {
 		return fresh, err
@@ -37,7 +37,7 @@ func InsertDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning, document 
 
 // InsertReport writes a credit report and its fee's debit (posting
 // report:<id>:fee) in tx; false when it exists.
-func InsertReport(ctx context.Context, tx *sqlx.Tx, r domain.Report) (bool, error) {
+func InsertReport(ctx context.Context, tx *sqlx.Tx, r bureau.Report) (bool, error) {
 	fresh, err := db.InsertReport(ctx, tx, r)
 	if err != nil || !fresh {
 		return fresh, err
@@ -50,9 +50,9 @@ func InsertReport(ctx context.Context, tx *sqlx.Tx, r domain.Report) (bool, erro
 // bureau (idempotent there on the dunning id) and moves it to
 // AWAITING_APPROVAL with the bureau's reference. A dunning past PENDING
 // is returned as it is.
-func (a *Bureau) SubmitDunning(ctx context.Context, id string) (domain.Dunning, error) {
+func (a *Bureau) SubmitDunning(ctx context.Context, id string) (bureau.Dunning, error) {
 	d, err := db.GetDunning(ctx, a.DB, "", id)
-	if err != nil || d.Status != domain.DunningPending {
+	if err != nil || d.Status != bureau.DunningPending {
 		return d, err
 	}
 	doc, err := db.DunningDocument(ctx, a.DB, id)
@@ -64,11 +64,11 @@ func (a *Bureau) SubmitDunning(ctx context.Context, id string) (domain.Dunning, 
 	if err != nil {
 		return d, fmt.Errorf("processor: request dunning: %w", err)
 	}
-	return a.dunningTransition(ctx, id, func(_ *sqlx.Tx, d *domain.Dunning) (bool, error) {
-		if d.Status != domain.DunningPending {
+	return a.dunningTransition(ctx, id, func(_ *sqlx.Tx, d *bureau.Dunning) (bool, error) {
+		if d.Status != bureau.DunningPending {
 			return false, nil
 		}
-		d.Status, d.ReferenceID = domain.DunningAwaitingApproval, &sub.ReferenceID
+		d.Status, d.ReferenceID = bureau.DunningAwaitingApproval, &sub.ReferenceID
 		return true, nil
 	})
 }
@@ -76,16 +76,16 @@ func (a *Bureau) SubmitDunning(ctx context.Context, id string) (domain.Dunning, 
 // ConcludeDunning applies the bureau's answer: PROCESSED, or DENIED with
 // its reason and the fee given back (posting dunning:<id>:fee-returned).
 // A dunning concluded already is returned as it is.
-func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice) (domain.Dunning, error) {
-	return a.dunningTransition(ctx, n.DunningID, func(tx *sqlx.Tx, d *domain.Dunning) (bool, error) {
-		if d.Status != domain.DunningPending && d.Status != domain.DunningAwaitingApproval {
+func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice) (bureau.Dunning, error) {
+	return a.dunningTransition(ctx, n.DunningID, func(tx *sqlx.Tx, d *bureau.Dunning) (bool, error) {
+		if d.Status != bureau.DunningPending && d.Status != bureau.DunningAwaitingApproval {
 			return false, nil
 		}
 		if n.Outcome != processor.OutcomeDenied {
-			d.Status = domain.DunningProcessed
+			d.Status = bureau.DunningProcessed
 			return true, nil
 		}
-		d.Status, d.Reason = domain.DunningDenied, &n.Reason
+		d.Status, d.Reason = bureau.DunningDenied, &n.Reason
 		_, err := db.Post(ctx, tx, bureauFeeReturnPosting("dunning:"+d.ID+":fee-returned", d.AccountID, d.ID, d.Fee))
 		return true, err
 	})
@@ -94,8 +94,8 @@ func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice)
 // dunningTransition is the dunning's transition: lock its row, let apply
 // move it (false: already past this step, nothing written) and post the
 // ledger in the same database transaction, store it.
-func (a *Bureau) dunningTransition(ctx context.Context, id string, apply func(tx *sqlx.Tx, d *domain.Dunning) (bool, error)) (domain.Dunning, error) {
-	var out domain.Dunning
+func (a *Bureau) dunningTransition(ctx context.Context, id string, apply func(tx *sqlx.Tx, d *bureau.Dunning) (bool, error)) (bureau.Dunning, error) {
+	var out bureau.Dunning
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
 		d, err := db.LockDunning(ctx, tx, id)
 		if err != nil {

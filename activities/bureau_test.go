@@ -10,14 +10,15 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
 )
 
-func (f *fixture) newDunning(payment string, value money.Cents) domain.Dunning {
-	return domain.Dunning{ID: domain.NewID("dun_"), AccountID: f.merchant.ID, Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau,
-		Payment: payment, Value: value, Fee: domain.DunningFee, Debtor: domain.SomeJSON(domain.Debtor{Name: "Maria", CpfCnpj: "52998224725"}),
+func (f *fixture) newDunning(payment string, value money.Cents) bureau.Dunning {
+	return bureau.Dunning{ID: domain.NewID("dun_"), AccountID: f.merchant.ID, Status: bureau.DunningPending, Type: bureau.DunningTypeCreditBureau,
+		Payment: payment, Value: value, Fee: bureau.DunningFee, Debtor: domain.SomeJSON(bureau.Debtor{Name: "Maria", CpfCnpj: "52998224725"}),
 		DocumentType: "application/pdf", CreatedAt: domain.NewTime(time.Now())}
 }
 
@@ -81,19 +82,19 @@ func TestDunningSubmitAndDenyAreIdempotent(t *testing.T) {
 	a := &activities.Bureau{Base: f.base(), Processor: proc}
 	for range 2 {
 		got, err := a.SubmitDunning(f.ctx, d.ID)
-		if err != nil || got.Status != domain.DunningAwaitingApproval || *got.ReferenceID != "ref_1" {
+		if err != nil || got.Status != bureau.DunningAwaitingApproval || *got.ReferenceID != "ref_1" {
 			t.Fatalf("submit: %+v, %v", got, err)
 		}
 	}
 	n := processor.DunningNotice{DunningID: d.ID, Outcome: processor.OutcomeDenied, Reason: "no proof"}
 	for range 2 {
 		got, err := a.ConcludeDunning(f.ctx, n)
-		if err != nil || got.Status != domain.DunningDenied || *got.Reason != "no proof" {
+		if err != nil || got.Status != bureau.DunningDenied || *got.Reason != "no proof" {
 			t.Fatalf("deny: %+v, %v", got, err)
 		}
 	}
 	got, err := a.ConcludeDunning(f.ctx, processor.DunningNotice{DunningID: d.ID, Outcome: processor.OutcomeProcessed})
-	if err != nil || got.Status != domain.DunningDenied {
+	if err != nil || got.Status != bureau.DunningDenied {
 		t.Fatalf("late answer: %+v, %v", got, err)
 	}
 	f.wantEqual("available after fee and its return", f.balance(f.merchant.ID).Available, money.Cents(5000))
@@ -110,7 +111,7 @@ func TestDunningProcessedKeepsTheFee(t *testing.T) {
 	f.inTx(func(tx *sqlx.Tx) error { _, err := activities.InsertDunning(f.ctx, tx, d, []byte("%PDF")); return err })
 	a := &activities.Bureau{Base: f.base()}
 	got, err := a.ConcludeDunning(f.ctx, processor.DunningNotice{DunningID: d.ID, Outcome: processor.OutcomeProcessed})
-	if err != nil || got.Status != domain.DunningProcessed {
+	if err != nil || got.Status != bureau.DunningProcessed {
 		t.Fatalf("%+v, %v", got, err)
 	}
 	f.wantEqual("available", f.balance(f.merchant.ID).Available, money.Cents(5000-1290))

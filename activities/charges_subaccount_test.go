@@ -12,9 +12,9 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // newSub opens a sub-account under the fixture's merchant.

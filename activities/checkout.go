@@ -9,6 +9,8 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // OwnerCheckout is the charge-owner kind of a checkout session's PIX charge
@@ -32,12 +34,12 @@ var _ = RegisterChargeOwner(OwnerCheckout, ChargeOwnerHook{Moved: CheckoutCharge
 // its hold lapsed).
 func CheckoutChargeMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, publicURL string) error {
 	s, err := db.LockSession(ctx, tx, charge.Details.V.Owner.ID)
-	paidLate := s.Status == domain.SessionExpired && charge.Status == domain.StatusCompleted && !shortOfQuote(charge)
-	if err != nil || (s.Status != domain.SessionOpen && !paidLate) {
+	paidLate := s.Status == checkout.SessionExpired && charge.Status == domain.StatusCompleted && !shortOfQuote(charge)
+	if err != nil || (s.Status != checkout.SessionOpen && !paidLate) {
 		return err
 	}
 	if charge.Status != domain.StatusCompleted {
-		s.Status = domain.SessionExpired
+		s.Status = checkout.SessionExpired
 		return db.SaveSession(ctx, tx, s)
 	}
 	at := time.Now().UTC()
@@ -59,9 +61,9 @@ func shortOfQuote(charge domain.Transaction) bool {
 // payer becomes (or is linked to) a customer of the account, its coupon's
 // use is counted, the session is PAID with its delivery, and
 // payment_link.paid carries the session.
-func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at time.Time, publicURL string) error {
+func PaySession(ctx context.Context, tx *sqlx.Tx, s checkout.CheckoutSession, at time.Time, publicURL string) error {
 	if p := s.Payer.V; s.Payer.Valid && p.Document != "" && p.Name != "" {
-		c := domain.Customer{AccountID: s.AccountID, Name: p.Name, Document: p.Document}
+		c := store.Customer{AccountID: s.AccountID, Name: p.Name, Document: p.Document}
 		if p.Email != "" {
 			c.Email = &p.Email
 		}
@@ -81,7 +83,7 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 		// sale: the payer paid, the money is credited, and the session
 		// says the use was not counted (couponCounted false).
 		err := db.UseCoupon(ctx, tx, *s.CouponID, s.ID)
-		if err != nil && !errors.Is(err, domain.ErrCouponExhausted) && !errors.Is(err, domain.ErrNotFound) {
+		if err != nil && !errors.Is(err, store.ErrCouponExhausted) && !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
 		s.CouponCounted = err == nil
@@ -91,7 +93,7 @@ func PaySession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession, at t
 		return err
 	}
 	s.Delivery = domain.SomeJSON(delivery)
-	s.Status = domain.SessionPaid
+	s.Status = checkout.SessionPaid
 	s.PaidAt = domain.TimePtr(at)
 	if err := db.SaveSession(ctx, tx, s); err != nil {
 		return err
@@ -111,8 +113,8 @@ const noLineLeft = "Estoque esgotado no momento do pagamento: o vendedor fará a
 // redirect, TEXT_INFINITE content and one TEXT_LINES line taken for this
 // sale (db.TakeProductLine, idempotent on the session). A product deleted
 // since the checkout delivers nothing.
-func deliver(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) ([]domain.SessionDelivery, error) {
-	out := []domain.SessionDelivery{}
+func deliver(ctx context.Context, tx *sqlx.Tx, s checkout.CheckoutSession) ([]checkout.SessionDelivery, error) {
+	out := []checkout.SessionDelivery{}
 	for _, id := range s.ProductIDs.V {
 		p, err := db.GetProduct(ctx, tx, s.AccountID, id)
 		if errors.Is(err, domain.ErrNotFound) {
@@ -122,16 +124,16 @@ func deliver(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) ([]doma
 			return nil, err
 		}
 		for _, d := range p.Deliveries {
-			item := domain.SessionDelivery{ProductID: p.ID, ProductName: p.Name, Type: d.Type}
+			item := checkout.SessionDelivery{ProductID: p.ID, ProductName: p.Name, Type: d.Type}
 			switch d.Type {
-			case domain.DeliveryLink:
+			case store.DeliveryLink:
 				item.RedirectURL = d.RedirectURL
-			case domain.DeliveryTextInfinite:
+			case store.DeliveryTextInfinite:
 				item.Content = d.RichContent
-			case domain.DeliveryTextLines:
+			case store.DeliveryTextLines:
 				line, err := db.TakeProductLine(ctx, tx, p.ID, s.ID)
 				switch {
-				case errors.Is(err, domain.ErrNoLinesLeft):
+				case errors.Is(err, store.ErrNoLinesLeft):
 					line, item.Undelivered = noLineLeft, true
 				case err != nil:
 					return nil, err

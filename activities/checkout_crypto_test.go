@@ -7,6 +7,8 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	storedom "github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -14,7 +16,7 @@ import (
 // cryptoCheckoutSession is checkoutSession paid in CRYPTO: the session's
 // payment is a PENDING crypto deposit it owns (as service.Checkouts makes
 // it through Crypto.CreateDeposit).
-func (f *fixture) cryptoCheckoutSession(amount money.Cents) (domain.CheckoutSession, domain.Transaction) {
+func (f *fixture) cryptoCheckoutSession(amount money.Cents) (checkout.CheckoutSession, domain.Transaction) {
 	f.t.Helper()
 	sess, _, _ := f.checkoutSession(amount)
 	dep := f.cryptoRecord(domain.TypeCryptoIn, amount)
@@ -48,16 +50,16 @@ func TestCryptoCheckoutSessionMovesWithItsDeposit(t *testing.T) {
 		}
 	}
 	got := f.session(paid.ID)
-	f.wantEqual("status", got.Status, domain.SessionPaid)
-	f.wantEqual("delivery", got.Delivery.V, []domain.SessionDelivery{
-		{ProductID: paid.ProductIDs.V[0], ProductName: "Licença", Type: domain.DeliveryTextLines, Content: "LIC-1"},
-		{ProductID: paid.ProductIDs.V[0], ProductName: "Licença", Type: domain.DeliveryTextInfinite, Content: "Obrigado!"}})
+	f.wantEqual("status", got.Status, checkout.SessionPaid)
+	f.wantEqual("delivery", got.Delivery.V, []checkout.SessionDelivery{
+		{ProductID: paid.ProductIDs.V[0], ProductName: "Licença", Type: storedom.DeliveryTextLines, Content: "LIC-1"},
+		{ProductID: paid.ProductIDs.V[0], ProductName: "Licença", Type: storedom.DeliveryTextInfinite, Content: "Obrigado!"}})
 	f.wantEqual("session events", f.events(paid.ID), []string{domain.EventPaymentLinkPaid})
 	f.wantEqual("deposit events", f.events(dep.ID), []string{})
 	if got.CustomerID == nil || got.PaidAt == nil {
 		t.Fatalf("paid session %+v", got)
 	}
-	f.wantEqual("expired", f.session(unpaid.ID).Status, domain.SessionExpired)
+	f.wantEqual("expired", f.session(unpaid.ID).Status, checkout.SessionExpired)
 	f.wantEqual("expired session events", f.events(unpaid.ID), []string{})
 	f.wantEqual("credited", f.balance(f.merchant.ID).Available, money.Cents(5500))
 	f.verifyLedger()

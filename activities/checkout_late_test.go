@@ -13,6 +13,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	storedom "github.com/jangada/jangada/domain/store"
 )
 
 // store is a link selling one TEXT_LINES product, with a coupon for it.
@@ -27,17 +29,17 @@ func (f *fixture) newStore(lines []string, maxUses int64) store {
 	s := store{product: domain.NewID("prod_"), coupon: domain.NewID("cpn_")}
 	s.code = "C" + s.coupon[len(s.coupon)-10:]
 	f.inTx(func(tx *sqlx.Tx) error {
-		if _, err := db.InsertProduct(f.ctx, tx, domain.Product{ID: s.product, AccountID: f.merchant.ID, Name: "Licença",
-			Status: domain.ProductActive, Deliveries: domain.Deliveries{{Type: domain.DeliveryTextLines}}}, lines); err != nil {
+		if _, err := db.InsertProduct(f.ctx, tx, storedom.Product{ID: s.product, AccountID: f.merchant.ID, Name: "Licença",
+			Status: storedom.ProductActive, Deliveries: storedom.Deliveries{{Type: storedom.DeliveryTextLines}}}, lines); err != nil {
 			return err
 		}
 		link, err := db.InsertPaymentLink(f.ctx, tx, db.PaymentLink{ID: domain.NewID("plink_"), AccountID: f.merchant.ID, Name: "Licenças",
-			AllowedMethods: []string{domain.MethodPix}, ProductIDs: []string{s.product}, CustomerMode: domain.CustomerOptional, Status: domain.LinkActive})
+			AllowedMethods: []string{domain.MethodPix}, ProductIDs: []string{s.product}, CustomerMode: checkout.CustomerOptional, Status: checkout.LinkActive})
 		s.link = link.ID
 		return err
 	})
-	if _, err := db.InsertCoupon(f.ctx, f.db, domain.Coupon{ID: s.coupon, AccountID: f.merchant.ID, Code: s.code,
-		DiscountType: domain.CouponPercent, DiscountValue: 1000, MaxUses: &maxUses, Status: domain.CouponActive}); err != nil {
+	if _, err := db.InsertCoupon(f.ctx, f.db, storedom.Coupon{ID: s.coupon, AccountID: f.merchant.ID, Code: s.code,
+		DiscountType: storedom.CouponPercent, DiscountValue: 1000, MaxUses: &maxUses, Status: storedom.CouponActive}); err != nil {
 		f.t.Fatal(err)
 	}
 	return s
@@ -52,10 +54,10 @@ var errNoHold = errors.New("nothing left to hold")
 // that OPEN sessions hold, and stores its OPEN session (the hold) in the
 // same transaction; then its PIX charge, owned by the session. A checkout
 // that finds nothing left is errNoHold, and stores nothing.
-func (f *fixture) holdSession(st store) (domain.CheckoutSession, domain.Transaction, error) {
+func (f *fixture) holdSession(st store) (checkout.CheckoutSession, domain.Transaction, error) {
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	c := f.newCharge(1800, 0) // the price after the coupon's 10 %
-	sess := domain.CheckoutSession{ID: domain.NewID("cs_"), AccountID: f.merchant.ID, LinkID: st.link, Status: domain.SessionOpen,
+	sess := checkout.CheckoutSession{ID: domain.NewID("cs_"), AccountID: f.merchant.ID, LinkID: st.link, Status: checkout.SessionOpen,
 		Method: domain.MethodPix, OriginalAmount: 2000, ProductIDs: domain.SomeJSON([]string{st.product}), TransactionID: c.ID,
 		ExpiresAt: domain.NewTime(now.Add(30 * time.Minute)), CreatedAt: domain.NewTime(now)}
 	err := db.InTx(f.ctx, f.db, func(tx *sqlx.Tx) error {
@@ -67,7 +69,7 @@ func (f *fixture) holdSession(st store) (domain.CheckoutSession, domain.Transact
 		if err != nil {
 			return err
 		}
-		q := c.Quote(domain.CouponUse{Amount: sess.OriginalAmount, PaymentLinkID: st.link, ProductIDs: sess.ProductIDs.V, Now: now, Held: int64(held)})
+		q := c.Quote(storedom.CouponUse{Amount: sess.OriginalAmount, PaymentLinkID: st.link, ProductIDs: sess.ProductIDs.V, Now: now, Held: int64(held)})
 		if !q.Valid {
 			return errNoHold
 		}
@@ -100,7 +102,7 @@ func (f *fixture) holdSession(st store) (domain.CheckoutSession, domain.Transact
 // held is free for other checkouts. expire also expires its charge (and so
 // the session), as the charge's workflow does at the expiry; otherwise the
 // session stays OPEN, its charge's expiry not yet run (a busy worker).
-func (f *fixture) lapse(sess domain.CheckoutSession, charge domain.Transaction, expire bool) {
+func (f *fixture) lapse(sess checkout.CheckoutSession, charge domain.Transaction, expire bool) {
 	f.t.Helper()
 	if _, err := f.db.ExecContext(f.ctx, `UPDATE checkout_sessions SET expires_at = now() - interval '10 minutes' WHERE id = $1`, sess.ID); err != nil {
 		f.t.Fatal(err)
@@ -124,13 +126,13 @@ func (f *fixture) pay(charge domain.Transaction) error {
 }
 
 // paidView is the session's payment_link.paid event's data.
-func (f *fixture) paidView(sessionID string) domain.SessionView {
+func (f *fixture) paidView(sessionID string) checkout.SessionView {
 	f.t.Helper()
 	evs, err := db.EventsFor(f.ctx, f.db, sessionID)
 	if err != nil || len(evs) != 1 || evs[0].Type != domain.EventPaymentLinkPaid {
 		f.t.Fatalf("session %s events %v (%v), want one payment_link.paid", sessionID, evs, err)
 	}
-	var v domain.SessionView
+	var v checkout.SessionView
 	if err := json.Unmarshal(evs[0].Data, &v); err != nil {
 		f.t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func (f *fixture) saleOf(sessionID string) sale {
 	f.t.Helper()
 	s := f.session(sessionID)
 	v := s.View(publicURL)
-	if v.Status != domain.SessionPaid || v.CouponCounted == nil || len(v.Delivery) != 1 {
+	if v.Status != checkout.SessionPaid || v.CouponCounted == nil || len(v.Delivery) != 1 {
 		f.t.Fatalf("session %s: status %s, couponCounted %v, delivery %+v", sessionID, v.Status, v.CouponCounted, v.Delivery)
 	}
 	ev := f.paidView(sessionID)
@@ -270,7 +272,7 @@ func TestCouponAndLinesAreHardCapsUnderEveryOrdering(t *testing.T) {
 			// their charges, some still OPEN; one lapsed before the others
 			// were made, so that more sessions than uses exist.
 			type paid struct {
-				sess   domain.CheckoutSession
+				sess   checkout.CheckoutSession
 				charge domain.Transaction
 			}
 			var late []paid

@@ -9,31 +9,33 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	storedom "github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 )
 
 // checkoutSession stores a link selling a TEXT_LINES product, an OPEN
 // session of it and the session's PENDING charge, owned by the session.
-func (f *fixture) checkoutSession(amount money.Cents) (domain.CheckoutSession, domain.Transaction, string) {
+func (f *fixture) checkoutSession(amount money.Cents) (checkout.CheckoutSession, domain.Transaction, string) {
 	f.t.Helper()
 	prodID := domain.NewID("prod_")
-	var sess domain.CheckoutSession
+	var sess checkout.CheckoutSession
 	c := f.newCharge(amount, 0)
 	f.inTx(func(tx *sqlx.Tx) error {
-		if _, err := db.InsertProduct(f.ctx, tx, domain.Product{ID: prodID, AccountID: f.merchant.ID, Name: "Licença", Status: domain.ProductActive,
-			Deliveries: domain.Deliveries{{Type: domain.DeliveryTextLines}, {Type: domain.DeliveryTextInfinite, RichContent: "Obrigado!"}}},
+		if _, err := db.InsertProduct(f.ctx, tx, storedom.Product{ID: prodID, AccountID: f.merchant.ID, Name: "Licença", Status: storedom.ProductActive,
+			Deliveries: storedom.Deliveries{{Type: storedom.DeliveryTextLines}, {Type: storedom.DeliveryTextInfinite, RichContent: "Obrigado!"}}},
 			[]string{"LIC-1", "LIC-2"}); err != nil {
 			return err
 		}
 		link, err := db.InsertPaymentLink(f.ctx, tx, db.PaymentLink{ID: domain.NewID("plink_"), AccountID: f.merchant.ID, Name: "Licenças",
-			AllowedMethods: []string{domain.MethodPix}, ProductIDs: []string{prodID}, CustomerMode: domain.CustomerOptional, Status: domain.LinkActive})
+			AllowedMethods: []string{domain.MethodPix}, ProductIDs: []string{prodID}, CustomerMode: checkout.CustomerOptional, Status: checkout.LinkActive})
 		if err != nil {
 			return err
 		}
 		now := time.Now().UTC()
-		sess = domain.CheckoutSession{ID: domain.NewID("cs_"), AccountID: f.merchant.ID, LinkID: link.ID, Status: domain.SessionOpen,
+		sess = checkout.CheckoutSession{ID: domain.NewID("cs_"), AccountID: f.merchant.ID, LinkID: link.ID, Status: checkout.SessionOpen,
 			Method: domain.MethodPix, OriginalAmount: amount, Amount: amount, ProductIDs: domain.SomeJSON([]string{prodID}),
-			Payer:         domain.SomeJSON(domain.CheckoutPayer{Name: "Ana Lima", Document: "52998224725", Email: "ana@example.com"}),
+			Payer:         domain.SomeJSON(checkout.CheckoutPayer{Name: "Ana Lima", Document: "52998224725", Email: "ana@example.com"}),
 			TransactionID: c.ID, ExpiresAt: domain.NewTime(now.Add(time.Hour)), CreatedAt: domain.NewTime(now)}
 		_, err = db.InsertSession(f.ctx, tx, sess)
 		return err
@@ -46,7 +48,7 @@ func (f *fixture) checkoutSession(amount money.Cents) (domain.CheckoutSession, d
 	return sess, f.get(c.ID, domain.TypePixIn), prodID
 }
 
-func (f *fixture) session(id string) domain.CheckoutSession {
+func (f *fixture) session(id string) checkout.CheckoutSession {
 	f.t.Helper()
 	s, err := db.GetSession(f.ctx, f.db, f.merchant.ID, id)
 	if err != nil {
@@ -64,8 +66,8 @@ func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
 	a := &activities.Charges{Base: f.base()}
 	sess, charge, _ := f.checkoutSession(2500)
 	max := int64(5)
-	coupon, err := db.InsertCoupon(f.ctx, f.db, domain.Coupon{ID: domain.NewID("cpn_"), AccountID: f.merchant.ID, Code: "C" + sess.ID[3:11],
-		DiscountType: domain.CouponPercent, DiscountValue: 1000, MaxUses: &max, Status: domain.CouponActive})
+	coupon, err := db.InsertCoupon(f.ctx, f.db, storedom.Coupon{ID: domain.NewID("cpn_"), AccountID: f.merchant.ID, Code: "C" + sess.ID[3:11],
+		DiscountType: storedom.CouponPercent, DiscountValue: 1000, MaxUses: &max, Status: storedom.CouponActive})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,10 +80,10 @@ func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
 		}
 	}
 	got := f.session(sess.ID)
-	f.wantEqual("status", got.Status, domain.SessionPaid)
-	f.wantEqual("delivery", got.Delivery.V, []domain.SessionDelivery{
-		{ProductID: sess.ProductIDs.V[0], ProductName: "Licença", Type: domain.DeliveryTextLines, Content: "LIC-1"},
-		{ProductID: sess.ProductIDs.V[0], ProductName: "Licença", Type: domain.DeliveryTextInfinite, Content: "Obrigado!"}})
+	f.wantEqual("status", got.Status, checkout.SessionPaid)
+	f.wantEqual("delivery", got.Delivery.V, []checkout.SessionDelivery{
+		{ProductID: sess.ProductIDs.V[0], ProductName: "Licença", Type: storedom.DeliveryTextLines, Content: "LIC-1"},
+		{ProductID: sess.ProductIDs.V[0], ProductName: "Licença", Type: storedom.DeliveryTextInfinite, Content: "Obrigado!"}})
 	f.wantEqual("session events", f.events(sess.ID), []string{domain.EventPaymentLinkPaid})
 	f.wantEqual("charge events", f.events(charge.ID), []string{domain.EventPaymentCreated, domain.EventPaymentPaid})
 	if got.CustomerID == nil {
@@ -116,8 +118,8 @@ func TestCheckoutSessionExpiresWithItsCharge(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f.wantEqual("expired", f.session(expired.ID).Status, domain.SessionExpired)
-	f.wantEqual("failed", f.session(failed.ID).Status, domain.SessionExpired)
+	f.wantEqual("expired", f.session(expired.ID).Status, checkout.SessionExpired)
+	f.wantEqual("failed", f.session(failed.ID).Status, checkout.SessionExpired)
 	f.wantEqual("events", f.events(expired.ID), []string{})
 	var held int
 	f.inTx(func(tx *sqlx.Tx) error {
@@ -144,7 +146,7 @@ func TestCheckoutSessionExpiredByItsCheckoutIsPaidWithItsCharge(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := f.session(sess.ID)
-	f.wantEqual("status", got.Status, domain.SessionPaid)
+	f.wantEqual("status", got.Status, checkout.SessionPaid)
 	f.wantEqual("session events", f.events(sess.ID), []string{domain.EventPaymentLinkPaid})
 	f.wantEqual("delivered", len(got.Delivery.V), 2)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -83,14 +84,14 @@ func BookCryptoDeposit(ctx context.Context, b Base, in CryptoNoticeInput) (strin
 		at := noticeTime(in.Notice)
 		if late {
 			rate := cmp.Or(in.Notice.Rate, c.Rate)
-			c.LatePayment = &domain.CryptoLatePayment{Rate: rate, Credited: domain.LateCredit(*c, t.Amount, rate), At: *at}
+			c.LatePayment = &domain.CryptoLatePayment{Rate: rate, Credited: crypto.LateCredit(*c, t.Amount, rate), At: *at}
 			t.NetAmount = c.LatePayment.Credited
 		}
 		if t.NetAmount > 0 { // late coins that fell to nothing bring nothing to post
 			_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
-				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + domain.PayAmount(*c).String() + " " + c.PayCurrency,
+				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + crypto.PayAmount(*c).String() + " " + c.PayCurrency,
 				Entries: []db.Entry{
-					{Account: domain.LedgerCryptoClearing, Amount: -t.NetAmount},
+					{Account: crypto.LedgerCryptoClearing, Amount: -t.NetAmount},
 					{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
 				}})
 			if err != nil {
@@ -182,7 +183,7 @@ func (a *Crypto) RepriceCryptoWithdrawal(ctx context.Context, id string) (string
 			return change{}, nil
 		}
 		c := t.Details.V.Crypto
-		units := domain.CryptoCurrencies[c.PayCurrency].PayUnits(t.Amount, rate.Rate, false)
+		units := crypto.CryptoCurrencies[c.PayCurrency].PayUnits(t.Amount, rate.Rate, false)
 		if units <= 0 {
 			return failWithdrawal(ctx, tx, t)
 		}
@@ -195,7 +196,7 @@ func (a *Crypto) RepriceCryptoWithdrawal(ctx context.Context, id string) (string
 // needsReprice: a PENDING withdrawal not re-priced yet whose quote expired.
 func needsReprice(t domain.Transaction, now time.Time) bool {
 	c := t.Details.V.Crypto
-	return t.Status == domain.StatusPending && c != nil && c.RepricedAt == nil && !now.Before(domain.QuoteExpiry(*c, t.CreatedAt.Time))
+	return t.Status == domain.StatusPending && c != nil && c.RepricedAt == nil && !now.Before(crypto.QuoteExpiry(*c, t.CreatedAt.Time))
 }
 
 // CompleteCryptoWithdrawal books a confirmed withdrawal: the reserve
@@ -207,10 +208,10 @@ func (a *Crypto) CompleteCryptoWithdrawal(ctx context.Context, in CryptoNoticeIn
 		}
 		c := t.Details.V.Crypto
 		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "settle"), AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypeCryptoOut, Description: "crypto sent " + domain.PayAmount(*c).String() + " " + c.PayCurrency,
+			Kind: domain.TypeCryptoOut, Description: "crypto sent " + crypto.PayAmount(*c).String() + " " + c.PayCurrency,
 			Entries: []db.Entry{
 				{Account: domain.PendingLedger(t.Wallet()), Amount: -t.Amount},
-				{Account: domain.LedgerCryptoClearing, Amount: t.Amount},
+				{Account: crypto.LedgerCryptoClearing, Amount: t.Amount},
 			}})
 		if err != nil {
 			return change{}, err

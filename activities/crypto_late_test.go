@@ -5,6 +5,8 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -46,7 +48,7 @@ func TestCryptoDepositPaidAfterItExpiredIsCreditedOnce(t *testing.T) {
 		}
 		key := "crypto:" + d.ID + ":credit"
 		f.wantEqual(c.name+" postings", f.postings(d.ID), []string{key})
-		f.wantEqual(c.name+" moves", f.moves(key), map[string]money.Cents{domain.LedgerCryptoClearing: -c.want, domain.AvailableLedger(f.merchant.ID): c.want})
+		f.wantEqual(c.name+" moves", f.moves(key), map[string]money.Cents{crypto.LedgerCryptoClearing: -c.want, domain.AvailableLedger(f.merchant.ID): c.want})
 		f.wantEqual(c.name+" credited", f.balance(f.merchant.ID).Available-before, c.want)
 		got := f.get(d.ID, domain.TypeCryptoIn)
 		late := got.Details.V.Crypto.LatePayment
@@ -76,7 +78,7 @@ func TestCryptoSessionPaidLateOnlyInFull(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f.wantEqual("expired", f.session(full.ID).Status, domain.SessionExpired)
+	f.wantEqual("expired", f.session(full.ID).Status, checkout.SessionExpired)
 	if _, err := a.CreditCryptoDeposit(f.ctx, activities.CryptoNoticeInput{ID: dep.ID, Notice: processor.CryptoNotice{Outcome: processor.OutcomePaid}}); err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +86,9 @@ func TestCryptoSessionPaidLateOnlyInFull(t *testing.T) {
 		Notice: processor.CryptoNotice{Outcome: processor.OutcomePaid, Rate: 600_000}}); err != nil { // half the quote's price
 		t.Fatal(err)
 	}
-	f.wantEqual("paid late in full", f.session(full.ID).Status, domain.SessionPaid)
+	f.wantEqual("paid late in full", f.session(full.ID).Status, checkout.SessionPaid)
 	f.wantEqual("session events", f.events(full.ID), []string{domain.EventPaymentLinkPaid})
-	f.wantEqual("short of the quote", f.session(short.ID).Status, domain.SessionExpired)
+	f.wantEqual("short of the quote", f.session(short.ID).Status, checkout.SessionExpired)
 	f.wantEqual("short session events", f.events(short.ID), []string{})
 	// The fixture's deposits hold 833333 units of ETH: 49.99 at 6,000.00.
 	f.wantEqual("credited", f.balance(f.merchant.ID).Available, money.Cents(5500+4999))

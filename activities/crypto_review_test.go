@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	cryptodom "github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -37,7 +38,7 @@ func TestRepriceCryptoWithdrawalAfterAnExpiredQuote(t *testing.T) {
 	w := f.heldCryptoWithdrawal(10000, domain.DecisionApprove)
 	fresh := f.cryptoRecord(domain.TypeCryptoOut, 5000) // its quote still binds
 	f.inTx(func(tx *sqlx.Tx) error { return activities.ReserveCryptoWithdrawal(f.ctx, tx, fresh) })
-	units := domain.CryptoCurrencies["ETH"].PayUnits(10000, 1_500_000, false)
+	units := cryptodom.CryptoCurrencies["ETH"].PayUnits(10000, 1_500_000, false)
 	if units >= 833333 {
 		t.Fatalf("a dearer coin buys fewer units: %d", units)
 	}

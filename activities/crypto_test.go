@@ -14,6 +14,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -24,7 +25,7 @@ func (f *fixture) cryptoRecord(typ string, amount money.Cents) domain.Transactio
 	now := time.Now().UTC()
 	id := domain.NewID("")
 	hash := sha256.Sum256([]byte(id))
-	addr := domain.CryptoCurrencies["ETH"].CryptoAddressFor(hash[:20]) // one address per deposit
+	addr := crypto.CryptoCurrencies["ETH"].CryptoAddressFor(hash[:20]) // one address per deposit
 	return domain.Transaction{
 		ID: id, AccountID: f.merchant.ID, APIKeyID: ptr("key_test"), Type: typ, Status: domain.StatusPending,
 		Amount: amount, NetAmount: amount, Description: "cripto", CreatedAt: domain.NewTime(now), ExpiresAt: domain.TimePtr(now.Add(time.Hour)),
@@ -51,7 +52,7 @@ func TestCreditCryptoDepositCreditsTheQuoteOnce(t *testing.T) {
 	}
 	key := "crypto:" + d.ID + ":credit"
 	f.wantEqual("postings", f.postings(d.ID), []string{key})
-	f.wantEqual("moves", f.moves(key), map[string]money.Cents{domain.LedgerCryptoClearing: -10000, domain.AvailableLedger(f.merchant.ID): 10000})
+	f.wantEqual("moves", f.moves(key), map[string]money.Cents{crypto.LedgerCryptoClearing: -10000, domain.AvailableLedger(f.merchant.ID): 10000})
 	if b := f.balance(f.merchant.ID); b.Available != 10000 || b.Withdrawable != 10000 {
 		t.Fatalf("credited deposit: %+v (not locked: it is not PIX)", b)
 	}
@@ -113,7 +114,7 @@ func TestCryptoWithdrawalReservesSubmitsAndSettlesOnce(t *testing.T) {
 	}
 	f.wantBalance(5000, 0)
 	key := "crypto:" + w.ID + ":settle"
-	f.wantEqual("moves", f.moves(key), map[string]money.Cents{domain.PendingLedger(f.merchant.ID): -10000, domain.LedgerCryptoClearing: 10000})
+	f.wantEqual("moves", f.moves(key), map[string]money.Cents{domain.PendingLedger(f.merchant.ID): -10000, crypto.LedgerCryptoClearing: 10000})
 	f.wantEqual("status", f.get(w.ID, domain.TypeCryptoOut).Status, domain.StatusCompleted)
 }
 

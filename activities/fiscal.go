@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -43,10 +44,10 @@ type FiscalInvoices struct {
 // asked for none, or whose invoice exists (a retried transition), writes
 // nothing.
 func openFiscalInvoice(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction) ([]db.NewEvent, error) {
-	if !domain.WantsFiscalInvoice(charge) {
+	if !fiscal.WantsFiscalInvoice(charge) {
 		return nil, nil
 	}
-	inv := domain.NewFiscalInvoice(charge)
+	inv := fiscal.NewFiscalInvoice(charge)
 	fresh, err := db.InsertFiscalInvoice(ctx, tx, inv)
 	if err != nil || !fresh {
 		return nil, err
@@ -66,14 +67,14 @@ func cancelFiscalInvoice(ctx context.Context, tx *sqlx.Tx, deposit domain.Transa
 	if !deposit.Details.V.FiscalInvoice {
 		return nil, nil
 	}
-	inv, err := db.LockFiscalInvoice(ctx, tx, domain.FiscalInvoiceID(deposit.ID))
+	inv, err := db.LockFiscalInvoice(ctx, tx, fiscal.FiscalInvoiceID(deposit.ID))
 	if errors.Is(err, domain.ErrNotFound) { // paid before its account could ask for one
 		return nil, nil
 	}
-	if err != nil || !domain.InvoiceMoves(inv.Status, domain.InvoiceCancelled) {
+	if err != nil || !fiscal.InvoiceMoves(inv.Status, fiscal.InvoiceCancelled) {
 		return nil, err
 	}
-	inv.Status = domain.InvoiceCancelled
+	inv.Status = fiscal.InvoiceCancelled
 	if _, err := db.UpdateFiscalInvoice(ctx, tx, inv); err != nil {
 		return nil, err
 	}
@@ -82,9 +83,9 @@ func cancelFiscalInvoice(ctx context.Context, tx *sqlx.Tx, deposit domain.Transa
 
 // invoiceEvent is an invoice.* event: on the charge's account and API key,
 // with only the invoice's id as data (the specification's payload).
-func invoiceEvent(inv domain.FiscalInvoice, typ string) db.NewEvent {
+func invoiceEvent(inv fiscal.FiscalInvoice, typ string) db.NewEvent {
 	return db.NewEvent{AccountID: inv.AccountID, APIKeyID: inv.APIKeyID, Type: typ, ResourceID: inv.ID,
-		Data: domain.InvoiceEventData{InvoiceID: inv.ID}}
+		Data: fiscal.InvoiceEventData{InvoiceID: inv.ID}}
 }
 
 // SubmitInvoice hands a CREATED invoice to the issuer (idempotent there on
@@ -92,9 +93,9 @@ func invoiceEvent(inv domain.FiscalInvoice, typ string) db.NewEvent {
 // issuer's reference, clearing its workflow intent in the same
 // transaction: the workflow that runs this step exists. An invoice past
 // CREATED (a retry, or cancelled first) is returned as it is.
-func (a *FiscalInvoices) SubmitInvoice(ctx context.Context, id string) (domain.FiscalInvoice, error) {
+func (a *FiscalInvoices) SubmitInvoice(ctx context.Context, id string) (fiscal.FiscalInvoice, error) {
 	inv, err := db.GetFiscalInvoice(ctx, a.DB, id)
-	if err != nil || inv.Status != domain.InvoiceCreated {
+	if err != nil || inv.Status != fiscal.InvoiceCreated {
 		return inv, err
 	}
 	charge, err := db.TransactionByID(ctx, a.DB, inv.ChargeID, domain.TypePixIn)
@@ -106,7 +107,7 @@ func (a *FiscalInvoices) SubmitInvoice(ctx context.Context, id string) (domain.F
 	if err != nil {
 		return inv, fmt.Errorf("processor: issue invoice: %w", err)
 	}
-	return a.invoiceStep(ctx, id, domain.InvoiceProcessing, domain.EventInvoiceProcessing, func(tx *sqlx.Tx, inv *domain.FiscalInvoice) error {
+	return a.invoiceStep(ctx, id, fiscal.InvoiceProcessing, domain.EventInvoiceProcessing, func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
 		inv.ReferenceID = &sub.ReferenceID
 		return db.DeleteLaunch(ctx, tx, LaunchFiscalInvoice, inv.ID)
 	})
@@ -115,14 +116,14 @@ func (a *FiscalInvoices) SubmitInvoice(ctx context.Context, id string) (domain.F
 // ConcludeInvoice applies the issuer's answer: ISSUED with its number
 // (invoice.issued) or FAILED with its reason (invoice.failed). An invoice
 // not PROCESSING (a retry, or cancelled meanwhile) is returned as it is.
-func (a *FiscalInvoices) ConcludeInvoice(ctx context.Context, n processor.InvoiceNotice) (domain.FiscalInvoice, error) {
+func (a *FiscalInvoices) ConcludeInvoice(ctx context.Context, n processor.InvoiceNotice) (fiscal.FiscalInvoice, error) {
 	if n.Outcome == processor.OutcomeIssued {
-		return a.invoiceStep(ctx, n.InvoiceID, domain.InvoiceIssued, domain.EventInvoiceIssued, func(_ *sqlx.Tx, inv *domain.FiscalInvoice) error {
+		return a.invoiceStep(ctx, n.InvoiceID, fiscal.InvoiceIssued, domain.EventInvoiceIssued, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
 			inv.Number = &n.Number
 			return nil
 		})
 	}
-	return a.invoiceStep(ctx, n.InvoiceID, domain.InvoiceFailed, domain.EventInvoiceFailed, func(_ *sqlx.Tx, inv *domain.FiscalInvoice) error {
+	return a.invoiceStep(ctx, n.InvoiceID, fiscal.InvoiceFailed, domain.EventInvoiceFailed, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
 		inv.Reason = &n.Reason
 		return nil
 	})
@@ -136,7 +137,7 @@ func (a *FiscalInvoices) WithdrawInvoice(ctx context.Context, id string) error {
 	if errors.Is(err, domain.ErrNotFound) {
 		return nil
 	}
-	if err != nil || inv.Status != domain.InvoiceCancelled {
+	if err != nil || inv.Status != fiscal.InvoiceCancelled {
 		return err
 	}
 	if err := a.Processor.CancelInvoice(ctx, id); err != nil {
@@ -149,12 +150,12 @@ func (a *FiscalInvoices) WithdrawInvoice(ctx context.Context, id string) error {
 // only if domain.InvoiceMoves allows it (else it was past this step:
 // nothing written), let apply fill the step's fields and write in the same
 // transaction, store it and its event.
-func (a *FiscalInvoices) invoiceStep(ctx context.Context, id, to, event string, apply func(tx *sqlx.Tx, inv *domain.FiscalInvoice) error) (domain.FiscalInvoice, error) {
-	var out domain.FiscalInvoice
+func (a *FiscalInvoices) invoiceStep(ctx context.Context, id, to, event string, apply func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error) (fiscal.FiscalInvoice, error) {
+	var out fiscal.FiscalInvoice
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
 		inv, err := db.LockFiscalInvoice(ctx, tx, id)
 		out = inv
-		if err != nil || !domain.InvoiceMoves(inv.Status, to) {
+		if err != nil || !fiscal.InvoiceMoves(inv.Status, to) {
 			return err
 		}
 		inv.Status = to

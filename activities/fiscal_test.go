@@ -13,6 +13,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -35,7 +36,7 @@ func (f *fixture) fiscalCharge(amount money.Cents) domain.Transaction {
 	return c
 }
 
-func (f *fixture) invoice(id string) domain.FiscalInvoice {
+func (f *fixture) invoice(id string) fiscal.FiscalInvoice {
 	f.t.Helper()
 	inv, err := db.GetFiscalInvoice(f.ctx, f.db, id)
 	if err != nil {
@@ -73,10 +74,10 @@ func TestFiscalInvoiceOpensOnceWhenPaid(t *testing.T) {
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	id := domain.FiscalInvoiceID(c.ID)
+	id := fiscal.FiscalInvoiceID(c.ID)
 	inv := f.invoice(id)
 	f.wantEqual("invoice", []any{inv.ChargeID, inv.AccountID, inv.Amount, inv.Status, *inv.APIKeyID},
-		[]any{c.ID, f.merchant.ID, money.Cents(2500), domain.InvoiceCreated, "key_test"})
+		[]any{c.ID, f.merchant.ID, money.Cents(2500), fiscal.InvoiceCreated, "key_test"})
 	f.wantEqual("invoice events", f.events(id), []string{domain.EventInvoiceCreated})
 	f.wantEqual("published", f.publishedTypes(), []string{domain.EventPaymentPaid, domain.EventInvoiceCreated})
 	f.wantEqual("intents", f.intents(activities.LaunchFiscalInvoice, id), 1)
@@ -101,7 +102,7 @@ func TestFiscalInvoiceOpensOnceWhenPaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{plain.ID, failed.ID} {
-		if _, err := db.GetFiscalInvoice(f.ctx, f.db, domain.FiscalInvoiceID(id)); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := db.GetFiscalInvoice(f.ctx, f.db, fiscal.FiscalInvoiceID(id)); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("charge %s: invoice lookup = %v, want not found", id, err)
 		}
 	}
@@ -116,7 +117,7 @@ func TestFiscalInvoiceIssuedOnce(t *testing.T) {
 	if _, err := (&activities.Charges{Base: f.base()}).SettleCharge(f.ctx, activities.SettleChargeInput{ChargeID: c.ID, Notice: paidNotice()}); err != nil {
 		t.Fatal(err)
 	}
-	id := domain.FiscalInvoiceID(c.ID)
+	id := fiscal.FiscalInvoiceID(c.ID)
 	proc := processormock.NewMockFiscal(gomock.NewController(t))
 	proc.EXPECT().IssueInvoice(gomock.Any(), gomock.Cond(func(r processor.InvoiceRequest) bool {
 		return r.ID == id && r.ChargeID == c.ID && r.Amount == 2500 && r.Description == "Pedido 42" && r.Payer != nil
@@ -127,7 +128,7 @@ func TestFiscalInvoiceIssuedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.wantEqual("submitted", inv.Status, domain.InvoiceProcessing)
+		f.wantEqual("submitted", inv.Status, fiscal.InvoiceProcessing)
 	}
 	f.wantEqual("reference", *f.invoice(id).ReferenceID, "iss-1")
 	f.wantEqual("intents", f.intents(activities.LaunchFiscalInvoice, id), 0)
@@ -138,10 +139,10 @@ func TestFiscalInvoiceIssuedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.wantEqual("issued", inv.Status, domain.InvoiceIssued)
+		f.wantEqual("issued", inv.Status, fiscal.InvoiceIssued)
 	}
 	late := processor.InvoiceNotice{InvoiceID: id, Outcome: processor.OutcomeFailed, Reason: "late", At: time.Now()}
-	if inv, err := a.ConcludeInvoice(f.ctx, late); err != nil || inv.Status != domain.InvoiceIssued {
+	if inv, err := a.ConcludeInvoice(f.ctx, late); err != nil || inv.Status != fiscal.InvoiceIssued {
 		t.Fatalf("late failure: %v, %v", inv.Status, err)
 	}
 	inv := f.invoice(id)
@@ -170,7 +171,7 @@ func TestFiscalInvoiceCancelledByRefund(t *testing.T) {
 		if _, err := charges.SettleCharge(f.ctx, activities.SettleChargeInput{ChargeID: c.ID, Notice: paidNotice()}); err != nil {
 			t.Fatal(err)
 		}
-		id := domain.FiscalInvoiceID(c.ID)
+		id := fiscal.FiscalInvoiceID(c.ID)
 		if _, err := inv.SubmitInvoice(f.ctx, id); err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestFiscalInvoiceCancelledByRefund(t *testing.T) {
 	}
 
 	issued := paidAndRefunded(processor.OutcomeIssued)
-	f.wantEqual("cancelled", f.invoice(issued).Status, domain.InvoiceCancelled)
+	f.wantEqual("cancelled", f.invoice(issued).Status, fiscal.InvoiceCancelled)
 	f.wantEqual("events", f.events(issued), []string{domain.EventInvoiceCreated, domain.EventInvoiceProcessing,
 		domain.EventInvoiceIssued, domain.EventInvoiceCancelled})
 	proc.EXPECT().CancelInvoice(gomock.Any(), issued).Return(nil).Times(2) // WithdrawInvoice retried
@@ -199,7 +200,7 @@ func TestFiscalInvoiceCancelledByRefund(t *testing.T) {
 	}
 
 	failed := paidAndRefunded(processor.OutcomeFailed)
-	f.wantEqual("failed stays", f.invoice(failed).Status, domain.InvoiceFailed)
+	f.wantEqual("failed stays", f.invoice(failed).Status, fiscal.InvoiceFailed)
 	f.wantEqual("failed events", f.events(failed), []string{domain.EventInvoiceCreated, domain.EventInvoiceProcessing, domain.EventInvoiceFailed})
 	if err := inv.WithdrawInvoice(f.ctx, failed); err != nil { // asks the issuer nothing (no CancelInvoice expected)
 		t.Fatal(err)

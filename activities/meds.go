@@ -9,9 +9,10 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	meddom "github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // MEDs are the MED dispute workflow's activities (issue 25). A dispute is a
@@ -146,21 +147,21 @@ func blockedHold(ctx context.Context, q sqlx.QueryerContext, m, d domain.Transac
 // deposit d: OPEN, its deadlines from the BCB MED rules, the automatic
 // contest decided from the account's autoContest (domain.AutoContests).
 func NewMED(d domain.Transaction, n processor.MEDOpening, features domain.Features) domain.Transaction {
-	id := domain.MedID(d.ID)
+	id := meddom.MedID(d.ID)
 	at := n.At.UTC()
-	protocol := domain.MedProtocol(id, at)
+	protocol := meddom.MedProtocol(id, at)
 	infraction := n.InfractionID
 	paid := at
 	if d.CompletedAt != nil {
 		paid = d.CompletedAt.Time
 	}
 	return domain.Transaction{
-		ID: id, AccountID: d.AccountID, APIKeyID: d.APIKeyID, Type: domain.TypeMED, Status: domain.MedOpen,
+		ID: id, AccountID: d.AccountID, APIKeyID: d.APIKeyID, Type: domain.TypeMED, Status: meddom.MedOpen,
 		Amount: n.Amount, Description: "MED: " + n.Reason, ExternalReference: &protocol, ReferenceID: &infraction,
 		EndToEndID: d.EndToEndID, SubaccountID: d.SubaccountID, CreatedAt: domain.NewTime(at),
 		Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{
-			DepositID: d.ID, Reason: n.Reason, AutoContest: domain.AutoContests(features, n.Amount),
-			DefenceDeadline: domain.NewTime(at.Add(domain.MedDefenceWindow)), ExpiresAt: domain.NewTime(paid.Add(domain.MedReturnLimit)),
+			DepositID: d.ID, Reason: n.Reason, AutoContest: meddom.AutoContests(features, n.Amount),
+			DefenceDeadline: domain.NewTime(at.Add(meddom.MedDefenceWindow)), ExpiresAt: domain.NewTime(paid.Add(meddom.MedReturnLimit)),
 		}}),
 	}
 }
@@ -214,7 +215,7 @@ func (a *MEDs) EnsureMED(ctx context.Context, want domain.Transaction) (string, 
 type EvidenceInput struct {
 	ID          string
 	Description string
-	Files       []domain.EvidenceContent
+	Files       []meddom.EvidenceContent
 	Automatic   bool
 	At          time.Time
 }
@@ -230,7 +231,7 @@ func RecordEvidence(ctx context.Context, b *Base, in EvidenceInput) (domain.Tran
 		if m.Type != domain.TypeMED || med == nil {
 			return change{}, domain.NotFound("MED")
 		}
-		if m.Status != domain.MedOpen {
+		if m.Status != meddom.MedOpen {
 			if in.Automatic {
 				return change{}, nil
 			}
@@ -247,7 +248,7 @@ func RecordEvidence(ctx context.Context, b *Base, in EvidenceInput) (domain.Tran
 			files[i] = f.EvidenceFile
 		}
 		med.Evidence = &domain.MedEvidence{Description: in.Description, Files: files, Automatic: in.Automatic, SentAt: domain.NewTime(in.At)}
-		m.Status = domain.MedUnderReview
+		m.Status = meddom.MedUnderReview
 		return emit(domain.EventMedEvidenceSent), nil
 	})
 }
@@ -304,10 +305,10 @@ func (a *MEDs) SendMEDDefence(ctx context.Context, id string) error {
 // then on.
 func (a *MEDs) CloseMEDDefence(ctx context.Context, id string) error {
 	_, err := a.transition(ctx, id, func(_ *sqlx.Tx, m *domain.Transaction) (change, error) {
-		if m.Status != domain.MedOpen {
+		if m.Status != meddom.MedOpen {
 			return change{}, nil
 		}
-		m.Status = domain.MedUnderReview
+		m.Status = meddom.MedUnderReview
 		return emit(domain.EventMedUpdated), nil
 	})
 	return err
@@ -333,14 +334,14 @@ func (a *MEDs) ResolveMED(ctx context.Context, in ResolveMEDInput) error {
 	}
 	_, err := a.transition(ctx, in.ID, func(tx *sqlx.Tx, m *domain.Transaction) (change, error) {
 		med := m.Details.V.Med
-		if m.Type != domain.TypeMED || med == nil || domain.MedClosed(m.Status) {
+		if m.Type != domain.TypeMED || med == nil || meddom.MedClosed(m.Status) {
 			return change{}, nil
 		}
 		d, err := db.TransactionByID(ctx, tx, med.DepositID, domain.TypePixIn)
 		if err != nil {
 			return change{}, err
 		}
-		if in.Status == domain.MedAccepted {
+		if in.Status == meddom.MedAccepted {
 			err = a.returnToPayer(ctx, tx, m, d)
 		} else {
 			var h DisputeHold

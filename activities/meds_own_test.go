@@ -8,6 +8,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/money"
 )
 
@@ -140,7 +141,7 @@ func TestMEDBlocksOnlyTheDepositsOwnLockedMoney(t *testing.T) {
 
 			a := &activities.MEDs{Base: f.base()}
 			for range 2 { // the second call is a retried activity
-				if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: domain.MedRejected}); err != nil {
+				if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: med.MedRejected}); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -11,10 +11,11 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	meddom "github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // openMED opens a dispute of amount against deposit d as the Inbox does
@@ -60,7 +61,7 @@ func TestMEDHoldAndReleaseOnTheMainAccount(t *testing.T) {
 	m := f.openMED(d, 10_000, domain.Features{})
 
 	med := m.Details.V.Med
-	f.wantEqual("status", m.Status, domain.MedOpen)
+	f.wantEqual("status", m.Status, meddom.MedOpen)
 	f.wantEqual("blocked, shortfall", [2]money.Cents{med.Blocked, med.Shortfall}, [2]money.Cents{10_000, 0})
 	f.wantEqual("hold", f.moves("med-hold:"+m.ID), map[string]money.Cents{
 		domain.AvailableLedger(f.merchant.ID): -10_000, subaccount.LockedLedger(f.merchant.ID): 10_000})
@@ -68,12 +69,12 @@ func TestMEDHoldAndReleaseOnTheMainAccount(t *testing.T) {
 	f.wantEqual("available, withdrawable", [2]money.Cents{b.Available, b.Withdrawable}, [2]money.Cents{950, 950})
 	f.wantEqual("locked", f.lockedBalance(f.merchant.ID), money.Cents(10_000))
 	f.wantEqual("events", f.events(m.ID), []string{domain.EventMedCreated})
-	f.wantEqual("deadline", med.DefenceDeadline.Sub(m.CreatedAt.Time).Round(time.Second), domain.MedDefenceWindow)
-	f.wantEqual("expiry", med.ExpiresAt.Sub(d.CompletedAt.Time).Round(time.Second), domain.MedReturnLimit)
+	f.wantEqual("deadline", med.DefenceDeadline.Sub(m.CreatedAt.Time).Round(time.Second), meddom.MedDefenceWindow)
+	f.wantEqual("expiry", med.ExpiresAt.Sub(d.CompletedAt.Time).Round(time.Second), meddom.MedReturnLimit)
 
 	a := &activities.MEDs{Base: f.base()}
 	for range 2 { // the second call is a retried activity
-		if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: domain.MedRejected}); err != nil {
+		if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: meddom.MedRejected}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,7 +83,7 @@ func TestMEDHoldAndReleaseOnTheMainAccount(t *testing.T) {
 	f.wantEqual("locked after release", f.lockedBalance(f.merchant.ID), money.Cents(0))
 	f.wantEqual("postings", f.postings(m.ID), []string{"med-hold:" + m.ID, "med-release:" + m.ID})
 	f.wantEqual("events", f.events(m.ID), []string{domain.EventMedCreated, domain.EventMedUpdated})
-	f.wantEqual("status", f.get(m.ID, domain.TypeMED).Status, domain.MedRejected)
+	f.wantEqual("status", f.get(m.ID, domain.TypeMED).Status, meddom.MedRejected)
 }
 
 // TestMEDOnSpentMoneyRecordsTheShortfall: a dispute on money already spent
@@ -102,7 +103,7 @@ func TestMEDOnSpentMoneyRecordsTheShortfall(t *testing.T) {
 	f.fund(f.merchant.ID, 3_000) // money arriving later
 	a := &activities.MEDs{Base: f.base()}
 	for range 2 {
-		if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: domain.MedAccepted}); err != nil {
+		if err := a.ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: meddom.MedAccepted}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,7 +114,7 @@ func TestMEDOnSpentMoneyRecordsTheShortfall(t *testing.T) {
 		subaccount.LockedLedger(f.merchant.ID): -950, domain.AvailableLedger(f.merchant.ID): -3_000, domain.LedgerPixClearing: 3_950})
 	f.wantEqual("available", f.balance(f.merchant.ID).Available, money.Cents(0))
 	f.wantEqual("locked", f.lockedBalance(f.merchant.ID), money.Cents(0))
-	f.wantEqual("status", got.Status, domain.MedAccepted)
+	f.wantEqual("status", got.Status, meddom.MedAccepted)
 	if got.CompletedAt == nil || med.ResolvedAt == nil {
 		t.Errorf("resolvedAt %v, completedAt %v", med.ResolvedAt, got.CompletedAt)
 	}
@@ -142,7 +143,7 @@ func TestMEDOnASubaccountDeposit(t *testing.T) {
 	f.wantEqual("sub available, locked", [2]money.Cents{sb.AvailablePadrao, sb.LockedPadrao}, [2]money.Cents{0, 4_950})
 	f.wantEqual("shortfall", m.Details.V.Med.Shortfall, money.Cents(50))
 	f.wantEqual("main available", f.balance(f.merchant.ID).Available, money.Cents(0))
-	if err := (&activities.MEDs{Base: f.base()}).ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: domain.MedCanceled}); err != nil {
+	if err := (&activities.MEDs{Base: f.base()}).ResolveMED(f.ctx, activities.ResolveMEDInput{ID: m.ID, Status: meddom.MedCanceled}); err != nil {
 		t.Fatal(err)
 	}
 	sb, _ = db.SubaccountBalance(f.ctx, f.db, sub)
@@ -160,18 +161,18 @@ func TestMEDEvidenceRules(t *testing.T) {
 		t.Fatalf("amount %v autoContest %v", m.Amount, m.Details.V.Med.AutoContest)
 	}
 	base := f.base()
-	file := domain.EvidenceContent{EvidenceFile: domain.EvidenceFile{Name: "nota.pdf", ContentType: "application/pdf", Size: 4,
+	file := meddom.EvidenceContent{EvidenceFile: domain.EvidenceFile{Name: "nota.pdf", ContentType: "application/pdf", Size: 4,
 		SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}, Bytes: []byte("%PDF")}
 	late := activities.EvidenceInput{ID: m.ID, Description: "tarde demais", At: m.Details.V.Med.DefenceDeadline.Time}
 	if _, err := activities.RecordEvidence(f.ctx, &base, late); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("evidence at the deadline: %v, want a 400", err)
 	}
-	in := activities.EvidenceInput{ID: m.ID, Description: "Venda regular", Files: []domain.EvidenceContent{file, file}, At: time.Now()}
+	in := activities.EvidenceInput{ID: m.ID, Description: "Venda regular", Files: []meddom.EvidenceContent{file, file}, At: time.Now()}
 	got, err := activities.RecordEvidence(f.ctx, &base, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.wantEqual("status", got.Status, domain.MedUnderReview)
+	f.wantEqual("status", got.Status, meddom.MedUnderReview)
 	var n int
 	if err := f.db.GetContext(f.ctx, &n, `SELECT count(*) FROM med_evidence_files WHERE med_id = $1`, m.ID); err != nil || n != 1 {
 		t.Fatalf("stored files %d (%v), want 1", n, err)
@@ -202,7 +203,7 @@ func TestMEDEvidenceRules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f.wantEqual("status at the deadline", f.get(m2.ID, domain.TypeMED).Status, domain.MedUnderReview)
+	f.wantEqual("status at the deadline", f.get(m2.ID, domain.TypeMED).Status, meddom.MedUnderReview)
 	f.wantEqual("events at the deadline", f.events(m2.ID), []string{domain.EventMedCreated, domain.EventMedUpdated})
 	if err := a.SendMEDDefence(f.ctx, m2.ID); err != nil { // nothing to send: no call
 		t.Fatal(err)
@@ -225,7 +226,7 @@ func TestMEDAutoContest(t *testing.T) {
 		}
 	}
 	got := f.get(m.ID, domain.TypeMED)
-	if got.Status != domain.MedUnderReview || got.Details.V.Med.Evidence == nil || !got.Details.V.Med.Evidence.Automatic {
+	if got.Status != meddom.MedUnderReview || got.Details.V.Med.Evidence == nil || !got.Details.V.Med.Evidence.Automatic {
 		t.Fatalf("after the automatic contest: %s %+v", got.Status, got.Details.V.Med.Evidence)
 	}
 	f.wantEqual("events", f.events(m.ID), []string{domain.EventMedCreated, domain.EventMedEvidenceSent})

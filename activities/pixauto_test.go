@@ -11,8 +11,9 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/pixauto"
+	storedom "github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
 	"github.com/jangada/jangada/service"
@@ -21,9 +22,9 @@ import (
 // pixAuto is a merchant's authorization (PENDING, first payment R$ 10.00
 // with the default R$ 0.50 fee, fixed R$ 49.90 weekly from today) and the
 // activities over the real use case, with a mocked processor.
-func (f *fixture) pixAuto(proc *processormock.MockPixAutomatic) (*activities.PixAutomatic, pixauto.Authorization, domain.Customer) {
+func (f *fixture) pixAuto(proc *processormock.MockPixAutomatic) (*activities.PixAutomatic, pixauto.Authorization, storedom.Customer) {
 	f.t.Helper()
-	c, err := db.InsertCustomer(f.ctx, f.db, domain.Customer{ID: domain.NewID("cus_"), AccountID: f.merchant.ID, Name: "Maria",
+	c, err := db.InsertCustomer(f.ctx, f.db, storedom.Customer{ID: domain.NewID("cus_"), AccountID: f.merchant.ID, Name: "Maria",
 		Email: ptr("maria@example.com"), Document: "52998224725"})
 	if err != nil {
 		f.t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 )
 
@@ -84,10 +85,10 @@ func pixAutomaticPosting(t domain.Transaction, e2e string, unlock time.Time) db.
 // billingPaidPosting books a paid boleto or card billing: the gross from
 // billing clearing, the method's fee and the notification fee to revenue,
 // the net to the merchant locked until the credit date.
-func billingPaidPosting(b domain.Billing, lineID string, creditAt time.Time) db.Posting {
-	return db.Posting{Key: "billing:" + b.ID + ":paid", AccountID: b.AccountID, TransactionID: lineID, Kind: domain.TypeBilling,
+func billingPaidPosting(b billing.Billing, lineID string, creditAt time.Time) db.Posting {
+	return db.Posting{Key: "billing:" + b.ID + ":paid", AccountID: b.AccountID, TransactionID: lineID, Kind: billing.TypeBilling,
 		Description: "billing " + b.Method + " paid", Entries: []db.Entry{
-			{Account: domain.LedgerBillingClearing, Amount: -b.Amount},
+			{Account: billing.LedgerBillingClearing, Amount: -b.Amount},
 			{Account: domain.AvailableLedger(b.AccountID), Amount: b.NetAmount, LockedUntil: &creditAt},
 			{Account: domain.LedgerFees, Amount: b.FeesTotal()},
 		}}
@@ -96,7 +97,7 @@ func billingPaidPosting(b domain.Billing, lineID string, creditAt time.Time) db.
 // billingNotificationPosting charges a paid PIX billing's notification fee
 // (its charge booked the PIX fee), tagged with the charge's lock date so
 // that it consumes the locked money the charge added.
-func billingNotificationPosting(b domain.Billing, chargeID string, lock time.Time) db.Posting {
+func billingNotificationPosting(b billing.Billing, chargeID string, lock time.Time) db.Posting {
 	return db.Posting{Key: "billing:" + b.ID + ":notification", AccountID: b.AccountID, TransactionID: chargeID, Kind: domain.TypePixIn,
 		Description: "billing notification fee", Entries: []db.Entry{
 			{Account: domain.AvailableLedger(b.AccountID), Amount: -b.NotificationFee, LockedUntil: &lock},
@@ -109,9 +110,9 @@ func billingNotificationPosting(b domain.Billing, chargeID string, lock time.Tim
 // proportion (domain.Billing.RefundSplit). The merchant's part carries the
 // billing's credit date, so refunding money still locked consumes exactly
 // that locked money.
-func billingRefundPosting(b domain.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
+func billingRefundPosting(b billing.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
 	return db.Posting{Key: "billing:" + b.ID + ":refund:" + refundID, AccountID: b.AccountID, TransactionID: lineID,
-		Kind: domain.TypeBillingRefund, Description: "billing refund", Entries: []db.Entry{
+		Kind: billing.TypeBillingRefund, Description: "billing refund", Entries: []db.Entry{
 			{Account: domain.AvailableLedger(b.AccountID), Amount: -merchant, LockedUntil: &creditAt},
 			{Account: domain.LedgerFees, Amount: -fees},
 			{Account: b.BillingClearing(), Amount: amount},
@@ -121,9 +122,9 @@ func billingRefundPosting(b domain.Billing, refundID, lineID string, amount, mer
 // billingRefundReturnPosting is the compensation of a refund the processor
 // refused: the exact reverse of its billingRefundPosting (the same parts,
 // the merchant's with the same lock date), under a key of its own.
-func billingRefundReturnPosting(b domain.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
+func billingRefundReturnPosting(b billing.Billing, refundID, lineID string, amount, merchant, fees money.Cents, creditAt time.Time) db.Posting {
 	return db.Posting{Key: "billing:" + b.ID + ":refund:" + refundID + ":failed", AccountID: b.AccountID, TransactionID: lineID,
-		Kind: domain.TypeBillingRefund, Description: "billing refund refused: returned", Entries: []db.Entry{
+		Kind: billing.TypeBillingRefund, Description: "billing refund refused: returned", Entries: []db.Entry{
 			{Account: b.BillingClearing(), Amount: -amount},
 			{Account: domain.LedgerFees, Amount: fees},
 			{Account: domain.AvailableLedger(b.AccountID), Amount: merchant, LockedUntil: &creditAt},

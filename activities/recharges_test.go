@@ -12,6 +12,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -125,7 +126,7 @@ func TestCompleteRechargePaysTheOperatorOnce(t *testing.T) {
 	key := "recharge:" + r.ID + ":complete"
 	f.wantEqual("postings", f.postings(r.ID), []string{"recharge:" + r.ID + ":reserve", key})
 	f.wantEqual("moves", f.moves(key), map[string]money.Cents{domain.PendingLedger(f.merchant.ID): -2000, domain.LedgerRechargeClearing: 2000})
-	if got := f.get(r.ID, domain.TypeMobileRecharge); got.CompletedAt == nil || domain.CanBeCancelled(got) {
+	if got := f.get(r.ID, domain.TypeMobileRecharge); got.CompletedAt == nil || mobile.CanBeCancelled(got) {
 		t.Fatalf("completed recharge: %+v", got)
 	}
 	if _, err := activities.CancelRecharge(f.ctx, ptr(f.base()), r.ID); !errors.Is(err, domain.ErrInvalid) {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/schedule"
 )
 
 //go:generate go tool mockgen -destination=activitiesmock/runner.go -package=activitiesmock . ScheduleRunner

@@ -11,7 +11,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/activities/activitiesmock"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 )
 
 func TestRunScheduleMapsBusinessErrors(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 //go:generate go tool mockgen -destination=activitiesmock/biller.go -package=activitiesmock . SubscriptionBiller
@@ -22,10 +23,10 @@ type SubscriptionBiller interface {
 	// Bill makes cycle n's billing, under an id derived from the
 	// subscription and n: called again for the same cycle, it answers with
 	// the billing made the first time.
-	Bill(ctx context.Context, s domain.Subscription, n int) (billingID string, err error)
+	Bill(ctx context.Context, s billing.Subscription, n int) (billingID string, err error)
 	// CancelBilling cancels the billing if it is still pending; one paid,
 	// overdue or already closed is left as it is.
-	CancelBilling(ctx context.Context, s domain.Subscription, billingID string) error
+	CancelBilling(ctx context.Context, s billing.Subscription, billingID string) error
 }
 
 // Subscriptions are the subscription workflow's activities.
@@ -46,9 +47,9 @@ type CycleInput struct {
 // business refusal of the billing (the payer's card token gone, the
 // account blocked) does not stop the subscription: the cycle is recorded
 // with the reason in lastError and the next one is planned.
-func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput) (domain.Subscription, error) {
+func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput) (billing.Subscription, error) {
 	s, err := db.GetSubscription(ctx, a.DB, "", in.SubscriptionID)
-	if err != nil || s.Status != domain.SubscriptionActive || s.NextCycle != in.Cycle {
+	if err != nil || s.Status != billing.SubscriptionActive || s.NextCycle != in.Cycle {
 		return s, err // canceled, or this cycle billed already
 	}
 	billingID, err := a.Biller.Bill(ctx, s, in.Cycle)
@@ -61,8 +62,8 @@ func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput)
 	case err != nil:
 		return s, err // retried
 	}
-	return a.save(ctx, in.SubscriptionID, func(s *domain.Subscription) bool {
-		if s.Status != domain.SubscriptionActive || s.NextCycle != in.Cycle {
+	return a.save(ctx, in.SubscriptionID, func(s *billing.Subscription) bool {
+		if s.Status != billing.SubscriptionActive || s.NextCycle != in.Cycle {
 			return false
 		}
 		*s = s.Advanced(in.Cycle, billingID, refusal)
@@ -75,12 +76,12 @@ func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput)
 // (an earlier one fell due before the last cycle billed). A retry finds
 // the row canceled and retries only the billing's cancel, which is itself
 // idempotent.
-func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (domain.Subscription, error) {
-	s, err := a.save(ctx, id, func(s *domain.Subscription) bool {
-		if s.Status == domain.SubscriptionCanceled {
+func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (billing.Subscription, error) {
+	s, err := a.save(ctx, id, func(s *billing.Subscription) bool {
+		if s.Status == billing.SubscriptionCanceled {
 			return false
 		}
-		s.Status = domain.SubscriptionCanceled
+		s.Status = billing.SubscriptionCanceled
 		s.CanceledAt = domain.TimePtr(time.Now().Truncate(time.Millisecond)) // as stored
 		return true
 	})
@@ -97,8 +98,8 @@ func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (doma
 
 // save is the subscription's transition: lock the row, let apply change
 // it (false: already past this step, nothing written), store it.
-func (a *Subscriptions) save(ctx context.Context, id string, apply func(*domain.Subscription) bool) (domain.Subscription, error) {
-	var out domain.Subscription
+func (a *Subscriptions) save(ctx context.Context, id string, apply func(*billing.Subscription) bool) (billing.Subscription, error) {
+	var out billing.Subscription
 	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
 		s, err := db.LockSubscription(ctx, tx, id)
 		if err != nil {

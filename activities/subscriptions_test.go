@@ -11,20 +11,21 @@ import (
 	"github.com/jangada/jangada/activities/activitiesmock"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
 // newSubscription stores an active monthly subscription of the fixture's
 // merchant, first due on the 31st, as service.Subscriptions.Create does.
-func (f *fixture) newSubscription() domain.Subscription {
+func (f *fixture) newSubscription() billing.Subscription {
 	f.t.Helper()
 	key, _, err := service.NewKey(f.ctx, f.db, f.merchant.ID, domain.NewKey{Name: "subs", Permissions: []string{"subscriptions/create"}})
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	id := domain.NewID("sub_")
-	s := domain.Subscription{ID: id, AccountID: f.merchant.ID, APIKeyID: key.ID, ExternalID: "ext_" + id, Status: domain.SubscriptionActive,
-		Method: "PIX", Amount: 4990, Cycle: domain.CycleMonthly, Customer: domain.BillingCustomer{Name: "Maria", TaxID: "52998224725"},
+	s := billing.Subscription{ID: id, AccountID: f.merchant.ID, APIKeyID: key.ID, ExternalID: "ext_" + id, Status: billing.SubscriptionActive,
+		Method: "PIX", Amount: 4990, Cycle: billing.CycleMonthly, Customer: billing.BillingCustomer{Name: "Maria", TaxID: "52998224725"},
 		Anchor: "2026-01-31", NextCycle: 1, NextDueDate: "2026-01-31", CreatedAt: domain.NewTime(time.Now())}
 	if err := db.InsertSubscription(f.ctx, f.db, s); err != nil {
 		f.t.Fatal(err)
@@ -32,7 +33,7 @@ func (f *fixture) newSubscription() domain.Subscription {
 	return s
 }
 
-func (f *fixture) subscriptionRow(id string) domain.Subscription {
+func (f *fixture) subscriptionRow(id string) billing.Subscription {
 	f.t.Helper()
 	s, err := db.GetSubscription(f.ctx, f.db, "", id)
 	if err != nil {
@@ -111,13 +112,13 @@ func TestCancelSubscriptionCancelsThePendingBilling(t *testing.T) {
 	if _, err := a.RunSubscriptionCycle(f.ctx, activities.CycleInput{SubscriptionID: s.ID, Cycle: 1}); err != nil {
 		t.Fatal(err)
 	}
-	var first domain.Subscription
+	var first billing.Subscription
 	for i := range 2 {
 		got, err := a.CancelSubscription(f.ctx, s.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Status != domain.SubscriptionCanceled || got.CanceledAt == nil {
+		if got.Status != billing.SubscriptionCanceled || got.CanceledAt == nil {
 			t.Fatalf("cancel %d: %+v", i, got)
 		}
 		if i == 0 {
@@ -128,7 +129,7 @@ func TestCancelSubscriptionCancelsThePendingBilling(t *testing.T) {
 	}
 	// Bill is not expected again: a canceled subscription bills nothing.
 	got, err := a.RunSubscriptionCycle(f.ctx, activities.CycleInput{SubscriptionID: s.ID, Cycle: 2})
-	if err != nil || got.Status != domain.SubscriptionCanceled {
+	if err != nil || got.Status != billing.SubscriptionCanceled {
 		t.Fatalf("cycle after cancel: %+v, %v", got, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -54,7 +55,7 @@ func (s *Server) billingInvoice(c *gin.Context) {
 
 // invoiceBilling is the debit card billing of the page token, or a 404
 // page.
-func (s *Server) invoiceBilling(c *gin.Context) (domain.Billing, bool) {
+func (s *Server) invoiceBilling(c *gin.Context) (billing.Billing, bool) {
 	v, err := s.Billings.Page(c.Request.Context(), c.Param("token"))
 	if err == nil && v.Billing.Method != domain.MethodCardDebit {
 		err = domain.ErrNotFound
@@ -65,7 +66,7 @@ func (s *Server) invoiceBilling(c *gin.Context) (domain.Billing, bool) {
 			msg = "Esta fatura não existe."
 		}
 		render(c, status, "gone.html", pageData{Title: "Fatura indisponível", Merchant: "Jangada", Error: msg})
-		return domain.Billing{}, false
+		return billing.Billing{}, false
 	}
 	return v.Billing, true
 }
@@ -88,7 +89,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 	}
 	form := invoiceForm{HolderName: c.PostForm("holderName"), ExpiryMonth: c.PostForm("expiryMonth"), ExpiryYear: c.PostForm("expiryYear")}
 	number := c.PostForm("number")
-	req := domain.CreditCardRequest{HolderName: &form.HolderName, Number: optionalForm(number),
+	req := billing.CreditCardRequest{HolderName: &form.HolderName, Number: optionalForm(number),
 		ExpiryMonth: cardFormField(form.ExpiryMonth), ExpiryYear: cardFormField(form.ExpiryYear), CCV: cardFormField(c.PostForm("ccv"))}
 	card, err := req.Validate("", time.Now())
 	if err != nil {
@@ -103,7 +104,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 		renderInvoice(c, http.StatusBadRequest, b, form, err.Error())
 		return
 	}
-	v, err := s.Billings.PayInvoice(c.Request.Context(), c.Param("token"), domain.NewInvoicePayment{Card: card, RemoteIP: c.ClientIP()})
+	v, err := s.Billings.PayInvoice(c.Request.Context(), c.Param("token"), billing.NewInvoicePayment{Card: card, RemoteIP: c.ClientIP()})
 	switch {
 	case err == nil:
 		c.Redirect(http.StatusSeeOther, "/billings/invoice/"+c.Param("token"))
@@ -126,25 +127,25 @@ func (s *Server) payInvoice(c *gin.Context) {
 }
 
 // invoiceRefusal says why a billing refuses a card.
-func invoiceRefusal(b domain.Billing) string {
+func invoiceRefusal(b billing.Billing) string {
 	if b.Payable() {
 		return "Um pagamento desta fatura já foi enviado: aguarde a confirmação."
 	}
-	return "Esta fatura não aceita mais pagamentos (" + domain.BillingStatusLabel(b.Status) + ")."
+	return "Esta fatura não aceita mais pagamentos (" + billing.BillingStatusLabel(b.Status) + ")."
 }
 
 // renderInvoice renders the invoice page of b; a payment in processing
 // reloads itself (a Refresh header: the CSP allows no inline script).
-func renderInvoice(c *gin.Context, status int, b domain.Billing, form invoiceForm, msg string) {
+func renderInvoice(c *gin.Context, status int, b billing.Billing, form invoiceForm, msg string) {
 	d := b.Details.V
 	v := invoiceView{Action: "/billings/invoice/" + b.PageToken + "/pay", Due: b.DueDate.Format("02/01/2006"),
 		Payer: b.Customer.V.Name, PayerTaxID: b.Customer.V.TaxID, Description: b.Description, Status: b.Status,
-		StatusLabel: domain.BillingStatusLabel(b.Status), Amount: b.Amount, CardBrand: d.CardBrand, CardLast4: d.CardLast4,
+		StatusLabel: billing.BillingStatusLabel(b.Status), Amount: b.Amount, CardBrand: d.CardBrand, CardLast4: d.CardLast4,
 		FailureReason: d.FailureReason, Form: form}
 	v.ShowForm = b.Payable() && d.CardToken == ""
 	v.Processing = b.Payable() && d.CardToken != ""
-	v.Paid = domain.BillingPaid(b.Status) && d.CardToken != ""
-	v.Failed = b.Status == domain.BillingFailed
+	v.Paid = billing.BillingPaid(b.Status) && d.CardToken != ""
+	v.Failed = b.Status == billing.BillingFailed
 	if v.Processing {
 		c.Header("Refresh", invoiceRefreshSeconds)
 	}
@@ -161,10 +162,10 @@ func optionalForm(v string) *string {
 }
 
 // cardFormField is a form value as a card field, nil when empty.
-func cardFormField(v string) *domain.CardField {
+func cardFormField(v string) *billing.CardField {
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
-	f := domain.CardField(v)
+	f := billing.CardField(v)
 	return &f
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jangada/jangada/boleto"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 )
 
@@ -24,7 +25,7 @@ type billingPageData struct {
 	Bars template.HTML
 }
 
-func (s *Server) billingPage(c *gin.Context, method string) (domain.Billing, billingPageData, bool) {
+func (s *Server) billingPage(c *gin.Context, method string) (billing.Billing, billingPageData, bool) {
 	v, err := s.Billings.Page(c.Request.Context(), c.Param("token"))
 	if err == nil && v.Billing.Method != method {
 		err = domain.ErrNotFound
@@ -35,11 +36,11 @@ func (s *Server) billingPage(c *gin.Context, method string) (domain.Billing, bil
 			msg = "Este boleto não existe."
 		}
 		render(c, status, "gone.html", pageData{Title: "Boleto indisponível", Merchant: "Jangada", Error: msg})
-		return domain.Billing{}, billingPageData{}, false
+		return billing.Billing{}, billingPageData{}, false
 	}
 	b := v.Billing
 	return b, billingPageData{ID: b.ID, Payer: b.Customer.V.Name, PayerTaxID: b.Customer.V.TaxID, Due: b.DueDate.Format("02/01/2006"),
-		Amount: b.Amount, Status: domain.BillingStatusLabel(b.Status), Description: b.Description}, true
+		Amount: b.Amount, Status: billing.BillingStatusLabel(b.Status), Description: b.Description}, true
 }
 
 // billingSlip serves a boleto's printable slip through the pages' one

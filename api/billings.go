@@ -6,16 +6,17 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
 // billingView is a billing as the API shows it.
-func (s *Server) billingView(b service.CreatedBilling) domain.PublicBilling {
+func (s *Server) billingView(b service.CreatedBilling) billing.PublicBilling {
 	return b.Billing.Public(s.cfg.PublicURL, b.PixImage)
 }
 
 func (s *Server) createBilling(c *gin.Context) {
-	bindAndAct[domain.NewBilling, domain.BillingRequest](c, "Billing created", func(req domain.NewBilling) (any, error) {
+	bindAndAct[billing.NewBilling, billing.BillingRequest](c, "Billing created", func(req billing.NewBilling) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		if req.RemoteIP == "" {
 			req.RemoteIP = c.ClientIP() // the spec's default: the request's IP
@@ -29,7 +30,7 @@ func (s *Server) createBilling(c *gin.Context) {
 }
 
 func (s *Server) tokenizeCard(c *gin.Context) {
-	bindAndAct[domain.NewCardToken, domain.TokenizeCardRequest](c, "Card tokenized", func(req domain.NewCardToken) (any, error) {
+	bindAndAct[billing.NewCardToken, billing.TokenizeCardRequest](c, "Card tokenized", func(req billing.NewCardToken) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		if req.RemoteIP == "" {
 			req.RemoteIP = c.ClientIP()
@@ -55,13 +56,13 @@ func (s *Server) listBillings(c *gin.Context) {
 	}
 	f := service.BillingFilter{Page: p.Page, PageSize: p.PageSize, CustomerID: c.Query("customerId"), ExternalReference: c.Query("externalReference")}
 	if v := c.Query("status"); v != "" {
-		if f.Status, err = oneOf("status", v, domain.BillingStatuses); err != nil {
+		if f.Status, err = oneOf("status", v, billing.BillingStatuses); err != nil {
 			fail(c, err)
 			return
 		}
 	}
 	if v := c.Query("method"); v != "" {
-		if f.Method, err = domain.BillingMethod("method", &v); err != nil {
+		if f.Method, err = billing.BillingMethod("method", &v); err != nil {
 			fail(c, err)
 			return
 		}
@@ -79,7 +80,7 @@ func (s *Server) listBillings(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Billings", pageOf(rows, service.ListFilter{Page: f.Page, PageSize: f.PageSize}, total, func(b domain.Billing) domain.PublicBilling {
+	ok(c, "Billings", pageOf(rows, service.ListFilter{Page: f.Page, PageSize: f.PageSize}, total, func(b billing.Billing) billing.PublicBilling {
 		return b.Public(s.cfg.PublicURL, "")
 	}))
 }
@@ -96,7 +97,7 @@ func oneOf(field, v string, values []string) (string, error) {
 }
 
 func (s *Server) refundBilling(c *gin.Context) {
-	bindAndAct[domain.NewBillingRefund, domain.BillingRefundRequest](c, "Billing refunded", func(req domain.NewBillingRefund) (any, error) {
+	bindAndAct[billing.NewBillingRefund, billing.BillingRefundRequest](c, "Billing refunded", func(req billing.NewBillingRefund) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		b, err := s.Billings.Refund(c.Request.Context(), accountOf(c), req)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/boleto"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
@@ -41,9 +42,9 @@ func TestBillingCreateAnswersTheRecord(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("billings/create")
 	b := routeBilling
-	b.Details = domain.SomeJSON(domain.BillingDetails{DigitableLine: strings.Repeat("1", 47)})
+	b.Details = domain.SomeJSON(billing.BillingDetails{DigitableLine: strings.Repeat("1", 47)})
 	f.billings.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-		func(_ any, _ domain.Account, _ domain.APIKey, in domain.NewBilling) (service.CreatedBilling, error) {
+		func(_ any, _ domain.Account, _ domain.APIKey, in billing.NewBilling) (service.CreatedBilling, error) {
 			if in.Method != domain.MethodBoleto || in.Amount != 1000 || in.RemoteIP == "" {
 				t.Errorf("use case got %+v", in)
 			}
@@ -76,7 +77,7 @@ func TestBillingListFilters(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("billings/list")
 	f.billings.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-		func(_ any, _ domain.Account, got service.BillingFilter) ([]domain.Billing, int, error) {
+		func(_ any, _ domain.Account, got service.BillingFilter) ([]billing.Billing, int, error) {
 			if got.Page != 2 || got.PageSize != 10 || got.Status != "OVERDUE" || got.Method != "PIX" || got.CustomerID != "cus_1" ||
 				got.ExternalReference != "ref" || got.DateFrom == nil || got.DateTo == nil {
 				t.Errorf("filter = %+v", got)
@@ -94,7 +95,7 @@ func TestBillingRefundBadInputAndAboveWhatIsLeft(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("billings/refund")
 	expectFail(t, f.merchant("POST", "/v1/billings/refund", `{"amount":1}`), http.StatusBadRequest, "id")
-	f.billings.EXPECT().Refund(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.Billing{}, domain.Invalid("amount", "must not exceed what is left to refund, 5.00"))
+	f.billings.EXPECT().Refund(gomock.Any(), gomock.Any(), gomock.Any()).Return(billing.Billing{}, domain.Invalid("amount", "must not exceed what is left to refund, 5.00"))
 	expectFail(t, f.merchant("POST", "/v1/billings/refund", `{"id":"bil_1","amount":6}`), http.StatusBadRequest, "amount")
 }
 
@@ -108,7 +109,7 @@ func TestBillingSlipIsAPrintablePageWithTheBarcode(t *testing.T) {
 	}
 	b := routeBilling
 	b.DueDate, b.Amount = due, 1234
-	b.Details = domain.SomeJSON(domain.BillingDetails{Barcode: bol.Barcode, DigitableLine: bol.DigitableLine})
+	b.Details = domain.SomeJSON(billing.BillingDetails{Barcode: bol.Barcode, DigitableLine: bol.DigitableLine})
 	f.billings.EXPECT().Page(gomock.Any(), "tok").Return(service.CreatedBilling{Billing: b}, nil)
 	w := f.serve("GET", "/billings/slip/tok", "")
 	if w.Code != http.StatusOK || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {

@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 )
 
 // maxDunningForm bounds a dunning's multipart body (the documents file and
@@ -52,8 +53,8 @@ func (s *Server) createDunning(c *gin.Context) {
 
 // dunningForm reads a dunning's multipart/form-data (the CONTRACTS.md
 // fields and the file "documents"), or its JSON form.
-func dunningForm(c *gin.Context) (domain.DunningRequest, error) {
-	var b domain.DunningRequest
+func dunningForm(c *gin.Context) (bureau.DunningRequest, error) {
+	var b bureau.DunningRequest
 	if !strings.HasPrefix(c.ContentType(), "multipart/form-data") {
 		return b, bind(c, &b) // JSON: documents as {name, contentBase64}
 	}
@@ -61,7 +62,7 @@ func dunningForm(c *gin.Context) (domain.DunningRequest, error) {
 	if err := c.Request.ParseMultipartForm(maxDunningForm); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return b, domain.Invalid("documents", "must have at most %d KiB (the whole request at most 1 MiB)", domain.MaxDunningDocument>>10)
+			return b, domain.Invalid("documents", "must have at most %d KiB (the whole request at most 1 MiB)", bureau.MaxDunningDocument>>10)
 		}
 		return b, domain.Invalidf("request body must be valid multipart/form-data")
 	}
@@ -91,7 +92,7 @@ func dunningForm(c *gin.Context) (domain.DunningRequest, error) {
 		return b, domain.Invalid("documents", "could not be read")
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, domain.MaxDunningDocument+1))
+	raw, err := io.ReadAll(io.LimitReader(f, bureau.MaxDunningDocument+1))
 	if err != nil {
 		return b, domain.Invalid("documents", "could not be read")
 	}
@@ -110,11 +111,11 @@ type dunningList struct {
 	TotalCount int                  `json:"totalCount"`
 	Limit      int                  `json:"limit"`
 	Offset     int                  `json:"offset"`
-	Data       []domain.DunningView `json:"data"`
+	Data       []bureau.DunningView `json:"data"`
 }
 
 func (s *Server) listDunnings(c *gin.Context) {
-	var f domain.DunningFilter
+	var f bureau.DunningFilter
 	var err error
 	if f.Offset, err = intParam(c, "offset", 0, 0, 1<<31-1); err != nil {
 		fail(c, err)
@@ -125,13 +126,13 @@ func (s *Server) listDunnings(c *gin.Context) {
 		return
 	}
 	f.Status = strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if f.Status != "" && !slices.Contains(domain.DunningStatuses, f.Status) {
-		fail(c, domain.Invalid("status", "must be one of %s", strings.Join(domain.DunningStatuses, ", ")))
+	if f.Status != "" && !slices.Contains(bureau.DunningStatuses, f.Status) {
+		fail(c, domain.Invalid("status", "must be one of %s", strings.Join(bureau.DunningStatuses, ", ")))
 		return
 	}
 	f.Type = strings.ToUpper(strings.TrimSpace(c.Query("type")))
-	if f.Type != "" && f.Type != domain.DunningTypeCreditBureau {
-		fail(c, domain.Invalid("type", "must be %s", domain.DunningTypeCreditBureau))
+	if f.Type != "" && f.Type != bureau.DunningTypeCreditBureau {
+		fail(c, domain.Invalid("type", "must be %s", bureau.DunningTypeCreditBureau))
 		return
 	}
 	f.Payment = strings.TrimSpace(c.Query("payment"))
@@ -141,7 +142,7 @@ func (s *Server) listDunnings(c *gin.Context) {
 		return
 	}
 	out := dunningList{Object: "list", HasMore: f.Offset+len(rows) < total, TotalCount: total, Limit: f.Limit, Offset: f.Offset,
-		Data: make([]domain.DunningView, len(rows))}
+		Data: make([]bureau.DunningView, len(rows))}
 	for i, d := range rows {
 		out.Data[i] = d.View()
 	}
@@ -158,7 +159,7 @@ func (s *Server) getDunning(c *gin.Context) {
 }
 
 func (s *Server) createReport(c *gin.Context) {
-	bindAndAct[domain.NewReport, domain.ReportRequest](c, "Credit report created", func(req domain.NewReport) (any, error) {
+	bindAndAct[bureau.NewReport, bureau.ReportRequest](c, "Credit report created", func(req bureau.NewReport) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		return s.Bureau.CreateReport(c.Request.Context(), accountOf(c), req)
 	})
@@ -175,7 +176,7 @@ func (s *Server) listReports(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Credit reports", pageOf(rows, f, total, func(r domain.Report) domain.Report { return r }))
+	ok(c, "Credit reports", pageOf(rows, f, total, func(r bureau.Report) bureau.Report { return r }))
 }
 
 func (s *Server) getReport(c *gin.Context) {

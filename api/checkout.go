@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	checkoutdom "github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -13,7 +14,7 @@ import (
 // (extraId: the destination tag of a memo currency) and the amount to send
 // in payCurrency at rate (BRL per coin), until the session's expiresAt.
 type checkoutView struct {
-	domain.SessionView
+	checkoutdom.SessionView
 	CopyPaste    string               `json:"copyPaste,omitempty"`
 	QRCodeBase64 string               `json:"qrCodeBase64,omitempty"`
 	Address      string               `json:"address,omitempty"`
@@ -34,7 +35,7 @@ func (s *Server) viewCheckout(r service.CheckoutResult) checkoutView {
 // checkout runs under the Idempotency-Key middleware (routes.go marks the
 // row): the same key and body answer the first session again.
 func (s *Server) checkout(c *gin.Context) {
-	bindAndAct[domain.NewCheckout, domain.CheckoutRequest](c, "Checkout session created", func(in domain.NewCheckout) (any, error) {
+	bindAndAct[checkoutdom.NewCheckout, checkoutdom.CheckoutRequest](c, "Checkout session created", func(in checkoutdom.NewCheckout) (any, error) {
 		in.IdempotencyKey = idempotencyKey(c)
 		r, err := s.Checkouts.Checkout(c.Request.Context(), accountOf(c), keyOf(c), in)
 		return s.viewCheckout(r), err

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -54,7 +55,7 @@ func TestHandlerCheckout(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/checkout")
 		f.checkouts.EXPECT().Checkout(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
-			DoAndReturn(func(_ context.Context, _ domain.Account, _ domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error) {
+			DoAndReturn(func(_ context.Context, _ domain.Account, _ domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error) {
 				if in.LinkID != "plink_1" || in.Method != domain.MethodPix || in.Amount == nil || *in.Amount != money.Cents(1250) ||
 					in.CouponCode != "PROMO" || !in.Payer.Complete() {
 					t.Errorf("checkout = %+v", in)
@@ -74,12 +75,12 @@ func TestHandlerCheckout(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/checkout")
 		f.checkouts.EXPECT().Checkout(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
-			DoAndReturn(func(_ context.Context, _ domain.Account, _ domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error) {
-				if in.Method != domain.MethodCrypto || in.PayCurrency.Code != domain.CheckoutCryptoDefault {
+			DoAndReturn(func(_ context.Context, _ domain.Account, _ domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error) {
+				if in.Method != checkout.MethodCrypto || in.PayCurrency.Code != checkout.CheckoutCryptoDefault {
 					t.Errorf("checkout = %+v", in)
 				}
 				s := routeSession
-				s.Method = domain.MethodCrypto
+				s.Method = checkout.MethodCrypto
 				return service.CheckoutResult{Session: s, Crypto: &service.CheckoutCrypto{Address: "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
 					PayCurrency: "USDT", PayAmount: domain.CryptoAmount{Units: 10_000_000, Decimals: 6}, Rate: 550}}, nil
 			})
@@ -104,8 +105,8 @@ func TestHandlerCheckoutSession(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/sessions/get")
 		s := routeSession
-		s.Status = domain.SessionPaid
-		s.Delivery = domain.SomeJSON([]domain.SessionDelivery{{ProductID: "prod_1", Type: "TEXT_LINES", Content: "KEY-1"}})
+		s.Status = checkout.SessionPaid
+		s.Delivery = domain.SomeJSON([]checkout.SessionDelivery{{ProductID: "prod_1", Type: "TEXT_LINES", Content: "KEY-1"}})
 		f.checkouts.EXPECT().Session(gomock.Any(), gomock.Any(), "cs_1").Return(s, nil)
 		data := expectOK(t, f.merchant("GET", "/v1/payment-links/sessions/get/cs_1", ""), "Checkout session")
 		expectFields(t, data, map[string]string{"status": `"PAID"`,
@@ -114,7 +115,7 @@ func TestHandlerCheckoutSession(t *testing.T) {
 	t.Run("another account's session → 404", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/sessions/get")
-		f.checkouts.EXPECT().Session(gomock.Any(), gomock.Any(), "cs_x").Return(domain.CheckoutSession{}, domain.NotFound("checkout session"))
+		f.checkouts.EXPECT().Session(gomock.Any(), gomock.Any(), "cs_x").Return(checkout.CheckoutSession{}, domain.NotFound("checkout session"))
 		expectFail(t, f.merchant("GET", "/v1/payment-links/sessions/get/cs_x", ""), http.StatusNotFound, "checkout session not found")
 	})
 }

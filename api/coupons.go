@@ -3,14 +3,14 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // The coupon routes (spec "Store"; body and list names from CONTRACTS.md).
 // A coupon's public form is domain.Coupon itself.
 
 func (s *Server) createCoupon(c *gin.Context) {
-	bindAndAct[domain.CouponPatch, domain.CouponRequest](c, "Coupon created", func(p domain.CouponPatch) (any, error) {
+	bindAndAct[store.CouponPatch, store.CouponRequest](c, "Coupon created", func(p store.CouponPatch) (any, error) {
 		p.IdempotencyKey = idempotencyKey(c)
 		return s.Coupons.Create(c.Request.Context(), accountOf(c), p)
 	})
@@ -31,7 +31,7 @@ func (s *Server) listCoupons(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, err := domain.NewCouponFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"))
+	f, err := store.NewCouponFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -41,11 +41,11 @@ func (s *Server) listCoupons(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Coupons", pageOf(rows, pg, total, func(cp domain.Coupon) domain.Coupon { return cp }))
+	ok(c, "Coupons", pageOf(rows, pg, total, func(cp store.Coupon) store.Coupon { return cp }))
 }
 
 func (s *Server) updateCoupon(c *gin.Context) {
-	bindAndAct[domain.CouponPatch, domain.CouponUpdateRequest](c, "Coupon updated", func(p domain.CouponPatch) (any, error) {
+	bindAndAct[store.CouponPatch, store.CouponUpdateRequest](c, "Coupon updated", func(p store.CouponPatch) (any, error) {
 		return s.Coupons.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
 	})
 }
@@ -59,7 +59,7 @@ func (s *Server) deleteCoupon(c *gin.Context) {
 }
 
 func (s *Server) validateCoupon(c *gin.Context) {
-	bindAndAct[domain.CouponCheck, domain.CouponValidateRequest](c, "Coupon validated", func(ch domain.CouponCheck) (any, error) {
+	bindAndAct[store.CouponCheck, store.CouponValidateRequest](c, "Coupon validated", func(ch store.CouponCheck) (any, error) {
 		return s.Coupons.Validate(c.Request.Context(), accountOf(c), ch)
 	})
 }

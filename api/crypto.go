@@ -4,10 +4,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 )
 
 func (s *Server) createCryptoDeposit(c *gin.Context) {
-	bindAndAct[domain.NewCryptoDeposit, domain.CryptoDepositRequest](c, "Crypto deposit created", func(req domain.NewCryptoDeposit) (any, error) {
+	bindAndAct[crypto.NewCryptoDeposit, crypto.CryptoDepositRequest](c, "Crypto deposit created", func(req crypto.NewCryptoDeposit) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Crypto.CreateDeposit(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err
@@ -23,14 +24,14 @@ func (s *Server) listCryptoDeposits(c *gin.Context) {
 }
 
 func (s *Server) quoteCrypto(c *gin.Context) {
-	bindAndAct[domain.NewCryptoQuote, domain.CryptoQuoteRequest](c, "Crypto quote", func(req domain.NewCryptoQuote) (any, error) {
+	bindAndAct[crypto.NewCryptoQuote, crypto.CryptoQuoteRequest](c, "Crypto quote", func(req crypto.NewCryptoQuote) (any, error) {
 		q, err := s.Crypto.Quote(c.Request.Context(), accountOf(c), req)
 		return q.Public(), err
 	})
 }
 
 func (s *Server) createCryptoWithdrawal(c *gin.Context) {
-	bindAndAct[domain.NewCryptoWithdrawal, domain.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req domain.NewCryptoWithdrawal) (any, error) {
+	bindAndAct[crypto.NewCryptoWithdrawal, crypto.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req crypto.NewCryptoWithdrawal) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Crypto.CreateWithdrawal(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err
@@ -38,7 +39,7 @@ func (s *Server) createCryptoWithdrawal(c *gin.Context) {
 }
 
 func (s *Server) sendCryptoAuto(c *gin.Context) {
-	bindAndAct[domain.NewCryptoWithdrawal, domain.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req domain.NewCryptoWithdrawal) (any, error) {
+	bindAndAct[crypto.NewCryptoWithdrawal, crypto.CryptoWithdrawalRequest](c, "Crypto withdrawal created", func(req crypto.NewCryptoWithdrawal) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Crypto.SendAuto(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err

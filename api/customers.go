@@ -3,14 +3,14 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // The customer routes (spec "Store"; the list's type filter from
 // CONTRACTS.md). A customer's public form is domain.Customer itself.
 
 func (s *Server) createCustomer(c *gin.Context) {
-	bindAndAct[domain.CustomerPatch, domain.CustomerRequest](c, "Customer created", func(p domain.CustomerPatch) (any, error) {
+	bindAndAct[store.CustomerPatch, store.CustomerRequest](c, "Customer created", func(p store.CustomerPatch) (any, error) {
 		p.IdempotencyKey = idempotencyKey(c)
 		return s.Customers.Create(c.Request.Context(), accountOf(c), p)
 	})
@@ -31,7 +31,7 @@ func (s *Server) listCustomers(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, err := domain.NewCustomerFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"), c.Query("type"))
+	f, err := store.NewCustomerFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"), c.Query("type"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -41,11 +41,11 @@ func (s *Server) listCustomers(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Customers", pageOf(rows, pg, total, func(cu domain.Customer) domain.Customer { return cu }))
+	ok(c, "Customers", pageOf(rows, pg, total, func(cu store.Customer) store.Customer { return cu }))
 }
 
 func (s *Server) updateCustomer(c *gin.Context) {
-	bindAndAct[domain.CustomerPatch, domain.CustomerUpdateRequest](c, "Customer updated", func(p domain.CustomerPatch) (any, error) {
+	bindAndAct[store.CustomerPatch, store.CustomerUpdateRequest](c, "Customer updated", func(p store.CustomerPatch) (any, error) {
 		return s.Customers.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
 	})
 }

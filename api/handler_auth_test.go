@@ -11,7 +11,7 @@ import (
 
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 )
 
 // getSchedulePath is the probe of the "allowed" cases: it needs no database

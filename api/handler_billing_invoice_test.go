@@ -11,17 +11,18 @@ import (
 
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
+	billingdom "github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
 // debitBilling is a debit card billing in status, holding a card when
 // withCard.
-func debitBilling(status string, withCard bool) domain.Billing {
+func debitBilling(status string, withCard bool) billingdom.Billing {
 	b := routeBilling
 	b.Method, b.Status = domain.MethodCardDebit, status
-	b.Customer = domain.SomeJSON(domain.BillingCustomer{ID: "cus_1", Name: "Maria Silva", TaxID: "52998224725"})
+	b.Customer = domain.SomeJSON(billingdom.BillingCustomer{ID: "cus_1", Name: "Maria Silva", TaxID: "52998224725"})
 	if withCard {
-		b.Details = domain.SomeJSON(domain.BillingDetails{CardToken: "ctk_1", CardBrand: "VISA", CardLast4: "1111"})
+		b.Details = domain.SomeJSON(billingdom.BillingDetails{CardToken: "ctk_1", CardBrand: "VISA", CardLast4: "1111"})
 	}
 	return b
 }
@@ -40,16 +41,16 @@ func TestInvoicePageShowsTheFormOnlyWhilePayable(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name    string
-		billing domain.Billing
+		billing billingdom.Billing
 		form    bool
 		want    string
 	}{
-		{"pending", debitBilling(domain.BillingPending, false), true, `action="/billings/invoice/tok/pay"`},
-		{"overdue", debitBilling(domain.BillingOverdue, false), true, "Vencido"},
-		{"processing", debitBilling(domain.BillingPending, true), false, `id="processando"`},
-		{"paid", debitBilling(domain.BillingConfirmed, true), false, `id="pago"`},
-		{"failed", debitBilling(domain.BillingFailed, true), false, `id="recusado"`},
-		{"canceled", debitBilling(domain.BillingCanceled, false), false, "Cancelado"},
+		{"pending", debitBilling(billingdom.BillingPending, false), true, `action="/billings/invoice/tok/pay"`},
+		{"overdue", debitBilling(billingdom.BillingOverdue, false), true, "Vencido"},
+		{"processing", debitBilling(billingdom.BillingPending, true), false, `id="processando"`},
+		{"paid", debitBilling(billingdom.BillingConfirmed, true), false, `id="pago"`},
+		{"failed", debitBilling(billingdom.BillingFailed, true), false, `id="recusado"`},
+		{"canceled", debitBilling(billingdom.BillingCanceled, false), false, "Cancelado"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -81,13 +82,13 @@ func TestInvoicePageShowsTheFormOnlyWhilePayable(t *testing.T) {
 // goes to the use case, checked and cleaned, and answers the page (303).
 func TestInvoicePay(t *testing.T) {
 	t.Parallel()
-	pending := debitBilling(domain.BillingPending, false)
-	paid := debitBilling(domain.BillingConfirmed, true)
+	pending := debitBilling(billingdom.BillingPending, false)
+	paid := debitBilling(billingdom.BillingConfirmed, true)
 	for _, tc := range []struct {
 		name    string
 		token   string
 		change  map[string]string
-		page    *domain.Billing // the page read a bad input renders
+		page    *billingdom.Billing // the page read a bad input renders
 		pageErr error
 		pay     func(*fixture) // expectations of PayInvoice
 		status  int
@@ -113,20 +114,20 @@ func TestInvoicePay(t *testing.T) {
 			want: "não aceita mais pagamentos"},
 		{name: "a card already given", token: "tok", pay: func(f *fixture) {
 			f.billings.EXPECT().PayInvoice(gomock.Any(), "tok", gomock.Any()).
-				Return(service.CreatedBilling{Billing: debitBilling(domain.BillingPending, true)}, service.ErrInvoiceHasCard)
+				Return(service.CreatedBilling{Billing: debitBilling(billingdom.BillingPending, true)}, service.ErrInvoiceHasCard)
 		}, status: 409, want: "já foi enviado"},
 		{name: "temporal away", token: "tok", page: &pending, pay: func(f *fixture) {
 			f.billings.EXPECT().PayInvoice(gomock.Any(), "tok", gomock.Any()).Return(service.CreatedBilling{}, domain.ErrUnavailable)
 		}, status: 503, want: "Tente novamente"},
 		{name: "paid", token: "tok", pay: func(f *fixture) {
 			f.billings.EXPECT().PayInvoice(gomock.Any(), "tok", gomock.Any()).DoAndReturn(
-				func(_ any, _ string, in domain.NewInvoicePayment) (service.CreatedBilling, error) {
+				func(_ any, _ string, in billingdom.NewInvoicePayment) (service.CreatedBilling, error) {
 					c := in.Card
 					if c.Number != "4111111111111111" || c.Brand != "VISA" || c.Last4 != "1111" || c.ExpiryMonth != 12 || c.ExpiryYear != 2035 ||
 						c.CCV != "321" || c.HolderName != "MARIA SILVA" || in.RemoteIP == "" {
 						t.Errorf("payment %+v from %q", c, in.RemoteIP)
 					}
-					return service.CreatedBilling{Billing: debitBilling(domain.BillingPending, true)}, nil
+					return service.CreatedBilling{Billing: debitBilling(billingdom.BillingPending, true)}, nil
 				})
 		}, status: 303},
 	} {
@@ -134,7 +135,7 @@ func TestInvoicePay(t *testing.T) {
 			t.Parallel()
 			f := newFixture(t)
 			if tc.page != nil || tc.pageErr != nil {
-				var b domain.Billing
+				var b billingdom.Billing
 				if tc.page != nil {
 					b = *tc.page
 				}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	bureaudom "github.com/jangada/jangada/domain/bureau"
 )
 
 // dunningPDF is the start of a PDF file: its type is detected from these bytes.
@@ -66,15 +67,15 @@ func TestHandlerDunningCreateMultipart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).withAllFeatures("bureau/dunnings/create")
 	f.bureau.EXPECT().CreateDunning(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-		func(_, _ any, in domain.NewDunning) (domain.DunningView, error) {
+		func(_, _ any, in bureaudom.NewDunning) (bureaudom.DunningView, error) {
 			d := in.Debtor
 			if in.Payment != "bil_1" || in.Description != "Mensalidade" || d.Name != "Maria Silva" || d.CpfCnpj != "52998224725" ||
 				*d.PrimaryPhone != "11987654321" || *d.Email != "maria@example.com" || d.PostalCode != "01310100" || d.State != "SP" ||
 				*d.Complement != "ap 1" || in.DocumentType != "application/pdf" || in.DocumentName != "nota.pdf" || string(in.Document) != dunningPDF {
 				t.Errorf("use case got %+v / %+v", in, d)
 			}
-			return domain.DunningView{ID: "dun_1", Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau, Payment: "bil_1",
-				Value: 10000, Fee: domain.DunningFee, Debtor: d}, nil
+			return bureaudom.DunningView{ID: "dun_1", Status: bureaudom.DunningPending, Type: bureaudom.DunningTypeCreditBureau, Payment: "bil_1",
+				Value: 10000, Fee: bureaudom.DunningFee, Debtor: d}, nil
 		})
 	body, ct := dunningMultipart(t, dunningFields(), []byte(dunningPDF))
 	data := expectOK(t, f.postMultipart("/v1/bureau/dunnings/create", body, ct), "Dunning requested")
@@ -103,7 +104,7 @@ func TestHandlerDunningCreateRefusals(t *testing.T) {
 		{"bad phone", with("customerPrimaryPhone", "123"), []byte(dunningPDF), "customerPrimaryPhone"},
 		{"no documents", dunningFields(), nil, "documents is required"},
 		{"a text file", dunningFields(), []byte("not a pdf at all"), "documents must be a PDF, PNG or JPEG file"},
-		{"too big", dunningFields(), append([]byte(dunningPDF), make([]byte, domain.MaxDunningDocument)...), "documents must have"},
+		{"too big", dunningFields(), append([]byte(dunningPDF), make([]byte, bureaudom.MaxDunningDocument)...), "documents must have"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -123,8 +124,8 @@ func TestHandlerDunningCreateRefusals(t *testing.T) {
 func TestHandlerDunningList(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).withAllFeatures("bureau/dunnings/list")
-	f.bureau.EXPECT().ListDunnings(gomock.Any(), gomock.Any(), domain.DunningFilter{Offset: 2, Limit: 2, Status: domain.DunningProcessed,
-		Type: domain.DunningTypeCreditBureau, Payment: "bil_1"}).Return([]domain.Dunning{{ID: "dun_3"}, {ID: "dun_4"}}, 5, nil)
+	f.bureau.EXPECT().ListDunnings(gomock.Any(), gomock.Any(), bureaudom.DunningFilter{Offset: 2, Limit: 2, Status: bureaudom.DunningProcessed,
+		Type: bureaudom.DunningTypeCreditBureau, Payment: "bil_1"}).Return([]bureaudom.Dunning{{ID: "dun_3"}, {ID: "dun_4"}}, 5, nil)
 	data := expectOK(t, f.merchant(http.MethodGet, "/v1/bureau/dunnings/list?offset=2&limit=2&status=processed&type=CREDIT_BUREAU&payment=bil_1", ""), "Dunnings")
 	expectFields(t, data, map[string]string{"object": `"list"`, "hasMore": `true`, "totalCount": `5`, "limit": `2`, "offset": `2`})
 	if !strings.Contains(string(data["data"]), `"dun_3"`) {
@@ -142,9 +143,9 @@ func TestHandlerBureauErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).withAllFeatures("*")
 	expectFail(t, f.merchant(http.MethodGet, "/v1/bureau/dunnings/simulate", ""), http.StatusBadRequest, "payment is required")
-	f.bureau.EXPECT().GetDunning(gomock.Any(), gomock.Any(), "dun_other").Return(domain.DunningView{}, domain.NotFound("dunning"))
+	f.bureau.EXPECT().GetDunning(gomock.Any(), gomock.Any(), "dun_other").Return(bureaudom.DunningView{}, domain.NotFound("dunning"))
 	expectFail(t, f.merchant(http.MethodGet, "/v1/bureau/dunnings/get/dun_other", ""), http.StatusNotFound, "dunning not found")
-	f.bureau.EXPECT().Simulate(gomock.Any(), gomock.Any(), "bil_other").Return(domain.DunningSimulation{}, domain.NotFound("billing"))
+	f.bureau.EXPECT().Simulate(gomock.Any(), gomock.Any(), "bil_other").Return(bureaudom.DunningSimulation{}, domain.NotFound("billing"))
 	expectFail(t, f.merchant(http.MethodGet, "/v1/bureau/dunnings/simulate?payment=bil_other", ""), http.StatusNotFound, "billing not found")
 	expectFail(t, f.merchant(http.MethodPost, "/v1/bureau/reports/create", `{"customer":"cus_1","cpfCnpj":"11222333000180"}`),
 		http.StatusBadRequest, "cpfCnpj must be a valid CPF or CNPJ")

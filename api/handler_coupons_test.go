@@ -7,6 +7,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Bad coupon input is a 400 naming the field, before any use case runs.
@@ -40,11 +41,11 @@ func TestHandlerCoupons(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("coupons/validate")
 		f.coupons.EXPECT().Validate(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-			func(_ any, _ domain.Account, c domain.CouponCheck) (domain.CouponQuote, error) {
+			func(_ any, _ domain.Account, c store.CouponCheck) (store.CouponQuote, error) {
 				if c.Code != "promo" || c.Use.Amount != 9990 || c.Use.PaymentLinkID != "plink_1" || len(c.Use.ProductIDs) != 1 {
 					t.Errorf("check %+v", c)
 				}
-				return domain.CouponQuote{FinalAmount: 9990, Reason: "the coupon is inactive"}, nil
+				return store.CouponQuote{FinalAmount: 9990, Reason: "the coupon is inactive"}, nil
 			})
 		data := expectOK(t, f.merchant("POST", "/v1/coupons/validate", `{"code":"promo","amount":99.9,"paymentLinkId":"plink_1","productId":"prod_1"}`), "Coupon validated")
 		expectFields(t, data, map[string]string{"valid": `false`, "discountAmount": `0.00`, "finalAmount": `99.90`, "reason": `"the coupon is inactive"`})
@@ -53,9 +54,9 @@ func TestHandlerCoupons(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("coupons/create")
 		f.coupons.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-			func(_ any, _ domain.Account, p domain.CouponPatch) (domain.Coupon, error) {
-				return domain.Coupon{ID: "cpn_1", Code: *p.Code, DiscountType: *p.DiscountType, DiscountValue: *p.DiscountValue,
-					Status: *p.Status, ProductIDs: domain.IDList{}, PaymentLinkIDs: domain.IDList{}, CreatedAt: routeTime}, nil
+			func(_ any, _ domain.Account, p store.CouponPatch) (store.Coupon, error) {
+				return store.Coupon{ID: "cpn_1", Code: *p.Code, DiscountType: *p.DiscountType, DiscountValue: *p.DiscountValue,
+					Status: *p.Status, ProductIDs: store.IDList{}, PaymentLinkIDs: store.IDList{}, CreatedAt: routeTime}, nil
 			})
 		data := expectOK(t, f.merchant("POST", "/v1/coupons/create", `{"code":"Promo","discountType":"percent","discountValue":12.5}`), "Coupon created")
 		expectFields(t, data, map[string]string{"code": `"Promo"`, "discountType": `"PERCENT"`, "discountValue": `12.50`,
@@ -65,13 +66,13 @@ func TestHandlerCoupons(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("coupons/create")
 		f.coupons.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).
-			Return(domain.Coupon{}, domain.Invalid("code", "is already used by another coupon of this account (codes ignore case)"))
+			Return(store.Coupon{}, domain.Invalid("code", "is already used by another coupon of this account (codes ignore case)"))
 		expectFail(t, f.merchant("POST", "/v1/coupons/create", `{"code":"PROMO","discountType":"FIXED","discountValue":5}`), http.StatusBadRequest, "code is already used")
 	})
 	t.Run("another account's coupon is a 404", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("coupons/get")
-		f.coupons.EXPECT().Get(gomock.Any(), gomock.Any(), "cpn_x").Return(domain.Coupon{}, domain.NotFound("coupon"))
+		f.coupons.EXPECT().Get(gomock.Any(), gomock.Any(), "cpn_x").Return(store.Coupon{}, domain.NotFound("coupon"))
 		expectFail(t, f.merchant("GET", "/v1/coupons/get/cpn_x", ""), http.StatusNotFound, "coupon not found")
 	})
 }

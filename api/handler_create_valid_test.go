@@ -11,7 +11,7 @@ import (
 
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/service"
 )
 

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Bad customer input is a 400 naming the field, before any use case runs
@@ -43,11 +44,11 @@ func TestHandlerCustomers(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("customers/create")
 		f.customers.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-			func(_ any, _ domain.Account, p domain.CustomerPatch) (domain.Customer, error) {
-				if *p.Type != domain.CustomerPJ || *p.Document != "12ABC34501DE35" || *p.Status != domain.CustomerActive {
+			func(_ any, _ domain.Account, p store.CustomerPatch) (store.Customer, error) {
+				if *p.Type != store.CustomerPJ || *p.Document != "12ABC34501DE35" || *p.Status != store.CustomerActive {
 					t.Errorf("patch %+v: want PJ, the bare document, ACTIVE", p)
 				}
-				return domain.Customer{ID: "cus_1", Name: *p.Name, Document: *p.Document, Type: *p.Type, Status: *p.Status,
+				return store.Customer{ID: "cus_1", Name: *p.Name, Document: *p.Document, Type: *p.Type, Status: *p.Status,
 					Transactions: 2, Volume: 1050, CreatedAt: routeTime}, nil
 			})
 		data := expectOK(t, f.merchant("POST", "/v1/customers/create", `{"name":"Firma","email":"f@example.com","document":"12.abc.345/01de-35"}`), "Customer created")
@@ -62,15 +63,15 @@ func TestHandlerCustomers(t *testing.T) {
 	t.Run("list reads status in Portuguese, type and search", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("customers/list")
-		want := domain.CustomerFilter{Page: 2, PageSize: 10, Search: "maria", Status: domain.CustomerBlocked, Type: domain.CustomerPF}
-		f.customers.EXPECT().List(gomock.Any(), gomock.Any(), want).Return([]domain.Customer{routeCustomer}, 11, nil)
+		want := store.CustomerFilter{Page: 2, PageSize: 10, Search: "maria", Status: store.CustomerBlocked, Type: store.CustomerPF}
+		f.customers.EXPECT().List(gomock.Any(), gomock.Any(), want).Return([]store.Customer{routeCustomer}, 11, nil)
 		data := expectOK(t, f.merchant("GET", "/v1/customers/list?page=2&pageSize=10&search=maria&status=Bloqueado&type=pf", ""), "Customers")
 		expectFields(t, data, map[string]string{"total": `11`, "pages": `2`, "page": `2`, "pageSize": `10`})
 	})
 	t.Run("another account's customer is a 404", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("customers/get")
-		f.customers.EXPECT().Get(gomock.Any(), gomock.Any(), "cus_other").Return(domain.Customer{}, domain.NotFound("customer"))
+		f.customers.EXPECT().Get(gomock.Any(), gomock.Any(), "cus_other").Return(store.Customer{}, domain.NotFound("customer"))
 		expectFail(t, f.merchant("GET", "/v1/customers/get/cus_other", ""), http.StatusNotFound, "customer not found")
 	})
 	t.Run("a permission of another group is a 403", func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 )
 
 // Evidence fixtures: the first bytes of a real PDF and PNG (what
@@ -29,7 +30,7 @@ func TestHandlerMEDEvidenceJSON(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("meds/evidence")
 	f.meds.EXPECT().Evidence(gomock.Any(), gomock.Any(), "med_1", gomock.Any()).DoAndReturn(
-		func(_, _ any, _ string, in domain.NewEvidence) (domain.Transaction, error) {
+		func(_, _ any, _ string, in med.NewEvidence) (domain.Transaction, error) {
 			if in.Description != "Venda regular: nota fiscal anexa." || len(in.Files) != 2 ||
 				in.Files[0].ContentType != "application/pdf" || in.Files[1].ContentType != "image/png" ||
 				in.Files[0].Name != "nota.pdf" || len(in.Files[0].SHA256) != 64 || !bytes.Equal(in.Files[1].Bytes, pngBytes) {
@@ -44,7 +45,7 @@ func TestHandlerMEDEvidenceJSON(t *testing.T) {
 		t.Fatalf("evidence: %d %s", w.Code, w.Body)
 	}
 
-	big := base64.StdEncoding.EncodeToString(append(append([]byte{}, pdfBytes...), make([]byte, domain.MaxEvidenceFile)...))
+	big := base64.StdEncoding.EncodeToString(append(append([]byte{}, pdfBytes...), make([]byte, med.MaxEvidenceFile)...))
 	for name, c := range map[string]struct{ body, message string }{
 		"no description":   {`{"attachments":[]}`, "description is required"},
 		"short":            {`{"description":"curta"}`, "description must have from 10"},
@@ -94,7 +95,7 @@ func TestHandlerMEDEvidenceMultipart(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("meds/evidence")
 	f.meds.EXPECT().Evidence(gomock.Any(), gomock.Any(), "med_1", gomock.Any()).DoAndReturn(
-		func(_, _ any, _ string, in domain.NewEvidence) (domain.Transaction, error) {
+		func(_, _ any, _ string, in med.NewEvidence) (domain.Transaction, error) {
 			if len(in.Files) != 1 || in.Files[0].ContentType != "application/pdf" || in.Files[0].Name != "nota.pdf" {
 				t.Errorf("evidence %+v", in)
 			}
@@ -104,7 +105,7 @@ func TestHandlerMEDEvidenceMultipart(t *testing.T) {
 	if w := serveMultipart(f, body, ct); w.Code != 200 {
 		t.Fatalf("evidence: %d %s", w.Code, w.Body)
 	}
-	big := append(append([]byte{}, pngBytes...), make([]byte, domain.MaxEvidenceFile)...)
+	big := append(append([]byte{}, pngBytes...), make([]byte, med.MaxEvidenceFile)...)
 	for name, c := range map[string]struct {
 		description string
 		files       map[string][]byte

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Bad product input is a 400 naming the field, before any use case runs.
@@ -39,11 +40,11 @@ func TestHandlerProducts(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("products/create")
 		f.products.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-			func(_ any, _ domain.Account, p domain.ProductPatch) (domain.Product, error) {
+			func(_ any, _ domain.Account, p store.ProductPatch) (store.Product, error) {
 				if p.Lines == nil || len(*p.Lines) != 2 || *p.Price != 4990 {
 					t.Errorf("patch %+v: want two lines and price 4990", p)
 				}
-				return domain.Product{ID: "prod_1", Name: *p.Name, Price: p.Price, Status: *p.Status, Deliveries: *p.Deliveries,
+				return store.Product{ID: "prod_1", Name: *p.Name, Price: p.Price, Status: *p.Status, Deliveries: *p.Deliveries,
 					LinesAvailable: 2, CreatedAt: routeTime}, nil
 			})
 		data := expectOK(t, f.merchant("POST", "/v1/products/create",
@@ -57,15 +58,15 @@ func TestHandlerProducts(t *testing.T) {
 	t.Run("list reads search and status", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("products/list")
-		f.products.EXPECT().List(gomock.Any(), gomock.Any(), domain.ProductFilter{Page: 1, PageSize: 20, Search: "curso", Status: "INACTIVE"}).
-			Return([]domain.Product{routeProduct}, 1, nil)
+		f.products.EXPECT().List(gomock.Any(), gomock.Any(), store.ProductFilter{Page: 1, PageSize: 20, Search: "curso", Status: "INACTIVE"}).
+			Return([]store.Product{routeProduct}, 1, nil)
 		expectOK(t, f.merchant("GET", "/v1/products/list?pageSize=20&search=curso&status=inactive", ""), "Products")
 	})
 	t.Run("a taken sku is a 400 naming sku", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("products/update")
 		f.products.EXPECT().Update(gomock.Any(), gomock.Any(), "prod_1", gomock.Any()).
-			Return(domain.Product{}, domain.Invalid("sku", "is already used by another product of this account"))
+			Return(store.Product{}, domain.Invalid("sku", "is already used by another product of this account"))
 		expectFail(t, f.merchant("PATCH", "/v1/products/update/prod_1", `{"sku":"A"}`), http.StatusBadRequest, "sku is already used")
 	})
 	t.Run("another account's product is a 404", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -60,7 +61,7 @@ func TestHandlerRechargeAndCryptoErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).withAllFeatures("*")
 	f.recharges.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
-		Return(domain.Transaction{}, domain.OfferedAmount(1234, []money.Cents{1000, 2000}))
+		Return(domain.Transaction{}, mobile.OfferedAmount(1234, []money.Cents{1000, 2000}))
 	expectFail(t, f.merchant("POST", "/v1/mobile-recharge/create", `{"phone":"11987654321","amount":12.34}`), http.StatusBadRequest,
 		"amount must be one of the amounts offered for this number: 10.00, 20.00")
 	f.recharges.EXPECT().Cancel(gomock.Any(), gomock.Any(), "tx_other").Return(domain.Transaction{}, domain.NotFound("transaction"))
@@ -81,7 +82,7 @@ func TestHandlerRechargeAndCryptoErrors(t *testing.T) {
 func TestHandlerRechargeAndCryptoShapes(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).withAllFeatures("*")
-	f.recharges.EXPECT().Provider(gomock.Any(), gomock.Any(), domain.MobileNumber{DDD: "21", Number: "998765432"}).
+	f.recharges.EXPECT().Provider(gomock.Any(), gomock.Any(), mobile.MobileNumber{DDD: "21", Number: "998765432"}).
 		Return(service.RechargeProvider{Phone: "21998765432", Operator: "TIM", Amounts: []money.Cents{1000, 1500}}, nil)
 	d := expectOK(t, f.merchant("GET", "/v1/mobile-recharge/provider/+5521998765432", ""), "Mobile recharge provider")
 	if string(d["phone"]) != `"21998765432"` || string(d["operator"]) != `"TIM"` || string(d["amounts"]) != `[10.00,15.00]` {

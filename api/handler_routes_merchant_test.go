@@ -4,10 +4,17 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/billing"
+	bureaudom "github.com/jangada/jangada/domain/bureau"
+	"github.com/jangada/jangada/domain/checkout"
+	cryptodom "github.com/jangada/jangada/domain/crypto"
+	"github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/mobile"
+	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/domain/schedule"
+	"github.com/jangada/jangada/domain/store"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // routeCases has one case per row of Routes() (under /v1) and adminRoutes()
@@ -26,7 +33,7 @@ var routeCases = map[string]routeCase{
 		f.billings.EXPECT().Get(gomock.Any(), gomock.Any(), "bil_1").Return(service.CreatedBilling{Billing: routeBilling}, nil)
 	}},
 	"GET /billings/list": {"/v1/billings/list?status=pending&method=BOLETO", "", "Billings", func(f *fixture) {
-		f.billings.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any()).Return([]domain.Billing{routeBilling}, 1, nil)
+		f.billings.EXPECT().List(gomock.Any(), gomock.Any(), gomock.Any()).Return([]billing.Billing{routeBilling}, 1, nil)
 	}},
 	"POST /billings/refund": {"/v1/billings/refund", `{"id":"bil_1","amount":5}`, "Billing refunded", func(f *fixture) {
 		f.billings.EXPECT().Refund(gomock.Any(), gomock.Any(), gomock.Any()).Return(routeBilling, nil)
@@ -93,38 +100,38 @@ var routeCases = map[string]routeCase{
 	// Subscriptions.
 	"POST /subscriptions/create": {"/v1/subscriptions/create", `{"method":"PIX","amount":49.9,"cycle":"MONTHLY","nextDueDate":"` + futureDue + `",` +
 		`"customer":{"name":"Maria","taxId":"52998224725"}}`, "Subscription created", func(f *fixture) {
-		f.subscriptions.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+		f.subscriptions.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(billing.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
 	}},
 	"GET /subscriptions/list": {"/v1/subscriptions/list?status=active", "", "Subscriptions", func(f *fixture) {
-		f.subscriptions.EXPECT().List(gomock.Any(), gomock.Any(), domain.SubscriptionActive, 1, 50).Return([]domain.Subscription{{ID: "sub_1"}}, 1, nil)
+		f.subscriptions.EXPECT().List(gomock.Any(), gomock.Any(), billing.SubscriptionActive, 1, 50).Return([]billing.Subscription{{ID: "sub_1"}}, 1, nil)
 	}},
 	"GET /subscriptions/get/:id": {"/v1/subscriptions/get/sub_1", "", "Subscription", func(f *fixture) {
-		f.subscriptions.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+		f.subscriptions.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(billing.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
 	}},
 	"POST /subscriptions/cancel/:id": {"/v1/subscriptions/cancel/psub_1", "", "Subscription canceled", func(f *fixture) {
-		f.subscriptions.EXPECT().Cancel(gomock.Any(), gomock.Any(), "psub_1").Return(domain.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
+		f.subscriptions.EXPECT().Cancel(gomock.Any(), gomock.Any(), "psub_1").Return(billing.SubscriptionRecord{SubscriptionID: "sub_1"}, nil)
 	}},
 	// Credit bureau.
 	"GET /bureau/dunnings/simulate": {"/v1/bureau/dunnings/simulate?payment=bil_1", "", "Dunning simulation", func(f *fixture) {
-		f.bureau.EXPECT().Simulate(gomock.Any(), gomock.Any(), "bil_1").Return(domain.DunningSimulation{Payment: "bil_1"}, nil)
+		f.bureau.EXPECT().Simulate(gomock.Any(), gomock.Any(), "bil_1").Return(bureaudom.DunningSimulation{Payment: "bil_1"}, nil)
 	}},
 	"POST /bureau/dunnings/create": {"/v1/bureau/dunnings/create", dunningJSON, "Dunning requested", func(f *fixture) {
-		f.bureau.EXPECT().CreateDunning(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.DunningView{ID: "dun_1"}, nil)
+		f.bureau.EXPECT().CreateDunning(gomock.Any(), gomock.Any(), gomock.Any()).Return(bureaudom.DunningView{ID: "dun_1"}, nil)
 	}},
 	"GET /bureau/dunnings/list": {"/v1/bureau/dunnings/list", "", "Dunnings", func(f *fixture) {
-		f.bureau.EXPECT().ListDunnings(gomock.Any(), gomock.Any(), domain.DunningFilter{Limit: 10}).Return(nil, 0, nil)
+		f.bureau.EXPECT().ListDunnings(gomock.Any(), gomock.Any(), bureaudom.DunningFilter{Limit: 10}).Return(nil, 0, nil)
 	}},
 	"GET /bureau/dunnings/get/:id": {"/v1/bureau/dunnings/get/dun_1", "", "Dunning", func(f *fixture) {
-		f.bureau.EXPECT().GetDunning(gomock.Any(), gomock.Any(), "dun_1").Return(domain.DunningView{ID: "dun_1"}, nil)
+		f.bureau.EXPECT().GetDunning(gomock.Any(), gomock.Any(), "dun_1").Return(bureaudom.DunningView{ID: "dun_1"}, nil)
 	}},
 	"POST /bureau/reports/create": {"/v1/bureau/reports/create", `{"customer":"cus_1","cpfCnpj":"529.982.247-25"}`, "Credit report created", func(f *fixture) {
-		f.bureau.EXPECT().CreateReport(gomock.Any(), gomock.Any(), domain.NewReport{CustomerID: "cus_1", CpfCnpj: "52998224725"}).Return(domain.Report{ID: "rep_1"}, nil)
+		f.bureau.EXPECT().CreateReport(gomock.Any(), gomock.Any(), bureaudom.NewReport{CustomerID: "cus_1", CpfCnpj: "52998224725"}).Return(bureaudom.Report{ID: "rep_1"}, nil)
 	}},
 	"GET /bureau/reports/list": {"/v1/bureau/reports/list", "", "Credit reports", func(f *fixture) {
 		f.bureau.EXPECT().ListReports(gomock.Any(), gomock.Any(), 1, 50).Return(nil, 0, nil)
 	}},
 	"GET /bureau/reports/get/:id": {"/v1/bureau/reports/get/rep_1", "", "Credit report", func(f *fixture) {
-		f.bureau.EXPECT().GetReport(gomock.Any(), gomock.Any(), "rep_1").Return(domain.Report{ID: "rep_1"}, nil)
+		f.bureau.EXPECT().GetReport(gomock.Any(), gomock.Any(), "rep_1").Return(bureaudom.Report{ID: "rep_1"}, nil)
 	}},
 	// The account.
 	"GET /account/balance": {"/v1/account/balance", "", "Balance", func(f *fixture) {
@@ -204,7 +211,7 @@ var routeCases = map[string]routeCase{
 		f.customers.EXPECT().Get(gomock.Any(), gomock.Any(), "cus_1").Return(routeCustomer, nil)
 	}},
 	"GET /customers/list": {"/v1/customers/list", "", "Customers", func(f *fixture) {
-		f.customers.EXPECT().List(gomock.Any(), gomock.Any(), domain.CustomerFilter{Page: 1, PageSize: 50}).Return([]domain.Customer{routeCustomer}, 1, nil)
+		f.customers.EXPECT().List(gomock.Any(), gomock.Any(), store.CustomerFilter{Page: 1, PageSize: 50}).Return([]store.Customer{routeCustomer}, 1, nil)
 	}},
 	"PATCH /customers/update/:id": {"/v1/customers/update/cus_1", `{"status":"Inativo"}`, "Customer updated", func(f *fixture) {
 		f.customers.EXPECT().Update(gomock.Any(), gomock.Any(), "cus_1", gomock.Any()).Return(routeCustomer, nil)
@@ -221,7 +228,7 @@ var routeCases = map[string]routeCase{
 		f.products.EXPECT().Get(gomock.Any(), gomock.Any(), "prod_1").Return(routeProduct, nil)
 	}},
 	"GET /products/list": {"/v1/products/list", "", "Products", func(f *fixture) {
-		f.products.EXPECT().List(gomock.Any(), gomock.Any(), domain.ProductFilter{Page: 1, PageSize: 50}).Return([]domain.Product{routeProduct}, 1, nil)
+		f.products.EXPECT().List(gomock.Any(), gomock.Any(), store.ProductFilter{Page: 1, PageSize: 50}).Return([]store.Product{routeProduct}, 1, nil)
 	}},
 	"PATCH /products/update/:id": {"/v1/products/update/prod_1", `{"status":"inactive"}`, "Product updated", func(f *fixture) {
 		f.products.EXPECT().Update(gomock.Any(), gomock.Any(), "prod_1", gomock.Any()).Return(routeProduct, nil)
@@ -237,7 +244,7 @@ var routeCases = map[string]routeCase{
 		f.coupons.EXPECT().Get(gomock.Any(), gomock.Any(), "cpn_1").Return(routeCoupon, nil)
 	}},
 	"GET /coupons/list": {"/v1/coupons/list", "", "Coupons", func(f *fixture) {
-		f.coupons.EXPECT().List(gomock.Any(), gomock.Any(), domain.CouponFilter{Page: 1, PageSize: 50}).Return([]domain.Coupon{routeCoupon}, 1, nil)
+		f.coupons.EXPECT().List(gomock.Any(), gomock.Any(), store.CouponFilter{Page: 1, PageSize: 50}).Return([]store.Coupon{routeCoupon}, 1, nil)
 	}},
 	"PATCH /coupons/update/:id": {"/v1/coupons/update/cpn_1", `{"maxUses":5}`, "Coupon updated", func(f *fixture) {
 		f.coupons.EXPECT().Update(gomock.Any(), gomock.Any(), "cpn_1", gomock.Any()).Return(routeCoupon, nil)
@@ -246,11 +253,11 @@ var routeCases = map[string]routeCase{
 		f.coupons.EXPECT().Delete(gomock.Any(), gomock.Any(), "cpn_1").Return(nil)
 	}},
 	"POST /coupons/validate": {"/v1/coupons/validate", `{"code":"promo10","amount":100,"paymentLinkId":"plink_1"}`, "Coupon validated", func(f *fixture) {
-		f.coupons.EXPECT().Validate(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.CouponQuote{Valid: true, DiscountAmount: 1000, FinalAmount: 9000}, nil)
+		f.coupons.EXPECT().Validate(gomock.Any(), gomock.Any(), gomock.Any()).Return(store.CouponQuote{Valid: true, DiscountAmount: 1000, FinalAmount: 9000}, nil)
 	}},
 	// Mobile recharge.
 	"GET /mobile-recharge/provider/:phone": {"/v1/mobile-recharge/provider/(11)98765-4321", "", "Mobile recharge provider", func(f *fixture) {
-		f.recharges.EXPECT().Provider(gomock.Any(), gomock.Any(), domain.MobileNumber{DDD: "11", Number: "987654321"}).Return(service.RechargeProvider{}, nil)
+		f.recharges.EXPECT().Provider(gomock.Any(), gomock.Any(), mobile.MobileNumber{DDD: "11", Number: "987654321"}).Return(service.RechargeProvider{}, nil)
 	}},
 	"POST /mobile-recharge/create": {"/v1/mobile-recharge/create", `{"phone":"11987654321","amount":20}`, "Mobile recharge created", func(f *fixture) {
 		f.recharges.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeTx, nil)
@@ -267,7 +274,7 @@ var routeCases = map[string]routeCase{
 	"GET /payment-crypto/get/:id": txGet("/v1/payment-crypto/get/tx_1", "Crypto deposit", domain.TypeCryptoIn),
 	"GET /payment-crypto/list":    txList("/v1/payment-crypto/list", "Crypto deposits"),
 	"POST /transfer-crypto/quote": {"/v1/transfer-crypto/quote", `{"amount":100,"payCurrency":"ETH"}`, "Crypto quote", func(f *fixture) {
-		f.crypto.EXPECT().Quote(gomock.Any(), gomock.Any(), gomock.Any()).Return(domain.CryptoQuote{ID: "cq_1", PayCurrency: "ETH"}, nil)
+		f.crypto.EXPECT().Quote(gomock.Any(), gomock.Any(), gomock.Any()).Return(cryptodom.CryptoQuote{ID: "cq_1", PayCurrency: "ETH"}, nil)
 	}},
 	"POST /transfer-crypto/create":      cryptoSend("/v1/transfer-crypto/create", false),
 	"GET /transfer-crypto/get/:id":      txGet("/v1/transfer-crypto/get/tx_1", "Crypto withdrawal", domain.TypeCryptoOut),
@@ -298,13 +305,13 @@ var routeCases = map[string]routeCase{
 		f.links.EXPECT().Get(gomock.Any(), gomock.Any(), "plink_1").Return(routeLink, nil)
 	}},
 	"GET /payment-links/list": {"/v1/payment-links/list?status=active", "", "Payment links", func(f *fixture) {
-		f.links.EXPECT().List(gomock.Any(), gomock.Any(), domain.LinkActive, "", 1, 50).Return([]service.PaymentLink{routeLink}, 1, nil)
+		f.links.EXPECT().List(gomock.Any(), gomock.Any(), checkout.LinkActive, "", 1, 50).Return([]service.PaymentLink{routeLink}, 1, nil)
 	}},
 	"PATCH /payment-links/update/:id": {"/v1/payment-links/update/plink_1", `{"description":"novo"}`, "Payment link updated", func(f *fixture) {
 		f.links.EXPECT().Update(gomock.Any(), gomock.Any(), "plink_1", gomock.Any()).Return(routeLink, nil)
 	}},
 	"PATCH /payment-links/status/:id": {"/v1/payment-links/status/plink_1", `{"status":"INACTIVE"}`, "Payment link status updated", func(f *fixture) {
-		f.links.EXPECT().SetStatus(gomock.Any(), gomock.Any(), "plink_1", domain.LinkInactive).Return(routeLink, nil)
+		f.links.EXPECT().SetStatus(gomock.Any(), gomock.Any(), "plink_1", checkout.LinkInactive).Return(routeLink, nil)
 	}},
 	"DELETE /payment-links/delete/:id": {"/v1/payment-links/delete/plink_1", "", "Payment link deleted", func(f *fixture) {
 		f.links.EXPECT().Delete(gomock.Any(), gomock.Any(), "plink_1").Return(nil)
@@ -386,18 +393,18 @@ var routeCases = map[string]routeCase{
 	}},
 	// MED disputes (issue 25).
 	"GET /meds/list": {"/v1/meds/list?status=open", "", "MED disputes", func(f *fixture) {
-		f.meds.EXPECT().List(gomock.Any(), gomock.Any(), service.ListFilter{Page: 1, PageSize: 50, Status: domain.MedOpen}).Return([]domain.Transaction{routeMED}, 1, nil)
+		f.meds.EXPECT().List(gomock.Any(), gomock.Any(), service.ListFilter{Page: 1, PageSize: 50, Status: med.MedOpen}).Return([]domain.Transaction{routeMED}, 1, nil)
 	}},
 	"GET /meds/get/:id": {"/v1/meds/get/MED2025010200001", "", "MED dispute", func(f *fixture) {
 		f.meds.EXPECT().Get(gomock.Any(), gomock.Any(), "MED2025010200001").Return(routeMED, nil)
 	}},
 	"POST /meds/:id/evidence": {"/v1/meds/med_1/evidence", `{"description":"Venda regular, segue nota."}`, "MED evidence sent", func(f *fixture) {
-		f.meds.EXPECT().Evidence(gomock.Any(), gomock.Any(), "med_1", domain.NewEvidence{Description: "Venda regular, segue nota."}).Return(routeMED, nil)
+		f.meds.EXPECT().Evidence(gomock.Any(), gomock.Any(), "med_1", med.NewEvidence{Description: "Venda regular, segue nota."}).Return(routeMED, nil)
 	}},
 	"POST /sandbox/meds": {"/v1/sandbox/meds", `{"transactionId":"tx_1","amount":10,"reason":"golpe"}`, "Notification accepted", func(f *fixture) {
-		f.sandbox.EXPECT().OpenMED(gomock.Any(), gomock.Any(), domain.MedOpening{TransactionID: "tx_1", Amount: 1000, Reason: "golpe"}).Return(routeSim, nil)
+		f.sandbox.EXPECT().OpenMED(gomock.Any(), gomock.Any(), med.MedOpening{TransactionID: "tx_1", Amount: 1000, Reason: "golpe"}).Return(routeSim, nil)
 	}},
 	"POST /sandbox/meds/:id/resolve": {"/v1/sandbox/meds/med_1/resolve", `{"status":"accepted"}`, "Notification accepted", func(f *fixture) {
-		f.sandbox.EXPECT().ResolveMED(gomock.Any(), gomock.Any(), "med_1", domain.MedAccepted).Return(routeSim, nil)
+		f.sandbox.EXPECT().ResolveMED(gomock.Any(), gomock.Any(), "med_1", med.MedAccepted).Return(routeSim, nil)
 	}},
 }

@@ -11,8 +11,12 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/store"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // routeCase is one route's handler test through the generated mocks: the
@@ -33,21 +37,21 @@ var (
 	routeSub = subaccount.View{ID: "sub_1"}
 	routeSim = service.Simulated{ID: "tx_1", Outcome: "paid"}
 	// routeBilling is a billing (billings).
-	routeBilling = domain.Billing{ID: "bil_1", AccountID: testAccountID, Method: domain.MethodBoleto, Status: domain.BillingPending,
+	routeBilling = billing.Billing{ID: "bil_1", AccountID: testAccountID, Method: domain.MethodBoleto, Status: billing.BillingPending,
 		Amount: 1000, DueDate: routeTime.Time, CreatedAt: routeTime, PageToken: "tok"}
 	// routeLink is a payment link (issue 24).
 	routeLink = service.PaymentLink{ID: "plink_1", AccountID: testAccountID, Name: "Curso", AllowedMethods: []string{"PIX"},
-		CustomerMode: domain.CustomerNone, Status: domain.LinkActive, CreatedAt: routeTime}
+		CustomerMode: checkout.CustomerNone, Status: checkout.LinkActive, CreatedAt: routeTime}
 	// Store: customers, products, coupons.
-	routeCustomer = domain.Customer{ID: "cus_1", Name: "Maria Silva", Document: "52998224725", Type: domain.CustomerPF,
-		Status: domain.CustomerActive, CreatedAt: routeTime}
-	routeSession = domain.CheckoutSession{ID: "cs_1", AccountID: testAccountID, LinkID: "plink_1", Status: domain.SessionOpen,
+	routeCustomer = store.Customer{ID: "cus_1", Name: "Maria Silva", Document: "52998224725", Type: store.CustomerPF,
+		Status: store.CustomerActive, CreatedAt: routeTime}
+	routeSession = checkout.CheckoutSession{ID: "cs_1", AccountID: testAccountID, LinkID: "plink_1", Status: checkout.SessionOpen,
 		Method: domain.MethodPix, OriginalAmount: 1000, Amount: 1000, TransactionID: "tx_1", CreatedAt: routeTime}
-	routeProduct = domain.Product{ID: "prod_1", Name: "Curso", Status: domain.ProductActive,
-		Deliveries: domain.Deliveries{{Type: domain.DeliveryLink, RedirectURL: "https://example.com/c"}}, CreatedAt: routeTime}
-	routeCoupon = domain.Coupon{ID: "cpn_1", Code: "PROMO10", DiscountType: domain.CouponPercent, DiscountValue: 1000,
-		Status: domain.CouponActive, CreatedAt: routeTime}
-	routeMED = domain.Transaction{ID: "med_1", AccountID: testAccountID, Type: domain.TypeMED, Status: domain.MedOpen, Amount: 1000,
+	routeProduct = store.Product{ID: "prod_1", Name: "Curso", Status: store.ProductActive,
+		Deliveries: store.Deliveries{{Type: store.DeliveryLink, RedirectURL: "https://example.com/c"}}, CreatedAt: routeTime}
+	routeCoupon = store.Coupon{ID: "cpn_1", Code: "PROMO10", DiscountType: store.CouponPercent, DiscountValue: 1000,
+		Status: store.CouponActive, CreatedAt: routeTime}
+	routeMED = domain.Transaction{ID: "med_1", AccountID: testAccountID, Type: domain.TypeMED, Status: med.MedOpen, Amount: 1000,
 		CreatedAt: routeTime, Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{DepositID: "tx_1", Blocked: 1000}})}
 )
 

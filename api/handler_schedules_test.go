@@ -13,8 +13,8 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/schedule"
 )
 
 const updateSchedulePath = "/v1/transfer-scheduled/update/sch_1"

@@ -10,8 +10,8 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // withSubaccounts makes testSecret a key holding perms, of an account with

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // futureDue is a valid first due date: two months from now.
@@ -21,12 +22,12 @@ var subscriptionBody = `{"method":"BOLETO","amount":49.90,"cycle":"MONTHLY","nex
 func TestHandlerSubscriptionCreate(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("subscriptions/create")
-	rec := domain.SubscriptionRecord{SubscriptionID: "sub_1", ExternalID: "psub_1", Status: domain.SubscriptionActive, Method: "BOLETO",
-		Amount: 4990, Cycle: domain.CycleMonthly, NextDueDate: futureDue, CreatedAt: domain.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
-		Customer: domain.BillingCustomer{Name: "Maria", TaxID: "52998224725"}, AnchorDate: futureDue, CycleNumber: 1}
+	rec := billing.SubscriptionRecord{SubscriptionID: "sub_1", ExternalID: "psub_1", Status: billing.SubscriptionActive, Method: "BOLETO",
+		Amount: 4990, Cycle: billing.CycleMonthly, NextDueDate: futureDue, CreatedAt: domain.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)),
+		Customer: billing.BillingCustomer{Name: "Maria", TaxID: "52998224725"}, AnchorDate: futureDue, CycleNumber: 1}
 	f.subscriptions.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).DoAndReturn(
-		func(_, _, _ any, in domain.NewSubscription) (domain.SubscriptionRecord, error) {
-			if in.Billing.Method != "BOLETO" || in.Billing.Amount != 4990 || in.Cycle != domain.CycleMonthly ||
+		func(_, _, _ any, in billing.NewSubscription) (billing.SubscriptionRecord, error) {
+			if in.Billing.Method != "BOLETO" || in.Billing.Amount != 4990 || in.Cycle != billing.CycleMonthly ||
 				in.Billing.DueDate.Format(time.DateOnly) != futureDue || in.Billing.Customer.TaxID != "52998224725" {
 				t.Errorf("use case got %+v", in)
 			}
@@ -66,8 +67,8 @@ func TestHandlerSubscriptionCreateRefusals(t *testing.T) {
 func TestHandlerSubscriptionList(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("subscriptions/list")
-	f.subscriptions.EXPECT().List(gomock.Any(), gomock.Any(), domain.SubscriptionCanceled, 2, 10).
-		Return([]domain.Subscription{{ID: "sub_1", Status: domain.SubscriptionCanceled, NextDueDate: "2099-01-31"}}, 11, nil)
+	f.subscriptions.EXPECT().List(gomock.Any(), gomock.Any(), billing.SubscriptionCanceled, 2, 10).
+		Return([]billing.Subscription{{ID: "sub_1", Status: billing.SubscriptionCanceled, NextDueDate: "2099-01-31"}}, 11, nil)
 	data := expectOK(t, f.merchant(http.MethodGet, "/v1/subscriptions/list?status=canceled&page=2&pageSize=10", ""), "Subscriptions")
 	expectFields(t, data, map[string]string{"page": `2`, "pageSize": `10`, "total": `11`, "pages": `2`})
 	expectFail(t, f.merchant(http.MethodGet, "/v1/subscriptions/list?status=PAUSED", ""), http.StatusBadRequest, "status must be ACTIVE or CANCELED")
@@ -79,9 +80,9 @@ func TestHandlerSubscriptionList(t *testing.T) {
 func TestHandlerSubscriptionErrors(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t).authorized("subscriptions/get", "subscriptions/cancel")
-	f.subscriptions.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_other").Return(domain.SubscriptionRecord{}, domain.NotFound("subscription"))
+	f.subscriptions.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_other").Return(billing.SubscriptionRecord{}, domain.NotFound("subscription"))
 	expectFail(t, f.merchant(http.MethodGet, "/v1/subscriptions/get/sub_other", ""), http.StatusNotFound, "subscription not found")
-	f.subscriptions.EXPECT().Cancel(gomock.Any(), gomock.Any(), "sub_1").Return(domain.SubscriptionRecord{}, domain.Invalidf("subscription sub_1 is canceled already"))
+	f.subscriptions.EXPECT().Cancel(gomock.Any(), gomock.Any(), "sub_1").Return(billing.SubscriptionRecord{}, domain.Invalidf("subscription sub_1 is canceled already"))
 	expectFail(t, f.merchant(http.MethodPost, "/v1/subscriptions/cancel/sub_1", ""), http.StatusBadRequest, "subscription sub_1 is canceled already")
 	expectFail(t, f.merchant(http.MethodGet, "/v1/subscriptions/list", ""), http.StatusForbidden, "")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 )
 
 // MED disputes (issue 25): list, get (by id or protocol), evidence (JSON
@@ -23,11 +24,11 @@ func (s *Server) listMEDs(c *gin.Context) {
 	}
 	if st := strings.ToUpper(strings.TrimSpace(c.Query("status"))); st != "" {
 		valid := false
-		for _, v := range domain.MedStatuses {
+		for _, v := range med.MedStatuses {
 			valid = valid || v == st
 		}
 		if !valid {
-			fail(c, domain.Invalid("status", "must be one of %s", strings.Join(domain.MedStatuses, ", ")))
+			fail(c, domain.Invalid("status", "must be one of %s", strings.Join(med.MedStatuses, ", ")))
 			return
 		}
 		f.Status = st
@@ -53,7 +54,7 @@ func (s *Server) getMED(c *gin.Context) {
 // same description and the files as "files"), validates it (size cap and
 // type sniffed from each file's bytes) and sends it.
 func (s *Server) medEvidence(c *gin.Context) {
-	var body domain.EvidenceRequest
+	var body med.EvidenceRequest
 	var err error
 	if strings.HasPrefix(c.ContentType(), "multipart/") {
 		body, err = multipartEvidence(c)
@@ -80,8 +81,8 @@ func (s *Server) medEvidence(c *gin.Context) {
 // multipartEvidence reads a multipart evidence: the field description and
 // the files "files" (each read up to one byte past the cap, so that a
 // larger one is refused without reading it whole).
-func multipartEvidence(c *gin.Context) (domain.EvidenceRequest, error) {
-	var b domain.EvidenceRequest
+func multipartEvidence(c *gin.Context) (med.EvidenceRequest, error) {
+	var b med.EvidenceRequest
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
 	if err := c.Request.ParseMultipartForm(maxBody); err != nil {
 		var tooBig *http.MaxBytesError
@@ -98,25 +99,25 @@ func multipartEvidence(c *gin.Context) (domain.EvidenceRequest, error) {
 		b.Description = &vs[0]
 	}
 	for i, fh := range form.File["files"] {
-		if i >= domain.MaxEvidenceFiles {
-			return b, domain.Invalid("files", "must hold at most %d files", domain.MaxEvidenceFiles)
+		if i >= med.MaxEvidenceFiles {
+			return b, domain.Invalid("files", "must hold at most %d files", med.MaxEvidenceFiles)
 		}
 		f, err := fh.Open()
 		if err != nil {
 			return b, domain.Invalid("files", "could not be read")
 		}
-		raw, err := io.ReadAll(io.LimitReader(f, domain.MaxEvidenceFile+1))
+		raw, err := io.ReadAll(io.LimitReader(f, med.MaxEvidenceFile+1))
 		f.Close()
 		if err != nil {
 			return b, domain.Invalid("files", "could not be read")
 		}
-		b.Files = append(b.Files, domain.UploadedFile{Name: fh.Filename, Bytes: raw, TooBig: len(raw) > domain.MaxEvidenceFile})
+		b.Files = append(b.Files, med.UploadedFile{Name: fh.Filename, Bytes: raw, TooBig: len(raw) > med.MaxEvidenceFile})
 	}
 	return b, nil
 }
 
 func (s *Server) sandboxOpenMED(c *gin.Context) {
-	var body domain.MedOpeningRequest
+	var body med.MedOpeningRequest
 	if err := bind(c, &body); err != nil {
 		fail(c, err)
 		return
@@ -131,7 +132,7 @@ func (s *Server) sandboxOpenMED(c *gin.Context) {
 }
 
 func (s *Server) sandboxResolveMED(c *gin.Context) {
-	var body domain.MedResolveRequest
+	var body med.MedResolveRequest
 	if err := bind(c, &body); err != nil {
 		fail(c, err)
 		return

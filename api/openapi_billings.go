@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
@@ -24,22 +24,22 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Description: "A boleto answers its digitableLine and a printable bankSlipUrl; a PIX billing its pixCopyPaste and pixEncodedImage; " +
 			"CARD_DEBIT an invoiceUrl where the payer pays; CARD_CREDIT and CARD_VOUCHER are charged on the cardToken or creditCard " +
 			"(tokenized at once: the number is never stored). dueDate defaults to today + 3 days (America/Sao_Paulo).",
-		Body: domain.BillingRequest{}, Data: domain.PublicBilling{},
+		Body: billing.BillingRequest{}, Data: billing.PublicBilling{},
 		Example: map[string]any{"method": "BOLETO", "amount": 150, "description": "Mensalidade",
 			"customer": map[string]any{"name": "Maria Silva", "taxId": "52998224725"}, "externalReference": "fatura-77"},
 	},
 	"POST /billings/tokenize-card": {
-		Summary: "Tokenize a card for later billings", Body: domain.TokenizeCardRequest{}, Data: service.CardTokenView{},
+		Summary: "Tokenize a card for later billings", Body: billing.TokenizeCardRequest{}, Data: service.CardTokenView{},
 		Description: "Answers creditCardToken, creditCardBrand and creditCardNumber (the last four digits only).",
 	},
-	"GET /billings/get/:id": {Summary: "Get a billing by id or externalId", Data: domain.PublicBilling{}},
-	"GET /billings/list":    {Summary: "List billings", Query: billingListQuery{}, Data: domain.PublicBilling{}, List: true},
+	"GET /billings/get/:id": {Summary: "Get a billing by id or externalId", Data: billing.PublicBilling{}},
+	"GET /billings/list":    {Summary: "List billings", Query: billingListQuery{}, Data: billing.PublicBilling{}, List: true},
 	"POST /billings/refund": {
 		Summary: "Refund a paid billing (whole or part)",
 		Description: "Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing. " +
 			"The answer waits (up to 5 s) for the processor: accepted, the billing with the refund COMPLETED; refused, a 400 (nothing refunded, the billing as before, the refund FAILED in refunds); " +
 			"not known in time, the billing with the refund PENDING in refunds (its outcome then shows there). The sandbox refuses a refund whose amount ends in ,13.",
-		Body: domain.BillingRefundRequest{}, Data: domain.PublicBilling{},
+		Body: billing.BillingRefundRequest{}, Data: billing.PublicBilling{},
 		Example: map[string]any{"id": "bil_…", "amount": 50, "description": "Devolução parcial"},
 	},
 	"POST /sandbox/billings/:id/pay":     {Summary: "Sandbox: the billing is paid (a PIX billing through its charge)", Data: simulation{}},

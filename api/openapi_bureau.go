@@ -1,6 +1,8 @@
 package api
 
-import "github.com/jangada/jangada/domain"
+import (
+	"github.com/jangada/jangada/domain/bureau"
+)
 
 // dunningQuery is the dunning list's query (the spec's own paging).
 type dunningQuery struct {
@@ -18,19 +20,19 @@ type simulateQuery struct {
 
 // The OpenAPI Docs of the credit bureau.
 var _ = documents(merchantDocs, map[string]Doc{
-	"GET /bureau/dunnings/simulate": {Summary: "Whether a dunning of a billing can be requested, its fee and value", Query: simulateQuery{}, Data: domain.DunningSimulation{}},
+	"GET /bureau/dunnings/simulate": {Summary: "Whether a dunning of a billing can be requested, its fee and value", Query: simulateQuery{}, Data: bureau.DunningSimulation{}},
 	"POST /bureau/dunnings/create": {
 		Summary:     "Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)",
 		Description: "multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.",
-		Body:        domain.DunningRequest{}, Data: domain.DunningView{},
+		Body:        bureau.DunningRequest{}, Data: bureau.DunningView{},
 	},
 	"GET /bureau/dunnings/list": {
 		Summary:     "List dunnings",
 		Description: "data is the spec's own envelope: {object: \"list\", hasMore, totalCount, limit, offset, data}.",
 		Query:       dunningQuery{}, Data: dunningList{},
 	},
-	"GET /bureau/dunnings/get/:id": {Summary: "Get a dunning", Data: domain.DunningView{}},
-	"POST /bureau/reports/create":  {Summary: "Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)", Body: domain.ReportRequest{}, Data: domain.Report{}},
-	"GET /bureau/reports/list":     {Summary: "List credit reports", Query: pageQuery{}, Data: domain.Report{}, List: true},
-	"GET /bureau/reports/get/:id":  {Summary: "Get a credit report", Data: domain.Report{}},
+	"GET /bureau/dunnings/get/:id": {Summary: "Get a dunning", Data: bureau.DunningView{}},
+	"POST /bureau/reports/create":  {Summary: "Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)", Body: bureau.ReportRequest{}, Data: bureau.Report{}},
+	"GET /bureau/reports/list":     {Summary: "List credit reports", Query: pageQuery{}, Data: bureau.Report{}, List: true},
+	"GET /bureau/reports/get/:id":  {Summary: "Get a credit report", Data: bureau.Report{}},
 })

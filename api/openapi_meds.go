@@ -1,6 +1,9 @@
 package api
 
-import "github.com/jangada/jangada/domain"
+import (
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
+)
 
 // medListQuery is the MED list's query.
 type medListQuery struct {
@@ -18,12 +21,12 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Description: "JSON with description and attachments [{name, contentBase64}], or multipart/form-data with description and files. " +
 			"At most 3 files of 256 KiB, PDF, PNG or JPEG (sniffed from the bytes). 403 while the automatic contest applies " +
 			"(autoContest on and the dispute above R$ 50); 400 once the dispute is not OPEN or its defence deadline passed.",
-		Body: domain.EvidenceRequest{}, Data: domain.PublicTransaction{},
+		Body: med.EvidenceRequest{}, Data: domain.PublicTransaction{},
 	},
 	"POST /sandbox/meds": {
 		Summary:     "Sandbox: an infraction report (MED) against a received PIX",
 		Description: "amount defaults to the PIX's amount and may not exceed it.",
-		Body:        domain.MedOpeningRequest{}, Data: simulation{},
+		Body:        med.MedOpeningRequest{}, Data: simulation{},
 	},
-	"POST /sandbox/meds/:id/resolve": {Summary: "Sandbox: the processor's decision on a MED dispute", Body: domain.MedResolveRequest{}, Data: simulation{}},
+	"POST /sandbox/meds/:id/resolve": {Summary: "Sandbox: the processor's decision on a MED dispute", Body: med.MedResolveRequest{}, Data: simulation{}},
 })

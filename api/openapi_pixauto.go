@@ -1,6 +1,6 @@
 package api
 
-import "github.com/jangada/jangada/pixauto"
+import "github.com/jangada/jangada/domain/pixauto"
 
 // instructionQuery is the payment instruction list's query.
 type instructionQuery struct {

@@ -1,14 +1,16 @@
 package api
 
-import "github.com/jangada/jangada/domain"
+import (
+	"github.com/jangada/jangada/domain/store"
+)
 
 // The OpenAPI Docs of the store's products.
 var _ = documents(merchantDocs, map[string]Doc{
 	"POST /products/create": {Summary: "Create a product",
 		Description: "Deliveries: LINK (redirectUrl), TEXT_INFINITE (richContent), TEXT_LINES (linesText: one line handed out per sale).",
-		Body:        domain.ProductRequest{}, Data: domain.ProductView{}},
-	"GET /products/get/:id":       {Summary: "Get a product", Data: domain.ProductView{}},
-	"GET /products/list":          {Summary: "List products", Query: searchQuery{}, Data: domain.ProductView{}, List: true},
-	"PATCH /products/update/:id":  {Summary: "Update a product", Description: "deliveries, when sent, replace the product's; a TEXT_LINES linesText replaces the lines not handed out yet.", Body: domain.ProductUpdateRequest{}, Patch: true, Data: domain.ProductView{}},
+		Body:        store.ProductRequest{}, Data: store.ProductView{}},
+	"GET /products/get/:id":       {Summary: "Get a product", Data: store.ProductView{}},
+	"GET /products/list":          {Summary: "List products", Query: searchQuery{}, Data: store.ProductView{}, List: true},
+	"PATCH /products/update/:id":  {Summary: "Update a product", Description: "deliveries, when sent, replace the product's; a TEXT_LINES linesText replaces the lines not handed out yet.", Body: store.ProductUpdateRequest{}, Patch: true, Data: store.ProductView{}},
 	"DELETE /products/delete/:id": {Summary: "Delete a product", Data: deleted{}},
 })

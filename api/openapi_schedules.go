@@ -1,6 +1,6 @@
 package api
 
-import "github.com/jangada/jangada/schedule"
+import "github.com/jangada/jangada/domain/schedule"
 
 // The OpenAPI Docs of scheduled transfers.
 var _ = documents(merchantDocs, map[string]Doc{

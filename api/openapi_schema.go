@@ -10,6 +10,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 )
 
@@ -39,7 +40,7 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "number", Description: "percent, at most two decimal places"}
 	case reflect.TypeFor[domain.Time]():
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
-	case reflect.TypeFor[domain.CardField]():
+	case reflect.TypeFor[billing.CardField]():
 		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "integer"}}, Description: `a string or a number ("05" or 5)`}
 	case reflect.TypeFor[json.RawMessage]():
 		return &jsonschema.Schema{}

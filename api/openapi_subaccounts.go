@@ -2,7 +2,7 @@ package api
 
 import (
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // refQuery names a sub-account by id or externalReference.

@@ -1,6 +1,8 @@
 package api
 
-import "github.com/jangada/jangada/domain"
+import (
+	"github.com/jangada/jangada/domain/billing"
+)
 
 // subscriptionQuery is the subscription list's query.
 type subscriptionQuery struct {
@@ -14,9 +16,9 @@ var _ = documents(merchantDocs, map[string]Doc{
 	"POST /subscriptions/create": {
 		Summary:     "Create a subscription (one billing per cycle)",
 		Description: "A billing's fields (card fields as in billings, for CARD_CREDIT) plus the cycle; nextDueDate is the first cycle's due date, and every later one is computed from it (month ends clamp to the month's last day and return to the anchor's day).",
-		Body:        domain.SubscriptionRequest{}, Data: domain.SubscriptionRecord{},
+		Body:        billing.SubscriptionRequest{}, Data: billing.SubscriptionRecord{},
 	},
-	"GET /subscriptions/list":        {Summary: "List subscriptions", Query: subscriptionQuery{}, Data: domain.SubscriptionRecord{}, List: true},
-	"GET /subscriptions/get/:id":     {Summary: "Get a subscription by subscriptionId or externalId", Data: domain.SubscriptionRecord{}},
-	"POST /subscriptions/cancel/:id": {Summary: "Cancel a subscription (its pending billing is canceled)", Data: domain.SubscriptionRecord{}},
+	"GET /subscriptions/list":        {Summary: "List subscriptions", Query: subscriptionQuery{}, Data: billing.SubscriptionRecord{}, List: true},
+	"GET /subscriptions/get/:id":     {Summary: "Get a subscription by subscriptionId or externalId", Data: billing.SubscriptionRecord{}},
+	"POST /subscriptions/cancel/:id": {Summary: "Cancel a subscription (its pending billing is canceled)", Data: billing.SubscriptionRecord{}},
 })

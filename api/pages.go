@@ -14,6 +14,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -94,9 +95,9 @@ func brl(v any) string {
 // statusName is a session status as the page says it.
 func statusName(status string) string {
 	switch status {
-	case domain.SessionPaid:
+	case checkout.SessionPaid:
 		return "pago"
-	case domain.SessionExpired:
+	case checkout.SessionExpired:
 		return "expirado"
 	}
 	return "aguardando pagamento"
@@ -150,12 +151,12 @@ type pageData struct {
 	Nonce    string
 	Form     pageForm
 	// The session page.
-	Session                  domain.CheckoutSession
+	Session                  checkout.CheckoutSession
 	QR                       template.URL
 	CopyPaste                string
 	Crypto                   *service.CheckoutCrypto
 	ExpiresISO, ExpiresLocal string
-	Delivery                 []domain.SessionDelivery
+	Delivery                 []checkout.SessionDelivery
 	// A debit card billing's invoice (api/billing_invoice.go).
 	Invoice invoiceView
 	// A boleto's slip (api/billing_pages.go), on a wider card.
@@ -200,13 +201,13 @@ func (s *Server) linkPage(c *gin.Context) {
 }
 
 func (s *Server) renderLink(c *gin.Context, status int, p service.PayPage, form pageForm, msg string) {
-	if p.Link.Status != domain.LinkActive {
+	if p.Link.Status != checkout.LinkActive {
 		render(c, http.StatusNotFound, "gone.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName,
 			Error: "Este link de pagamento não está aceitando pagamentos no momento."})
 		return
 	}
 	render(c, status, "link.html", pageData{Title: p.Link.Name, Merchant: p.MerchantName, Link: p.Link, Products: p.Products, Price: p.Price,
-		Required: p.Link.CustomerMode == domain.CustomerRequired, Nonce: s.issueNonce(p.Link.ID), Form: form, Error: msg})
+		Required: p.Link.CustomerMode == checkout.CustomerRequired, Nonce: s.issueNonce(p.Link.ID), Form: form, Error: msg})
 }
 
 // linkPageCheckout is the pay page's form: a checkout of the link (rate
@@ -258,17 +259,17 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 }
 
 // pageRequest makes the form a checkout request, validated as the API's.
-func pageRequest(linkID, method string, f pageForm) (domain.NewCheckout, error) {
-	req := domain.CheckoutRequest{LinkID: &linkID, Method: &method}
+func pageRequest(linkID, method string, f pageForm) (checkout.NewCheckout, error) {
+	req := checkout.CheckoutRequest{LinkID: &linkID, Method: &method}
 	if a := strings.TrimSpace(f.Amount); a != "" {
 		v, err := parseBRL(a)
 		if err != nil {
-			return domain.NewCheckout{}, domain.Invalid("amount", "must be a value in reais, such as 10,50")
+			return checkout.NewCheckout{}, domain.Invalid("amount", "must be a value in reais, such as 10,50")
 		}
 		req.Amount = &v
 	}
 	if f.Name != "" || f.Document != "" || f.Email != "" {
-		req.Payer = &domain.CheckoutPayerRequest{Name: &f.Name, Document: &f.Document, Email: &f.Email}
+		req.Payer = &checkout.CheckoutPayerRequest{Name: &f.Name, Document: &f.Document, Email: &f.Email}
 	}
 	if f.CouponCode != "" {
 		req.CouponCode = &f.CouponCode
@@ -297,7 +298,7 @@ func (s *Server) sessionPage(c *gin.Context) {
 	if strings.HasPrefix(r.QRCodeBase64, "data:image/png;base64,") {
 		d.QR = template.URL(r.QRCodeBase64) // our own PNG, not user input
 	}
-	if sess.Status == domain.SessionPaid {
+	if sess.Status == checkout.SessionPaid {
 		d.Delivery = sess.Delivery.V
 	}
 	render(c, http.StatusOK, "session.html", d)
@@ -306,8 +307,8 @@ func (s *Server) sessionPage(c *gin.Context) {
 // sessionState is what the event stream sends: the session's status and,
 // once paid, its delivery.
 type sessionState struct {
-	Status   string                   `json:"status"`
-	Delivery []domain.SessionDelivery `json:"delivery,omitempty"`
+	Status   string                     `json:"status"`
+	Delivery []checkout.SessionDelivery `json:"delivery,omitempty"`
 }
 
 // sessionEvents streams the session's status as Server-Sent Events
@@ -342,13 +343,13 @@ func (s *Server) sessionEvents(c *gin.Context) {
 	c.Header("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
 	last := ""
-	send := func(sess domain.CheckoutSession) bool {
+	send := func(sess checkout.CheckoutSession) bool {
 		if sess.Status == last {
 			return true
 		}
 		last = sess.Status
 		st := sessionState{Status: sess.Status}
-		if sess.Status == domain.SessionPaid {
+		if sess.Status == checkout.SessionPaid {
 			st.Delivery = sess.Delivery.V
 		}
 		b, _ := json.Marshal(st)
@@ -356,7 +357,7 @@ func (s *Server) sessionEvents(c *gin.Context) {
 			return false
 		}
 		c.Writer.Flush()
-		return sess.Status == domain.SessionOpen
+		return sess.Status == checkout.SessionOpen
 	}
 	// Read again after watching: a move between the first read and the
 	// watch is not missed.

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/config"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/service"
 )
 
@@ -20,7 +20,7 @@ func TestPageViewsAreRateLimitedPerAddress(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, withConfig(func(c *config.Config) { c.PageViewsPerMinute = 2 }))
 	page := service.PayPage{MerchantName: "Loja", Link: service.PaymentLink{ID: "plink_1", Name: "Ingresso",
-		AllowedMethods: []string{"PIX"}, CustomerMode: domain.CustomerNone, Status: domain.LinkActive}}
+		AllowedMethods: []string{"PIX"}, CustomerMode: checkout.CustomerNone, Status: checkout.LinkActive}}
 	f.checkouts.EXPECT().PublicLink(gomock.Any(), "plink_1").Return(page, nil).Times(3)
 	get := func(addr string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("GET", "/pay/plink_1", nil)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/boleto"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
 
@@ -54,7 +55,7 @@ func TestEveryPageRouteSendsThePageHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	slip := routeBilling
-	slip.Details = domain.SomeJSON(domain.BillingDetails{Barcode: bol.Barcode, DigitableLine: bol.DigitableLine})
+	slip.Details = domain.SomeJSON(billing.BillingDetails{Barcode: bol.Barcode, DigitableLine: bol.DigitableLine})
 	card := routeBilling
 	card.Method = domain.MethodCardDebit
 	page := service.PayPage{Link: routeLink, MerchantName: "Loja"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -49,7 +50,7 @@ func TestPayPageFormErrorsAndEscaping(t *testing.T) {
 	f := newFixture(t)
 	amt := money.Cents(1990)
 	page := service.PayPage{MerchantName: "Loja <i>", Link: service.PaymentLink{ID: "plink_1", Name: "<script>alert(1)</script>",
-		AllowedMethods: []string{"PIX"}, FixedAmount: &amt, CustomerMode: domain.CustomerRequired, Status: domain.LinkActive},
+		AllowedMethods: []string{"PIX"}, FixedAmount: &amt, CustomerMode: checkout.CustomerRequired, Status: checkout.LinkActive},
 		Products: []service.PageProduct{{ID: "prod_1", Name: "<script>x</script>"}}, Price: &amt}
 	f.checkouts.EXPECT().PublicLink(gomock.Any(), "plink_1").Return(page, nil).Times(2)
 	f.checkouts.EXPECT().PageCheckout(gomock.Any(), gomock.Any(), gomock.Any()).Return(service.CheckoutResult{},

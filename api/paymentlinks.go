@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -29,11 +30,11 @@ type linkView struct {
 func (s *Server) viewLink(l service.PaymentLink) linkView {
 	return linkView{ID: l.ID, Name: l.Name, Description: l.Description, AllowedMethods: []string(l.AllowedMethods),
 		FixedAmount: l.FixedAmount, ProductIDs: []string(l.ProductIDs), CustomerMode: l.CustomerMode, Status: l.Status,
-		PayPageURL: domain.PayPageURL(s.cfg.PublicURL, l.ID), CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		PayPageURL: checkout.PayPageURL(s.cfg.PublicURL, l.ID), CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
 }
 
 func (s *Server) createLink(c *gin.Context) {
-	bindAndAct[domain.LinkPatch, domain.PaymentLinkRequest](c, "Payment link created", func(p domain.LinkPatch) (any, error) {
+	bindAndAct[checkout.LinkPatch, checkout.PaymentLinkRequest](c, "Payment link created", func(p checkout.LinkPatch) (any, error) {
 		p.IdempotencyKey = idempotencyKey(c)
 		l, err := s.PaymentLinks.Create(c.Request.Context(), accountOf(c), keyOf(c), p)
 		return s.viewLink(l), err
@@ -56,7 +57,7 @@ func (s *Server) listLinks(c *gin.Context) {
 		return
 	}
 	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if status != "" && status != domain.LinkActive && status != domain.LinkInactive {
+	if status != "" && status != checkout.LinkActive && status != checkout.LinkInactive {
 		fail(c, domain.Invalid("status", "must be ACTIVE or INACTIVE"))
 		return
 	}
@@ -69,14 +70,14 @@ func (s *Server) listLinks(c *gin.Context) {
 }
 
 func (s *Server) updateLink(c *gin.Context) {
-	bindAndAct[domain.LinkPatch, domain.PaymentLinkUpdate](c, "Payment link updated", func(p domain.LinkPatch) (any, error) {
+	bindAndAct[checkout.LinkPatch, checkout.PaymentLinkUpdate](c, "Payment link updated", func(p checkout.LinkPatch) (any, error) {
 		l, err := s.PaymentLinks.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
 		return s.viewLink(l), err
 	})
 }
 
 func (s *Server) linkStatus(c *gin.Context) {
-	bindAndAct[string, domain.LinkStatusRequest](c, "Payment link status updated", func(status string) (any, error) {
+	bindAndAct[string, checkout.LinkStatusRequest](c, "Payment link status updated", func(status string) (any, error) {
 		l, err := s.PaymentLinks.SetStatus(c.Request.Context(), accountOf(c), c.Param("id"), status)
 		return s.viewLink(l), err
 	})

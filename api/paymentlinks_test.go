@@ -9,6 +9,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
@@ -40,11 +41,11 @@ func TestHandlerPaymentLinkCreate(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/create")
 		f.links.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
-			DoAndReturn(func(_ context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (service.PaymentLink, error) {
+			DoAndReturn(func(_ context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (service.PaymentLink, error) {
 				if acct.ID != testAccountID || key.ID != testKeyID {
 					t.Errorf("caller %s/%s", acct.ID, key.ID)
 				}
-				if *p.Name != "Curso" || *p.CustomerMode != domain.CustomerNone || *p.Status != domain.LinkActive ||
+				if *p.Name != "Curso" || *p.CustomerMode != checkout.CustomerNone || *p.Status != checkout.LinkActive ||
 					len(p.AllowedMethods) != 2 || p.AllowedMethods[0] != domain.MethodPix || p.FixedAmount != nil || len(p.ProductIDs) != 1 {
 					t.Errorf("patch %+v", p)
 				}
@@ -64,7 +65,7 @@ func TestHandlerPaymentLinkUpdateAndStatus(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t).authorized("payment-links/update")
 		f.links.EXPECT().Update(gomock.Any(), gomock.Any(), "plink_1", gomock.Any()).
-			DoAndReturn(func(_ context.Context, _ domain.Account, _ string, p domain.LinkPatch) (service.PaymentLink, error) {
+			DoAndReturn(func(_ context.Context, _ domain.Account, _ string, p checkout.LinkPatch) (service.PaymentLink, error) {
 				if p.Name != nil || p.Status != nil || p.FixedAmount == nil || *p.FixedAmount != money.Cents(2550) {
 					t.Errorf("patch %+v", p)
 				}

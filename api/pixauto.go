@@ -5,7 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/domain/pixauto"
 )
 
 // PIX automatic: authorizations (the payer's consent) and payment

@@ -3,13 +3,13 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // The product routes (spec "Store"; the list's filters from CONTRACTS.md).
 
 func (s *Server) createProduct(c *gin.Context) {
-	bindAndAct[domain.ProductPatch, domain.ProductRequest](c, "Product created", func(p domain.ProductPatch) (any, error) {
+	bindAndAct[store.ProductPatch, store.ProductRequest](c, "Product created", func(p store.ProductPatch) (any, error) {
 		p.IdempotencyKey = idempotencyKey(c)
 		out, err := s.Products.Create(c.Request.Context(), accountOf(c), p)
 		return out.Public(), err
@@ -31,7 +31,7 @@ func (s *Server) listProducts(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f, err := domain.NewProductFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"))
+	f, err := store.NewProductFilter(pg.Page, pg.PageSize, c.Query("search"), c.Query("status"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -41,11 +41,11 @@ func (s *Server) listProducts(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Products", pageOf(rows, pg, total, domain.Product.Public))
+	ok(c, "Products", pageOf(rows, pg, total, store.Product.Public))
 }
 
 func (s *Server) updateProduct(c *gin.Context) {
-	bindAndAct[domain.ProductPatch, domain.ProductUpdateRequest](c, "Product updated", func(p domain.ProductPatch) (any, error) {
+	bindAndAct[store.ProductPatch, store.ProductUpdateRequest](c, "Product updated", func(p store.ProductPatch) (any, error) {
 		out, err := s.Products.Update(c.Request.Context(), accountOf(c), c.Param("id"), p)
 		return out.Public(), err
 	})

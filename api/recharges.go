@@ -4,10 +4,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 )
 
 func (s *Server) rechargeProvider(c *gin.Context) {
-	phone, err := domain.ParseMobileNumber("phone", c.Param("phone"))
+	phone, err := mobile.ParseMobileNumber("phone", c.Param("phone"))
 	if err != nil {
 		fail(c, err)
 		return
@@ -21,7 +22,7 @@ func (s *Server) rechargeProvider(c *gin.Context) {
 }
 
 func (s *Server) createRecharge(c *gin.Context) {
-	bindAndAct[domain.NewRecharge, domain.RechargeRequest](c, "Mobile recharge created", func(req domain.NewRecharge) (any, error) {
+	bindAndAct[mobile.NewRecharge, mobile.RechargeRequest](c, "Mobile recharge created", func(req mobile.NewRecharge) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		t, err := s.Recharges.Create(c.Request.Context(), accountOf(c), keyOf(c), req)
 		return t.Public(s.cfg.PublicURL), err

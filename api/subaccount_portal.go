@@ -3,7 +3,7 @@ package api
 import (
 	"github.com/gin-gonic/gin"
 
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // The sub-account portal routes. No answer ever carries the password hash.

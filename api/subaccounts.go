@@ -9,7 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // The sub-account routes (spec "Sub-accounts"; body names from CONTRACTS.md).

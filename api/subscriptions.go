@@ -6,10 +6,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 func (s *Server) createSubscription(c *gin.Context) {
-	bindAndAct[domain.NewSubscription, domain.SubscriptionRequest](c, "Subscription created", func(req domain.NewSubscription) (any, error) {
+	bindAndAct[billing.NewSubscription, billing.SubscriptionRequest](c, "Subscription created", func(req billing.NewSubscription) (any, error) {
 		req.IdempotencyKey = idempotencyKey(c)
 		if req.Billing.Card != nil && req.Billing.RemoteIP == "" {
 			req.Billing.RemoteIP = c.ClientIP() // the spec's default: the request's address
@@ -25,8 +26,8 @@ func (s *Server) listSubscriptions(c *gin.Context) {
 		return
 	}
 	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if status != "" && status != domain.SubscriptionActive && status != domain.SubscriptionCanceled {
-		fail(c, domain.Invalid("status", "must be %s or %s", domain.SubscriptionActive, domain.SubscriptionCanceled))
+	if status != "" && status != billing.SubscriptionActive && status != billing.SubscriptionCanceled {
+		fail(c, domain.Invalid("status", "must be %s or %s", billing.SubscriptionActive, billing.SubscriptionCanceled))
 		return
 	}
 	rows, total, err := s.Subscriptions.List(c.Request.Context(), accountOf(c), status, f.Page, f.PageSize)
@@ -34,7 +35,7 @@ func (s *Server) listSubscriptions(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	ok(c, "Subscriptions", pageOf(rows, f, total, domain.Subscription.Public))
+	ok(c, "Subscriptions", pageOf(rows, f, total, billing.Subscription.Public))
 }
 
 func (s *Server) getSubscription(c *gin.Context) {

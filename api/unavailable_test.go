@@ -16,7 +16,7 @@ import (
 
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/service"
 )
 

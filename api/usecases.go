@@ -4,10 +4,17 @@ import (
 	"context"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/bureau"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/crypto"
+	"github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/mobile"
+	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/domain/schedule"
+	"github.com/jangada/jangada/domain/store"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 //go:generate go tool mockgen -destination=apimock/auth.go -package=apimock . Auth
@@ -186,7 +193,7 @@ type Sandbox interface {
 	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	// MED disputes (issue 25).
-	OpenMED(ctx context.Context, acct domain.Account, o domain.MedOpening) (service.Simulated, error)
+	OpenMED(ctx context.Context, acct domain.Account, o med.MedOpening) (service.Simulated, error)
 	ResolveMED(ctx context.Context, acct domain.Account, id, status string) (service.Simulated, error)
 	// PIX automatic: the payer answers the consent.
 	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
@@ -204,22 +211,22 @@ type Sandbox interface {
 // Billings creates, reads and refunds billings, tokenizes cards, and
 // serves a billing's public page (boleto slip, debit card invoice).
 type Billings interface {
-	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewBilling) (service.CreatedBilling, error)
-	TokenizeCard(ctx context.Context, acct domain.Account, in domain.NewCardToken) (service.CardTokenView, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewBilling) (service.CreatedBilling, error)
+	TokenizeCard(ctx context.Context, acct domain.Account, in billing.NewCardToken) (service.CardTokenView, error)
 	Get(ctx context.Context, acct domain.Account, idOrExternal string) (service.CreatedBilling, error)
-	List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]domain.Billing, int, error)
-	Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error)
+	List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]billing.Billing, int, error)
+	Refund(ctx context.Context, acct domain.Account, in billing.NewBillingRefund) (billing.Billing, error)
 	Page(ctx context.Context, token string) (service.CreatedBilling, error)
 	// PayInvoice pays a debit card billing on its hosted invoice page.
-	PayInvoice(ctx context.Context, token string, in domain.NewInvoicePayment) (service.CreatedBilling, error)
+	PayInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (service.CreatedBilling, error)
 }
 
 // PaymentLinks manages payment links (issue 24).
 type PaymentLinks interface {
-	Create(ctx context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (service.PaymentLink, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (service.PaymentLink, error)
 	Get(ctx context.Context, acct domain.Account, id string) (service.PaymentLink, error)
 	List(ctx context.Context, acct domain.Account, status, search string, page, pageSize int) ([]service.PaymentLink, int, error)
-	Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (service.PaymentLink, error)
+	Update(ctx context.Context, acct domain.Account, id string, p checkout.LinkPatch) (service.PaymentLink, error)
 	SetStatus(ctx context.Context, acct domain.Account, id, status string) (service.PaymentLink, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
 }
@@ -228,10 +235,10 @@ type PaymentLinks interface {
 
 // Customers manages the store's customers.
 type Customers interface {
-	Create(ctx context.Context, acct domain.Account, p domain.CustomerPatch) (domain.Customer, error)
-	Get(ctx context.Context, acct domain.Account, id string) (domain.Customer, error)
-	List(ctx context.Context, acct domain.Account, f domain.CustomerFilter) ([]domain.Customer, int, error)
-	Update(ctx context.Context, acct domain.Account, id string, p domain.CustomerPatch) (domain.Customer, error)
+	Create(ctx context.Context, acct domain.Account, p store.CustomerPatch) (store.Customer, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Customer, error)
+	List(ctx context.Context, acct domain.Account, f store.CustomerFilter) ([]store.Customer, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.CustomerPatch) (store.Customer, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
 }
 
@@ -244,72 +251,72 @@ type SessionWatch interface {
 // Checkouts runs payment links' checkouts and reads their sessions, for
 // the merchant API and the hosted pages (issue 24).
 type Checkouts interface {
-	Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error)
-	Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error)
-	PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (service.CheckoutResult, error)
+	Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error)
+	Session(ctx context.Context, acct domain.Account, id string) (checkout.CheckoutSession, error)
+	PageCheckout(ctx context.Context, nonce string, in checkout.NewCheckout) (service.CheckoutResult, error)
 	PublicSession(ctx context.Context, id string) (service.CheckoutResult, error)
 	PublicLink(ctx context.Context, id string) (service.PayPage, error)
 }
 
 // Products manages the store's products and their deliveries.
 type Products interface {
-	Create(ctx context.Context, acct domain.Account, p domain.ProductPatch) (domain.Product, error)
-	Get(ctx context.Context, acct domain.Account, id string) (domain.Product, error)
-	List(ctx context.Context, acct domain.Account, f domain.ProductFilter) ([]domain.Product, int, error)
-	Update(ctx context.Context, acct domain.Account, id string, p domain.ProductPatch) (domain.Product, error)
+	Create(ctx context.Context, acct domain.Account, p store.ProductPatch) (store.Product, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Product, error)
+	List(ctx context.Context, acct domain.Account, f store.ProductFilter) ([]store.Product, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.ProductPatch) (store.Product, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
 }
 
 // Coupons manages the store's coupons and answers their validation.
 type Coupons interface {
-	Create(ctx context.Context, acct domain.Account, p domain.CouponPatch) (domain.Coupon, error)
-	Get(ctx context.Context, acct domain.Account, id string) (domain.Coupon, error)
-	List(ctx context.Context, acct domain.Account, f domain.CouponFilter) ([]domain.Coupon, int, error)
-	Update(ctx context.Context, acct domain.Account, id string, p domain.CouponPatch) (domain.Coupon, error)
+	Create(ctx context.Context, acct domain.Account, p store.CouponPatch) (store.Coupon, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Coupon, error)
+	List(ctx context.Context, acct domain.Account, f store.CouponFilter) ([]store.Coupon, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.CouponPatch) (store.Coupon, error)
 	Delete(ctx context.Context, acct domain.Account, id string) error
-	Validate(ctx context.Context, acct domain.Account, c domain.CouponCheck) (domain.CouponQuote, error)
+	Validate(ctx context.Context, acct domain.Account, c store.CouponCheck) (store.CouponQuote, error)
 }
 
 // Recharges tops up mobile phones: the operator's offer for a number, the
 // create and the cancellation (reads go through Transactions).
 type Recharges interface {
-	Provider(ctx context.Context, acct domain.Account, phone domain.MobileNumber) (service.RechargeProvider, error)
-	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewRecharge) (domain.Transaction, error)
+	Provider(ctx context.Context, acct domain.Account, phone mobile.MobileNumber) (service.RechargeProvider, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in mobile.NewRecharge) (domain.Transaction, error)
 	Cancel(ctx context.Context, acct domain.Account, id string) (domain.Transaction, error)
 }
 
 // Crypto receives and sends crypto: deposits, quotes, withdrawals and
 // quote-and-send (reads go through Transactions).
 type Crypto interface {
-	CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoDeposit) (domain.Transaction, error)
-	Quote(ctx context.Context, acct domain.Account, in domain.NewCryptoQuote) (domain.CryptoQuote, error)
-	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
-	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error)
+	CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoDeposit) (domain.Transaction, error)
+	Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error)
+	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
+	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
 }
 
 // MEDs reads MED disputes and takes the merchant's evidence (issue 25).
 type MEDs interface {
 	List(ctx context.Context, acct domain.Account, f service.ListFilter) ([]domain.Transaction, int, error)
 	Get(ctx context.Context, acct domain.Account, idOrProtocol string) (domain.Transaction, error)
-	Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in domain.NewEvidence) (domain.Transaction, error)
+	Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in med.NewEvidence) (domain.Transaction, error)
 }
 
 // Subscriptions: recurring billings, one workflow per subscription.
 type Subscriptions interface {
-	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewSubscription) (domain.SubscriptionRecord, error)
-	Get(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error)
-	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]domain.Subscription, int, error)
-	Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewSubscription) (billing.SubscriptionRecord, error)
+	Get(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error)
+	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]billing.Subscription, int, error)
+	Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error)
 }
 
 // Bureau is the credit bureau: dunnings of overdue billings and credit
 // reports (routes behind the creditBureau feature).
 type Bureau interface {
-	Simulate(ctx context.Context, acct domain.Account, payment string) (domain.DunningSimulation, error)
-	CreateDunning(ctx context.Context, acct domain.Account, in domain.NewDunning) (domain.DunningView, error)
-	GetDunning(ctx context.Context, acct domain.Account, id string) (domain.DunningView, error)
-	ListDunnings(ctx context.Context, acct domain.Account, f domain.DunningFilter) ([]domain.Dunning, int, error)
-	CreateReport(ctx context.Context, acct domain.Account, in domain.NewReport) (domain.Report, error)
-	GetReport(ctx context.Context, acct domain.Account, id string) (domain.Report, error)
-	ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]domain.Report, int, error)
+	Simulate(ctx context.Context, acct domain.Account, payment string) (bureau.DunningSimulation, error)
+	CreateDunning(ctx context.Context, acct domain.Account, in bureau.NewDunning) (bureau.DunningView, error)
+	GetDunning(ctx context.Context, acct domain.Account, id string) (bureau.DunningView, error)
+	ListDunnings(ctx context.Context, acct domain.Account, f bureau.DunningFilter) ([]bureau.Dunning, int, error)
+	CreateReport(ctx context.Context, acct domain.Account, in bureau.NewReport) (bureau.Report, error)
+	GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error)
+	ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error)
 }

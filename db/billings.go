@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 const billingColumns = `id, account_id, api_key_id, method, status, amount, fee_amount, notification_fee_amount, net_amount,
@@ -30,7 +31,7 @@ const insertBillingSQL = `INSERT INTO billings (id, account_id, api_key_id, meth
 // (workflow_launches, see InsertLaunch) is written in the same statement:
 // run on a *sqlx.DB, one round trip commits both, with no BEGIN and no
 // COMMIT (as FirstRecords does for a charge).
-func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing, intent *Intent) (bool, error) {
+func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b billing.Billing, intent *Intent) (bool, error) {
 	query, args := insertBillingOnlySQL, billingArgs(b)
 	if intent != nil {
 		query = insertBillingIntentSQL
@@ -44,9 +45,9 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b domain.Billing,
 }
 
 // billingArgs are insertBillingSQL's parameters (empty details when unset).
-func billingArgs(b domain.Billing) []any {
+func billingArgs(b billing.Billing) []any {
 	if !b.Details.Valid {
-		b.Details = domain.SomeJSON(domain.BillingDetails{})
+		b.Details = domain.SomeJSON(billing.BillingDetails{})
 	}
 	return []any{b.ID, b.AccountID, b.APIKeyID, b.Method, b.Status, b.Amount, b.FeeAmount,
 		b.NotificationFee, b.NetAmount, b.InstallmentCount, b.Description, b.DueDate.Format(time.DateOnly), b.ExternalID,
@@ -55,7 +56,7 @@ func billingArgs(b domain.Billing) []any {
 
 // BillingRow is a PIX billing's row written beside its charge
 // (FirstRecordsBeside): the billing commits with the charge that pays it.
-func BillingRow(b domain.Billing) Beside {
+func BillingRow(b billing.Billing) Beside {
 	return Beside{SQL: billingBesideSQL, Args: billingArgs(b)}
 }
 
@@ -71,8 +72,8 @@ var (
 
 // GetBilling loads one of the account's billings by its id or its
 // externalId (the processor's id). Another account's id is not found.
-func GetBilling(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExternal string) (domain.Billing, error) {
-	var b domain.Billing
+func GetBilling(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExternal string) (billing.Billing, error) {
+	var b billing.Billing
 	// Two index lookups, not one OR (see GetTransaction).
 	err := hotGet(ctx, q, &b, `SELECT `+billingColumns+` FROM (
 			(SELECT `+billingColumns+` FROM billings WHERE id = $2 AND account_id = $1)
@@ -84,35 +85,35 @@ func GetBilling(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExter
 
 // BillingByID loads a billing by id, whatever its account (workflows,
 // the Inbox and the sweeper name it by id).
-func BillingByID(ctx context.Context, q sqlx.QueryerContext, id string) (domain.Billing, error) {
-	var b domain.Billing
+func BillingByID(ctx context.Context, q sqlx.QueryerContext, id string) (billing.Billing, error) {
+	var b billing.Billing
 	err := hotGet(ctx, q, &b, `SELECT `+billingColumns+` FROM billings WHERE id = $1`, id)
 	return b, billingErr(err)
 }
 
 // BillingByPageToken loads the billing whose public slip or invoice page
 // token is token.
-func BillingByPageToken(ctx context.Context, q sqlx.QueryerContext, token string) (domain.Billing, error) {
-	var b domain.Billing
+func BillingByPageToken(ctx context.Context, q sqlx.QueryerContext, token string) (billing.Billing, error) {
+	var b billing.Billing
 	err := sqlx.GetContext(ctx, q, &b, `SELECT `+billingColumns+` FROM billings WHERE page_token = $1`, token)
 	return b, billingErr(err)
 }
 
 // LockBilling loads a billing under its row lock.
-func LockBilling(ctx context.Context, tx *sqlx.Tx, id string) (domain.Billing, error) {
-	var b domain.Billing
+func LockBilling(ctx context.Context, tx *sqlx.Tx, id string) (billing.Billing, error) {
+	var b billing.Billing
 	err := hotGet(ctx, tx, &b, `SELECT `+billingColumns+` FROM billings WHERE id = $1 FOR UPDATE`, id)
 	return b, billingErr(err)
 }
 
 // UpdateBilling stores a billing's changes (what a transition or a refund
 // moves) and returns it as stored.
-func UpdateBilling(ctx context.Context, tx *sqlx.Tx, b domain.Billing) (domain.Billing, error) {
+func UpdateBilling(ctx context.Context, tx *sqlx.Tx, b billing.Billing) (billing.Billing, error) {
 	var credit any
 	if b.EstimatedCreditDate != nil {
 		credit = b.EstimatedCreditDate.Format(time.DateOnly)
 	}
-	var out domain.Billing
+	var out billing.Billing
 	err := hotGet(ctx, tx, &out, `UPDATE billings SET status = $2, refunded_amount = $3, paid_at = $4, estimated_credit_date = $5,
 		external_id = $6, account_transaction_id = $7, customer_id = $8, charge_id = $9, details = $10, updated_at = now()
 		WHERE id = $1 RETURNING `+billingColumns,
@@ -134,7 +135,7 @@ type BillingFilter struct {
 
 // ListBillings returns one page of the account's billings, newest first,
 // and the number matching f.
-func ListBillings(ctx context.Context, q sqlx.QueryerContext, accountID string, f BillingFilter) ([]domain.Billing, int, error) {
+func ListBillings(ctx context.Context, q sqlx.QueryerContext, accountID string, f BillingFilter) ([]billing.Billing, int, error) {
 	conds, args := []string{"account_id = $1"}, []any{accountID}
 	add := func(cond string, v any) {
 		args = append(args, v)
@@ -158,7 +159,7 @@ func ListBillings(ctx context.Context, q sqlx.QueryerContext, accountID string, 
 	if f.DateTo != nil {
 		add("created_at <= ?", *f.DateTo)
 	}
-	return listPage[domain.Billing](ctx, q, "billings", billingColumns, "billings", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
+	return listPage[billing.Billing](ctx, q, "billings", billingColumns, "billings", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
 }
 
 func billingErr(err error) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // A billing with a workflow is stored with its workflow's intent in one
@@ -17,10 +18,10 @@ func TestInsertBillingWritesItsIntentInTheSameStatement(t *testing.T) {
 	ctx := t.Context()
 	a := newAccount(t, sharedDB, "Padaria boletos")
 	due := time.Now().AddDate(0, 0, 3)
-	bill := func() domain.Billing {
-		return domain.Billing{ID: domain.NewID("bil_"), AccountID: a.ID, Method: domain.MethodBoleto, Status: domain.BillingPending,
+	bill := func() billing.Billing {
+		return billing.Billing{ID: domain.NewID("bil_"), AccountID: a.ID, Method: domain.MethodBoleto, Status: billing.BillingPending,
 			Amount: 2500, NetAmount: 2500, InstallmentCount: 1, DueDate: due, PageToken: domain.NewID("pt_"), CreatedAt: domain.NewTime(time.Now().UTC()),
-			Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Maria Silva", TaxID: "52998224725"})}
+			Customer: domain.SomeJSON(billing.BillingCustomer{Name: "Maria Silva", TaxID: "52998224725"})}
 	}
 	intents := func(id string) (n int) {
 		if err := sharedDB.GetContext(ctx, &n, `SELECT count(*) FROM workflow_launches WHERE kind = 'billing' AND resource_id = $1`, id); err != nil {
@@ -64,15 +65,15 @@ func TestBillingRowIsWrittenOnlyWithItsCharge(t *testing.T) {
 	now := domain.NewTime(time.Now().UTC())
 	charge := domain.Transaction{ID: domain.NewID(""), AccountID: a.ID, Type: domain.TypePixIn, Status: domain.StatusPending,
 		Amount: 2500, NetAmount: 2500, CreatedAt: now}
-	bill := func() domain.Billing {
-		return domain.Billing{ID: domain.NewID("bil_"), AccountID: a.ID, Method: domain.MethodPix, Status: domain.BillingPending,
+	bill := func() billing.Billing {
+		return billing.Billing{ID: domain.NewID("bil_"), AccountID: a.ID, Method: domain.MethodPix, Status: billing.BillingPending,
 			Amount: 2500, NetAmount: 2500, InstallmentCount: 1, DueDate: time.Now().AddDate(0, 0, 3), PageToken: domain.NewID("pt_"),
-			ChargeID: &charge.ID, CreatedAt: now, Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Maria Silva", TaxID: "52998224725"})}
+			ChargeID: &charge.ID, CreatedAt: now, Customer: domain.SomeJSON(billing.BillingCustomer{Name: "Maria Silva", TaxID: "52998224725"})}
 	}
 	ev := db.NewEvent{AccountID: a.ID, Type: domain.EventPaymentCreated, ResourceID: charge.ID, Data: map[string]string{"id": charge.ID}}
 	first, retry := bill(), bill()
 	for _, c := range []struct {
-		b           domain.Billing
+		b           billing.Billing
 		wantEvent   bool
 		wantWritten bool
 	}{{first, true, true}, {retry, false, false}} {

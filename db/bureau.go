@@ -12,6 +12,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 )
 
 const dunningColumns = `id, account_id, status, type, payment, value, fee, description, debtor, document_name, document_type,
@@ -21,7 +22,7 @@ const dunningColumns = `id, account_id, status, type, payment, value, fee, descr
 // false, writing nothing, when the id exists (a retried create). A second
 // standing dunning of the same billing is refused by the table's unique
 // index, as a 400.
-func InsertDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning, document []byte) (bool, error) {
+func InsertDunning(ctx context.Context, tx *sqlx.Tx, d bureau.Dunning, document []byte) (bool, error) {
 	res, err := tx.ExecContext(ctx, `
 		INSERT INTO dunnings (id, account_id, status, type, payment, value, fee, description, debtor, document, document_name, document_type, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
@@ -40,18 +41,18 @@ func InsertDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning, document 
 
 // GetDunning loads one of the account's dunnings (an empty accountID: any
 // account's, for the workflow); another account's is not found.
-func GetDunning(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Dunning, error) {
+func GetDunning(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (bureau.Dunning, error) {
 	return dunning(ctx, q, `SELECT `+dunningColumns+` FROM dunnings WHERE id = $1 AND ($2 = '' OR account_id = $2)`, id, accountID)
 }
 
 // LockDunning loads a dunning under its row lock until tx ends.
-func LockDunning(ctx context.Context, tx *sqlx.Tx, id string) (domain.Dunning, error) {
+func LockDunning(ctx context.Context, tx *sqlx.Tx, id string) (bureau.Dunning, error) {
 	return dunning(ctx, tx, `SELECT `+dunningColumns+` FROM dunnings WHERE id = $1 FOR UPDATE`, id)
 }
 
 // StandingDunning is the billing's dunning that still stands (not
 // DENIED), if any.
-func StandingDunning(ctx context.Context, q sqlx.QueryerContext, accountID, payment string) (*domain.Dunning, error) {
+func StandingDunning(ctx context.Context, q sqlx.QueryerContext, accountID, payment string) (*bureau.Dunning, error) {
 	d, err := dunning(ctx, q, `SELECT `+dunningColumns+` FROM dunnings
 		WHERE account_id = $1 AND payment = $2 AND status <> 'DENIED'`, accountID, payment)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -60,8 +61,8 @@ func StandingDunning(ctx context.Context, q sqlx.QueryerContext, accountID, paym
 	return &d, err
 }
 
-func dunning(ctx context.Context, q sqlx.QueryerContext, query string, args ...any) (domain.Dunning, error) {
-	var d domain.Dunning
+func dunning(ctx context.Context, q sqlx.QueryerContext, query string, args ...any) (bureau.Dunning, error) {
+	var d bureau.Dunning
 	err := sqlx.GetContext(ctx, q, &d, query, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return d, domain.NotFound("dunning")
@@ -82,14 +83,14 @@ func DunningDocument(ctx context.Context, q sqlx.QueryerContext, id string) ([]b
 }
 
 // UpdateDunning writes a dunning's status, bureau reference and reason.
-func UpdateDunning(ctx context.Context, tx *sqlx.Tx, d domain.Dunning) (domain.Dunning, error) {
+func UpdateDunning(ctx context.Context, tx *sqlx.Tx, d bureau.Dunning) (bureau.Dunning, error) {
 	return dunning(ctx, tx, `UPDATE dunnings SET status = $2, reference_id = $3, reason = $4, updated_at = now()
 		WHERE id = $1 RETURNING `+dunningColumns, d.ID, d.Status, d.ReferenceID, d.Reason)
 }
 
 // ListDunnings returns the account's dunnings matching f, newest first, from
 // f.Offset, at most f.Limit, and how many match.
-func ListDunnings(ctx context.Context, q sqlx.QueryerContext, accountID string, f domain.DunningFilter) ([]domain.Dunning, int, error) {
+func ListDunnings(ctx context.Context, q sqlx.QueryerContext, accountID string, f bureau.DunningFilter) ([]bureau.Dunning, int, error) {
 	conds, args := []string{"account_id = $1"}, []any{accountID}
 	for col, v := range map[string]string{"status": f.Status, "type": f.Type, "payment": f.Payment} {
 		if v != "" {
@@ -102,7 +103,7 @@ func ListDunnings(ctx context.Context, q sqlx.QueryerContext, accountID string, 
 	if err := sqlx.GetContext(ctx, q, &total, `SELECT count(*) FROM dunnings WHERE `+where, args...); err != nil {
 		return nil, 0, fmt.Errorf("db: count dunnings: %w", err)
 	}
-	out := []domain.Dunning{}
+	out := []bureau.Dunning{}
 	if f.Offset >= total {
 		return out, total, nil
 	}
@@ -120,7 +121,7 @@ const reportColumns = `id, account_id, status, customer_id, cpf_cnpj, fee, score
 
 // InsertReport stores a credit report; false, writing nothing, when the id
 // exists.
-func InsertReport(ctx context.Context, tx *sqlx.Tx, r domain.Report) (bool, error) {
+func InsertReport(ctx context.Context, tx *sqlx.Tx, r bureau.Report) (bool, error) {
 	res, err := tx.ExecContext(ctx, `
 		INSERT INTO bureau_reports (`+reportColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
 		r.ID, r.AccountID, r.Status, r.Customer, r.CpfCnpj, r.Fee, r.Score, r.Restrictions, r.ReferenceID, r.CreatedAt)
@@ -132,8 +133,8 @@ func InsertReport(ctx context.Context, tx *sqlx.Tx, r domain.Report) (bool, erro
 }
 
 // GetReport loads one of the account's credit reports.
-func GetReport(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Report, error) {
-	var r domain.Report
+func GetReport(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (bureau.Report, error) {
+	var r bureau.Report
 	err := sqlx.GetContext(ctx, q, &r, `SELECT `+reportColumns+` FROM bureau_reports WHERE id = $1 AND account_id = $2`, id, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, domain.NotFound("report")
@@ -145,6 +146,6 @@ func GetReport(ctx context.Context, q sqlx.QueryerContext, accountID, id string)
 }
 
 // ListReports loads a page of the account's credit reports, newest first.
-func ListReports(ctx context.Context, q sqlx.QueryerContext, accountID string, page, pageSize int) ([]domain.Report, int, error) {
-	return listPage[domain.Report](ctx, q, "reports", reportColumns, "bureau_reports", "account_id = $1", []any{accountID}, page, pageSize)
+func ListReports(ctx context.Context, q sqlx.QueryerContext, accountID string, page, pageSize int) ([]bureau.Report, int, error) {
+	return listPage[bureau.Report](ctx, q, "reports", reportColumns, "bureau_reports", "account_id = $1", []any{accountID}, page, pageSize)
 }

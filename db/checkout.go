@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 )
 
 const sessionColumns = `id, account_id, link_id, api_key_id, status, method, original_amount, discount_amount, amount,
@@ -37,7 +38,7 @@ const insertSessionSQL = `
 var sessionBesideSQL = besideSQL(insertSessionSQL)
 
 // sessionArgs are insertSessionSQL's parameters.
-func sessionArgs(s domain.CheckoutSession) []any {
+func sessionArgs(s checkout.CheckoutSession) []any {
 	return []any{s.ID, s.AccountID, s.LinkID, s.APIKeyID, s.Method, s.OriginalAmount, s.DiscountAmount, s.Amount,
 		s.CouponID, s.CouponCode, pq.StringArray(s.ProductIDs.V), s.Payer, s.TransactionID, s.ExternalReference, s.ExpiresAt, s.CreatedAt}
 }
@@ -45,7 +46,7 @@ func sessionArgs(s domain.CheckoutSession) []any {
 // InsertSession stores a new OPEN session; it reports false, writing
 // nothing, when a session with its id exists (another attempt of the same
 // checkout stored it).
-func InsertSession(ctx context.Context, q sqlx.ExecerContext, s domain.CheckoutSession) (bool, error) {
+func InsertSession(ctx context.Context, q sqlx.ExecerContext, s checkout.CheckoutSession) (bool, error) {
 	res, err := hotExec(ctx, q, insertSessionSQL, sessionArgs(s)...)
 	if err != nil {
 		return false, fmt.Errorf("db: insert checkout session: %w", err)
@@ -56,34 +57,34 @@ func InsertSession(ctx context.Context, q sqlx.ExecerContext, s domain.CheckoutS
 
 // SessionRow is a session that holds nothing written beside its charge
 // (FirstRecordsBeside): it commits with the charge that pays it.
-func SessionRow(s domain.CheckoutSession) Beside {
+func SessionRow(s checkout.CheckoutSession) Beside {
 	return Beside{SQL: sessionBesideSQL, Args: sessionArgs(s)}
 }
 
 // GetSession reads a session of the account.
-func GetSession(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.CheckoutSession, error) {
-	var s domain.CheckoutSession
+func GetSession(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (checkout.CheckoutSession, error) {
+	var s checkout.CheckoutSession
 	err := hotGet(ctx, q, &s, `SELECT `+sessionColumns+` FROM checkout_sessions WHERE id = $1 AND account_id = $2`, id, accountID)
 	return s, sessionErr(err, "get")
 }
 
 // PublicSession reads a session by id alone: the hosted session page, whose
 // visitor has no API key (the unguessable session id is the page's address).
-func PublicSession(ctx context.Context, q sqlx.QueryerContext, id string) (domain.CheckoutSession, error) {
-	var s domain.CheckoutSession
+func PublicSession(ctx context.Context, q sqlx.QueryerContext, id string) (checkout.CheckoutSession, error) {
+	var s checkout.CheckoutSession
 	err := hotGet(ctx, q, &s, `SELECT `+sessionColumns+` FROM checkout_sessions WHERE id = $1`, id)
 	return s, sessionErr(err, "get public")
 }
 
 // LockSession reads a session under its row lock.
-func LockSession(ctx context.Context, tx *sqlx.Tx, id string) (domain.CheckoutSession, error) {
-	var s domain.CheckoutSession
+func LockSession(ctx context.Context, tx *sqlx.Tx, id string) (checkout.CheckoutSession, error) {
+	var s checkout.CheckoutSession
 	err := tx.GetContext(ctx, &s, `SELECT `+sessionColumns+` FROM checkout_sessions WHERE id = $1 FOR UPDATE`, id)
 	return s, sessionErr(err, "lock")
 }
 
 // SaveSession stores a session's move out of OPEN.
-func SaveSession(ctx context.Context, tx *sqlx.Tx, s domain.CheckoutSession) error {
+func SaveSession(ctx context.Context, tx *sqlx.Tx, s checkout.CheckoutSession) error {
 	_, err := tx.ExecContext(ctx, `UPDATE checkout_sessions SET status = $2, customer_id = $3, delivery = $4, paid_at = $5,
 		updated_at = now() WHERE id = $1`, s.ID, s.Status, s.CustomerID, s.Delivery, s.PaidAt)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 const couponColumns = `id, account_id, code, discount_type, discount_value, uses, max_uses, expires_at, status,
@@ -21,8 +22,8 @@ var errCodeTaken = domain.Invalid("code", "is already used by another coupon of 
 
 // InsertCoupon stores a new coupon; a code a live coupon of the account
 // already has, in any case, is a 400 naming code.
-func InsertCoupon(ctx context.Context, q sqlx.QueryerContext, c domain.Coupon) (domain.Coupon, error) {
-	var out domain.Coupon
+func InsertCoupon(ctx context.Context, q sqlx.QueryerContext, c store.Coupon) (store.Coupon, error) {
+	var out store.Coupon
 	err := sqlx.GetContext(ctx, q, &out, `
 		INSERT INTO coupons (id, account_id, code, discount_type, discount_value, max_uses, expires_at, status,
 			product_ids, payment_link_ids)
@@ -40,24 +41,24 @@ func InsertCoupon(ctx context.Context, q sqlx.QueryerContext, c domain.Coupon) (
 
 // GetCoupon reads one of the account's live coupons; another account's
 // coupon is not found.
-func GetCoupon(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Coupon, error) {
+func GetCoupon(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (store.Coupon, error) {
 	return findCoupon(ctx, q, "id = $1", accountID, id, "")
 }
 
 // GetCouponByCode reads the account's live coupon with code, in any case.
-func GetCouponByCode(ctx context.Context, q sqlx.QueryerContext, accountID, code string) (domain.Coupon, error) {
+func GetCouponByCode(ctx context.Context, q sqlx.QueryerContext, accountID, code string) (store.Coupon, error) {
 	return findCoupon(ctx, q, "lower(code) = lower($1)", accountID, code, "")
 }
 
 // LockCouponByCode is GetCouponByCode under the coupon's row lock, inside
 // the caller's transaction: a checkout holds it while it counts the uses
 // its OPEN sessions hold against maxUses.
-func LockCouponByCode(ctx context.Context, tx *sqlx.Tx, accountID, code string) (domain.Coupon, error) {
+func LockCouponByCode(ctx context.Context, tx *sqlx.Tx, accountID, code string) (store.Coupon, error) {
 	return findCoupon(ctx, tx, "lower(code) = lower($1)", accountID, code, "FOR UPDATE")
 }
 
-func findCoupon(ctx context.Context, q sqlx.QueryerContext, cond, accountID, key, lock string) (domain.Coupon, error) {
-	var c domain.Coupon
+func findCoupon(ctx context.Context, q sqlx.QueryerContext, cond, accountID, key, lock string) (store.Coupon, error) {
+	var c store.Coupon
 	err := sqlx.GetContext(ctx, q, &c, `SELECT `+couponColumns+` FROM coupons
 		WHERE `+cond+` AND account_id = $2 AND deleted_at IS NULL `+lock, key, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -71,7 +72,7 @@ func findCoupon(ctx context.Context, q sqlx.QueryerContext, cond, accountID, key
 
 // ListCoupons returns one page of the account's live coupons that f
 // selects, newest first, and how many there are.
-func ListCoupons(ctx context.Context, q sqlx.QueryerContext, accountID string, f domain.CouponFilter) ([]domain.Coupon, int, error) {
+func ListCoupons(ctx context.Context, q sqlx.QueryerContext, accountID string, f store.CouponFilter) ([]store.Coupon, int, error) {
 	conds := []string{"account_id = $1", "deleted_at IS NULL"}
 	args := []any{accountID}
 	if f.Status != "" {
@@ -82,13 +83,13 @@ func ListCoupons(ctx context.Context, q sqlx.QueryerContext, accountID string, f
 		args = append(args, likePattern(f.Search))
 		conds = append(conds, fmt.Sprintf("code ILIKE $%d", len(args)))
 	}
-	return listPage[domain.Coupon](ctx, q, "coupons", couponColumns, "coupons", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
+	return listPage[store.Coupon](ctx, q, "coupons", couponColumns, "coupons", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
 }
 
 // UpdateCoupon applies p to one of the account's live coupons under its
 // row lock (so that maxUses is checked against the uses counted so far).
-func UpdateCoupon(ctx context.Context, d *sqlx.DB, accountID, id string, p domain.CouponPatch) (domain.Coupon, error) {
-	var out domain.Coupon
+func UpdateCoupon(ctx context.Context, d *sqlx.DB, accountID, id string, p store.CouponPatch) (store.Coupon, error) {
+	var out store.Coupon
 	err := InTx(ctx, d, func(tx *sqlx.Tx) error {
 		c, err := findCoupon(ctx, tx, "id = $1", accountID, id, "FOR UPDATE")
 		if err != nil {
@@ -173,7 +174,7 @@ func UseCoupon(ctx context.Context, tx *sqlx.Tx, couponID, sessionID string) err
 			}
 		}
 		if room <= 0 {
-			return domain.ErrCouponExhausted
+			return store.ErrCouponExhausted
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO coupon_uses (coupon_id, session_id) VALUES ($1, $2)`, couponID, sessionID); err != nil {

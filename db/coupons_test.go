@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Concurrent paid sessions count a coupon's uses exactly up to maxUses:
@@ -21,8 +22,8 @@ func TestUseCouponUnderConcurrency(t *testing.T) {
 	acct := newAccount(t, sharedDB, "Loja Cupons")
 	const maxUses, sessions = 3, 10
 	n := int64(maxUses)
-	c, err := db.InsertCoupon(ctx, sharedDB, domain.Coupon{ID: domain.NewID("cpn_"), AccountID: acct.ID, Code: "Promo",
-		DiscountType: domain.CouponPercent, DiscountValue: 1000, MaxUses: &n, Status: domain.CouponActive})
+	c, err := db.InsertCoupon(ctx, sharedDB, store.Coupon{ID: domain.NewID("cpn_"), AccountID: acct.ID, Code: "Promo",
+		DiscountType: store.CouponPercent, DiscountValue: 1000, MaxUses: &n, Status: store.CouponActive})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestUseCouponUnderConcurrency(t *testing.T) {
 			if first == "" {
 				first = fmt.Sprintf("cs_%d", i)
 			}
-		case errors.Is(err, domain.ErrCouponExhausted):
+		case errors.Is(err, store.ErrCouponExhausted):
 			refused++
 		default:
 			t.Fatalf("session %d: %v", i, err)
@@ -70,9 +71,9 @@ func TestCouponCodeAndScope(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	a, b := newAccount(t, sharedDB, "Loja C1"), newAccount(t, sharedDB, "Loja C2")
-	mk := func(accountID, code string) (domain.Coupon, error) {
-		return db.InsertCoupon(ctx, sharedDB, domain.Coupon{ID: domain.NewID("cpn_"), AccountID: accountID, Code: code,
-			DiscountType: domain.CouponFixed, DiscountValue: 500, Status: domain.CouponActive})
+	mk := func(accountID, code string) (store.Coupon, error) {
+		return db.InsertCoupon(ctx, sharedDB, store.Coupon{ID: domain.NewID("cpn_"), AccountID: accountID, Code: code,
+			DiscountType: store.CouponFixed, DiscountValue: 500, Status: store.CouponActive})
 	}
 	first, err := mk(a.ID, "BlackFriday")
 	if err != nil {
@@ -91,7 +92,7 @@ func TestCouponCodeAndScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	zero := int64(0)
-	if _, err := db.UpdateCoupon(ctx, sharedDB, a.ID, first.ID, domain.CouponPatch{MaxUses: &zero}); !errors.Is(err, domain.ErrInvalid) {
+	if _, err := db.UpdateCoupon(ctx, sharedDB, a.ID, first.ID, store.CouponPatch{MaxUses: &zero}); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("maxUses below the uses: %v", err)
 	}
 	if err := db.DeleteCoupon(ctx, sharedDB, a.ID, first.ID); err != nil {
@@ -100,7 +101,7 @@ func TestCouponCodeAndScope(t *testing.T) {
 	if _, err := mk(a.ID, "blackFRIDAY"); err != nil {
 		t.Fatalf("the code of a deleted coupon: %v", err)
 	}
-	rows, total, err := db.ListCoupons(ctx, sharedDB, a.ID, domain.CouponFilter{Page: 1, PageSize: 10, Search: "friday", Status: domain.CouponActive})
+	rows, total, err := db.ListCoupons(ctx, sharedDB, a.ID, store.CouponFilter{Page: 1, PageSize: 10, Search: "friday", Status: store.CouponActive})
 	if err != nil || total != 1 || len(rows) != 1 {
 		t.Fatalf("list: %d rows, total %d, %v", len(rows), total, err)
 	}

@@ -9,13 +9,14 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 )
 
 const quoteColumns = `id, account_id, amount, pay_currency, pay_units, rate, expires_at, used_by, created_at`
 
 // InsertCryptoQuote stores a withdrawal quote.
-func InsertCryptoQuote(ctx context.Context, q sqlx.ExtContext, c domain.CryptoQuote) error {
+func InsertCryptoQuote(ctx context.Context, q sqlx.ExtContext, c crypto.CryptoQuote) error {
 	_, err := sqlx.NamedExecContext(ctx, q, `INSERT INTO crypto_quotes (`+quoteColumns+`)
 		VALUES (:id, :account_id, :amount, :pay_currency, :pay_units, :rate, :expires_at, :used_by, :created_at)`, c)
 	if err != nil {
@@ -27,8 +28,8 @@ func InsertCryptoQuote(ctx context.Context, q sqlx.ExtContext, c domain.CryptoQu
 // LockCryptoQuote loads the account's quote FOR UPDATE inside tx: by id, or
 // (id "") the latest unused one of amount in currency. Another account's
 // quote is not found.
-func LockCryptoQuote(ctx context.Context, tx *sqlx.Tx, accountID, id string, amount money.Cents, currency string) (domain.CryptoQuote, error) {
-	var c domain.CryptoQuote
+func LockCryptoQuote(ctx context.Context, tx *sqlx.Tx, accountID, id string, amount money.Cents, currency string) (crypto.CryptoQuote, error) {
+	var c crypto.CryptoQuote
 	var err error
 	if id != "" {
 		err = tx.GetContext(ctx, &c, `SELECT `+quoteColumns+` FROM crypto_quotes WHERE id = $1 AND account_id = $2 FOR UPDATE`, id, accountID)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jangada/jangada/document"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 )
 
@@ -24,9 +25,9 @@ var errDocumentTaken = domain.Invalid("document", "is already registered for ano
 
 // InsertCustomer stores a new customer; a document already registered for
 // a live customer of the account is a 400 naming document.
-func InsertCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.Customer) (domain.Customer, error) {
+func InsertCustomer(ctx context.Context, q sqlx.QueryerContext, c store.Customer) (store.Customer, error) {
 	c = c.WithDefaults()
-	var out domain.Customer
+	var out store.Customer
 	err := sqlx.GetContext(ctx, q, &out, `
 		INSERT INTO customers (id, account_id, name, email, document, type, status, phone, whatsapp, city, state)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING `+customerColumns,
@@ -46,7 +47,7 @@ func InsertCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.Custome
 // makes. Safe under concurrency: two callers with the same document get
 // the same customer. An existing customer is returned as stored (a payer's
 // data does not overwrite the merchant's).
-func FindOrCreateCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.Customer) (domain.Customer, error) {
+func FindOrCreateCustomer(ctx context.Context, q sqlx.QueryerContext, c store.Customer) (store.Customer, error) {
 	c = c.WithDefaults()
 	if c.ID == "" {
 		c.ID = domain.NewID("cus_")
@@ -79,8 +80,8 @@ func FindOrCreateCustomer(ctx context.Context, q sqlx.QueryerContext, c domain.C
 
 // customerByDocument reads the account's live customer with document
 // (sql.ErrNoRows when there is none).
-func customerByDocument(ctx context.Context, q sqlx.QueryerContext, accountID, document string) (domain.Customer, error) {
-	var out domain.Customer
+func customerByDocument(ctx context.Context, q sqlx.QueryerContext, accountID, document string) (store.Customer, error) {
+	var out store.Customer
 	err := hotGet(ctx, q, &out, `SELECT `+customerColumns+` FROM customers
 		WHERE account_id = $1 AND document = $2 AND deleted_at IS NULL`, accountID, document)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -91,12 +92,12 @@ func customerByDocument(ctx context.Context, q sqlx.QueryerContext, accountID, d
 
 // GetCustomer reads one of the account's live customers; another
 // account's customer is not found.
-func GetCustomer(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Customer, error) {
+func GetCustomer(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (store.Customer, error) {
 	return getCustomer(ctx, q, accountID, id, "")
 }
 
-func getCustomer(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock string) (domain.Customer, error) {
-	var c domain.Customer
+func getCustomer(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock string) (store.Customer, error) {
+	var c store.Customer
 	err := sqlx.GetContext(ctx, q, &c, `SELECT `+customerColumns+` FROM customers
 		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL `+lock, id, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -110,7 +111,7 @@ func getCustomer(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock
 
 // ListCustomers returns one page of the account's live customers that f
 // selects, newest first, and how many there are.
-func ListCustomers(ctx context.Context, q sqlx.QueryerContext, accountID string, f domain.CustomerFilter) ([]domain.Customer, int, error) {
+func ListCustomers(ctx context.Context, q sqlx.QueryerContext, accountID string, f store.CustomerFilter) ([]store.Customer, int, error) {
 	conds := []string{"account_id = $1", "deleted_at IS NULL"}
 	args := []any{accountID}
 	add := func(cond string, v any) {
@@ -130,7 +131,7 @@ func ListCustomers(ctx context.Context, q sqlx.QueryerContext, accountID string,
 		n := len(args)
 		conds = append(conds, fmt.Sprintf("(name ILIKE $%d OR email ILIKE $%d OR document ILIKE $%d OR document ILIKE $%d)", n-1, n-1, n-1, n))
 	}
-	return listPage[domain.Customer](ctx, q, "customers", customerColumns, "customers", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
+	return listPage[store.Customer](ctx, q, "customers", customerColumns, "customers", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
 }
 
 // likePattern is s as a partial-match ILIKE pattern, its wildcards escaped.
@@ -140,8 +141,8 @@ func likePattern(s string) string {
 
 // UpdateCustomer applies p to one of the account's live customers, under
 // its row lock; a document another live customer has is a 400.
-func UpdateCustomer(ctx context.Context, d *sqlx.DB, accountID, id string, p domain.CustomerPatch) (domain.Customer, error) {
-	var out domain.Customer
+func UpdateCustomer(ctx context.Context, d *sqlx.DB, accountID, id string, p store.CustomerPatch) (store.Customer, error) {
+	var out store.Customer
 	err := InTx(ctx, d, func(tx *sqlx.Tx) error {
 		c, err := getCustomer(ctx, tx, accountID, id, "FOR UPDATE")
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 )
 
@@ -29,7 +30,7 @@ func TestFindOrCreateCustomerUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error {
-				c, err := db.FindOrCreateCustomer(ctx, tx, domain.Customer{AccountID: acct.ID, Name: "Maria Silva",
+				c, err := db.FindOrCreateCustomer(ctx, tx, store.Customer{AccountID: acct.ID, Name: "Maria Silva",
 					Document: "529.982.247-25", Email: storeStr("maria@example.com")})
 				if err != nil {
 					return err
@@ -56,7 +57,7 @@ func TestFindOrCreateCustomerUnderConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Document != "52998224725" || c.Type != domain.CustomerPF || c.Status != domain.CustomerActive {
+	if c.Document != "52998224725" || c.Type != store.CustomerPF || c.Status != store.CustomerActive {
 		t.Fatalf("minimal customer %+v: want the bare document, PF, ACTIVE", c)
 	}
 	if c.Transactions != n || c.Volume != money.Cents(n*1050) {
@@ -71,12 +72,12 @@ func TestCustomerDocumentUniquePerAccount(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	a, b := newAccount(t, sharedDB, "Loja A"), newAccount(t, sharedDB, "Loja B")
-	mk := func(accountID string) (domain.Customer, error) {
-		return db.InsertCustomer(ctx, sharedDB, domain.Customer{ID: domain.NewID("cus_"), AccountID: accountID,
+	mk := func(accountID string) (store.Customer, error) {
+		return db.InsertCustomer(ctx, sharedDB, store.Customer{ID: domain.NewID("cus_"), AccountID: accountID,
 			Name: "Empresa", Document: "12ABC34501DE35", Email: storeStr("e@example.com")})
 	}
 	first, err := mk(a.ID)
-	if err != nil || first.Type != domain.CustomerPJ {
+	if err != nil || first.Type != store.CustomerPJ {
 		t.Fatalf("first insert: %+v, %v (want a PJ)", first, err)
 	}
 	if _, err := mk(a.ID); !errors.Is(err, domain.ErrInvalid) || err.Error()[:8] != "document" {
@@ -106,17 +107,17 @@ func TestListAndUpdateCustomers(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	acct := newAccount(t, sharedDB, "Loja Lista")
-	maria, err := db.InsertCustomer(ctx, sharedDB, domain.Customer{ID: domain.NewID("cus_"), AccountID: acct.ID,
+	maria, err := db.InsertCustomer(ctx, sharedDB, store.Customer{ID: domain.NewID("cus_"), AccountID: acct.ID,
 		Name: "Maria Silva", Document: "52998224725", Email: storeStr("maria@example.com")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	firma, err := db.InsertCustomer(ctx, sharedDB, domain.Customer{ID: domain.NewID("cus_"), AccountID: acct.ID,
-		Name: "Firma Ltda", Document: "11222333000181", Email: storeStr("contato@firma.com.br"), Status: domain.CustomerBlocked})
+	firma, err := db.InsertCustomer(ctx, sharedDB, store.Customer{ID: domain.NewID("cus_"), AccountID: acct.ID,
+		Name: "Firma Ltda", Document: "11222333000181", Email: storeStr("contato@firma.com.br"), Status: store.CustomerBlocked})
 	if err != nil {
 		t.Fatal(err)
 	}
-	list := func(f domain.CustomerFilter) []string {
+	list := func(f store.CustomerFilter) []string {
 		t.Helper()
 		f.Page, f.PageSize = 1, 50
 		rows, total, err := db.ListCustomers(ctx, sharedDB, acct.ID, f)
@@ -130,27 +131,27 @@ func TestListAndUpdateCustomers(t *testing.T) {
 		return ids
 	}
 	for _, tt := range []struct {
-		f    domain.CustomerFilter
+		f    store.CustomerFilter
 		want []string
 	}{
-		{domain.CustomerFilter{}, []string{firma.ID, maria.ID}},
-		{domain.CustomerFilter{Search: "silva"}, []string{maria.ID}},
-		{domain.CustomerFilter{Search: "FIRMA.COM"}, []string{firma.ID}},
-		{domain.CustomerFilter{Search: "529.982"}, []string{maria.ID}},
-		{domain.CustomerFilter{Search: "100%"}, nil},
-		{domain.CustomerFilter{Status: domain.CustomerBlocked}, []string{firma.ID}},
-		{domain.CustomerFilter{Type: domain.CustomerPF}, []string{maria.ID}},
+		{store.CustomerFilter{}, []string{firma.ID, maria.ID}},
+		{store.CustomerFilter{Search: "silva"}, []string{maria.ID}},
+		{store.CustomerFilter{Search: "FIRMA.COM"}, []string{firma.ID}},
+		{store.CustomerFilter{Search: "529.982"}, []string{maria.ID}},
+		{store.CustomerFilter{Search: "100%"}, nil},
+		{store.CustomerFilter{Status: store.CustomerBlocked}, []string{firma.ID}},
+		{store.CustomerFilter{Type: store.CustomerPF}, []string{maria.ID}},
 	} {
 		got := list(tt.f)
 		if len(got) != len(tt.want) || (len(got) > 0 && (got[0] != tt.want[0] || got[len(got)-1] != tt.want[len(tt.want)-1])) {
 			t.Errorf("list %+v = %v, want %v", tt.f, got, tt.want)
 		}
 	}
-	if _, err := db.UpdateCustomer(ctx, sharedDB, acct.ID, maria.ID, domain.CustomerPatch{Document: storeStr(firma.Document)}); !errors.Is(err, domain.ErrInvalid) {
+	if _, err := db.UpdateCustomer(ctx, sharedDB, acct.ID, maria.ID, store.CustomerPatch{Document: storeStr(firma.Document)}); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("update to another customer's document: %v, want a 400", err)
 	}
-	up, err := db.UpdateCustomer(ctx, sharedDB, acct.ID, maria.ID, domain.CustomerPatch{Document: storeStr("11444777000161"), City: storeStr("Recife")})
-	if err != nil || up.Type != domain.CustomerPJ || up.City == nil || *up.City != "Recife" || up.Name != "Maria Silva" {
+	up, err := db.UpdateCustomer(ctx, sharedDB, acct.ID, maria.ID, store.CustomerPatch{Document: storeStr("11444777000161"), City: storeStr("Recife")})
+	if err != nil || up.Type != store.CustomerPJ || up.City == nil || *up.City != "Recife" || up.Name != "Maria Silva" {
 		t.Fatalf("update to a CNPJ: %+v, %v (want type PJ, city set, name kept)", up, err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // Intent asks FirstRecords to record, with the records, that the resource's

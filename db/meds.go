@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/money"
 )
 
@@ -113,7 +114,7 @@ func MEDByInfraction(ctx context.Context, q sqlx.QueryerContext, infractionID st
 
 // InsertEvidenceFiles stores a dispute's evidence files by content hash;
 // a file the dispute already has is stored once.
-func InsertEvidenceFiles(ctx context.Context, tx *sqlx.Tx, medID string, files []domain.EvidenceContent) error {
+func InsertEvidenceFiles(ctx context.Context, tx *sqlx.Tx, medID string, files []med.EvidenceContent) error {
 	for _, f := range files {
 		_, err := tx.ExecContext(ctx, `INSERT INTO med_evidence_files (med_id, sha256, name, content_type, size, content)
 			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (med_id, sha256) DO NOTHING`,
@@ -127,7 +128,7 @@ func InsertEvidenceFiles(ctx context.Context, tx *sqlx.Tx, medID string, files [
 
 // EvidenceFiles loads a dispute's stored evidence files, bytes included
 // (for the processor), in hash order.
-func EvidenceFiles(ctx context.Context, q sqlx.QueryerContext, medID string) ([]domain.EvidenceContent, error) {
+func EvidenceFiles(ctx context.Context, q sqlx.QueryerContext, medID string) ([]med.EvidenceContent, error) {
 	var rows []struct {
 		SHA256      string `db:"sha256"`
 		Name        string `db:"name"`
@@ -140,9 +141,9 @@ func EvidenceFiles(ctx context.Context, q sqlx.QueryerContext, medID string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("db: evidence files: %w", err)
 	}
-	out := make([]domain.EvidenceContent, len(rows))
+	out := make([]med.EvidenceContent, len(rows))
 	for i, r := range rows {
-		out[i] = domain.EvidenceContent{EvidenceFile: domain.EvidenceFile{Name: r.Name, ContentType: r.ContentType, Size: r.Size,
+		out[i] = med.EvidenceContent{EvidenceFile: domain.EvidenceFile{Name: r.Name, ContentType: r.ContentType, Size: r.Size,
 			SHA256: r.SHA256}, Bytes: r.Content}
 	}
 	return out, nil

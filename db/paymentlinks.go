@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 )
 
@@ -75,7 +76,7 @@ func ListPaymentLinks(ctx context.Context, q sqlx.QueryerContext, accountID, sta
 }
 
 // UpdatePaymentLink applies p to a live link of the account.
-func UpdatePaymentLink(ctx context.Context, q sqlx.QueryerContext, accountID, id string, p domain.LinkPatch) (PaymentLink, error) {
+func UpdatePaymentLink(ctx context.Context, q sqlx.QueryerContext, accountID, id string, p checkout.LinkPatch) (PaymentLink, error) {
 	var methods, products any
 	if p.AllowedMethods != nil {
 		methods = pq.StringArray(p.AllowedMethods)

@@ -10,7 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/domain/pixauto"
 )
 
 // InsertAuthorization stores a new PIX automatic authorization; an existing

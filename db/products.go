@@ -11,6 +11,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // productColumns are a product's columns and its TEXT_LINES counts.
@@ -24,7 +25,7 @@ var errSKUTaken = domain.Invalid("sku", "is already used by another product of t
 // InsertProduct stores a new product and its TEXT_LINES stock (lines, in
 // order) in tx; a sku already used by a live product of the account is a
 // 400 naming sku.
-func InsertProduct(ctx context.Context, tx *sqlx.Tx, p domain.Product, lines []string) (domain.Product, error) {
+func InsertProduct(ctx context.Context, tx *sqlx.Tx, p store.Product, lines []string) (store.Product, error) {
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO products (id, account_id, name, sku, description, price, status, deliveries)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -59,12 +60,12 @@ func addLines(ctx context.Context, tx *sqlx.Tx, productID string, lines []string
 
 // GetProduct reads one of the account's live products; another account's
 // product is not found.
-func GetProduct(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Product, error) {
+func GetProduct(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (store.Product, error) {
 	return getProduct(ctx, q, accountID, id, "")
 }
 
-func getProduct(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock string) (domain.Product, error) {
-	var p domain.Product
+func getProduct(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock string) (store.Product, error) {
+	var p store.Product
 	err := sqlx.GetContext(ctx, q, &p, `SELECT `+productColumns+` FROM products
 		WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL `+lock, id, accountID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -80,8 +81,8 @@ func getProduct(ctx context.Context, q sqlx.QueryerContext, accountID, id, lock 
 // row locks, in id order (so that two sales of the same products never
 // deadlock): a checkout holds them while it counts what it may still sell.
 // Ids not found (another account's, deleted) are simply absent.
-func LockProducts(ctx context.Context, tx *sqlx.Tx, accountID string, ids []string) ([]domain.Product, error) {
-	out := []domain.Product{}
+func LockProducts(ctx context.Context, tx *sqlx.Tx, accountID string, ids []string) ([]store.Product, error) {
+	out := []store.Product{}
 	err := tx.SelectContext(ctx, &out, `SELECT `+productColumns+` FROM products
 		WHERE account_id = $1 AND id = ANY($2) AND deleted_at IS NULL ORDER BY id FOR UPDATE`,
 		accountID, pq.StringArray(ids))
@@ -94,8 +95,8 @@ func LockProducts(ctx context.Context, tx *sqlx.Tx, accountID string, ids []stri
 // ProductsOf reads the account's live products among ids, in id order,
 // without locking them (a checkout prices its link with them before it
 // takes their locks; holdProducts checks the price again under them).
-func ProductsOf(ctx context.Context, q sqlx.QueryerContext, accountID string, ids []string) ([]domain.Product, error) {
-	out := []domain.Product{}
+func ProductsOf(ctx context.Context, q sqlx.QueryerContext, accountID string, ids []string) ([]store.Product, error) {
+	out := []store.Product{}
 	err := sqlx.SelectContext(ctx, q, &out, `SELECT `+productColumns+` FROM products
 		WHERE account_id = $1 AND id = ANY($2) AND deleted_at IS NULL ORDER BY id`,
 		accountID, pq.StringArray(ids))
@@ -120,7 +121,7 @@ func MissingProducts(ctx context.Context, q sqlx.QueryerContext, accountID strin
 
 // ListProducts returns one page of the account's live products that f
 // selects, newest first, and how many there are.
-func ListProducts(ctx context.Context, q sqlx.QueryerContext, accountID string, f domain.ProductFilter) ([]domain.Product, int, error) {
+func ListProducts(ctx context.Context, q sqlx.QueryerContext, accountID string, f store.ProductFilter) ([]store.Product, int, error) {
 	conds := []string{"account_id = $1", "deleted_at IS NULL"}
 	args := []any{accountID}
 	if f.Status != "" {
@@ -132,15 +133,15 @@ func ListProducts(ctx context.Context, q sqlx.QueryerContext, accountID string, 
 		n := len(args)
 		conds = append(conds, fmt.Sprintf("(name ILIKE $%d OR sku ILIKE $%d OR description ILIKE $%d)", n, n, n))
 	}
-	return listPage[domain.Product](ctx, q, "products", productColumns, "products", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
+	return listPage[store.Product](ctx, q, "products", productColumns, "products", strings.Join(conds, " AND "), args, f.Page, f.PageSize)
 }
 
 // UpdateProduct applies patch to one of the account's live products under
 // its row lock; patch.Lines, when set, replaces the lines not handed out
 // yet (a sale in flight holds the same lock, so none is replaced under
 // it).
-func UpdateProduct(ctx context.Context, d *sqlx.DB, accountID, id string, patch domain.ProductPatch) (domain.Product, error) {
-	var out domain.Product
+func UpdateProduct(ctx context.Context, d *sqlx.DB, accountID, id string, patch store.ProductPatch) (store.Product, error) {
+	var out store.Product
 	err := InTx(ctx, d, func(tx *sqlx.Tx) error {
 		p, err := getProduct(ctx, tx, accountID, id, "FOR UPDATE")
 		if err != nil {
@@ -226,7 +227,7 @@ func TakeProductLine(ctx context.Context, tx *sqlx.Tx, productID, saleID string)
 			return "", err
 		}
 		if left-held <= 0 {
-			return "", domain.ErrNoLinesLeft
+			return "", store.ErrNoLinesLeft
 		}
 	}
 	err = tx.GetContext(ctx, &line, `
@@ -235,7 +236,7 @@ func TakeProductLine(ctx context.Context, tx *sqlx.Tx, productID, saleID string)
 			SELECT min(position) FROM product_lines WHERE product_id = $1 AND sale_id IS NULL)
 		RETURNING line`, productID, saleID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", domain.ErrNoLinesLeft
+		return "", store.ErrNoLinesLeft
 	}
 	if err != nil {
 		return "", fmt.Errorf("db: take a product line: %w", err)

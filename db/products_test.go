@@ -10,16 +10,17 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // newLinesProduct stores a TEXT_LINES product of acct with lines.
-func newLinesProduct(t *testing.T, accountID string, lines ...string) domain.Product {
+func newLinesProduct(t *testing.T, accountID string, lines ...string) store.Product {
 	t.Helper()
-	var p domain.Product
+	var p store.Product
 	err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
 		var err error
-		p, err = db.InsertProduct(t.Context(), tx, domain.Product{ID: domain.NewID("prod_"), AccountID: accountID, Name: "Licença",
-			Status: domain.ProductActive, Deliveries: domain.Deliveries{{Type: domain.DeliveryTextLines}}}, lines)
+		p, err = db.InsertProduct(t.Context(), tx, store.Product{ID: domain.NewID("prod_"), AccountID: accountID, Name: "Licença",
+			Status: store.ProductActive, Deliveries: store.Deliveries{{Type: store.DeliveryTextLines}}}, lines)
 		return err
 	})
 	if err != nil {
@@ -63,7 +64,7 @@ func TestTakeProductLineUnderConcurrency(t *testing.T) {
 	refused := 0
 	for i := range sales {
 		switch {
-		case errors.Is(errs[i], domain.ErrNoLinesLeft):
+		case errors.Is(errs[i], store.ErrNoLinesLeft):
 			refused++
 		case errs[i] != nil:
 			t.Fatalf("sale %d: %v", i, errs[i])
@@ -120,7 +121,7 @@ func TestUpdateProductLines(t *testing.T) {
 		t.Fatalf("first sale: %q, %v", l, err)
 	}
 	newStock := []string{"X", "Y"}
-	up, err := db.UpdateProduct(ctx, sharedDB, acct.ID, p.ID, domain.ProductPatch{Lines: &newStock})
+	up, err := db.UpdateProduct(ctx, sharedDB, acct.ID, p.ID, store.ProductPatch{Lines: &newStock})
 	if err != nil || up.LinesAvailable != 2 || up.LinesDelivered != 1 {
 		t.Fatalf("replace the stock: %d left, %d given, %v; want 2, 1", up.LinesAvailable, up.LinesDelivered, err)
 	}
@@ -130,12 +131,12 @@ func TestUpdateProductLines(t *testing.T) {
 	if l, err := take("s1"); err != nil || l != "A" {
 		t.Fatalf("the first sale again: %q, %v; want A", l, err)
 	}
-	none := domain.Deliveries{{Type: domain.DeliveryLink, RedirectURL: "https://example.com/d"}}
-	up, err = db.UpdateProduct(ctx, sharedDB, acct.ID, p.ID, domain.ProductPatch{Deliveries: &none, Lines: &[]string{}})
-	if err != nil || up.LinesAvailable != 0 || up.LinesDelivered != 2 || up.Deliveries[0].Type != domain.DeliveryLink {
+	none := store.Deliveries{{Type: store.DeliveryLink, RedirectURL: "https://example.com/d"}}
+	up, err = db.UpdateProduct(ctx, sharedDB, acct.ID, p.ID, store.ProductPatch{Deliveries: &none, Lines: &[]string{}})
+	if err != nil || up.LinesAvailable != 0 || up.LinesDelivered != 2 || up.Deliveries[0].Type != store.DeliveryLink {
 		t.Fatalf("drop TEXT_LINES: %+v, %v", up, err)
 	}
-	if _, err := take("s3"); !errors.Is(err, domain.ErrNoLinesLeft) {
+	if _, err := take("s3"); !errors.Is(err, store.ErrNoLinesLeft) {
 		t.Fatalf("a sale with no stock: %v, want ErrNoLinesLeft", err)
 	}
 }
@@ -146,12 +147,12 @@ func TestProductSKUAndScope(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	a, b := newAccount(t, sharedDB, "Loja SKU"), newAccount(t, sharedDB, "Loja Outra")
-	mk := func(accountID, sku string) (domain.Product, error) {
-		var p domain.Product
+	mk := func(accountID, sku string) (store.Product, error) {
+		var p store.Product
 		err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error {
 			var err error
-			p, err = db.InsertProduct(ctx, tx, domain.Product{ID: domain.NewID("prod_"), AccountID: accountID, Name: "Curso",
-				SKU: &sku, Status: domain.ProductActive, Deliveries: domain.Deliveries{}}, nil)
+			p, err = db.InsertProduct(ctx, tx, store.Product{ID: domain.NewID("prod_"), AccountID: accountID, Name: "Curso",
+				SKU: &sku, Status: store.ProductActive, Deliveries: store.Deliveries{}}, nil)
 			return err
 		})
 		return p, err
@@ -171,7 +172,7 @@ func TestProductSKUAndScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UpdateProduct(ctx, sharedDB, a.ID, second.ID, domain.ProductPatch{SKU: storeStr("CUR-1")}); !errors.Is(err, domain.ErrInvalid) {
+	if _, err := db.UpdateProduct(ctx, sharedDB, a.ID, second.ID, store.ProductPatch{SKU: storeStr("CUR-1")}); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("update to a taken sku: %v", err)
 	}
 	missing, err := db.MissingProducts(ctx, sharedDB, a.ID, []string{first.ID, other.ID, "prod_nope"})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // benchAccount opens an account for a benchmark (newAccount takes a *testing.T).
@@ -34,11 +35,11 @@ func BenchmarkTakeProductLine(b *testing.B) {
 	for i := range lines {
 		lines[i] = fmt.Sprintf("L-%d", i)
 	}
-	var p domain.Product
+	var p store.Product
 	if err := db.InTx(ctx, sharedDB, func(tx *sqlx.Tx) error {
 		var err error
-		p, err = db.InsertProduct(ctx, tx, domain.Product{ID: domain.NewID("prod_"), AccountID: acct.ID, Name: "Bench",
-			Status: domain.ProductActive, Deliveries: domain.Deliveries{{Type: domain.DeliveryTextLines}}}, lines)
+		p, err = db.InsertProduct(ctx, tx, store.Product{ID: domain.NewID("prod_"), AccountID: acct.ID, Name: "Bench",
+			Status: store.ProductActive, Deliveries: store.Deliveries{{Type: store.DeliveryTextLines}}}, lines)
 		return err
 	}); err != nil {
 		b.Fatal(err)
@@ -63,8 +64,8 @@ func BenchmarkTakeProductLine(b *testing.B) {
 func BenchmarkUseCoupon(b *testing.B) {
 	ctx := b.Context()
 	acct := benchAccount(b)
-	c, err := db.InsertCoupon(ctx, sharedDB, domain.Coupon{ID: domain.NewID("cpn_"), AccountID: acct.ID, Code: "BENCH",
-		DiscountType: domain.CouponFixed, DiscountValue: 100, Status: domain.CouponActive})
+	c, err := db.InsertCoupon(ctx, sharedDB, store.Coupon{ID: domain.NewID("cpn_"), AccountID: acct.ID, Code: "BENCH",
+		DiscountType: store.CouponFixed, DiscountValue: 100, Status: store.CouponActive})
 	if err != nil {
 		b.Fatal(err)
 	}

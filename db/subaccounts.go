@@ -11,8 +11,8 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/subaccount"
 )
 
 const subColumns = `id, account_id, name, external_reference, person_type, cpf, birth_date, postal_code, cnpj,

@@ -10,11 +10,12 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // InsertSubscription stores a new subscription; an existing id writes
 // nothing (a retried create).
-func InsertSubscription(ctx context.Context, ex sqlx.ExecerContext, s domain.Subscription) error {
+func InsertSubscription(ctx context.Context, ex sqlx.ExecerContext, s billing.Subscription) error {
 	doc, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func InsertSubscription(ctx context.Context, ex sqlx.ExecerContext, s domain.Sub
 
 // SaveSubscription writes s over its row (the workflow's activities, under
 // the row lock LockSubscription took).
-func SaveSubscription(ctx context.Context, ex sqlx.ExecerContext, s domain.Subscription) error {
+func SaveSubscription(ctx context.Context, ex sqlx.ExecerContext, s billing.Subscription) error {
 	doc, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -47,33 +48,33 @@ func SaveSubscription(ctx context.Context, ex sqlx.ExecerContext, s domain.Subsc
 // GetSubscription loads one of the account's subscriptions by its id or
 // its externalId; another account's is not found. An empty accountID
 // loads any account's (workflow side), by id only.
-func GetSubscription(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExternal string) (domain.Subscription, error) {
+func GetSubscription(ctx context.Context, q sqlx.QueryerContext, accountID, idOrExternal string) (billing.Subscription, error) {
 	return subscription(ctx, q, `SELECT doc FROM subscriptions
 		WHERE ($2 = '' AND id = $1) OR ($2 <> '' AND account_id = $2 AND (id = $1 OR external_id = $1))
 		ORDER BY id = $1 DESC LIMIT 1`, idOrExternal, accountID)
 }
 
 // LockSubscription loads a subscription under its row lock, until tx ends.
-func LockSubscription(ctx context.Context, tx *sqlx.Tx, id string) (domain.Subscription, error) {
+func LockSubscription(ctx context.Context, tx *sqlx.Tx, id string) (billing.Subscription, error) {
 	return subscription(ctx, tx, `SELECT doc FROM subscriptions WHERE id = $1 FOR UPDATE`, id)
 }
 
-func subscription(ctx context.Context, q sqlx.QueryerContext, query string, args ...any) (domain.Subscription, error) {
+func subscription(ctx context.Context, q sqlx.QueryerContext, query string, args ...any) (billing.Subscription, error) {
 	var doc []byte
 	err := sqlx.GetContext(ctx, q, &doc, query, args...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return domain.Subscription{}, domain.NotFound("subscription")
+		return billing.Subscription{}, domain.NotFound("subscription")
 	}
 	if err != nil {
-		return domain.Subscription{}, fmt.Errorf("db: get subscription: %w", err)
+		return billing.Subscription{}, fmt.Errorf("db: get subscription: %w", err)
 	}
-	var s domain.Subscription
+	var s billing.Subscription
 	return s, json.Unmarshal(doc, &s)
 }
 
 // ListSubscriptions loads a page of the account's subscriptions (of one
 // status when status is not empty), newest first, and how many there are.
-func ListSubscriptions(ctx context.Context, q sqlx.QueryerContext, accountID, status string, page, pageSize int) ([]domain.Subscription, int, error) {
+func ListSubscriptions(ctx context.Context, q sqlx.QueryerContext, accountID, status string, page, pageSize int) ([]billing.Subscription, int, error) {
 	where, args := "account_id = $1", []any{accountID}
 	if status != "" {
 		where, args = where+" AND status = $2", append(args, status)
@@ -82,7 +83,7 @@ func ListSubscriptions(ctx context.Context, q sqlx.QueryerContext, accountID, st
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]domain.Subscription, len(docs))
+	out := make([]billing.Subscription, len(docs))
 	for i, d := range docs {
 		if err := json.Unmarshal(d, &out[i]); err != nil {
 			return nil, 0, err

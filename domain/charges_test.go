@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/domaintest"
 )
 
 func TestChargeRequestInvalid(t *testing.T) {
@@ -44,8 +45,8 @@ func TestChargeRequestInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := decodeBody[domain.ChargeRequest](t, tt.body).Validate()
-			wantFieldErr(t, err, domain.ErrInvalid, tt.field)
+			_, err := domaintest.DecodeBody[domain.ChargeRequest](t, tt.body).Validate()
+			domaintest.WantFieldErr(t, err, domain.ErrInvalid, tt.field)
 		})
 	}
 }
@@ -96,7 +97,7 @@ func TestChargeRequestValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := decodeBody[domain.ChargeRequest](t, tt.body).Validate()
+			got, err := domaintest.DecodeBody[domain.ChargeRequest](t, tt.body).Validate()
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
@@ -117,5 +118,5 @@ func TestPayerOf(t *testing.T) {
 		t.Fatalf("document only: %+v, %v", p, err)
 	}
 	_, err = domain.PayerOf(strp("Ana"), strp("111.444.777-36"))
-	wantFieldErr(t, err, domain.ErrInvalid, "payer.document")
+	domaintest.WantFieldErr(t, err, domain.ErrInvalid, "payer.document")
 }

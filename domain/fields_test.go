@@ -2,11 +2,11 @@ package domain_test
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/domaintest"
 	"github.com/jangada/jangada/money"
 )
 
@@ -15,36 +15,6 @@ import (
 func strp(s string) *string { return &s }
 
 func centsp(c money.Cents) *money.Cents { return &c }
-
-// decodeBody unmarshals a JSON request body as the HTTP edge does, so that
-// amounts go through money's JSON rules (reais in, centavos out).
-func decodeBody[T any](t *testing.T, body string) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal([]byte(body), &v); err != nil {
-		t.Fatalf("decode %s: %v", body, err)
-	}
-	return v
-}
-
-// wantFieldErr checks that err is a business error of kind and that its
-// message starts with prefix (the field name, then a space).
-func wantFieldErr(t *testing.T, err error, kind error, prefix string) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("no error, want one starting with %q", prefix)
-	}
-	if !errors.Is(err, kind) {
-		t.Fatalf("error %q is not %v", err, kind)
-	}
-	var de *domain.Error
-	if !errors.As(err, &de) {
-		t.Fatalf("error %q is not a *domain.Error", err)
-	}
-	if !strings.HasPrefix(err.Error(), prefix+" ") {
-		t.Fatalf("error %q does not start with %q", err, prefix+" ")
-	}
-}
 
 func TestText(t *testing.T) {
 	t.Parallel()
@@ -71,7 +41,7 @@ func TestText(t *testing.T) {
 			t.Parallel()
 			got, err := domain.Text("field", tt.in, tt.min, tt.max, tt.required)
 			if tt.wantErr {
-				wantFieldErr(t, err, domain.ErrInvalid, "field")
+				domaintest.WantFieldErr(t, err, domain.ErrInvalid, "field")
 				return
 			}
 			if err != nil || got != tt.want {
@@ -91,9 +61,9 @@ func TestOptionalText(t *testing.T) {
 		t.Fatalf("present: %v, %v", got, err)
 	}
 	_, err = domain.OptionalText("ref", strp(""), 1, 5)
-	wantFieldErr(t, err, domain.ErrInvalid, "ref")
+	domaintest.WantFieldErr(t, err, domain.ErrInvalid, "ref")
 	_, err = domain.OptionalText("ref", strp("abcdef"), 1, 5)
-	wantFieldErr(t, err, domain.ErrInvalid, "ref")
+	domaintest.WantFieldErr(t, err, domain.ErrInvalid, "ref")
 }
 
 func TestAmount(t *testing.T) {
@@ -116,7 +86,7 @@ func TestAmount(t *testing.T) {
 			t.Parallel()
 			got, err := domain.Amount("amount", tt.in, 100, 1000)
 			if tt.wantErr {
-				wantFieldErr(t, err, domain.ErrInvalid, "amount")
+				domaintest.WantFieldErr(t, err, domain.ErrInvalid, "amount")
 				return
 			}
 			if err != nil || got != tt.want {
@@ -147,7 +117,7 @@ func TestEmail(t *testing.T) {
 	for _, tt := range tests {
 		got, err := domain.Email("recipientEmail", tt.in)
 		if tt.wantErr {
-			wantFieldErr(t, err, domain.ErrInvalid, "recipientEmail")
+			domaintest.WantFieldErr(t, err, domain.ErrInvalid, "recipientEmail")
 			continue
 		}
 		if err != nil || got != tt.want {
@@ -190,7 +160,7 @@ func TestTaxID(t *testing.T) {
 			t.Parallel()
 			got, err := domain.TaxID("payer.document", tt.in)
 			if tt.wantErr {
-				wantFieldErr(t, err, domain.ErrInvalid, "payer.document")
+				domaintest.WantFieldErr(t, err, domain.ErrInvalid, "payer.document")
 				return
 			}
 			if err != nil || got != tt.want {
@@ -210,7 +180,7 @@ func TestCentsFromJSON(t *testing.T) {
 		`{"amount": 0.01}`:       1,
 		`{"amount": 1000000.00}`: 100_000_000,
 	} {
-		got := decodeBody[domain.InternalRequest](t, body)
+		got := domaintest.DecodeBody[domain.InternalRequest](t, body)
 		if got.Amount == nil || *got.Amount != want {
 			t.Errorf("%s: amount %v, want %d centavos", body, got.Amount, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/domaintest"
 )
 
 func TestInternalRequestInvalid(t *testing.T) {
@@ -27,8 +28,8 @@ func TestInternalRequestInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := decodeBody[domain.InternalRequest](t, tt.body).Validate()
-			wantFieldErr(t, err, domain.ErrInvalid, tt.field)
+			_, err := domaintest.DecodeBody[domain.InternalRequest](t, tt.body).Validate()
+			domaintest.WantFieldErr(t, err, domain.ErrInvalid, tt.field)
 		})
 	}
 }
@@ -49,7 +50,7 @@ func TestInternalRequestValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := decodeBody[domain.InternalRequest](t, tt.body).Validate()
+			got, err := domaintest.DecodeBody[domain.InternalRequest](t, tt.body).Validate()
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}

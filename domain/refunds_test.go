@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/domaintest"
 )
 
 func TestRefundRequestInvalid(t *testing.T) {
@@ -27,8 +28,8 @@ func TestRefundRequestInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := decodeBody[domain.RefundRequest](t, tt.body).Validate()
-			wantFieldErr(t, err, tt.kind, tt.field)
+			_, err := domaintest.DecodeBody[domain.RefundRequest](t, tt.body).Validate()
+			domaintest.WantFieldErr(t, err, tt.kind, tt.field)
 		})
 	}
 }
@@ -55,7 +56,7 @@ func TestRefundRequestValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := decodeBody[domain.RefundRequest](t, tt.body).Validate()
+			got, err := domaintest.DecodeBody[domain.RefundRequest](t, tt.body).Validate()
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}

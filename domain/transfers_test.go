@@ -8,6 +8,7 @@ import (
 
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/domaintest"
 	"github.com/jangada/jangada/money"
 )
 
@@ -65,8 +66,8 @@ func TestTransferRequestInvalid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := decodeBody[domain.TransferRequest](t, tt.body).Validate()
-			wantFieldErr(t, err, domain.ErrInvalid, tt.field)
+			_, err := domaintest.DecodeBody[domain.TransferRequest](t, tt.body).Validate()
+			domaintest.WantFieldErr(t, err, domain.ErrInvalid, tt.field)
 		})
 	}
 }
@@ -74,12 +75,12 @@ func TestTransferRequestInvalid(t *testing.T) {
 func TestTransferRequestRefusals(t *testing.T) {
 	t.Parallel()
 	// Both destinations: the message names both fields as a whole sentence.
-	_, err := decodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "pixCopyPaste": `+
+	_, err := domaintest.DecodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "pixCopyPaste": `+
 		brCode(t, "ana@example.com", 0)+`}`).Validate()
-	wantFieldErr(t, err, domain.ErrInvalid, "send either pixKey with pixKeyType or pixCopyPaste,")
+	domaintest.WantFieldErr(t, err, domain.ErrInvalid, "send either pixKey with pixKeyType or pixCopyPaste,")
 	// The sub-account's feature is the use case's to check; an empty id is a bad field.
-	_, err = decodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": " "}`).Validate()
-	wantFieldErr(t, err, domain.ErrInvalid, "subaccountId")
+	_, err = domaintest.DecodeBody[domain.TransferRequest](t, `{"amount": 10, "pixKey": "52998224725", "pixKeyType": "CPF", "subaccountId": " "}`).Validate()
+	domaintest.WantFieldErr(t, err, domain.ErrInvalid, "subaccountId")
 }
 
 func TestTransferRequestValid(t *testing.T) {
@@ -132,7 +133,7 @@ func TestTransferRequestValid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := decodeBody[domain.TransferRequest](t, tt.body).Validate()
+			got, err := domaintest.DecodeBody[domain.TransferRequest](t, tt.body).Validate()
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}

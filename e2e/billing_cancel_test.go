@@ -11,19 +11,20 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/workflows"
 )
 
 // boletoSubscription makes a BOLETO subscription due today and answers it
 // once its first cycle's billing exists.
-func (e *env) boletoSubscription(m merchant) domain.SubscriptionRecord {
+func (e *env) boletoSubscription(m merchant) billing.SubscriptionRecord {
 	e.t.Helper()
 	r := e.call(m.Key, "POST", "/v1/subscriptions/create", map[string]any{"method": "BOLETO", "amount": 80, "cycle": "MONTHLY",
 		"nextDueDate": domain.Today(time.Now()).Format(time.DateOnly), "customer": billingCustomer})
 	if r.Status != 200 {
 		e.t.Fatalf("create subscription: %d %s", r.Status, r.Message)
 	}
-	var sub domain.SubscriptionRecord
+	var sub billing.SubscriptionRecord
 	r.into(e.t, &sub)
 	eventually(e.t, "cycle 1 billed", func() bool {
 		g := e.call(m.Key, "GET", "/v1/subscriptions/get/"+sub.SubscriptionID, nil)
@@ -43,7 +44,7 @@ func (e *env) billingWorkflowClosed(id string) {
 	})
 }
 
-func (e *env) storedBilling(id string) domain.Billing {
+func (e *env) storedBilling(id string) billing.Billing {
 	e.t.Helper()
 	b, err := db.BillingByID(context.Background(), e.app.DB, id)
 	if err != nil {
@@ -63,7 +64,7 @@ func TestCanceledBoletoIsVoidedAndItsPaymentRefused(t *testing.T) {
 		t.Fatalf("cancel: %d %s", r.Status, r.Message)
 	}
 	id := sub.LastBillingID
-	e.waitBilling(m, id, domain.BillingCanceled)
+	e.waitBilling(m, id, billing.BillingCanceled)
 	// The void runs now, not at the due date the workflow was deferred to.
 	e.billingWorkflowClosed(id)
 	if b := e.storedBilling(id); !b.Details.V.BoletoVoided {
@@ -73,7 +74,7 @@ func TestCanceledBoletoIsVoidedAndItsPaymentRefused(t *testing.T) {
 	if r.Status != 400 || !strings.Contains(r.Message, "voided") {
 		t.Fatalf("pay of a voided boleto: %d %s", r.Status, r.Message)
 	}
-	if b := e.waitBilling(m, id, domain.BillingCanceled); b["paidAt"] != nil {
+	if b := e.waitBilling(m, id, billing.BillingCanceled); b["paidAt"] != nil {
 		t.Fatalf("voided billing paid: %v", b)
 	}
 	wantBalance(t, e, m, 0, 0, 0)
@@ -108,7 +109,7 @@ func TestBoletoPaymentRacingItsCancelHasOneOutcome(t *testing.T) {
 		}
 		switch pay.Status {
 		case 200: // taken: credited once, whether or not the cancel moved the row first
-			got := e.waitBilling(m, id, domain.BillingReceived)
+			got := e.waitBilling(m, id, billing.BillingReceived)
 			e.billingWorkflowClosed(id)
 			t.Logf("payment taken (late payment: %v)", e.storedBilling(id).Details.V.LatePayment)
 			if got["paidAt"] == nil {
@@ -116,7 +117,7 @@ func TestBoletoPaymentRacingItsCancelHasOneOutcome(t *testing.T) {
 			}
 			wantBalance(t, e, m, 78.01, 0, 0) // 80 − 1.99, locked until the credit date
 		case 400: // refused: the boleto was voided first
-			e.waitBilling(m, id, domain.BillingCanceled)
+			e.waitBilling(m, id, billing.BillingCanceled)
 			e.billingWorkflowClosed(id)
 			if b := e.storedBilling(id); !b.Details.V.BoletoVoided || b.PaidAt != nil {
 				t.Fatalf("refused payment, billing %+v", b)

@@ -14,6 +14,9 @@ import (
 	"github.com/jangada/jangada/api"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/bureau"
+	"github.com/jangada/jangada/domain/store"
 )
 
 const bureauPDF = "%PDF-1.4\n% nota fiscal\n"
@@ -44,7 +47,7 @@ func (e *env) overdueBilling(m merchant, amount float64) string {
 		e.t.Fatalf("overdue: %d %s", r.Status, r.Message)
 	}
 	eventually(e.t, "billing "+id+" OVERDUE", func() bool {
-		return e.call(m.Key, "GET", "/v1/billings/get/"+id, nil).m(e.t)["status"] == domain.BillingOverdue
+		return e.call(m.Key, "GET", "/v1/billings/get/"+id, nil).m(e.t)["status"] == billing.BillingOverdue
 	})
 	return id
 }
@@ -80,9 +83,9 @@ func (e *env) dunning(key, payment string) resp {
 }
 
 // simulate asks whether the billing can be dunned.
-func (e *env) simulate(key, payment string) domain.DunningSimulation {
+func (e *env) simulate(key, payment string) bureau.DunningSimulation {
 	e.t.Helper()
-	var sim domain.DunningSimulation
+	var sim bureau.DunningSimulation
 	e.call(key, "GET", "/v1/bureau/dunnings/simulate?payment="+payment, nil).into(e.t, &sim)
 	return sim
 }
@@ -107,7 +110,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 	overdue := e.overdueBilling(m, 250)
 
 	sim := e.simulate(m.Key, pending)
-	if sim.CanBeRequested || !strings.HasPrefix(sim.Reason, "the billing is PENDING") || sim.Fee != domain.DunningFee || sim.Value != 8000 {
+	if sim.CanBeRequested || !strings.HasPrefix(sim.Reason, "the billing is PENDING") || sim.Fee != bureau.DunningFee || sim.Value != 8000 {
 		t.Fatalf("pending billing: %+v", sim)
 	}
 	if r := e.dunning(m.Key, pending); r.Status != 400 || !strings.HasPrefix(r.Message, "payment cannot be sent to the credit bureau") {
@@ -123,7 +126,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 		t.Fatalf("dunning: %d %s", r.Status, r.Message)
 	}
 	d := r.m(t)
-	if d["status"] != domain.DunningPending || d["type"] != "CREDIT_BUREAU" || d["payment"] != overdue || d["fee"] != 12.9 ||
+	if d["status"] != bureau.DunningPending || d["type"] != "CREDIT_BUREAU" || d["payment"] != overdue || d["fee"] != 12.9 ||
 		d["value"] != 250.0 || d["customerCpfCnpj"] != "52998224725" || d["dateCreated"] == nil {
 		t.Fatalf("dunning %v", d)
 	}
@@ -132,7 +135,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 	}
 	id := d["id"].(string)
 	eventually(t, "the bureau processes the dunning", func() bool {
-		return e.call(m.Key, "GET", "/v1/bureau/dunnings/get/"+id, nil).m(t)["status"] == domain.DunningProcessed
+		return e.call(m.Key, "GET", "/v1/bureau/dunnings/get/"+id, nil).m(t)["status"] == bureau.DunningProcessed
 	})
 	sim = e.simulate(m.Key, overdue)
 	if sim.CanBeRequested || !strings.HasPrefix(sim.Reason, "the billing already has dunning "+id) {
@@ -147,7 +150,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 	before = e.available(m)
 	did := e.dunning(m.Key, denied).m(t)["id"].(string)
 	eventually(t, "the bureau denies the dunning", func() bool {
-		return e.call(m.Key, "GET", "/v1/bureau/dunnings/get/"+did, nil).m(t)["status"] == domain.DunningDenied
+		return e.call(m.Key, "GET", "/v1/bureau/dunnings/get/"+did, nil).m(t)["status"] == bureau.DunningDenied
 	})
 	if after := e.available(m); after != before {
 		t.Fatalf("available %v → %v: a denied dunning's fee must return", before, after)
@@ -176,7 +179,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 	}
 
 	// Reports: a customer of the store and a valid CPF/CNPJ; R$ 19.90.
-	cust, err := db.InsertCustomer(context.Background(), e.app.DB, domain.Customer{ID: domain.NewID("cus_"), AccountID: m.ID,
+	cust, err := db.InsertCustomer(context.Background(), e.app.DB, store.Customer{ID: domain.NewID("cus_"), AccountID: m.ID,
 		Name: "Cliente Consultado", Document: "11222333000181"})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +191,7 @@ func TestBureauDunningEligibilityFeeAndProcessing(t *testing.T) {
 	before = e.available(m)
 	rep := e.call(m.Key, "POST", "/v1/bureau/reports/create", map[string]any{"customer": cust.ID, "cpfCnpj": "11.222.333/0001-81"})
 	rm := rep.m(t)
-	if rep.Status != 200 || rm["status"] != domain.ReportCompleted || rm["customer"] != cust.ID || rm["cpfCnpj"] != "11222333000181" ||
+	if rep.Status != 200 || rm["status"] != bureau.ReportCompleted || rm["customer"] != cust.ID || rm["cpfCnpj"] != "11222333000181" ||
 		rm["fee"] != 19.9 || rm["createdAt"] == nil {
 		t.Fatalf("report: %d %v", rep.Status, rm)
 	}

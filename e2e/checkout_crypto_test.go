@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 )
 
 // Issue 24 (CRYPTO checkout): with the crypto feature on, a CRYPTO checkout
@@ -43,7 +44,7 @@ func TestCheckoutPaidInCrypto(t *testing.T) {
 	c := r.m(t)
 	addr, _ := c["address"].(string)
 	if c["status"] != "OPEN" || c["method"] != "CRYPTO" || c["amount"] != 55.0 || c["payCurrency"] != "USDT" || c["payAmount"] != 10.0 ||
-		c["rate"] != 5.5 || c["expiresAt"] == nil || c["copyPaste"] != nil || domain.CryptoCurrencies["USDT"].CheckAddress(addr, "") != nil {
+		c["rate"] != 5.5 || c["expiresAt"] == nil || c["copyPaste"] != nil || crypto.CryptoCurrencies["USDT"].CheckAddress(addr, "") != nil {
 		t.Fatalf("checkout = %v", c)
 	}
 	dep := e.call(m.Key, "GET", "/v1/payment-crypto/get/"+txID, nil).m(t)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 )
 
 // cryptoMerchant is a merchant with crypto on, funded.
@@ -50,7 +51,7 @@ func TestCryptoDepositCreditedAtTheQuote(t *testing.T) {
 	id := d["id"].(string)
 	addr, _ := d["address"].(string)
 	if d["type"] != "CRYPTO_IN" || d["status"] != "PENDING" || d["payCurrency"] != "BTC" || d["payAmount"] != 0.00028572 ||
-		d["rate"] != 350000.0 || d["expiresAt"] == nil || domain.CryptoCurrencies["BTC"].CheckAddress(addr, "") != nil {
+		d["rate"] != 350000.0 || d["expiresAt"] == nil || crypto.CryptoCurrencies["BTC"].CheckAddress(addr, "") != nil {
 		t.Fatalf("deposit: %v", d)
 	}
 	d2 := e.cryptoCall(m, "/v1/payment-crypto/create", map[string]any{"amount": 100, "payCurrency": "BTC"})
@@ -58,7 +59,7 @@ func TestCryptoDepositCreditedAtTheQuote(t *testing.T) {
 		t.Fatalf("two deposits share the address %s", addr)
 	}
 	x := e.cryptoCall(m, "/v1/payment-crypto/create", map[string]any{"amount": 30, "payCurrency": "XRP"})
-	if x["payAmount"] != 10.0 || x["extraId"] == nil || domain.CryptoCurrencies["XRP"].CheckAddress(x["address"].(string), x["extraId"].(string)) != nil {
+	if x["payAmount"] != 10.0 || x["extraId"] == nil || crypto.CryptoCurrencies["XRP"].CheckAddress(x["address"].(string), x["extraId"].(string)) != nil {
 		t.Fatalf("XRP deposit: %v", x)
 	}
 	wantBalance(t, e, m, 0, 0, 0)

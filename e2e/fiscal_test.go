@@ -13,6 +13,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -77,7 +78,7 @@ func TestFiscalInvoiceLifecycle(t *testing.T) {
 			t.Fatalf("pay: %d %s", r.Status, r.Message)
 		}
 		e.waitStatus(m, chargeID, "COMPLETED")
-		return chargeID, domain.FiscalInvoiceID(chargeID)
+		return chargeID, fiscal.FiscalInvoiceID(chargeID)
 	}
 	issuedCharge, issued := pay(25)
 	_, failed := pay(25.13) // the sandbox issuer refuses amounts ending in ,13
@@ -109,7 +110,7 @@ func TestFiscalInvoiceLifecycle(t *testing.T) {
 		}
 	}
 	inv, err := db.GetFiscalInvoice(context.Background(), e.app.DB, issued)
-	if err != nil || inv.Status != domain.InvoiceIssued || inv.Number == nil || inv.ChargeID != issuedCharge || inv.Amount != 2500 {
+	if err != nil || inv.Status != fiscal.InvoiceIssued || inv.Number == nil || inv.ChargeID != issuedCharge || inv.Amount != 2500 {
 		t.Fatalf("issued invoice %+v, %v", inv, err)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jangada/jangada/domain"
+	meddom "github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/money"
 )
 
@@ -238,7 +239,7 @@ func TestMEDSubaccountAndShortfall(t *testing.T) {
 	if r := e.evidenceMultipart(m.Key, id, "Venda regular, comprovante anexo.", map[string][]byte{"tela.txt": []byte("plain text")}); r.Status != 400 || !strings.Contains(r.Message, "PDF, PNG or JPEG") {
 		t.Fatalf("a text file as evidence: %d %s", r.Status, r.Message)
 	}
-	big := append(append([]byte{}, medPNG...), make([]byte, domain.MaxEvidenceFile)...)
+	big := append(append([]byte{}, medPNG...), make([]byte, meddom.MaxEvidenceFile)...)
 	if r := e.evidenceMultipart(m.Key, id, "Venda regular, comprovante anexo.", map[string][]byte{"big.png": big}); r.Status != 400 || !strings.Contains(r.Message, "at most") {
 		t.Fatalf("a file over the cap: %d %s", r.Status, r.Message)
 	}

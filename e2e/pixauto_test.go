@@ -16,7 +16,8 @@ import (
 	"github.com/jangada/jangada/brcode"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/workflows"
@@ -27,7 +28,7 @@ func (e *env) pixMerchant() (merchant, string) {
 	e.t.Helper()
 	m := e.merchant()
 	e.enable(m, domain.FeaturePixAutomatic)
-	c, err := db.InsertCustomer(context.Background(), e.app.DB, domain.Customer{ID: domain.NewID("cus_"), AccountID: m.ID,
+	c, err := db.InsertCustomer(context.Background(), e.app.DB, store.Customer{ID: domain.NewID("cus_"), AccountID: m.ID,
 		Name: "Maria Pagadora", Email: ptrTo("maria@example.com"), Document: "52998224725"})
 	if err != nil {
 		e.t.Fatal(err)

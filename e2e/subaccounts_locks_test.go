@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // TestSubaccountLockTable tests every cell of the lock table

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 func (e *env) move(m merchant, path string, body map[string]any) resp {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // A refund of a deposit credited to a sub-account is a debit of that

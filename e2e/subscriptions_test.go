@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -30,12 +31,12 @@ func TestSubscriptionBillsCancelsAndIsScoped(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Message)
 	}
-	var sub domain.SubscriptionRecord
+	var sub billing.SubscriptionRecord
 	r.into(t, &sub)
-	if sub.Status != domain.SubscriptionActive || sub.NextDueDate != today.Format(time.DateOnly) || sub.CycleNumber != 1 || sub.ExternalID == "" {
+	if sub.Status != billing.SubscriptionActive || sub.NextDueDate != today.Format(time.DateOnly) || sub.CycleNumber != 1 || sub.ExternalID == "" {
 		t.Fatalf("created %+v", sub)
 	}
-	next := domain.CycleDue(domain.CycleMonthly, today, 2).Format(time.DateOnly)
+	next := billing.CycleDue(billing.CycleMonthly, today, 2).Format(time.DateOnly)
 	eventually(t, "cycle 1 billed", func() bool {
 		g := e.call(m.Key, "GET", "/v1/subscriptions/get/"+sub.SubscriptionID, nil)
 		g.into(t, &sub)
@@ -46,7 +47,7 @@ func TestSubscriptionBillsCancelsAndIsScoped(t *testing.T) {
 	}
 	b := e.call(m.Key, "GET", "/v1/billings/get/"+sub.LastBillingID, nil)
 	bm := b.m(t)
-	if b.Status != 200 || bm["status"] != domain.BillingPending || bm["amount"] != 49.9 || bm["method"] != "PIX" || bm["dueDate"] != today.Format(time.DateOnly) {
+	if b.Status != 200 || bm["status"] != billing.BillingPending || bm["amount"] != 49.9 || bm["method"] != "PIX" || bm["dueDate"] != today.Format(time.DateOnly) {
 		t.Fatalf("cycle 1's billing: %d %v", b.Status, bm)
 	}
 
@@ -60,8 +61,8 @@ func TestSubscriptionBillsCancelsAndIsScoped(t *testing.T) {
 		t.Fatalf("other account cancel: %d %s", r.Status, r.Message)
 	}
 	var page struct {
-		Items []domain.SubscriptionRecord `json:"items"`
-		Total int                         `json:"total"`
+		Items []billing.SubscriptionRecord `json:"items"`
+		Total int                          `json:"total"`
 	}
 	e.call(m.Key, "GET", "/v1/subscriptions/list?status=ACTIVE", nil).into(t, &page)
 	if page.Total != 1 || page.Items[0].SubscriptionID != sub.SubscriptionID {
@@ -81,13 +82,13 @@ func TestSubscriptionBillsCancelsAndIsScoped(t *testing.T) {
 	if c.Status != 200 {
 		t.Fatalf("cancel: %d %s", c.Status, c.Message)
 	}
-	var canceled domain.SubscriptionRecord
+	var canceled billing.SubscriptionRecord
 	c.into(t, &canceled)
-	if canceled.Status != domain.SubscriptionCanceled || canceled.CanceledAt == nil {
+	if canceled.Status != billing.SubscriptionCanceled || canceled.CanceledAt == nil {
 		t.Fatalf("canceled %+v", canceled)
 	}
 	eventually(t, "the pending billing canceled", func() bool {
-		return e.call(m.Key, "GET", "/v1/billings/get/"+sub.LastBillingID, nil).m(t)["status"] == domain.BillingCanceled
+		return e.call(m.Key, "GET", "/v1/billings/get/"+sub.LastBillingID, nil).m(t)["status"] == billing.BillingCanceled
 	})
 	if r := e.call(m.Key, "POST", "/v1/subscriptions/cancel/"+sub.SubscriptionID, nil); r.Status != 400 {
 		t.Fatalf("second cancel: %d %s", r.Status, r.Message)
@@ -156,7 +157,7 @@ func TestSubscriptionChargesTheStoredCard(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("create: %d %s", r.Status, r.Message)
 	}
-	var sub domain.SubscriptionRecord
+	var sub billing.SubscriptionRecord
 	r.into(t, &sub)
 	if sub.CreditCardBrand != "VISA" || sub.CreditCardNumber != "1111" {
 		t.Fatalf("card shown as %q %q", sub.CreditCardBrand, sub.CreditCardNumber)
@@ -175,7 +176,7 @@ func TestSubscriptionChargesTheStoredCard(t *testing.T) {
 	var b map[string]any
 	eventually(t, "the card billing confirmed", func() bool {
 		b = e.call(m.Key, "GET", "/v1/billings/get/"+sub.LastBillingID, nil).m(t)
-		return b["status"] == domain.BillingConfirmed || b["status"] == domain.BillingReceived
+		return b["status"] == billing.BillingConfirmed || b["status"] == billing.BillingReceived
 	})
 	if b["method"] != "CARD_CREDIT" || b["amount"] != 29.9 {
 		t.Fatalf("billing %v", b)

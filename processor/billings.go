@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 )
 
@@ -48,8 +48,8 @@ var ErrBoletoVoided = errors.New("processor: boleto voided at the registrar")
 type CardTokenRequest struct {
 	// ID names the tokenization (idempotent).
 	ID         string
-	Card       domain.CardData
-	HolderInfo *domain.CardHolderInfo
+	Card       billing.CardData
+	HolderInfo *billing.CardHolderInfo
 	RemoteIP   string
 }
 

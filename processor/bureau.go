@@ -3,7 +3,7 @@ package processor
 import (
 	"time"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/money"
 )
 
@@ -26,7 +26,7 @@ type DunningRequest struct {
 	ID           string
 	BillingID    string
 	Value        money.Cents
-	Debtor       domain.Debtor
+	Debtor       bureau.Debtor
 	Document     []byte
 	DocumentType string
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 )
 
@@ -99,7 +100,7 @@ type Recharges interface {
 	// RechargeOffer names the operator of a mobile number and the amounts
 	// it sells; the use case asks it before answering (provider route) and
 	// before a create (the amount must be offered).
-	RechargeOffer(ctx context.Context, phone domain.MobileNumber) (RechargeOffer, error)
+	RechargeOffer(ctx context.Context, phone mobile.MobileNumber) (RechargeOffer, error)
 	// Recharge submits a top-up; the outcome arrives as a RechargeNotice.
 	// One withdrawn already (CancelRecharge, even of an id it had not
 	// seen) is refused with ErrRechargeWithdrawn.

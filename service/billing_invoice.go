@@ -9,6 +9,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -31,7 +32,7 @@ var (
 // holds a card and is still payable has its workflow signalled again (a
 // signal lost with its process is sent again by the payer's retry; the
 // workflow charges once, the acquirer is idempotent on the billing id).
-func (s *Billings) PayInvoice(ctx context.Context, token string, in domain.NewInvoicePayment) (CreatedBilling, error) {
+func (s *Billings) PayInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (CreatedBilling, error) {
 	b, err := db.BillingByPageToken(ctx, s.DB, token)
 	if err != nil {
 		return CreatedBilling{}, err
@@ -51,7 +52,7 @@ func (s *Billings) PayInvoice(ctx context.Context, token string, in domain.NewIn
 	}
 	// A token of its own per attempt: two payers' cards are never one row;
 	// the billing keeps the first (AttachDebitCard).
-	tok, err := s.tokenize(ctx, domain.Account{ID: b.AccountID}, domain.NewCardToken{Card: in.Card, RemoteIP: in.RemoteIP},
+	tok, err := s.tokenize(ctx, domain.Account{ID: b.AccountID}, billing.NewCardToken{Card: in.Card, RemoteIP: in.RemoteIP},
 		customerID, domain.NewID("ctk_"))
 	if err != nil {
 		return CreatedBilling{}, err
@@ -70,7 +71,7 @@ func (s *Billings) PayInvoice(ctx context.Context, token string, in domain.NewIn
 // (Signal-With-Start: a deferred workflow runs now) and answers answer; a
 // workflow that ended answers answer too, Temporal away is a 503 (the
 // payer's retry signals again).
-func (s *Billings) wakeDebit(ctx context.Context, b domain.Billing, answer error) error {
+func (s *Billings) wakeDebit(ctx context.Context, b billing.Billing, answer error) error {
 	in := activities.DebitCardInput{BillingID: b.ID, CardToken: b.Details.V.CardToken}
 	err := signalWithStart(ctx, s.Temporal, s.TaskQueue, billingLaunch(b), workflows.BillingDebitCardSignal, in,
 		fmt.Sprintf("billing %s is no longer payable", b.ID))

@@ -8,6 +8,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
@@ -46,12 +47,12 @@ func (s *Inbox) BillingNotice(ctx context.Context, billingID string, n processor
 
 // latePayment reports whether the notice is a payment of a CANCELED boleto
 // or card billing.
-func (s *Inbox) latePayment(b domain.Billing, n processor.BillingNotice) bool {
-	return n.Outcome == processor.OutcomePaid && b.Status == domain.BillingCanceled && b.Method != domain.MethodPix
+func (s *Inbox) latePayment(b billing.Billing, n processor.BillingNotice) bool {
+	return n.Outcome == processor.OutcomePaid && b.Status == billing.BillingCanceled && b.Method != domain.MethodPix
 }
 
 // bookLate books a CANCELED billing's payment (activities.BookBillingPayment).
-func (s *Inbox) bookLate(ctx context.Context, b domain.Billing, n processor.BillingNotice) error {
+func (s *Inbox) bookLate(ctx context.Context, b billing.Billing, n processor.BillingNotice) error {
 	n.BillingID = b.ID
 	_, err := activities.BookBillingPayment(ctx, s.DB, activities.BillingPaidInput{BillingID: b.ID, Notice: n})
 	return err

@@ -13,6 +13,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
@@ -24,7 +25,7 @@ func wantLatePayment(t *testing.T, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != domain.BillingReceived || !got.Details.V.LatePayment || got.AccountTransactionID == nil {
+	if got.Status != billing.BillingReceived || !got.Details.V.LatePayment || got.AccountTransactionID == nil {
 		t.Fatalf("billing after the late notice: %s %+v", got.Status, got.Details.V)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/workflows"
 )
@@ -23,7 +24,7 @@ const LaunchBillingRefund = "billing-refund"
 // (whose id is derived from the refund and whose reference is the billing)
 // and the billing.
 var _ = registerLaunch(LaunchBillingRefund, func(ctx context.Context, q sqlx.QueryerContext, refundID string) (launch, error) {
-	line, err := db.TransactionByID(ctx, q, activities.BillingRefundLineID(refundID), domain.TypeBillingRefund)
+	line, err := db.TransactionByID(ctx, q, activities.BillingRefundLineID(refundID), billing.TypeBillingRefund)
 	if err != nil {
 		return launch{}, err
 	}
@@ -36,7 +37,7 @@ var _ = registerLaunch(LaunchBillingRefund, func(ctx context.Context, q sqlx.Que
 
 // billingRefundLaunch is a billing refund's workflow start, for the refund
 // use case and the sweeper.
-func billingRefundLaunch(b domain.Billing, refundID string, amount money.Cents) launch {
+func billingRefundLaunch(b billing.Billing, refundID string, amount money.Cents) launch {
 	return launch{LaunchBillingRefund, refundID, workflows.BillingRefundStart(b, refundID, amount),
 		workflows.BillingRefundWorkflow, workflows.BillingRefundInput{BillingID: b.ID, RefundID: refundID}}
 }
@@ -65,7 +66,7 @@ const BillingRefundWait = 5 * time.Second
 // the request answers a 400 saying so (the billing as it was before);
 // not known in time, the billing with the refund PENDING (its outcome is
 // then seen on the billing: refunds[].status).
-func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
+func (s *Billings) Refund(ctx context.Context, acct domain.Account, in billing.NewBillingRefund) (billing.Billing, error) {
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, in.ID)
 	if err != nil {
 		return b, err
@@ -79,7 +80,7 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 		requestID = newID("", acct.ID, "billing-refund", in.IdempotencyKey, b.ID)
 		legacyID = newID("", acct.ID, "billing-refund", in.IdempotencyKey)
 	}
-	var refund domain.BillingRefund
+	var refund billing.BillingRefund
 	booked := false
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		// A PIX billing's payment is its charge's deposit: its row is locked
@@ -124,7 +125,7 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 		if err != nil {
 			return err
 		}
-		b, refund, booked = out, domain.BillingRefund{ID: refundID, Amount: amount, Status: domain.StatusPending}, true
+		b, refund, booked = out, billing.BillingRefund{ID: refundID, Amount: amount, Status: domain.StatusPending}, true
 		return recordIntent(ctx, tx, billingRefundLaunch(out, refundID, amount))
 	})
 	if err != nil {
@@ -140,7 +141,7 @@ func (s *Billings) Refund(ctx context.Context, acct domain.Account, in domain.Ne
 // BillingRefundWait) for a PENDING refund's workflow to record the
 // processor's answer, then reads the billing: a FAILED refund is a 400
 // (the processor refused it; its money is back), any other the billing.
-func (s *Billings) refundAnswer(ctx context.Context, acct domain.Account, b domain.Billing, refund domain.BillingRefund) (domain.Billing, error) {
+func (s *Billings) refundAnswer(ctx context.Context, acct domain.Account, b billing.Billing, refund billing.BillingRefund) (billing.Billing, error) {
 	if refund.Status != domain.StatusPending {
 		return refundOutcome(b, refund)
 	}
@@ -165,7 +166,7 @@ func (s *Billings) refundAnswer(ctx context.Context, acct domain.Account, b doma
 }
 
 // refundOutcome answers b for its refund r, or the processor's refusal.
-func refundOutcome(b domain.Billing, r domain.BillingRefund) (domain.Billing, error) {
+func refundOutcome(b billing.Billing, r billing.BillingRefund) (billing.Billing, error) {
 	if r.Status == domain.StatusFailed {
 		return b, domain.Invalidf("the processor refused refund %s of billing %s (%s): nothing was refunded; the billing is %s with %s refunded",
 			r.ID, b.ID, r.FailureReason, b.Status, b.RefundedAmount)
@@ -174,8 +175,8 @@ func refundOutcome(b domain.Billing, r domain.BillingRefund) (domain.Billing, er
 }
 
 // refundable is the amount a refund of asked (0: what is left) returns.
-func refundable(b domain.Billing, asked money.Cents) (money.Cents, error) {
-	if !domain.BillingPaid(b.Status) {
+func refundable(b billing.Billing, asked money.Cents) (money.Cents, error) {
+	if !billing.BillingPaid(b.Status) {
 		return 0, domain.Invalid("id", "billing %s is %s: only a paid billing can be refunded", b.ID, b.Status)
 	}
 	left := b.Amount - b.RefundedAmount

@@ -15,6 +15,8 @@ import (
 	"github.com/jangada/jangada/card"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
 	"github.com/jangada/jangada/workflows"
@@ -30,7 +32,7 @@ var _ = registerLaunch(LaunchBilling, func(ctx context.Context, q sqlx.QueryerCo
 })
 
 // billingLaunch is a billing's workflow start, for its create and the sweeper.
-func billingLaunch(b domain.Billing) launch {
+func billingLaunch(b billing.Billing) launch {
 	return launch{LaunchBilling, b.ID, workflows.BillingStart(b), workflows.BillingWorkflow, workflows.BillingInput{Billing: b}}
 }
 
@@ -55,7 +57,7 @@ type Billings struct {
 
 // CreatedBilling is a billing with its PIX QR image when it has one.
 type CreatedBilling struct {
-	Billing  domain.Billing
+	Billing  billing.Billing
 	PixImage string
 }
 
@@ -72,7 +74,7 @@ func (s *Billings) now() time.Time {
 // (before anything is written: no number or CVV goes further), registers a
 // boleto or makes a PIX billing's charge, commits the row and the intent to
 // start its workflow, and answers (the workflow starts beside the answer).
-func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewBilling) (CreatedBilling, error) {
+func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewBilling) (CreatedBilling, error) {
 	id := newID("bil_", acct.ID, "billing", in.IdempotencyKey)
 	if in.IdempotencyKey != "" {
 		if b, err := db.GetBilling(ctx, s.DB, acct.ID, id); err == nil {
@@ -90,8 +92,8 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 		return CreatedBilling{}, err
 	}
 	now := s.now().UTC()
-	b := domain.Billing{
-		ID: id, AccountID: acct.ID, APIKeyID: keyID(key), Method: in.Method, Status: domain.BillingPending,
+	b := billing.Billing{
+		ID: id, AccountID: acct.ID, APIKeyID: keyID(key), Method: in.Method, Status: billing.BillingPending,
 		Amount: in.Amount, FeeAmount: fee, NotificationFee: notification, NetAmount: net, InstallmentCount: in.InstallmentCount,
 		Description: in.Description, DueDate: in.DueDate, ExternalReference: in.ExternalReference,
 		CustomerID: &cust.ID, Customer: domain.SomeJSON(cust), PageToken: pageToken(), CreatedAt: domain.NewTime(now),
@@ -99,7 +101,7 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 	if in.SubscriptionID != "" {
 		b.SubscriptionID = &in.SubscriptionID
 	}
-	d := domain.BillingDetails{}
+	d := billing.BillingDetails{}
 	switch in.Method {
 	case domain.MethodCardCredit, domain.MethodCardVoucher:
 		tok, err := s.cardToken(ctx, acct, in, cust.ID, id)
@@ -155,7 +157,7 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 
 // insert commits the billing's row, with the intent to start its workflow
 // when it has one (one statement), and reports whether it is new.
-func (s *Billings) insert(ctx context.Context, b domain.Billing, withWorkflow bool) (fresh bool, err error) {
+func (s *Billings) insert(ctx context.Context, b billing.Billing, withWorkflow bool) (fresh bool, err error) {
 	var intent *db.Intent
 	if withWorkflow {
 		intent = billingLaunch(b).intent()
@@ -177,14 +179,14 @@ func (s *Billings) storedBilling(ctx context.Context, id string) (CreatedBilling
 // makes the billing OVERDUE). Its id derives from the billing's, so a
 // retried create finds it; fresh says the billing's id is new (no
 // Idempotency-Key), so there is no earlier charge to look for.
-func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b domain.Billing, fresh bool, now time.Time, alongside Alongside) (CreatedCharge, error) {
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b billing.Billing, fresh bool, now time.Time, alongside Alongside) (CreatedCharge, error) {
 	desc := b.Description
 	if len([]rune(desc)) < 3 {
 		desc = "Billing " + b.ID
 	}
 	return s.Charges.CreateWith(ctx, acct, key, domain.NewCharge{
 		IdempotencyKey: "billing:" + b.ID, Amount: b.Amount, Description: desc,
-		ExpiresIn: domain.DueEnd(b.DueDate).Sub(now),
+		ExpiresIn: billing.DueEnd(b.DueDate).Sub(now),
 		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
 		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID}, OwnerIsNew: fresh,
 	}, alongside)
@@ -192,7 +194,7 @@ func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domai
 
 // customer is the store's customer a billing names: the one with the id
 // given, or the account's customer with the taxId (made when there is none).
-func (s *Billings) customer(ctx context.Context, acct domain.Account, c domain.BillingCustomer) (domain.BillingCustomer, error) {
+func (s *Billings) customer(ctx context.Context, acct domain.Account, c billing.BillingCustomer) (billing.BillingCustomer, error) {
 	if c.ID != "" {
 		got, err := db.GetCustomer(ctx, s.DB, acct.ID, c.ID)
 		if errors.Is(err, domain.ErrNotFound) {
@@ -201,19 +203,19 @@ func (s *Billings) customer(ctx context.Context, acct domain.Account, c domain.B
 		if err != nil {
 			return c, err
 		}
-		return domain.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+		return billing.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
 	}
-	got, err := db.FindOrCreateCustomer(ctx, s.DB, domain.Customer{AccountID: acct.ID, Name: c.Name, Document: c.TaxID, Email: c.Email, Phone: c.Phone})
+	got, err := db.FindOrCreateCustomer(ctx, s.DB, store.Customer{AccountID: acct.ID, Name: c.Name, Document: c.TaxID, Email: c.Email, Phone: c.Phone})
 	if err != nil {
 		return c, err
 	}
-	return domain.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+	return billing.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
 }
 
 // cardToken is the billing's stored card token: the account's token it
 // names, or a new one for the card it carries (tokenized here, before
 // anything is written; the number and CVV go no further).
-func (s *Billings) cardToken(ctx context.Context, acct domain.Account, in domain.NewBilling, customerID, billingID string) (db.CardTokenRow, error) {
+func (s *Billings) cardToken(ctx context.Context, acct domain.Account, in billing.NewBilling, customerID, billingID string) (db.CardTokenRow, error) {
 	if in.Card == nil {
 		tok, err := db.GetCardToken(ctx, s.DB, acct.ID, in.CardToken)
 		if errors.Is(err, domain.ErrNotFound) {
@@ -227,13 +229,13 @@ func (s *Billings) cardToken(ctx context.Context, acct domain.Account, in domain
 		}
 		return tok, nil
 	}
-	return s.tokenize(ctx, acct, domain.NewCardToken{Card: *in.Card, HolderInfo: in.HolderInfo, RemoteIP: in.RemoteIP},
+	return s.tokenize(ctx, acct, billing.NewCardToken{Card: *in.Card, HolderInfo: in.HolderInfo, RemoteIP: in.RemoteIP},
 		customerID, domain.DerivedID("ctk_", "billing-card:"+billingID))
 }
 
 // tokenize asks the processor's vault for a token of the card and stores
 // it (id tokenID) with what may be shown of the card.
-func (s *Billings) tokenize(ctx context.Context, acct domain.Account, in domain.NewCardToken, customerID, tokenID string) (db.CardTokenRow, error) {
+func (s *Billings) tokenize(ctx context.Context, acct domain.Account, in billing.NewCardToken, customerID, tokenID string) (db.CardTokenRow, error) {
 	vault, err := s.Processor.TokenizeCard(ctx, processor.CardTokenRequest{ID: tokenID, Card: in.Card, HolderInfo: in.HolderInfo, RemoteIP: in.RemoteIP})
 	if err != nil {
 		return db.CardTokenRow{}, fmt.Errorf("processor: tokenize card: %w", err)
@@ -262,7 +264,7 @@ type CardTokenView struct {
 // TokenizeCard keeps a card for later billings of the account (its
 // customer resolved as a billing's): a token, its brand and last four
 // digits; the number is not stored.
-func (s *Billings) TokenizeCard(ctx context.Context, acct domain.Account, in domain.NewCardToken) (CardTokenView, error) {
+func (s *Billings) TokenizeCard(ctx context.Context, acct domain.Account, in billing.NewCardToken) (CardTokenView, error) {
 	cust, err := s.customer(ctx, acct, in.Customer)
 	if err != nil {
 		return CardTokenView{}, err
@@ -287,7 +289,7 @@ func (s *Billings) Get(ctx context.Context, acct domain.Account, idOrExternal st
 }
 
 // List reads one page of the account's billings.
-func (s *Billings) List(ctx context.Context, acct domain.Account, f BillingFilter) ([]domain.Billing, int, error) {
+func (s *Billings) List(ctx context.Context, acct domain.Account, f BillingFilter) ([]billing.Billing, int, error) {
 	return db.ListBillings(ctx, s.DB, acct.ID, f)
 }
 
@@ -301,7 +303,7 @@ func (s *Billings) Page(ctx context.Context, token string) (CreatedBilling, erro
 }
 
 // view adds the QR image of a payable PIX billing.
-func (s *Billings) view(b domain.Billing) CreatedBilling {
+func (s *Billings) view(b billing.Billing) CreatedBilling {
 	v := CreatedBilling{Billing: b}
 	if b.Method == domain.MethodPix && b.Payable() && b.Details.V.PixCopyPaste != "" {
 		img, err := qr.DataURI(b.Details.V.PixCopyPaste)
@@ -315,7 +317,7 @@ func (s *Billings) view(b domain.Billing) CreatedBilling {
 // Cancel cancels one of the account's billings that is still payable
 // (PENDING or OVERDUE) and tells its workflow; a billing paid or closed is
 // a 400. A subscription's canceled cycle calls it.
-func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (domain.Billing, error) {
+func (s *Billings) Cancel(ctx context.Context, acct domain.Account, id string) (billing.Billing, error) {
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, id)
 	if err != nil {
 		return b, err

@@ -15,6 +15,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
@@ -25,7 +26,7 @@ import (
 
 // paidBoleto stores a boleto billing of amount for acct and pays it as the
 // processor's notice would.
-func paidBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Billing {
+func paidBoleto(t *testing.T, acct domain.Account, amount money.Cents) billing.Billing {
 	t.Helper()
 	b := pendingBoleto(t, acct, amount)
 	a := &activities.Billings{Base: activities.Base{DB: sharedDB}}
@@ -37,16 +38,16 @@ func paidBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Bi
 }
 
 // pendingBoleto stores a PENDING boleto billing of amount for acct.
-func pendingBoleto(t *testing.T, acct domain.Account, amount money.Cents) domain.Billing {
+func pendingBoleto(t *testing.T, acct domain.Account, amount money.Cents) billing.Billing {
 	t.Helper()
 	fee, notif, net, err := acct.Fees.BillingPrice(domain.MethodBoleto, amount)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := domain.Billing{
-		ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodBoleto, Status: domain.BillingPending, Amount: amount,
+	b := billing.Billing{
+		ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodBoleto, Status: billing.BillingPending, Amount: amount,
 		FeeAmount: fee, NotificationFee: notif, NetAmount: net, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3),
-		Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+		Customer: domain.SomeJSON(billing.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
 		CreatedAt: domain.NewTime(time.Now()),
 	}
 	if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
@@ -109,7 +110,7 @@ func TestBillingRefundRefusedForBalanceStartsNothing(t *testing.T) {
 	proc := processormock.NewMockBillings(gomock.NewController(t))
 	var starts atomic.Int32
 	s := &service.Billings{DB: sharedDB, Processor: proc, Temporal: refundTemporal(t, proc, &starts)}
-	if _, err := s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: 5_000}); !errors.Is(err, domain.ErrInsufficientBalance) {
+	if _, err := s.Refund(t.Context(), acct, billing.NewBillingRefund{ID: b.ID, Amount: 5_000}); !errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Fatalf("Refund = %v, want insufficient balance", err)
 	}
 	if n := starts.Load(); n != 0 {
@@ -139,7 +140,7 @@ func TestConcurrentPartialBillingRefundsNeverRefundMoreThanPaid(t *testing.T) {
 	errs := make([]error, 2)
 	for i, amount := range []money.Cents{6_000, 5_000} {
 		wg.Go(func() {
-			_, errs[i] = s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: amount, IdempotencyKey: "race-" + b.ID + "-" + amount.String()})
+			_, errs[i] = s.Refund(t.Context(), acct, billing.NewBillingRefund{ID: b.ID, Amount: amount, IdempotencyKey: "race-" + b.ID + "-" + amount.String()})
 		})
 	}
 	wg.Wait()
@@ -173,7 +174,7 @@ func TestBillingRefundRefusedByTheProcessorAnswersItsRefusal(t *testing.T) {
 	var starts atomic.Int32
 	s := &service.Billings{DB: sharedDB, Processor: proc, Temporal: refundTemporal(t, proc, &starts)}
 	for range 2 {
-		_, err := s.Refund(t.Context(), acct, domain.NewBillingRefund{ID: b.ID, Amount: 4_000, IdempotencyKey: "refused-" + b.ID})
+		_, err := s.Refund(t.Context(), acct, billing.NewBillingRefund{ID: b.ID, Amount: 4_000, IdempotencyKey: "refused-" + b.ID})
 		if !errors.Is(err, domain.ErrInvalid) {
 			t.Fatalf("Refund = %v, want the refusal (invalid)", err)
 		}
@@ -182,7 +183,7 @@ func TestBillingRefundRefusedByTheProcessorAnswersItsRefusal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != domain.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 1 || got.Details.V.Refunds[0].Status != domain.StatusFailed {
+	if got.Status != billing.BillingReceived || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 1 || got.Details.V.Refunds[0].Status != domain.StatusFailed {
 		t.Fatalf("billing after the refusal: %s, refunded %s, refunds %+v", got.Status, got.RefundedAmount, got.Details.V.Refunds)
 	}
 	after, err := db.GetBalance(t.Context(), sharedDB, acct.ID)
@@ -227,10 +228,10 @@ func TestCardBillingCannotBeCanceledOnceWithTheAcquirer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := domain.Billing{
-		ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodCardCredit, Status: domain.BillingPending, Amount: 10_000,
+	b := billing.Billing{
+		ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodCardCredit, Status: billing.BillingPending, Amount: 10_000,
 		FeeAmount: fee, NotificationFee: notif, NetAmount: net, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3),
-		Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+		Customer: domain.SomeJSON(billing.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
 		CreatedAt: domain.NewTime(time.Now()),
 	}
 	if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
@@ -244,7 +245,7 @@ func TestCardBillingCannotBeCanceledOnceWithTheAcquirer(t *testing.T) {
 		t.Fatalf("Cancel of a card billing = %v, want invalid", err)
 	}
 	got, err := db.BillingByID(t.Context(), sharedDB, b.ID)
-	if err != nil || got.Status != domain.BillingPending {
+	if err != nil || got.Status != billing.BillingPending {
 		t.Fatalf("card billing after the refused cancel: %s, %v", got.Status, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
@@ -25,7 +26,7 @@ var _ = registerLaunch(LaunchDunning, func(ctx context.Context, q sqlx.QueryerCo
 })
 
 // dunningLaunch is a dunning's workflow start, for its create and the sweeper.
-func dunningLaunch(d domain.Dunning) launch {
+func dunningLaunch(d bureau.Dunning) launch {
 	return launch{LaunchDunning, d.ID, workflows.DunningStart(d), workflows.DunningWorkflow, workflows.DunningInput{Dunning: d}}
 }
 
@@ -50,20 +51,20 @@ func bureauGate(acct domain.Account) error {
 
 // Simulate says whether a dunning of the billing can be requested, with
 // its fee and value. Another account's billing is not found.
-func (s *Bureau) Simulate(ctx context.Context, acct domain.Account, payment string) (domain.DunningSimulation, error) {
+func (s *Bureau) Simulate(ctx context.Context, acct domain.Account, payment string) (bureau.DunningSimulation, error) {
 	if err := bureauGate(acct); err != nil {
-		return domain.DunningSimulation{}, err
+		return bureau.DunningSimulation{}, err
 	}
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, payment)
 	if err != nil {
-		return domain.DunningSimulation{}, err
+		return bureau.DunningSimulation{}, err
 	}
 	existing, err := db.StandingDunning(ctx, s.DB, acct.ID, b.ID)
 	if err != nil {
-		return domain.DunningSimulation{}, err
+		return bureau.DunningSimulation{}, err
 	}
-	reason := domain.DunningEligibility(acct, b.Status, existing)
-	return domain.DunningSimulation{Payment: b.ID, CanBeRequested: reason == "", Reason: reason, Fee: domain.DunningFee, Value: b.Amount}, nil
+	reason := bureau.DunningEligibility(acct, b.Status, existing)
+	return bureau.DunningSimulation{Payment: b.ID, CanBeRequested: reason == "", Reason: reason, Fee: bureau.DunningFee, Value: b.Amount}, nil
 }
 
 // CreateDunning requests a dunning of an OVERDUE billing of the account:
@@ -71,9 +72,9 @@ func (s *Bureau) Simulate(ctx context.Context, acct domain.Account, payment stri
 // fee's debit from withdrawable money (activities.InsertDunning) and the
 // workflow intent; then the workflow starts. A retry under the same
 // Idempotency-Key answers with the first attempt's dunning first.
-func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in domain.NewDunning) (domain.DunningView, error) {
+func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in bureau.NewDunning) (bureau.DunningView, error) {
 	if err := bureauGate(acct); err != nil {
-		return domain.DunningView{}, err
+		return bureau.DunningView{}, err
 	}
 	id := newID("dun_", acct.ID, "dunning", in.IdempotencyKey, in.Payment)
 	if in.IdempotencyKey != "" {
@@ -82,26 +83,26 @@ func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in doma
 			return d.View(), ownsKey(ctx, d.CreatedAt.Time)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
-			return domain.DunningView{}, err
+			return bureau.DunningView{}, err
 		}
 	}
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, in.Payment)
 	if errors.Is(err, domain.ErrNotFound) {
-		return domain.DunningView{}, domain.NotFound("billing")
+		return bureau.DunningView{}, domain.NotFound("billing")
 	}
 	if err != nil {
-		return domain.DunningView{}, err
+		return bureau.DunningView{}, err
 	}
 	existing, err := db.StandingDunning(ctx, s.DB, acct.ID, b.ID)
 	if err != nil {
-		return domain.DunningView{}, err
+		return bureau.DunningView{}, err
 	}
-	if reason := domain.DunningEligibility(acct, b.Status, existing); reason != "" {
-		return domain.DunningView{}, domain.Invalid("payment", "cannot be sent to the credit bureau: %s", reason)
+	if reason := bureau.DunningEligibility(acct, b.Status, existing); reason != "" {
+		return bureau.DunningView{}, domain.Invalid("payment", "cannot be sent to the credit bureau: %s", reason)
 	}
-	d := domain.Dunning{
-		ID: id, AccountID: acct.ID, Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau, Payment: b.ID,
-		Value: b.Amount, Fee: domain.DunningFee, Description: in.Description, Debtor: domain.SomeJSON(in.Debtor),
+	d := bureau.Dunning{
+		ID: id, AccountID: acct.ID, Status: bureau.DunningPending, Type: bureau.DunningTypeCreditBureau, Payment: b.ID,
+		Value: b.Amount, Fee: bureau.DunningFee, Description: in.Description, Debtor: domain.SomeJSON(in.Debtor),
 		DocumentName: in.DocumentName, DocumentType: in.DocumentType, CreatedAt: domain.NewTime(time.Now().Truncate(time.Millisecond)),
 	}
 	l := dunningLaunch(d)
@@ -113,26 +114,26 @@ func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in doma
 		return recordIntent(ctx, tx, l)
 	})
 	if errors.Is(err, domain.ErrInsufficientBalance) {
-		return domain.DunningView{}, domain.Insufficient("the withdrawable balance does not cover the dunning fee of %s", domain.DunningFee.Format())
+		return bureau.DunningView{}, domain.Insufficient("the withdrawable balance does not cover the dunning fee of %s", bureau.DunningFee.Format())
 	}
 	if err != nil {
-		return domain.DunningView{}, err
+		return bureau.DunningView{}, err
 	}
 	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
 	return d.View(), nil
 }
 
 // GetDunning returns one of the account's dunnings.
-func (s *Bureau) GetDunning(ctx context.Context, acct domain.Account, id string) (domain.DunningView, error) {
+func (s *Bureau) GetDunning(ctx context.Context, acct domain.Account, id string) (bureau.DunningView, error) {
 	if err := bureauGate(acct); err != nil {
-		return domain.DunningView{}, err
+		return bureau.DunningView{}, err
 	}
 	d, err := db.GetDunning(ctx, s.DB, acct.ID, id)
 	return d.View(), err
 }
 
 // ListDunnings returns the account's dunnings matching f and how many match.
-func (s *Bureau) ListDunnings(ctx context.Context, acct domain.Account, f domain.DunningFilter) ([]domain.Dunning, int, error) {
+func (s *Bureau) ListDunnings(ctx context.Context, acct domain.Account, f bureau.DunningFilter) ([]bureau.Dunning, int, error) {
 	if err := bureauGate(acct); err != nil {
 		return nil, 0, err
 	}
@@ -144,9 +145,9 @@ func (s *Bureau) ListDunnings(ctx context.Context, acct domain.Account, f domain
 // database transaction. The bureau answers at once (idempotent on the
 // report id, derived from the Idempotency-Key): the create returns it. A
 // retry finds the first attempt's report first.
-func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in domain.NewReport) (domain.Report, error) {
+func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in bureau.NewReport) (bureau.Report, error) {
 	if err := bureauGate(acct); err != nil {
-		return domain.Report{}, err
+		return bureau.Report{}, err
 	}
 	id := newID("rep_", acct.ID, "report", in.IdempotencyKey)
 	if in.IdempotencyKey != "" {
@@ -159,47 +160,47 @@ func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in domai
 		}
 	}
 	if _, err := db.GetCustomer(ctx, s.DB, acct.ID, in.CustomerID); errors.Is(err, domain.ErrNotFound) {
-		return domain.Report{}, domain.Invalid("customer", "is not a customer of this account")
+		return bureau.Report{}, domain.Invalid("customer", "is not a customer of this account")
 	} else if err != nil {
-		return domain.Report{}, err
+		return bureau.Report{}, err
 	}
 	b, err := db.GetBalance(ctx, s.DB, acct.ID)
 	if err != nil {
-		return domain.Report{}, err
+		return bureau.Report{}, err
 	}
-	if b.Withdrawable < domain.ReportFee { // spare the bureau a query nobody pays for
-		return domain.Report{}, domain.Insufficient("the withdrawable balance does not cover the report fee of %s", domain.ReportFee.Format())
+	if b.Withdrawable < bureau.ReportFee { // spare the bureau a query nobody pays for
+		return bureau.Report{}, domain.Insufficient("the withdrawable balance does not cover the report fee of %s", bureau.ReportFee.Format())
 	}
 	rep, err := s.Processor.CreditReport(ctx, processor.ReportRequest{ID: id, CpfCnpj: in.CpfCnpj})
 	if err != nil {
-		return domain.Report{}, fmt.Errorf("%w: credit bureau: %v", domain.ErrUnavailable, err)
+		return bureau.Report{}, fmt.Errorf("%w: credit bureau: %v", domain.ErrUnavailable, err)
 	}
-	r := domain.Report{ID: id, AccountID: acct.ID, Status: domain.ReportCompleted, Customer: in.CustomerID, CpfCnpj: in.CpfCnpj,
-		Fee: domain.ReportFee, Score: rep.Score, Restrictions: rep.Restrictions, ReferenceID: rep.ReferenceID,
+	r := bureau.Report{ID: id, AccountID: acct.ID, Status: bureau.ReportCompleted, Customer: in.CustomerID, CpfCnpj: in.CpfCnpj,
+		Fee: bureau.ReportFee, Score: rep.Score, Restrictions: rep.Restrictions, ReferenceID: rep.ReferenceID,
 		CreatedAt: domain.NewTime(time.Now().Truncate(time.Millisecond))}
 	err = db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		_, err := activities.InsertReport(ctx, tx, r)
 		return err
 	})
 	if errors.Is(err, domain.ErrInsufficientBalance) {
-		return domain.Report{}, domain.Insufficient("the withdrawable balance does not cover the report fee of %s", domain.ReportFee.Format())
+		return bureau.Report{}, domain.Insufficient("the withdrawable balance does not cover the report fee of %s", bureau.ReportFee.Format())
 	}
 	if err != nil {
-		return domain.Report{}, err
+		return bureau.Report{}, err
 	}
 	return db.GetReport(ctx, s.DB, acct.ID, id)
 }
 
 // GetReport returns one of the account's credit reports.
-func (s *Bureau) GetReport(ctx context.Context, acct domain.Account, id string) (domain.Report, error) {
+func (s *Bureau) GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error) {
 	if err := bureauGate(acct); err != nil {
-		return domain.Report{}, err
+		return bureau.Report{}, err
 	}
 	return db.GetReport(ctx, s.DB, acct.ID, id)
 }
 
 // ListReports returns a page of the account's credit reports.
-func (s *Bureau) ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]domain.Report, int, error) {
+func (s *Bureau) ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error) {
 	if err := bureauGate(acct); err != nil {
 		return nil, 0, err
 	}
@@ -213,7 +214,7 @@ func (s *Inbox) DunningNotice(ctx context.Context, dunningID string, n processor
 	if err != nil {
 		return err
 	}
-	if d.Status == domain.DunningProcessed || d.Status == domain.DunningDenied {
+	if d.Status == bureau.DunningProcessed || d.Status == bureau.DunningDenied {
 		return domain.Invalidf("dunning %s is %s already", d.ID, d.Status)
 	}
 	n.DunningID = d.ID // its workflow ignores a notice naming another

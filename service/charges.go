@@ -11,10 +11,10 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/qr"
-	"github.com/jangada/jangada/subaccount"
 	"github.com/jangada/jangada/workflows"
 )
 

@@ -11,6 +11,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	checkoutdom "github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
 )
 
@@ -45,7 +47,7 @@ type Checkouts struct {
 // CheckoutResult is a session with its charge's BR Code and QR image, or
 // its crypto deposit's address and amount.
 type CheckoutResult struct {
-	Session      domain.CheckoutSession
+	Session      checkoutdom.CheckoutSession
 	CopyPaste    string
 	QRCodeBase64 string
 	Crypto       *CheckoutCrypto
@@ -73,7 +75,7 @@ type PageProduct struct {
 
 // Checkout makes (or, under the same Idempotency-Key, finds) a session of
 // one of the account's links, for the calling key.
-func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (CheckoutResult, error) {
+func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in checkoutdom.NewCheckout) (CheckoutResult, error) {
 	id := newID("cs_", acct.ID, "checkout", in.IdempotencyKey, in.LinkID)
 	if in.IdempotencyKey != "" {
 		if r, found, err := s.earlier(ctx, acct.ID, id, in); found || err != nil {
@@ -92,7 +94,7 @@ func (s *Checkouts) Checkout(ctx context.Context, acct domain.Account, key domai
 // session: the page's key for the form (api's pageKey: the nonce the
 // server drew into the form, bound to the payer), so a form sent twice
 // makes one session and another payer's form another.
-func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (CheckoutResult, error) {
+func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in checkoutdom.NewCheckout) (CheckoutResult, error) {
 	link, err := db.PublicPaymentLink(ctx, s.DB, in.LinkID)
 	if err != nil {
 		return CheckoutResult{}, err
@@ -115,7 +117,7 @@ func (s *Checkouts) PageCheckout(ctx context.Context, nonce string, in domain.Ne
 
 // earlier finds the session an earlier attempt of this checkout made: the
 // same one is answered, another checkout under the same key is a 400.
-func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain.NewCheckout) (CheckoutResult, bool, error) {
+func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in checkoutdom.NewCheckout) (CheckoutResult, bool, error) {
 	sess, err := db.GetSession(ctx, s.DB, accountID, id)
 	if errors.Is(err, domain.ErrNotFound) {
 		return CheckoutResult{}, false, nil
@@ -133,7 +135,7 @@ func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain
 	if err == nil && r.Crypto != nil && r.Crypto.PayCurrency != in.PayCurrency.Code {
 		return CheckoutResult{}, false, domain.Invalid("Idempotency-Key", "was already used by checkout session %s paid in %s", sess.ID, r.Crypto.PayCurrency)
 	}
-	if err == nil && r.CopyPaste == "" && r.Crypto == nil && sess.Status == domain.SessionOpen && time.Until(sess.ExpiresAt.Time) > time.Minute {
+	if err == nil && r.CopyPaste == "" && r.Crypto == nil && sess.Status == checkoutdom.SessionOpen && time.Until(sess.ExpiresAt.Time) > time.Minute {
 		// The first attempt stored the session and died before its
 		// charge: this retry makes it.
 		acct, err := db.GetAccount(ctx, s.DB, accountID)
@@ -151,7 +153,7 @@ func (s *Checkouts) earlier(ctx context.Context, accountID, id string, in domain
 }
 
 // sameCheckout tells whether a stored session is the checkout in asks for.
-func sameCheckout(sess domain.CheckoutSession, in domain.NewCheckout) bool {
+func sameCheckout(sess checkoutdom.CheckoutSession, in checkoutdom.NewCheckout) bool {
 	code := ""
 	if sess.CouponCode != nil {
 		code = *sess.CouponCode
@@ -163,21 +165,21 @@ func sameCheckout(sess domain.CheckoutSession, in domain.NewCheckout) bool {
 // checkout runs the checks a new session needs, holds what it sells (a
 // coupon use, product lines) by storing it OPEN, makes its charge and
 // answers. A charge that cannot be made expires the session at once.
-func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in domain.NewCheckout,
+func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in checkoutdom.NewCheckout,
 	ttl time.Duration) (CheckoutResult, error) {
-	if link.Status != domain.LinkActive {
+	if link.Status != checkoutdom.LinkActive {
 		return CheckoutResult{}, domain.Invalid("linkId", "names an inactive payment link: it takes no checkouts")
 	}
 	if !acct.Verified {
 		return CheckoutResult{}, domain.Forbidden("checkout needs a verified account")
 	}
-	if !domain.Allows(link.AllowedMethods, in.Method) {
+	if !checkoutdom.Allows(link.AllowedMethods, in.Method) {
 		return CheckoutResult{}, domain.Invalid("method", "is not accepted by this payment link (it accepts %s)", joinList(link.AllowedMethods))
 	}
-	if in.Method == domain.MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto) {
+	if in.Method == checkoutdom.MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto) {
 		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
 	}
-	var products []domain.Product
+	var products []store.Product
 	if len(link.ProductIDs) > 0 {
 		var err error
 		if products, err = db.ProductsOf(ctx, s.DB, acct.ID, link.ProductIDs); err != nil {
@@ -187,7 +189,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 			return CheckoutResult{}, domain.Invalid("linkId", "sells a product that no longer exists")
 		}
 	}
-	price, err := domain.PriceCheckout(link.FixedAmount, in.Amount, products)
+	price, err := checkoutdom.PriceCheckout(link.FixedAmount, in.Amount, products)
 	if err != nil {
 		return CheckoutResult{}, err
 	}
@@ -196,11 +198,11 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		return CheckoutResult{}, err
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond) // PostgreSQL's precision: the payment expires when the session does
-	sess := domain.CheckoutSession{
+	sess := checkoutdom.CheckoutSession{
 		ID: id, AccountID: acct.ID, LinkID: link.ID, Method: in.Method, OriginalAmount: price, Amount: price,
 		ProductIDs:    domain.SomeJSON([]string(link.ProductIDs)),
 		TransactionID: sessionPaymentID(acct.ID, id, in.Method), ExternalReference: in.ExternalReference,
-		Status: domain.SessionOpen, ExpiresAt: domain.NewTime(now.Add(ttl)), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
+		Status: checkoutdom.SessionOpen, ExpiresAt: domain.NewTime(now.Add(ttl)), CreatedAt: domain.NewTime(now), UpdatedAt: domain.NewTime(now),
 	}
 	if keyID != "" {
 		sess.APIKeyID = &keyID
@@ -208,7 +210,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 	if payer != nil {
 		sess.Payer = domain.SomeJSON(*payer)
 	}
-	if in.Method != domain.MethodCrypto && in.CouponCode == "" && len(link.ProductIDs) == 0 {
+	if in.Method != checkoutdom.MethodCrypto && in.CouponCode == "" && len(link.ProductIDs) == 0 {
 		// Nothing to hold: the session commits with its charge, in one
 		// transaction (Charges.CreateWith). A CRYPTO session's payment is a
 		// deposit, made after the session is stored (pay). A concurrent attempt of the
@@ -250,7 +252,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 // the session at once: nothing can pay it, and it holds nothing any more.
 // (A session whose request died before its charge stops holding at its
 // expiry; a retry under the same key makes the charge.)
-func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession) (CheckoutResult, error) {
+func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName string, sess checkoutdom.CheckoutSession) (CheckoutResult, error) {
 	r, _, err := s.chargeWith(ctx, acct, linkName, sess, false, nil)
 	return r, err
 }
@@ -262,12 +264,12 @@ func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName st
 // session under a new random id (no Idempotency-Key): no earlier charge
 // can exist. written says alongside's row was written with the charge
 // (false: an attempt of the same checkout stored them first).
-func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, fresh bool, alongside Alongside) (r CheckoutResult, written bool, err error) {
+func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess checkoutdom.CheckoutSession, fresh bool, alongside Alongside) (r CheckoutResult, written bool, err error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
 	}
-	var payer *domain.CheckoutPayer
+	var payer *checkoutdom.CheckoutPayer
 	if sess.Payer.Valid {
 		payer = &sess.Payer.V
 	}
@@ -289,7 +291,7 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 }
 
 // Session reads one of the account's sessions.
-func (s *Checkouts) Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error) {
+func (s *Checkouts) Session(ctx context.Context, acct domain.Account, id string) (checkoutdom.CheckoutSession, error) {
 	return db.GetSession(ctx, s.DB, acct.ID, id)
 }
 
@@ -332,7 +334,7 @@ func (s *Checkouts) PublicLink(ctx context.Context, id string) (PayPage, error) 
 	if err != nil {
 		return PayPage{}, err
 	}
-	if price, err := domain.PriceCheckout(l.FixedAmount, nil, products); err == nil {
+	if price, err := checkoutdom.PriceCheckout(l.FixedAmount, nil, products); err == nil {
 		page.Price = &price
 	}
 	for _, p := range products {
@@ -372,7 +374,7 @@ func chargeDescription(name string) string {
 
 // payerParty is the charge's payer of a session's payer (nil when it
 // gave neither name nor document).
-func payerParty(p *domain.CheckoutPayer) *domain.Party {
+func payerParty(p *checkoutdom.CheckoutPayer) *domain.Party {
 	if p == nil || (p.Name == "" && p.Document == "") {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/qr"
 )
@@ -34,7 +36,7 @@ type CheckoutCrypto struct {
 // one payment.
 func sessionPaymentID(accountID, sessionID, method string) string {
 	owner := &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sessionID}
-	if method == domain.MethodCrypto {
+	if method == checkout.MethodCrypto {
 		return ownedID("", accountID, "crypto-deposit", "checkout "+sessionID, owner)
 	}
 	return ownedID("", accountID, "charge", "checkout "+sessionID, owner)
@@ -42,7 +44,7 @@ func sessionPaymentID(accountID, sessionID, method string) string {
 
 // sessionPaymentType is the transaction type of a session's payment.
 func sessionPaymentType(method string) string {
-	if method == domain.MethodCrypto {
+	if method == checkout.MethodCrypto {
 		return domain.TypeCryptoIn
 	}
 	return domain.TypePixIn
@@ -50,8 +52,8 @@ func sessionPaymentType(method string) string {
 
 // pay makes the session's payment by its method (or finds it) and answers
 // with the session and what its payer needs.
-func (s *Checkouts) pay(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, coin domain.CryptoCurrency) (CheckoutResult, error) {
-	if sess.Method == domain.MethodCrypto {
+func (s *Checkouts) pay(ctx context.Context, acct domain.Account, linkName string, sess checkout.CheckoutSession, coin crypto.CryptoCurrency) (CheckoutResult, error) {
+	if sess.Method == checkout.MethodCrypto {
 		return s.deposit(ctx, acct, linkName, sess, coin)
 	}
 	return s.charge(ctx, acct, linkName, sess)
@@ -60,12 +62,12 @@ func (s *Checkouts) pay(ctx context.Context, acct domain.Account, linkName strin
 // deposit makes the CRYPTO session's deposit: its amount in BRL, quoted in
 // coin, expiring with the session. A deposit that cannot be made expires
 // the session at once, as a charge does.
-func (s *Checkouts) deposit(ctx context.Context, acct domain.Account, linkName string, sess domain.CheckoutSession, coin domain.CryptoCurrency) (CheckoutResult, error) {
+func (s *Checkouts) deposit(ctx context.Context, acct domain.Account, linkName string, sess checkout.CheckoutSession, coin crypto.CryptoCurrency) (CheckoutResult, error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
 	}
-	t, err := s.Crypto.CreateDeposit(ctx, acct, domain.APIKey{ID: keyID}, domain.NewCryptoDeposit{
+	t, err := s.Crypto.CreateDeposit(ctx, acct, domain.APIKey{ID: keyID}, crypto.NewCryptoDeposit{
 		IdempotencyKey: "checkout " + sess.ID, Amount: sess.Amount, Currency: coin, Description: chargeDescription(linkName),
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, ExpiresAt: sess.ExpiresAt.Time,
 	})
@@ -87,13 +89,13 @@ func checkoutCrypto(t domain.Transaction) *CheckoutCrypto {
 	if c == nil {
 		return nil
 	}
-	return &CheckoutCrypto{Address: c.Address, ExtraID: c.ExtraID, PayCurrency: c.PayCurrency, PayAmount: domain.PayAmount(*c), Rate: c.Rate}
+	return &CheckoutCrypto{Address: c.Address, ExtraID: c.ExtraID, PayCurrency: c.PayCurrency, PayAmount: crypto.PayAmount(*c), Rate: c.Rate}
 }
 
 // result is a stored session with its payment's code or address. A
 // session whose payment is not stored yet (its checkout still under way)
 // has none.
-func (s *Checkouts) result(ctx context.Context, sess domain.CheckoutSession) (CheckoutResult, error) {
+func (s *Checkouts) result(ctx context.Context, sess checkout.CheckoutSession) (CheckoutResult, error) {
 	r := CheckoutResult{Session: sess}
 	t, err := db.TransactionByID(ctx, s.DB, sess.TransactionID, sessionPaymentType(sess.Method))
 	if errors.Is(err, domain.ErrNotFound) {
@@ -102,7 +104,7 @@ func (s *Checkouts) result(ctx context.Context, sess domain.CheckoutSession) (Ch
 	if err != nil {
 		return r, err
 	}
-	if sess.Method == domain.MethodCrypto {
+	if sess.Method == checkout.MethodCrypto {
 		r.Crypto = checkoutCrypto(t)
 		return r, nil
 	}

@@ -9,12 +9,14 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // hold prices the coupon and holds a use of it and a line of each product
 // that hands out lines, under their row locks: the OPEN session it stores
 // in the same transaction is the hold.
-func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, couponCode string) error {
+func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *checkout.CheckoutSession, couponCode string) error {
 	if couponCode != "" {
 		if err := holdCoupon(ctx, tx, sess, couponCode); err != nil {
 			return err
@@ -27,7 +29,7 @@ func (s *Checkouts) hold(ctx context.Context, tx *sqlx.Tx, sess *domain.Checkout
 // discount: domain.Coupon.Quote), counting the uses OPEN sessions hold as
 // taken, under the coupon's row lock: the use itself is counted when the
 // session is paid (activities.PaySession).
-func holdCoupon(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, code string) error {
+func holdCoupon(ctx context.Context, tx *sqlx.Tx, sess *checkout.CheckoutSession, code string) error {
 	c, err := db.LockCouponByCode(ctx, tx, sess.AccountID, code)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.Invalid("couponCode", "is not a coupon of this store")
@@ -39,7 +41,7 @@ func holdCoupon(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, 
 	if err != nil {
 		return err
 	}
-	q := c.Quote(domain.CouponUse{Amount: sess.OriginalAmount, PaymentLinkID: sess.LinkID, ProductIDs: sess.ProductIDs.V,
+	q := c.Quote(store.CouponUse{Amount: sess.OriginalAmount, PaymentLinkID: sess.LinkID, ProductIDs: sess.ProductIDs.V,
 		Now: time.Now(), Held: int64(held)})
 	if !q.Valid {
 		return domain.Invalid("couponCode", "cannot be used: %s", q.Reason)
@@ -51,7 +53,7 @@ func holdCoupon(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession, 
 
 // holdProducts refuses a sale of a product that is gone, inactive or, for
 // one that hands out lines, without a line that no OPEN session holds.
-func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession) error {
+func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *checkout.CheckoutSession) error {
 	ids := sess.ProductIDs.V
 	if len(ids) == 0 {
 		return nil
@@ -65,11 +67,11 @@ func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession
 	}
 	// Priced before the locks (PriceCheckout): a price changed since is
 	// not sold at the old one.
-	if sum, ok := domain.ProductsPrice(products); ok && sum != sess.OriginalAmount {
+	if sum, ok := checkout.ProductsPrice(products); ok && sum != sess.OriginalAmount {
 		return domain.Invalid("linkId", "sells a product whose price changed while checking out: try again")
 	}
 	for _, p := range products {
-		if p.Status != domain.ProductActive {
+		if p.Status != store.ProductActive {
 			return domain.Invalid("linkId", "sells the product %q, which is not for sale now", p.Name)
 		}
 		if !handsOutLines(p) {
@@ -87,9 +89,9 @@ func holdProducts(ctx context.Context, tx *sqlx.Tx, sess *domain.CheckoutSession
 }
 
 // handsOutLines tells whether a sale of p takes one of its TEXT_LINES.
-func handsOutLines(p domain.Product) bool {
+func handsOutLines(p store.Product) bool {
 	for _, d := range p.Deliveries {
-		if d.Type == domain.DeliveryTextLines {
+		if d.Type == store.DeliveryTextLines {
 			return true
 		}
 	}

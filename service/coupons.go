@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Coupons manages the store's discount coupons (spec "Store").
@@ -21,7 +22,7 @@ type Coupons struct {
 
 // Create stores a coupon. A retry under the same Idempotency-Key finds the
 // coupon its first attempt made before the code's uniqueness is checked.
-func (s *Coupons) Create(ctx context.Context, acct domain.Account, p domain.CouponPatch) (domain.Coupon, error) {
+func (s *Coupons) Create(ctx context.Context, acct domain.Account, p store.CouponPatch) (store.Coupon, error) {
 	id := newID("cpn_", acct.ID, "coupon", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if found, err := db.GetCoupon(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
@@ -31,7 +32,7 @@ func (s *Coupons) Create(ctx context.Context, acct domain.Account, p domain.Coup
 			return found, err
 		}
 	}
-	c, err := domain.Coupon{ID: id, AccountID: acct.ID}.Apply(p)
+	c, err := store.Coupon{ID: id, AccountID: acct.ID}.Apply(p)
 	if err != nil {
 		return c, err
 	}
@@ -57,19 +58,19 @@ func (s *Coupons) checkProducts(ctx context.Context, acct domain.Account, ids []
 }
 
 // Get reads one of the account's coupons.
-func (s *Coupons) Get(ctx context.Context, acct domain.Account, id string) (domain.Coupon, error) {
+func (s *Coupons) Get(ctx context.Context, acct domain.Account, id string) (store.Coupon, error) {
 	return db.GetCoupon(ctx, s.DB, acct.ID, id)
 }
 
 // List is one page of the account's coupons that f selects.
-func (s *Coupons) List(ctx context.Context, acct domain.Account, f domain.CouponFilter) ([]domain.Coupon, int, error) {
+func (s *Coupons) List(ctx context.Context, acct domain.Account, f store.CouponFilter) ([]store.Coupon, int, error) {
 	return db.ListCoupons(ctx, s.DB, acct.ID, f)
 }
 
 // Update applies p to one of the account's coupons.
-func (s *Coupons) Update(ctx context.Context, acct domain.Account, id string, p domain.CouponPatch) (domain.Coupon, error) {
+func (s *Coupons) Update(ctx context.Context, acct domain.Account, id string, p store.CouponPatch) (store.Coupon, error) {
 	if err := s.checkProducts(ctx, acct, p.ProductIDs); err != nil {
-		return domain.Coupon{}, err
+		return store.Coupon{}, err
 	}
 	return db.UpdateCoupon(ctx, s.DB, acct.ID, id, p)
 }
@@ -82,19 +83,19 @@ func (s *Coupons) Delete(ctx context.Context, acct domain.Account, id string) er
 // Validate quotes the account's coupon with the check's code for its
 // amount, link and product. A code that names no coupon is an answer
 // (valid false, with the reason), not an error; validating counts no use.
-func (s *Coupons) Validate(ctx context.Context, acct domain.Account, c domain.CouponCheck) (domain.CouponQuote, error) {
+func (s *Coupons) Validate(ctx context.Context, acct domain.Account, c store.CouponCheck) (store.CouponQuote, error) {
 	coupon, err := db.GetCouponByCode(ctx, s.DB, acct.ID, c.Code)
 	if errors.Is(err, domain.ErrNotFound) {
-		return domain.NoCoupon(c.Use.Amount), nil
+		return store.NoCoupon(c.Use.Amount), nil
 	}
 	if err != nil {
-		return domain.CouponQuote{}, err
+		return store.CouponQuote{}, err
 	}
 	// The uses open checkouts hold are taken, as a checkout counts them:
 	// validate never says valid to a coupon a checkout would refuse.
 	held, err := db.CouponHeld(ctx, s.DB, coupon.ID)
 	if err != nil {
-		return domain.CouponQuote{}, err
+		return store.CouponQuote{}, err
 	}
 	c.Use.Held = int64(held)
 	return coupon.Quote(c.Use), nil

@@ -9,6 +9,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
@@ -85,7 +86,7 @@ func cryptoGate(acct domain.Account) error {
 // with its quote) and its workflow intent commit before the workflow
 // starts. A retry (the same Idempotency-Key or externalReference) answers
 // with the first deposit.
-func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoDeposit) (domain.Transaction, error) {
+func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoDeposit) (domain.Transaction, error) {
 	if err := cryptoGate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
@@ -105,7 +106,7 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 		return domain.Transaction{}, err
 	}
 	now := s.now()
-	expires := now.Add(domain.CryptoDepositWindow)
+	expires := now.Add(crypto.CryptoDepositWindow)
 	if !in.ExpiresAt.IsZero() && in.ExpiresAt.Before(expires) {
 		expires = in.ExpiresAt.UTC().Truncate(time.Microsecond)
 	}
@@ -141,20 +142,20 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 // Quote prices a withdrawal at the processor's rate (rounded down: never
 // more than was paid for) and stores the quote, usable once until it
 // expires.
-func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in domain.NewCryptoQuote) (domain.CryptoQuote, error) {
+func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error) {
 	if err := cryptoGate(acct); err != nil {
-		return domain.CryptoQuote{}, err
+		return crypto.CryptoQuote{}, err
 	}
 	rate, err := s.Processor.CryptoRate(ctx, in.Currency.Code)
 	if err != nil {
-		return domain.CryptoQuote{}, err
+		return crypto.CryptoQuote{}, err
 	}
 	units := in.Currency.PayUnits(in.Amount, rate.Rate, false)
 	if units <= 0 {
-		return domain.CryptoQuote{}, domain.Invalid("amount", "buys less than the smallest unit of %s", in.Currency.Code)
+		return crypto.CryptoQuote{}, domain.Invalid("amount", "buys less than the smallest unit of %s", in.Currency.Code)
 	}
 	now := s.now()
-	q := domain.CryptoQuote{ID: domain.NewID("cq_"), AccountID: acct.ID, Amount: in.Amount, PayCurrency: in.Currency.Code,
+	q := crypto.CryptoQuote{ID: domain.NewID("cq_"), AccountID: acct.ID, Amount: in.Amount, PayCurrency: in.Currency.Code,
 		PayUnits: units, Rate: rate.Rate, ExpiresAt: domain.NewTime(now.Add(rate.ValidFor)), CreatedAt: domain.NewTime(now)}
 	return q, db.InsertCryptoQuote(ctx, s.DB, q)
 }
@@ -170,7 +171,7 @@ func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in domain.NewCr
 // account's securityReviewThreshold is held for an operator as a PIX out is
 // (Account.ReviewHold; decided through Transfers.Review, rejected after
 // workflows.ReviewTimeout).
-func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error) {
+func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
 	if err := cryptoGate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
@@ -218,14 +219,14 @@ func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key 
 
 // SendAuto quotes and sends in one call: a retry answers with the first
 // withdrawal; otherwise a fresh quote is made and used at once.
-func (s *Crypto) SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error) {
+func (s *Crypto) SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
 	if err := cryptoGate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
 	if t, found, err := s.earlierWithdrawal(ctx, acct, newID("", acct.ID, "crypto-withdrawal", in.IdempotencyKey), in); found || err != nil {
 		return t, err
 	}
-	q, err := s.Quote(ctx, acct, domain.NewCryptoQuote{Amount: in.Amount, Currency: in.Currency})
+	q, err := s.Quote(ctx, acct, crypto.NewCryptoQuote{Amount: in.Amount, Currency: in.Currency})
 	if err != nil {
 		return domain.Transaction{}, err
 	}
@@ -234,7 +235,7 @@ func (s *Crypto) SendAuto(ctx context.Context, acct domain.Account, key domain.A
 }
 
 // earlierWithdrawal finds what an earlier attempt of the withdrawal made.
-func (s *Crypto) earlierWithdrawal(ctx context.Context, acct domain.Account, id string, in domain.NewCryptoWithdrawal) (domain.Transaction, bool, error) {
+func (s *Crypto) earlierWithdrawal(ctx context.Context, acct domain.Account, id string, in crypto.NewCryptoWithdrawal) (domain.Transaction, bool, error) {
 	return earlierMove(ctx, s.DB, acct.ID, id, in.IdempotencyKey, in.ExternalReference, domain.TypeCryptoOut,
 		func(t domain.Transaction) bool {
 			c := t.Details.V.Crypto

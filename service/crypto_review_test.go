@@ -7,6 +7,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
@@ -29,8 +30,8 @@ func TestCryptoWithdrawalHeldForReview(t *testing.T) {
 	s := &service.Crypto{DB: sharedDB, Temporal: temporal, TaskQueue: taskQueue, Processor: &sandbox.Sandbox{}}
 	send := func(idem string, amount money.Cents) domain.Transaction {
 		t.Helper()
-		w, err := s.SendAuto(t.Context(), acct, domain.APIKey{ID: "k"}, domain.NewCryptoWithdrawal{IdempotencyKey: idem,
-			Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", Currency: domain.CryptoCurrencies["BTC"], Amount: amount})
+		w, err := s.SendAuto(t.Context(), acct, domain.APIKey{ID: "k"}, crypto.NewCryptoWithdrawal{IdempotencyKey: idem,
+			Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", Currency: crypto.CryptoCurrencies["BTC"], Amount: amount})
 		if err != nil {
 			t.Fatal(err)
 		}

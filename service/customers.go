@@ -8,6 +8,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Customers manages the store's customers (spec "Store"). It is a
@@ -21,7 +22,7 @@ type Customers struct {
 // Create stores a customer. A retry under the same Idempotency-Key finds
 // the customer its first attempt made before the document's uniqueness is
 // checked (the first attempt took it).
-func (s *Customers) Create(ctx context.Context, acct domain.Account, p domain.CustomerPatch) (domain.Customer, error) {
+func (s *Customers) Create(ctx context.Context, acct domain.Account, p store.CustomerPatch) (store.Customer, error) {
 	id := newID("cus_", acct.ID, "customer", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if c, err := db.GetCustomer(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
@@ -31,7 +32,7 @@ func (s *Customers) Create(ctx context.Context, acct domain.Account, p domain.Cu
 			return c, err
 		}
 	}
-	c, err := domain.Customer{ID: id, AccountID: acct.ID}.Apply(p)
+	c, err := store.Customer{ID: id, AccountID: acct.ID}.Apply(p)
 	if err != nil {
 		return c, err
 	}
@@ -39,17 +40,17 @@ func (s *Customers) Create(ctx context.Context, acct domain.Account, p domain.Cu
 }
 
 // Get reads one of the account's customers.
-func (s *Customers) Get(ctx context.Context, acct domain.Account, id string) (domain.Customer, error) {
+func (s *Customers) Get(ctx context.Context, acct domain.Account, id string) (store.Customer, error) {
 	return db.GetCustomer(ctx, s.DB, acct.ID, id)
 }
 
 // List is one page of the account's customers that f selects.
-func (s *Customers) List(ctx context.Context, acct domain.Account, f domain.CustomerFilter) ([]domain.Customer, int, error) {
+func (s *Customers) List(ctx context.Context, acct domain.Account, f store.CustomerFilter) ([]store.Customer, int, error) {
 	return db.ListCustomers(ctx, s.DB, acct.ID, f)
 }
 
 // Update applies p to one of the account's customers.
-func (s *Customers) Update(ctx context.Context, acct domain.Account, id string, p domain.CustomerPatch) (domain.Customer, error) {
+func (s *Customers) Update(ctx context.Context, acct domain.Account, id string, p store.CustomerPatch) (store.Customer, error) {
 	return db.UpdateCustomer(ctx, s.DB, acct.ID, id, p)
 }
 

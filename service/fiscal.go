@@ -9,6 +9,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
@@ -29,7 +30,7 @@ var _ = registerLaunch(activities.LaunchFiscalInvoice, func(ctx context.Context,
 // fiscalInvoiceLaunch is a fiscal invoice's workflow start, for the
 // sweeper (the charge's workflow starts the same workflow, with the same
 // Start, as its child).
-func fiscalInvoiceLaunch(inv domain.FiscalInvoice) launch {
+func fiscalInvoiceLaunch(inv fiscal.FiscalInvoice) launch {
 	return launch{activities.LaunchFiscalInvoice, inv.ID, workflows.FiscalInvoiceStart(inv), workflows.FiscalInvoiceWorkflow,
 		workflows.FiscalInvoiceInput{Invoice: inv}}
 }
@@ -43,7 +44,7 @@ func (s *Inbox) InvoiceNotice(ctx context.Context, invoiceID string, n processor
 	if err != nil {
 		return err
 	}
-	if inv.Status == domain.InvoiceIssued || inv.Status == domain.InvoiceFailed {
+	if inv.Status == fiscal.InvoiceIssued || inv.Status == fiscal.InvoiceFailed {
 		return domain.Invalidf("fiscal invoice %s is %s already", inv.ID, inv.Status)
 	}
 	n.InvoiceID = inv.ID // its workflow ignores a notice naming another

@@ -15,8 +15,12 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/bureau"
+	"github.com/jangada/jangada/domain/fiscal"
+	"github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
 	"github.com/jangada/jangada/workflows"
@@ -92,8 +96,8 @@ var launchFixtures = map[string]launchFixture{
 	// Subscriptions.
 	"subscription": {
 		store: func(t *testing.T, acct domain.Account, key domain.APIKey) string {
-			s := domain.Subscription{ID: domain.NewID("sub_"), AccountID: acct.ID, APIKeyID: key.ID, Status: domain.SubscriptionActive,
-				Method: domain.MethodPix, Amount: 1000, Cycle: domain.CycleMonthly, Anchor: "2099-01-31", NextCycle: 1, NextDueDate: "2099-01-31",
+			s := billing.Subscription{ID: domain.NewID("sub_"), AccountID: acct.ID, APIKeyID: key.ID, Status: billing.SubscriptionActive,
+				Method: domain.MethodPix, Amount: 1000, Cycle: billing.CycleMonthly, Anchor: "2099-01-31", NextCycle: 1, NextDueDate: "2099-01-31",
 				CreatedAt: domain.NewTime(time.Now())}
 			s.ExternalID = "psub_" + s.ID
 			if err := db.InsertSubscription(t.Context(), sharedDB, s); err != nil {
@@ -107,8 +111,8 @@ var launchFixtures = map[string]launchFixture{
 	// Credit bureau: a dunning's workflow.
 	"dunning": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
-			d := domain.Dunning{ID: domain.NewID("dun_"), AccountID: acct.ID, Status: domain.DunningPending, Type: domain.DunningTypeCreditBureau,
-				Payment: domain.NewID("bil_"), Value: 1000, Fee: domain.DunningFee, Debtor: domain.SomeJSON(domain.Debtor{Name: "M"}),
+			d := bureau.Dunning{ID: domain.NewID("dun_"), AccountID: acct.ID, Status: bureau.DunningPending, Type: bureau.DunningTypeCreditBureau,
+				Payment: domain.NewID("bil_"), Value: 1000, Fee: bureau.DunningFee, Debtor: domain.SomeJSON(bureau.Debtor{Name: "M"}),
 				DocumentType: "application/pdf", CreatedAt: domain.NewTime(time.Now())}
 			err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertDunning(t.Context(), tx, d, []byte("%PDF")); return err })
 			if err != nil {
@@ -126,7 +130,7 @@ var launchFixtures = map[string]launchFixture{
 			c := storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypePixIn, Status: domain.StatusCompleted,
 				Amount: 1000, FeeAmount: 50, NetAmount: 950, CompletedAt: domain.TimePtr(time.Now()),
 				Details: domain.SomeJSON(domain.Details{FiscalInvoice: true})})
-			inv := domain.NewFiscalInvoice(c)
+			inv := fiscal.NewFiscalInvoice(c)
 			err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertFiscalInvoice(t.Context(), tx, inv); return err })
 			if err != nil {
 				t.Fatal(err)
@@ -139,9 +143,9 @@ var launchFixtures = map[string]launchFixture{
 	// Billings: a billing's workflow.
 	"billing": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
-			b := domain.Billing{ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodBoleto, Status: domain.BillingPending,
+			b := billing.Billing{ID: domain.NewID("bil_"), AccountID: acct.ID, Method: domain.MethodBoleto, Status: billing.BillingPending,
 				Amount: 1000, InstallmentCount: 1, DueDate: domain.Today(time.Now()).AddDate(0, 0, 3), PageToken: domain.NewID("pg_"),
-				Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), CreatedAt: domain.NewTime(time.Now())}
+				Customer: domain.SomeJSON(billing.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), CreatedAt: domain.NewTime(time.Now())}
 			if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error { _, err := db.InsertBilling(t.Context(), tx, b, nil); return err }); err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +198,7 @@ var launchFixtures = map[string]launchFixture{
 	// MED disputes (issue 25): a dispute's workflow.
 	"med": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
-			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeMED, Status: domain.MedOpen, Amount: 1000,
+			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeMED, Status: med.MedOpen, Amount: 1000,
 				Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{DepositID: "dep_x", Blocked: 1000}})}).ID
 		},
 		wfID: workflows.MEDWorkflowID, wf: workflows.MEDWorkflow,

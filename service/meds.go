@@ -12,6 +12,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
@@ -77,12 +78,12 @@ func (s *MEDs) Get(ctx context.Context, acct domain.Account, idOrProtocol string
 // (the service defends on its own); a dispute that is no longer OPEN, or
 // past its defence deadline, with a 400. A lost signal is not an error: the
 // workflow forwards a recorded defence at the deadline anyway.
-func (s *MEDs) Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in domain.NewEvidence) (domain.Transaction, error) {
+func (s *MEDs) Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in med.NewEvidence) (domain.Transaction, error) {
 	m, err := s.Get(ctx, acct, idOrProtocol)
 	if err != nil {
 		return m, err
 	}
-	if domain.AutoContests(acct.Features, m.Amount) {
+	if med.AutoContests(acct.Features, m.Amount) {
 		return m, domain.Forbidden("the automatic contest is on for this account and this dispute is above R$ 50: " +
 			"Jangada sends the defence itself, evidence is not accepted")
 	}
@@ -115,7 +116,7 @@ func (s *Inbox) MEDOpened(ctx context.Context, n processor.MEDOpening) (string, 
 		if err != nil {
 			return err
 		}
-		if existing, err := db.TransactionByID(ctx, tx, domain.MedID(d.ID), domain.TypeMED); err == nil {
+		if existing, err := db.TransactionByID(ctx, tx, med.MedID(d.ID), domain.TypeMED); err == nil {
 			if deref(existing.ReferenceID) != n.InfractionID {
 				return domain.Invalidf("PIX %s already has a MED dispute (%s)", d.ID, deref(existing.ExternalReference))
 			}
@@ -154,7 +155,7 @@ func medOpeningChecks(d domain.Transaction, n *processor.MEDOpening) error {
 	if r := d.Details.V.Refund; r != nil && r.Status != domain.StatusFailed {
 		return domain.Invalidf("PIX %s has a refund (%s): its money is already going back to the payer", d.ID, r.Status)
 	}
-	if n.At.Sub(d.CompletedAt.Time) > domain.MedOpeningLimit {
+	if n.At.Sub(d.CompletedAt.Time) > med.MedOpeningLimit {
 		return domain.Invalidf("PIX %s was paid more than 80 days ago: MED no longer applies", d.ID)
 	}
 	if n.Amount == 0 {
@@ -199,7 +200,7 @@ func (s *Inbox) MEDNotice(ctx context.Context, n processor.MEDNotice) error {
 	if err != nil {
 		return err
 	}
-	if domain.MedClosed(m.Status) {
+	if med.MedClosed(m.Status) {
 		return domain.Invalidf("MED %s is %s already", m.ID, m.Status)
 	}
 	n.MEDID = m.ID // see ChargeNotice
@@ -209,7 +210,7 @@ func (s *Inbox) MEDNotice(ctx context.Context, n processor.MEDNotice) error {
 
 // OpenMED simulates an infraction report against the account's received
 // PIX (by id or endToEndId) and answers the dispute's id.
-func (s *Sandbox) OpenMED(ctx context.Context, acct domain.Account, o domain.MedOpening) (Simulated, error) {
+func (s *Sandbox) OpenMED(ctx context.Context, acct domain.Account, o med.MedOpening) (Simulated, error) {
 	d, err := s.deposit(ctx, acct, o.TransactionID)
 	if err != nil {
 		return Simulated{}, err
@@ -230,7 +231,7 @@ func (s *Sandbox) ResolveMED(ctx context.Context, acct domain.Account, id, statu
 	if err != nil {
 		return Simulated{}, domain.NotFound("MED")
 	}
-	if domain.MedClosed(m.Status) {
+	if med.MedClosed(m.Status) {
 		return Simulated{}, domain.Invalidf("MED %s is %s already", m.ID, m.Status)
 	}
 	return simulated(m, status, s.Simulator.ResolveMED(ctx, deref(m.ReferenceID), status))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 )
 
 // PaymentLink is a stored payment link (named here for package api).
@@ -23,7 +24,7 @@ type PaymentLinks struct {
 
 // Create stores a link for the account, made by key. A retry under the
 // same Idempotency-Key finds the link its first attempt stored.
-func (s *PaymentLinks) Create(ctx context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (PaymentLink, error) {
+func (s *PaymentLinks) Create(ctx context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (PaymentLink, error) {
 	id := newID("plink_", acct.ID, "payment-link", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		l, err := db.GetPaymentLink(ctx, s.DB, acct.ID, id)
@@ -55,7 +56,7 @@ func (s *PaymentLinks) List(ctx context.Context, acct domain.Account, status, se
 }
 
 // Update applies p to a live link of the account.
-func (s *PaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (PaymentLink, error) {
+func (s *PaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p checkout.LinkPatch) (PaymentLink, error) {
 	if err := s.checkProducts(ctx, acct.ID, p.ProductIDs); err != nil {
 		return PaymentLink{}, err
 	}
@@ -66,7 +67,7 @@ func (s *PaymentLinks) Update(ctx context.Context, acct domain.Account, id strin
 // inactive link's page and checkouts are refused, its open sessions can
 // still be paid.
 func (s *PaymentLinks) SetStatus(ctx context.Context, acct domain.Account, id, status string) (PaymentLink, error) {
-	return db.UpdatePaymentLink(ctx, s.DB, acct.ID, id, domain.LinkPatch{Status: &status})
+	return db.UpdatePaymentLink(ctx, s.DB, acct.ID, id, checkout.LinkPatch{Status: &status})
 }
 
 // Delete deletes a live link of the account.

@@ -12,8 +12,9 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/pixauto"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/processormock"
 	"github.com/jangada/jangada/processor/sandbox"
@@ -43,7 +44,7 @@ func newPixRig(t *testing.T) *pixRig {
 	if r.key, _, err = service.NewKey(t.Context(), sharedDB, r.acct.ID, domain.NewKey{Name: "k", Permissions: []string{"*"}}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := db.InsertCustomer(t.Context(), sharedDB, domain.Customer{ID: domain.NewID("cus_"), AccountID: r.acct.ID, Name: "Maria",
+	c, err := db.InsertCustomer(t.Context(), sharedDB, store.Customer{ID: domain.NewID("cus_"), AccountID: r.acct.ID, Name: "Maria",
 		Email: ptr("m@example.com"), Document: "52998224725"})
 	if err != nil {
 		t.Fatal(err)

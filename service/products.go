@@ -8,6 +8,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/store"
 )
 
 // Products manages the store's products and their deliveries (spec
@@ -21,7 +22,7 @@ type Products struct {
 // Create stores a product with its TEXT_LINES stock. A retry under the
 // same Idempotency-Key finds the product its first attempt made before the
 // sku's uniqueness is checked.
-func (s *Products) Create(ctx context.Context, acct domain.Account, p domain.ProductPatch) (domain.Product, error) {
+func (s *Products) Create(ctx context.Context, acct domain.Account, p store.ProductPatch) (store.Product, error) {
 	id := newID("prod_", acct.ID, "product", p.IdempotencyKey)
 	if p.IdempotencyKey != "" {
 		if found, err := db.GetProduct(ctx, s.DB, acct.ID, id); !errors.Is(err, domain.ErrNotFound) {
@@ -31,12 +32,12 @@ func (s *Products) Create(ctx context.Context, acct domain.Account, p domain.Pro
 			return found, err
 		}
 	}
-	prod := domain.Product{ID: id, AccountID: acct.ID}.Apply(p)
+	prod := store.Product{ID: id, AccountID: acct.ID}.Apply(p)
 	var lines []string
 	if p.Lines != nil {
 		lines = *p.Lines
 	}
-	var out domain.Product
+	var out store.Product
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
 		var err error
 		out, err = db.InsertProduct(ctx, tx, prod, lines)
@@ -46,17 +47,17 @@ func (s *Products) Create(ctx context.Context, acct domain.Account, p domain.Pro
 }
 
 // Get reads one of the account's products.
-func (s *Products) Get(ctx context.Context, acct domain.Account, id string) (domain.Product, error) {
+func (s *Products) Get(ctx context.Context, acct domain.Account, id string) (store.Product, error) {
 	return db.GetProduct(ctx, s.DB, acct.ID, id)
 }
 
 // List is one page of the account's products that f selects.
-func (s *Products) List(ctx context.Context, acct domain.Account, f domain.ProductFilter) ([]domain.Product, int, error) {
+func (s *Products) List(ctx context.Context, acct domain.Account, f store.ProductFilter) ([]store.Product, int, error) {
 	return db.ListProducts(ctx, s.DB, acct.ID, f)
 }
 
 // Update applies p to one of the account's products.
-func (s *Products) Update(ctx context.Context, acct domain.Account, id string, p domain.ProductPatch) (domain.Product, error) {
+func (s *Products) Update(ctx context.Context, acct domain.Account, id string, p store.ProductPatch) (store.Product, error) {
 	return db.UpdateProduct(ctx, s.DB, acct.ID, id, p)
 }
 

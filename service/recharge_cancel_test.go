@@ -6,6 +6,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
@@ -25,8 +26,8 @@ func TestRechargeCancelRefusedOnceDelivered(t *testing.T) {
 	t.Parallel()
 	acct := productAccount(t, "Loja Recarga Entregue", 2_000)
 	s := &service.Recharges{DB: sharedDB, Temporal: startsAnything(t), TaskQueue: taskQueue, Processor: &deliveredOperator{}}
-	phone := domain.MobileNumber{DDD: "11", Number: "937654321"} // VIVO
-	r, err := s.Create(t.Context(), acct, domain.APIKey{ID: "k"}, domain.NewRecharge{Phone: phone, Amount: 2000})
+	phone := mobile.MobileNumber{DDD: "11", Number: "937654321"} // VIVO
+	r, err := s.Create(t.Context(), acct, domain.APIKey{ID: "k"}, mobile.NewRecharge{Phone: phone, Amount: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}

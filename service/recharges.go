@@ -10,6 +10,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
@@ -58,7 +59,7 @@ func rechargeGate(acct domain.Account) error {
 }
 
 // Provider answers the number's operator and the amounts it offers.
-func (s *Recharges) Provider(ctx context.Context, acct domain.Account, phone domain.MobileNumber) (RechargeProvider, error) {
+func (s *Recharges) Provider(ctx context.Context, acct domain.Account, phone mobile.MobileNumber) (RechargeProvider, error) {
 	if err := rechargeGate(acct); err != nil {
 		return RechargeProvider{}, err
 	}
@@ -75,7 +76,7 @@ func (s *Recharges) Provider(ctx context.Context, acct domain.Account, phone dom
 // (the same Idempotency-Key or externalReference) answers with the first
 // recharge before anything is checked; the amount must be one the
 // number's operator offers.
-func (s *Recharges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewRecharge) (domain.Transaction, error) {
+func (s *Recharges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in mobile.NewRecharge) (domain.Transaction, error) {
 	if err := rechargeGate(acct); err != nil {
 		return domain.Transaction{}, err
 	}
@@ -90,7 +91,7 @@ func (s *Recharges) Create(ctx context.Context, acct domain.Account, key domain.
 	if err != nil {
 		return domain.Transaction{}, err
 	}
-	if err := domain.OfferedAmount(in.Amount, offer.Amounts); err != nil {
+	if err := mobile.OfferedAmount(in.Amount, offer.Amounts); err != nil {
 		return domain.Transaction{}, err
 	}
 	now := domain.NewTime(time.Now())

@@ -12,6 +12,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	billingdom "github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
@@ -55,7 +57,7 @@ func (f medFixture) openMED(t *testing.T, d domain.Transaction) error {
 // setMEDStatus moves d's dispute to status, as its workflow would.
 func setMEDStatus(t *testing.T, d domain.Transaction, status string) {
 	t.Helper()
-	if _, err := sharedDB.ExecContext(t.Context(), `UPDATE transactions SET status = $2 WHERE id = $1`, domain.MedID(d.ID), status); err != nil {
+	if _, err := sharedDB.ExecContext(t.Context(), `UPDATE transactions SET status = $2 WHERE id = $1`, med.MedID(d.ID), status); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,7 +74,7 @@ func TestRefundRefusedWhileItsDepositHasAMED(t *testing.T) {
 		_, err := f.refunds.Create(t.Context(), f.acct, domain.NewRefund{DepositRef: d.ID, Amount: 1_000, Nature: "ORIGINAL"})
 		return err
 	}
-	for _, status := range []string{domain.MedOpen, domain.MedUnderReview, domain.MedAccepted} {
+	for _, status := range []string{med.MedOpen, med.MedUnderReview, med.MedAccepted} {
 		d := f.deposit(t, nil)
 		if err := f.openMED(t, d); err != nil {
 			t.Fatal(err)
@@ -90,7 +92,7 @@ func TestRefundRefusedWhileItsDepositHasAMED(t *testing.T) {
 	if err := f.openMED(t, d); err != nil {
 		t.Fatal(err)
 	}
-	setMEDStatus(t, d, domain.MedRejected)
+	setMEDStatus(t, d, med.MedRejected)
 	if err := refund(d); err != nil {
 		t.Fatalf("refund after its MED was rejected: %v", err)
 	}
@@ -103,10 +105,10 @@ func TestRefundRefusedWhileItsDepositHasAMED(t *testing.T) {
 func TestMEDRefusedForAPixBillingWithRefunds(t *testing.T) {
 	t.Parallel()
 	f := newMEDFixture(t, "Loja Cobranca")
-	billing := func(refunded money.Cents) domain.Billing {
-		b := domain.Billing{ID: domain.NewID("bil_"), AccountID: f.acct.ID, Method: domain.MethodPix, Status: domain.BillingReceived,
+	billing := func(refunded money.Cents) billingdom.Billing {
+		b := billingdom.Billing{ID: domain.NewID("bil_"), AccountID: f.acct.ID, Method: domain.MethodPix, Status: billingdom.BillingReceived,
 			Amount: 1_000, NetAmount: 950, FeeAmount: 50, InstallmentCount: 1, DueDate: domain.Today(time.Now()),
-			Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+			Customer: domain.SomeJSON(billingdom.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
 			CreatedAt: domain.NewTime(time.Now())}
 		if err := db.InTx(t.Context(), sharedDB, func(tx *sqlx.Tx) error {
 			if _, err := activities.InsertBilling(t.Context(), tx, b, nil); err != nil {
@@ -115,8 +117,8 @@ func TestMEDRefusedForAPixBillingWithRefunds(t *testing.T) {
 			if refunded == 0 {
 				return nil
 			}
-			b.Status, b.RefundedAmount = domain.BillingPartiallyRefunded, refunded
-			b.Details = domain.SomeJSON(domain.BillingDetails{Refunds: []domain.BillingRefund{
+			b.Status, b.RefundedAmount = billingdom.BillingPartiallyRefunded, refunded
+			b.Details = domain.SomeJSON(billingdom.BillingDetails{Refunds: []billingdom.BillingRefund{
 				{ID: domain.NewID(""), Amount: refunded, At: domain.NewTime(time.Now())}}})
 			_, err := db.UpdateBilling(t.Context(), tx, b)
 			return err
@@ -129,7 +131,7 @@ func TestMEDRefusedForAPixBillingWithRefunds(t *testing.T) {
 	if err := f.openMED(t, refunded); !errors.Is(err, domain.ErrInvalid) || !strings.Contains(err.Error(), "refund") {
 		t.Fatalf("MED against a refunded PIX billing's payment: %v, want a 400 naming the refund", err)
 	}
-	if _, err := db.TransactionByID(t.Context(), sharedDB, domain.MedID(refunded.ID), domain.TypeMED); !errors.Is(err, domain.ErrNotFound) {
+	if _, err := db.TransactionByID(t.Context(), sharedDB, med.MedID(refunded.ID), domain.TypeMED); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("the refused MED was stored (%v)", err)
 	}
 	paid := f.deposit(t, &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: billing(0).ID})
@@ -145,10 +147,10 @@ func TestPixBillingRefundRefusedWhileItsChargeHasAMED(t *testing.T) {
 	t.Parallel()
 	f := newMEDFixture(t, "Loja Cobranca Disputa")
 	billings := &service.Billings{DB: sharedDB}
-	for _, status := range []string{domain.MedOpen, domain.MedAccepted} {
-		b := domain.Billing{ID: domain.NewID("bil_"), AccountID: f.acct.ID, Method: domain.MethodPix, Status: domain.BillingReceived,
+	for _, status := range []string{med.MedOpen, med.MedAccepted} {
+		b := billingdom.Billing{ID: domain.NewID("bil_"), AccountID: f.acct.ID, Method: domain.MethodPix, Status: billingdom.BillingReceived,
 			Amount: 1_000, NetAmount: 950, FeeAmount: 50, InstallmentCount: 1, DueDate: domain.Today(time.Now()),
-			Customer: domain.SomeJSON(domain.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
+			Customer: domain.SomeJSON(billingdom.BillingCustomer{Name: "Ana", TaxID: "52998224725"}), PageToken: domain.NewID("pg_"),
 			CreatedAt: domain.NewTime(time.Now())}
 		d := f.deposit(t, &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID})
 		b.ChargeID = &d.ID
@@ -162,12 +164,12 @@ func TestPixBillingRefundRefusedWhileItsChargeHasAMED(t *testing.T) {
 			t.Fatal(err)
 		}
 		setMEDStatus(t, d, status)
-		_, err := billings.Refund(t.Context(), f.acct, domain.NewBillingRefund{ID: b.ID})
+		_, err := billings.Refund(t.Context(), f.acct, billingdom.NewBillingRefund{ID: b.ID})
 		if !errors.Is(err, domain.ErrInvalid) || !strings.Contains(err.Error(), "MED") {
 			t.Fatalf("billing refund with its charge's MED %s: %v, want a 400 naming the MED", status, err)
 		}
 		got, err := db.GetBilling(t.Context(), sharedDB, f.acct.ID, b.ID)
-		if err != nil || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 || got.Status != domain.BillingReceived {
+		if err != nil || got.RefundedAmount != 0 || len(got.Details.V.Refunds) != 0 || got.Status != billingdom.BillingReceived {
 			t.Fatalf("refused billing refund wrote %+v (%v)", got, err)
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/med"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -135,15 +136,15 @@ func (s *Refunds) Create(ctx context.Context, acct domain.Account, in domain.New
 // deposit's row lock, which a MED opening also takes before it stores the
 // dispute (Inbox.MEDOpened), so the two cannot both go ahead.
 func medRefusesRefund(ctx context.Context, q sqlx.QueryerContext, d domain.Transaction) error {
-	m, err := db.TransactionByID(ctx, q, domain.MedID(d.ID), domain.TypeMED)
+	m, err := db.TransactionByID(ctx, q, med.MedID(d.ID), domain.TypeMED)
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
 		return nil
 	case err != nil:
 		return err
-	case m.Status == domain.MedAccepted:
+	case m.Status == med.MedAccepted:
 		return domain.Invalidf("deposit %s was returned to the payer by MED dispute %s: it cannot be refunded again", d.ID, m.ID)
-	case !domain.MedClosed(m.Status):
+	case !med.MedClosed(m.Status):
 		return domain.Invalidf("deposit %s has a MED dispute open (%s, %s): it cannot be refunded until the dispute closes", d.ID, m.ID, m.Status)
 	}
 	return nil

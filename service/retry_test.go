@@ -10,9 +10,9 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // A retried internal transfer whose first answer was lost pays once: under

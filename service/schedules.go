@@ -15,7 +15,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/workflows"
 )
 

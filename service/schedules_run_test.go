@@ -10,7 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/schedule"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
 )

@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.uber.org/mock/gomock"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service/servicemock"
 	"github.com/jangada/jangada/workflows"
 )
@@ -22,13 +22,13 @@ import (
 // its search attributes): a billing refund whose id met another billing's
 // closed refund workflow must not be taken as asked of the processor.
 func TestStartTakesOnlyItsOwnWorkflowAsStarted(t *testing.T) {
-	b := domain.Billing{ID: "bil_2", AccountID: "acct_1"}
+	b := billing.Billing{ID: "bil_2", AccountID: "acct_1"}
 	st := workflows.BillingRefundStart(b, "refund_1", 15_000)
 	attrs := func(owner string) *common.SearchAttributes {
 		fields := map[string]*common.Payload{}
 		for k, v := range map[string]string{
 			workflows.AccountIDKey.GetName(): "acct_1", workflows.ResourceIDKey.GetName(): "refund_1",
-			workflows.ResourceTypeKey.GetName(): domain.TypeBillingRefund, workflows.OwnerIDKey.GetName(): owner,
+			workflows.ResourceTypeKey.GetName(): billing.TypeBillingRefund, workflows.OwnerIDKey.GetName(): owner,
 		} {
 			if k == workflows.OwnerIDKey.GetName() && v == "" {
 				continue // a workflow started before owners were recorded

@@ -15,12 +15,12 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // newSubPix is newSubFixture with PIX on sub-accounts enabled.

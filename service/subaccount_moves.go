@@ -9,8 +9,8 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // AddBalance moves money from the main account's withdrawable balance to a

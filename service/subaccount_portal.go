@@ -5,7 +5,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // PortalSetup configures the sub-account's portal from any state (none,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/subaccount"
+	"github.com/jangada/jangada/domain/subaccount"
 )
 
 // Subaccounts manages sub-accounts and moves money between them and the

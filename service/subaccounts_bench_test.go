@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // benchSubs is an account with two funded sub-accounts for the benchmarks.

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
-	"github.com/jangada/jangada/subaccount"
 )
 
 // subFixture is an account with sub-accounts enabled, funded, with one

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -27,7 +28,7 @@ var _ = registerLaunch(LaunchSubscription, func(ctx context.Context, q sqlx.Quer
 
 // subscriptionLaunch is a subscription's workflow start, for its create and
 // the sweeper.
-func subscriptionLaunch(s domain.Subscription) launch {
+func subscriptionLaunch(s billing.Subscription) launch {
 	return launch{LaunchSubscription, s.ID, workflows.SubscriptionStart(s), workflows.SubscriptionWorkflow,
 		workflows.SubscriptionInput{Subscription: s}}
 }
@@ -58,7 +59,7 @@ func (s *Subscriptions) now() time.Time {
 // transaction, then starts the workflow (launchCommitted). A retry under
 // the same Idempotency-Key answers with the first attempt's subscription
 // before any other check.
-func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewSubscription) (domain.SubscriptionRecord, error) {
+func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewSubscription) (billing.SubscriptionRecord, error) {
 	id := newID("sub_", acct.ID, "subscription", in.IdempotencyKey)
 	if in.IdempotencyKey != "" {
 		sub, err := db.GetSubscription(ctx, s.DB, acct.ID, id)
@@ -66,7 +67,7 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 			return sub.Public(), ownsKey(ctx, sub.CreatedAt.Time)
 		}
 		if !errors.Is(err, domain.ErrNotFound) {
-			return domain.SubscriptionRecord{}, err
+			return billing.SubscriptionRecord{}, err
 		}
 	}
 	b := in.Billing
@@ -74,22 +75,22 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 	// cycle's billing.
 	if b.Customer.ID != "" {
 		if _, err := db.GetCustomer(ctx, s.DB, acct.ID, b.Customer.ID); errors.Is(err, domain.ErrNotFound) {
-			return domain.SubscriptionRecord{}, domain.Invalid("customer.id", "is not a customer of this account")
+			return billing.SubscriptionRecord{}, domain.Invalid("customer.id", "is not a customer of this account")
 		} else if err != nil {
-			return domain.SubscriptionRecord{}, err
+			return billing.SubscriptionRecord{}, err
 		}
 	}
 	first := b.DueDate.Format(time.DateOnly)
-	sub := domain.Subscription{
+	sub := billing.Subscription{
 		ID: id, AccountID: acct.ID, APIKeyID: key.ID, ExternalID: domain.DerivedID("psub_", "subscription:"+id),
-		Status: domain.SubscriptionActive, Method: b.Method, Amount: b.Amount, Cycle: in.Cycle, Description: b.Description,
+		Status: billing.SubscriptionActive, Method: b.Method, Amount: b.Amount, Cycle: in.Cycle, Description: b.Description,
 		Customer: b.Customer, CustomerEmail: b.Customer.Email, CustomerPhone: b.Customer.Phone, RemoteIP: b.RemoteIP,
 		ExternalReference: b.ExternalReference, Anchor: first, NextCycle: 1, NextDueDate: first,
 		CreatedAt: domain.NewTime(s.now().Truncate(time.Millisecond)),
 	}
 	if b.Method == domain.MethodCardCredit {
 		if err := s.card(ctx, acct, in, &sub); err != nil {
-			return domain.SubscriptionRecord{}, err
+			return billing.SubscriptionRecord{}, err
 		}
 	}
 	l := subscriptionLaunch(sub)
@@ -100,7 +101,7 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 		return recordIntent(ctx, tx, l)
 	})
 	if err != nil {
-		return domain.SubscriptionRecord{}, err
+		return billing.SubscriptionRecord{}, err
 	}
 	launchCommitted(ctx, s.DB, s.Temporal, s.TaskQueue, l)
 	return sub.Public(), nil
@@ -108,17 +109,17 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 
 // Get returns one of the account's subscriptions by subscriptionId or
 // externalId; another account's is not found.
-func (s *Subscriptions) Get(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error) {
+func (s *Subscriptions) Get(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error) {
 	sub, err := db.GetSubscription(ctx, s.DB, acct.ID, idOrExternal)
 	if err != nil {
-		return domain.SubscriptionRecord{}, err
+		return billing.SubscriptionRecord{}, err
 	}
 	return sub.Public(), nil
 }
 
 // List returns a page of the account's subscriptions (of one status when
 // status is not empty), newest first, and how many there are.
-func (s *Subscriptions) List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]domain.Subscription, int, error) {
+func (s *Subscriptions) List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]billing.Subscription, int, error) {
 	return db.ListSubscriptions(ctx, s.DB, acct.ID, status, page, pageSize)
 }
 
@@ -126,13 +127,13 @@ func (s *Subscriptions) List(ctx context.Context, acct domain.Account, status st
 // its workflow, the row's only writer, marks it CANCELED, cancels the
 // pending billing of its last cycle and stops; the answer is the record it
 // left. A subscription canceled already is a 400.
-func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error) {
+func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error) {
 	sub, err := db.GetSubscription(ctx, s.DB, acct.ID, idOrExternal)
 	if err != nil {
-		return domain.SubscriptionRecord{}, err
+		return billing.SubscriptionRecord{}, err
 	}
-	if sub.Status == domain.SubscriptionCanceled {
-		return domain.SubscriptionRecord{}, domain.Invalidf("subscription %s is canceled already", sub.ID)
+	if sub.Status == billing.SubscriptionCanceled {
+		return billing.SubscriptionRecord{}, domain.Invalidf("subscription %s is canceled already", sub.ID)
 	}
 	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
 	defer cancel()
@@ -140,7 +141,7 @@ func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExt
 		WorkflowID: workflows.SubscriptionWorkflowID(sub.ID), UpdateName: workflows.SubscriptionCancel,
 		Args: []any{workflows.SubscriptionTarget{SubscriptionID: sub.ID}}, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
-	var rec domain.SubscriptionRecord
+	var rec billing.SubscriptionRecord
 	if err == nil {
 		err = h.Get(ctx, &rec)
 	}
@@ -159,7 +160,7 @@ func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExt
 // account's token it names, or a token of the card it carries, made by the
 // billing use case's tokenize-card (the number and CVV go no further: only
 // the token, brand and last four digits are stored).
-func (s *Subscriptions) card(ctx context.Context, acct domain.Account, in domain.NewSubscription, sub *domain.Subscription) error {
+func (s *Subscriptions) card(ctx context.Context, acct domain.Account, in billing.NewSubscription, sub *billing.Subscription) error {
 	b := in.Billing
 	if b.Card == nil {
 		tok, err := db.GetCardToken(ctx, s.DB, acct.ID, b.CardToken)
@@ -172,7 +173,7 @@ func (s *Subscriptions) card(ctx context.Context, acct domain.Account, in domain
 		sub.CardToken, sub.CardBrand, sub.CardLast4 = tok.ID, tok.Brand, tok.Last4
 		return nil
 	}
-	v, err := s.Billings.TokenizeCard(ctx, acct, domain.NewCardToken{IdempotencyKey: "subscription:" + sub.ID + ":card",
+	v, err := s.Billings.TokenizeCard(ctx, acct, billing.NewCardToken{IdempotencyKey: "subscription:" + sub.ID + ":card",
 		Customer: b.Customer, Card: *b.Card, HolderInfo: b.HolderInfo, RemoteIP: b.RemoteIP})
 	if err != nil {
 		return err
@@ -187,7 +188,7 @@ func (s *Subscriptions) card(ctx context.Context, acct domain.Account, in domain
 // and finds the billing a first attempt made). A cycle due before today
 // (its workers were down on the due day) bills due today, so the payer gets
 // a billing that can still be paid.
-func (s *Subscriptions) Bill(ctx context.Context, sub domain.Subscription, n int) (string, error) {
+func (s *Subscriptions) Bill(ctx context.Context, sub billing.Subscription, n int) (string, error) {
 	acct, err := db.GetAccount(ctx, s.DB, sub.AccountID)
 	if err != nil {
 		return "", err
@@ -206,7 +207,7 @@ func (s *Subscriptions) Bill(ctx context.Context, sub domain.Subscription, n int
 	if desc == "" {
 		desc = fmt.Sprintf("Assinatura %s, ciclo %d", sub.ID, n)
 	}
-	b, err := s.Billings.Create(ctx, acct, key, domain.NewBilling{
+	b, err := s.Billings.Create(ctx, acct, key, billing.NewBilling{
 		IdempotencyKey: fmt.Sprintf("subscription:%s:%d", sub.ID, n), Method: sub.Method, Amount: sub.Amount,
 		Customer: cust, Description: desc, DueDate: due, InstallmentCount: 1, CardToken: sub.CardToken,
 		RemoteIP: sub.RemoteIP, SubscriptionID: sub.ID,
@@ -220,12 +221,12 @@ func (s *Subscriptions) Bill(ctx context.Context, sub domain.Subscription, n int
 // CancelBilling cancels the subscription's billing if it is still
 // PENDING; one paid, overdue (a debt the merchant may still collect) or
 // closed stays as it is.
-func (s *Subscriptions) CancelBilling(ctx context.Context, sub domain.Subscription, billingID string) error {
+func (s *Subscriptions) CancelBilling(ctx context.Context, sub billing.Subscription, billingID string) error {
 	b, err := db.GetBilling(ctx, s.DB, sub.AccountID, billingID)
 	if err != nil {
 		return err
 	}
-	if b.Status != domain.BillingPending {
+	if b.Status != billing.BillingPending {
 		return nil
 	}
 	acct, err := db.GetAccount(ctx, s.DB, sub.AccountID)

@@ -10,8 +10,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/processor"
-	"github.com/jangada/jangada/schedule"
 )
 
 // A sealed payload copied out of another workflow's history cannot move

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -50,7 +51,7 @@ func TestDebitCardChargedOnceThenConfirmed(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomePaid, At: env.Now()})
 	}, 3*time.Hour)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingReceived {
+	if s := billingResult(t, env); s != billing.BillingReceived {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 3 || got[0] != "charge" || got[1] != "pay" || got[2] != "receive" {
@@ -71,7 +72,7 @@ func TestDeclinedDebitCardFails(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomeFailed, Reason: "declined"})
 	}, 2*time.Minute)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingFailed {
+	if s := billingResult(t, env); s != billing.BillingFailed {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 2 || got[0] != "charge" || got[1] != "fail" || len(*charged) != 1 {
@@ -90,7 +91,7 @@ func TestDebitCardSignalIgnoredByACreditCardBilling(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomeFailed})
 	}, 2*time.Minute)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingFailed || len(*charged) != 0 || f.calls[0] != "submit" {
+	if s := billingResult(t, env); s != billing.BillingFailed || len(*charged) != 0 || f.calls[0] != "submit" {
 		t.Errorf("status %s, steps %v, charged %v", s, f.calls, *charged)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
 )
 
@@ -20,9 +21,9 @@ type BillingRefundInput struct {
 func BillingRefundWorkflowID(refundID string) string { return "billing-refund/" + refundID }
 
 // BillingRefundStart is how a billing refund's workflow is started.
-func BillingRefundStart(b domain.Billing, refundID string, amount money.Cents) Start {
+func BillingRefundStart(b billing.Billing, refundID string, amount money.Cents) Start {
 	return Start{
-		ID: BillingRefundWorkflowID(refundID), AccountID: b.AccountID, ResourceID: refundID, ResourceType: domain.TypeBillingRefund,
+		ID: BillingRefundWorkflowID(refundID), AccountID: b.AccountID, ResourceID: refundID, ResourceType: billing.TypeBillingRefund,
 		OwnerID: b.ID, Status: domain.StatusPending, Amount: amount,
 		Summary: "Billing refund " + amount.Format() + " of billing " + b.ID,
 		Details: "Account `" + b.AccountID + "`, billing `" + b.ID + "`, refund `" + refundID + "`: asks the processor to return it; " +

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // TestBillingRefundWorkflowRetriesUntilTheProcessorAnswers: the refund's
@@ -49,7 +50,7 @@ func TestBillingRefundWorkflowRetriesUntilTheProcessorAnswers(t *testing.T) {
 
 // TestBillingRefundWorkflowIDIsTheRefunds: one workflow per refund.
 func TestBillingRefundWorkflowIDIsTheRefunds(t *testing.T) {
-	st := BillingRefundStart(domain.Billing{ID: "bil_1", AccountID: "acc_1"}, "ref_1", 500)
+	st := BillingRefundStart(billing.Billing{ID: "bil_1", AccountID: "acc_1"}, "ref_1", 500)
 	if st.ID != "billing-refund/ref_1" || st.ResourceID != "ref_1" {
 		t.Fatalf("start = %+v", st)
 	}

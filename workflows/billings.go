@@ -7,6 +7,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -24,7 +25,7 @@ const (
 
 // BillingInput is the billing workflow's input: the billing as created.
 type BillingInput struct {
-	Billing domain.Billing
+	Billing billing.Billing
 }
 
 // BillingWorkflowID derives the workflow id from the billing id.
@@ -36,10 +37,10 @@ func BillingWorkflowID(billingID string) string { return activities.BillingWorkf
 // and its first task runs when a processor notice arrives as
 // Signal-With-Start (service.Inbox) or the due date ends. A credit or
 // voucher card billing starts at once: its first step submits the sale.
-func BillingStart(b domain.Billing) Start {
+func BillingStart(b billing.Billing) Start {
 	var delay time.Duration
 	if b.Method != domain.MethodCardCredit && b.Method != domain.MethodCardVoucher {
-		delay = time.Until(domain.DueEnd(b.DueDate))
+		delay = time.Until(billing.DueEnd(b.DueDate))
 	}
 	return Start{
 		ID: BillingWorkflowID(b.ID), AccountID: b.AccountID, ResourceID: b.ID, ResourceType: "BILLING_" + b.Method,
@@ -83,17 +84,17 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 			return "", err
 		}
 	}
-	dueEnd := domain.DueEnd(b.DueDate)
-	for status == domain.BillingPending || status == domain.BillingOverdue {
+	dueEnd := billing.DueEnd(b.DueDate)
+	for status == billing.BillingPending || status == billing.BillingOverdue {
 		deadline := dueEnd
-		if status == domain.BillingOverdue {
-			deadline = dueEnd.Add(domain.BillingPayableAfterDue)
+		if status == billing.BillingOverdue {
+			deadline = dueEnd.Add(billing.BillingPayableAfterDue)
 		}
 		w := awaitBilling(ctx, b.ID, deadline.Sub(workflow.Now(ctx)))
 		var err error
 		switch {
 		case w.canceled:
-			status = domain.BillingCanceled
+			status = billing.BillingCanceled
 		case w.charge != nil:
 			status = billingStatusOfCharge(w.charge.Status, status)
 		case w.debit != nil:
@@ -104,7 +105,7 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 			// acquirer accepts the sale (idempotent on the billing id).
 			debitSubmitted = true
 			err = workflow.ExecuteActivity(moneyActivities(ctx), a.ChargeDebitCard, *w.debit).Get(ctx, nil)
-		case w.timer && status == domain.BillingPending, w.notice != nil && w.notice.Outcome == processor.OutcomeOverdue:
+		case w.timer && status == billing.BillingPending, w.notice != nil && w.notice.Outcome == processor.OutcomeOverdue:
 			err = moneyStep(ctx, true, a.OverdueBilling, b.ID, &status)
 		case w.timer:
 			err = moneyStep(ctx, true, a.CancelBilling, b.ID, &status)
@@ -120,13 +121,13 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 			return "", err
 		}
 	}
-	if status == domain.BillingCanceled {
+	if status == billing.BillingCanceled {
 		var err error
 		if status, err = voidCanceled(ctx, b); err != nil {
 			return "", err
 		}
 	}
-	if status == domain.BillingConfirmed {
+	if status == billing.BillingConfirmed {
 		// A card's money is the acquirer's until its credit date.
 		if err := workflow.Sleep(ctx, domain.BillingCreditAt(b.Method, workflow.Now(ctx)).Sub(workflow.Now(ctx))); err != nil {
 			return "", err
@@ -143,11 +144,11 @@ func BillingWorkflow(ctx workflow.Context, in BillingInput) (string, error) {
 func billingStatusOfCharge(chargeStatus, current string) string {
 	switch chargeStatus {
 	case domain.StatusCompleted:
-		return domain.BillingReceived
+		return billing.BillingReceived
 	case domain.StatusCanceled:
-		return domain.BillingCanceled
+		return billing.BillingCanceled
 	case domain.StatusFailed:
-		return domain.BillingFailed
+		return billing.BillingFailed
 	}
 	return current
 }
@@ -205,9 +206,9 @@ func awaitBilling(ctx workflow.Context, id string, timeout time.Duration) billin
 // registrar took it before the void; its money must not vanish with this
 // workflow). A notice arriving after the workflow ends is the Inbox's to
 // book. It answers the billing's status.
-func voidCanceled(ctx workflow.Context, b domain.Billing) (string, error) {
+func voidCanceled(ctx workflow.Context, b billing.Billing) (string, error) {
 	var a *activities.Billings
-	status := domain.BillingCanceled
+	status := billing.BillingCanceled
 	if workflow.GetVersion(ctx, "void-canceled-boleto", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return status, nil
 	}
@@ -219,7 +220,7 @@ func voidCanceled(ctx workflow.Context, b domain.Billing) (string, error) {
 	paid, ok := receiveNow(ctx, BillingSignal, func(n processor.BillingNotice) bool {
 		return n.BillingID == b.ID && n.Outcome == processor.OutcomePaid
 	})
-	if ok && status == domain.BillingCanceled {
+	if ok && status == billing.BillingCanceled {
 		if err := moneyStep(ctx, true, a.PayBilling, activities.BillingPaidInput{BillingID: b.ID, Notice: paid}, &status); err != nil {
 			return "", err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -26,32 +27,32 @@ func (f *fakeBillings) submit(context.Context, string) error {
 }
 func (f *fakeBillings) pay(_ context.Context, in activities.BillingPaidInput) (string, error) {
 	f.calls = append(f.calls, "pay")
-	return domain.BillingConfirmed, nil
+	return billing.BillingConfirmed, nil
 }
 func (f *fakeBillings) payBoleto(_ context.Context, in activities.BillingPaidInput) (string, error) {
 	f.calls = append(f.calls, "pay")
-	return domain.BillingReceived, nil
+	return billing.BillingReceived, nil
 }
 func (f *fakeBillings) receive(context.Context, string) (string, error) {
 	f.calls = append(f.calls, "receive")
-	return domain.BillingReceived, nil
+	return billing.BillingReceived, nil
 }
 func (f *fakeBillings) overdue(context.Context, string) (string, error) {
 	f.calls = append(f.calls, "overdue")
-	return domain.BillingOverdue, nil
+	return billing.BillingOverdue, nil
 }
 func (f *fakeBillings) fail(context.Context, activities.BillingFailInput) (string, error) {
 	f.calls = append(f.calls, "fail")
-	return domain.BillingFailed, nil
+	return billing.BillingFailed, nil
 }
 func (f *fakeBillings) cancel(context.Context, string) (string, error) {
 	f.calls = append(f.calls, "cancel")
-	return domain.BillingCanceled, nil
+	return billing.BillingCanceled, nil
 }
 
 func (f *fakeBillings) void(context.Context, string) (string, error) {
 	f.calls = append(f.calls, "void")
-	return domain.BillingCanceled, nil
+	return billing.BillingCanceled, nil
 }
 
 func newBillingEnv(t *testing.T, method string, boletoPay bool) (*testsuite.TestWorkflowEnvironment, *fakeBillings, BillingInput) {
@@ -71,7 +72,7 @@ func newBillingEnv(t *testing.T, method string, boletoPay bool) (*testsuite.Test
 	env.RegisterActivityWithOptions(f.void, activity.RegisterOptions{Name: actName(billingActs.VoidBoleto)})
 	// Due in two days (São Paulo dates).
 	due := domain.Today(env.Now()).AddDate(0, 0, 2)
-	return env, f, BillingInput{Billing: domain.Billing{ID: "b1", Method: method, Status: domain.BillingPending, Amount: 1000, DueDate: due}}
+	return env, f, BillingInput{Billing: billing.Billing{ID: "b1", Method: method, Status: billing.BillingPending, Amount: 1000, DueDate: due}}
 }
 
 func billingResult(t *testing.T, env *testsuite.TestWorkflowEnvironment) string {
@@ -92,7 +93,7 @@ func billingResult(t *testing.T, env *testsuite.TestWorkflowEnvironment) string 
 func TestBoletoOverdueAtTheEndOfItsDueDateThenPaid(t *testing.T) {
 	env, f, in := newBillingEnv(t, domain.MethodBoleto, true)
 	start := env.Now()
-	dueEnd := domain.DueEnd(in.Billing.DueDate)
+	dueEnd := billing.DueEnd(in.Billing.DueDate)
 	var overdueAt time.Time
 	env.SetOnLocalActivityStartedListener(func(info *activity.Info, _ context.Context, _ []any) {
 		if info.ActivityType.Name == actName(billingActs.OverdueBilling) {
@@ -104,7 +105,7 @@ func TestBoletoOverdueAtTheEndOfItsDueDateThenPaid(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomePaid, At: env.Now()})
 	}, dueEnd.Sub(start)+7*24*time.Hour)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingReceived {
+	if s := billingResult(t, env); s != billing.BillingReceived {
 		t.Fatalf("status %s", s)
 	}
 	if d := overdueAt.Sub(dueEnd).Abs(); d > time.Second {
@@ -118,7 +119,7 @@ func TestBoletoOverdueAtTheEndOfItsDueDateThenPaid(t *testing.T) {
 func TestOverdueBillingCanceledWhenItsPayablePeriodEnds(t *testing.T) {
 	env, f, in := newBillingEnv(t, domain.MethodBoleto, true)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingCanceled {
+	if s := billingResult(t, env); s != billing.BillingCanceled {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 3 || got[0] != "overdue" || got[1] != "cancel" || got[2] != "void" {
@@ -143,7 +144,7 @@ func TestCardSubmittedConfirmedThenReceivedAtItsCreditDate(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomePaid})
 	}, time.Minute)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingReceived {
+	if s := billingResult(t, env); s != billing.BillingReceived {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 3 || got[0] != "submit" || got[1] != "pay" || got[2] != "receive" {
@@ -160,7 +161,7 @@ func TestDeclinedCardFails(t *testing.T) {
 		env.SignalWorkflow(BillingSignal, processor.BillingNotice{BillingID: "b1", Outcome: processor.OutcomeFailed, Reason: "declined"})
 	}, time.Second)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingFailed {
+	if s := billingResult(t, env); s != billing.BillingFailed {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 2 || got[1] != "fail" {
@@ -174,7 +175,7 @@ func TestPixBillingFollowsItsCharge(t *testing.T) {
 		env.SignalWorkflow(BillingChargeSignal, activities.ChargeMoved{OwnerKind: activities.OwnerBilling, OwnerID: "b1", ChargeID: "c1", Status: domain.StatusCompleted})
 	}, time.Hour)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingReceived {
+	if s := billingResult(t, env); s != billing.BillingReceived {
 		t.Fatalf("status %s", s)
 	}
 	if len(f.calls) != 0 { // the charge's transition moved the billing
@@ -186,7 +187,7 @@ func TestCanceledBillingEnds(t *testing.T) {
 	env, f, in := newBillingEnv(t, domain.MethodBoleto, true)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(BillingCancelSignal, "b1") }, time.Hour)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingCanceled {
+	if s := billingResult(t, env); s != billing.BillingCanceled {
 		t.Fatalf("status %s", s)
 	}
 	// Its boleto is voided at the registrar, which then refuses a payment.
@@ -199,7 +200,7 @@ func TestCanceledCardDebitBillingEndsWithoutAVoid(t *testing.T) {
 	env, f, in := newBillingEnv(t, domain.MethodCardDebit, false)
 	env.RegisterDelayedCallback(func() { env.SignalWorkflow(BillingCancelSignal, "b1") }, time.Hour)
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingCanceled || len(f.calls) != 0 {
+	if s := billingResult(t, env); s != billing.BillingCanceled || len(f.calls) != 0 {
 		t.Fatalf("status %s, steps %v", s, f.calls)
 	}
 }
@@ -217,7 +218,7 @@ func TestPaymentBesideTheCancelIsBookedBeforeTheWorkflowEnds(t *testing.T) {
 		}
 	})
 	env.ExecuteWorkflow(BillingWorkflow, in)
-	if s := billingResult(t, env); s != domain.BillingReceived {
+	if s := billingResult(t, env); s != billing.BillingReceived {
 		t.Fatalf("status %s", s)
 	}
 	if got := f.calls; len(got) != 2 || got[0] != "void" || got[1] != "pay" {

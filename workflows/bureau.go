@@ -4,7 +4,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -13,14 +13,14 @@ const ResourceDunning = "DUNNING"
 
 // DunningInput starts a dunning's workflow.
 type DunningInput struct {
-	Dunning domain.Dunning
+	Dunning bureau.Dunning
 }
 
 // DunningWorkflowID derives the workflow id from the dunning id.
 func DunningWorkflowID(id string) string { return "dunning/" + id }
 
 // DunningStart is how the API starts a dunning's workflow.
-func DunningStart(d domain.Dunning) Start {
+func DunningStart(d bureau.Dunning) Start {
 	return Start{
 		ID: DunningWorkflowID(d.ID), AccountID: d.AccountID, ResourceID: d.ID, ResourceType: ResourceDunning,
 		Status: d.Status, Amount: d.Value,
@@ -40,14 +40,14 @@ var ba *activities.Bureau
 // (PROCESSED, or DENIED with the fee returned).
 func DunningWorkflow(ctx workflow.Context, in DunningInput) (string, error) {
 	id := in.Dunning.ID
-	var d domain.Dunning
+	var d bureau.Dunning
 	if err := workflow.ExecuteActivity(moneyActivities(ctx), ba.SubmitDunning, id).Get(ctx, &d); err != nil {
 		return "", err
 	}
 	if err := setStatus(ctx, d.Status); err != nil {
 		return "", err
 	}
-	if d.Status == domain.DunningAwaitingApproval {
+	if d.Status == bureau.DunningAwaitingApproval {
 		n, _ := awaitSignal(ctx, NoticeSignal, 0, func(n processor.DunningNotice) bool { return n.DunningID == id && n.Final() })
 		if err := moneyStep(ctx, true, ba.ConcludeDunning, n, &d); err != nil {
 			return "", err

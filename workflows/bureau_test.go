@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/jangada/jangada/activities"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/bureau"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -22,16 +22,16 @@ func dunningEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, *[]processor.
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	var concluded []processor.DunningNotice
-	env.RegisterActivityWithOptions(func(_ context.Context, id string) (domain.Dunning, error) {
-		return domain.Dunning{ID: id, Status: domain.DunningAwaitingApproval}, nil
+	env.RegisterActivityWithOptions(func(_ context.Context, id string) (bureau.Dunning, error) {
+		return bureau.Dunning{ID: id, Status: bureau.DunningAwaitingApproval}, nil
 	}, activity.RegisterOptions{Name: actName(bureauActs.SubmitDunning)})
-	env.RegisterActivityWithOptions(func(_ context.Context, n processor.DunningNotice) (domain.Dunning, error) {
+	env.RegisterActivityWithOptions(func(_ context.Context, n processor.DunningNotice) (bureau.Dunning, error) {
 		concluded = append(concluded, n)
-		status := domain.DunningProcessed
+		status := bureau.DunningProcessed
 		if n.Outcome == processor.OutcomeDenied {
-			status = domain.DunningDenied
+			status = bureau.DunningDenied
 		}
-		return domain.Dunning{ID: n.DunningID, Status: status}, nil
+		return bureau.Dunning{ID: n.DunningID, Status: status}, nil
 	}, activity.RegisterOptions{Name: actName(bureauActs.ConcludeDunning)})
 	return env, &concluded
 }
@@ -49,10 +49,10 @@ func TestDunningWaitsForTheBureau(t *testing.T) {
 			env.RegisterDelayedCallback(func() {
 				env.SignalWorkflow(NoticeSignal, processor.DunningNotice{DunningID: "dun_1", Outcome: outcome, Reason: "r"})
 			}, 72*time.Hour)
-			env.ExecuteWorkflow(DunningWorkflow, DunningInput{Dunning: domain.Dunning{ID: "dun_1", Status: domain.DunningPending}})
-			want := domain.DunningProcessed
+			env.ExecuteWorkflow(DunningWorkflow, DunningInput{Dunning: bureau.Dunning{ID: "dun_1", Status: bureau.DunningPending}})
+			want := bureau.DunningProcessed
 			if outcome == processor.OutcomeDenied {
-				want = domain.DunningDenied
+				want = bureau.DunningDenied
 			}
 			if got := result(t, env); got != want {
 				t.Fatalf("status %s, want %s", got, want)

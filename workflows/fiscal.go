@@ -7,6 +7,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -20,7 +21,7 @@ const InvoiceAnswerTimeout = 24 * time.Hour
 
 // FiscalInvoiceInput starts a fiscal invoice's workflow.
 type FiscalInvoiceInput struct {
-	Invoice domain.FiscalInvoice
+	Invoice fiscal.FiscalInvoice
 }
 
 // FiscalInvoiceWorkflowID derives the workflow id from the invoice id.
@@ -29,7 +30,7 @@ func FiscalInvoiceWorkflowID(id string) string { return "invoice/" + id }
 // FiscalInvoiceStart is how a fiscal invoice's workflow is started: by its
 // charge's workflow (as an abandoned child, ChildOptions) or, if that start
 // was lost, by the sweeper.
-func FiscalInvoiceStart(inv domain.FiscalInvoice) Start {
+func FiscalInvoiceStart(inv fiscal.FiscalInvoice) Start {
 	return Start{
 		ID: FiscalInvoiceWorkflowID(inv.ID), AccountID: inv.AccountID, ResourceID: inv.ID, ResourceType: ResourceFiscalInvoice,
 		Status: inv.Status, Amount: inv.Amount,
@@ -51,11 +52,11 @@ var fa *activities.FiscalInvoices
 func FiscalInvoiceWorkflow(ctx workflow.Context, in FiscalInvoiceInput) (string, error) {
 	id := in.Invoice.ID
 	actx := moneyActivities(ctx)
-	var inv domain.FiscalInvoice
+	var inv fiscal.FiscalInvoice
 	if err := workflow.ExecuteActivity(actx, fa.SubmitInvoice, id).Get(ctx, &inv); err != nil {
 		return "", err
 	}
-	if err := setStatus(ctx, inv.Status); err != nil || inv.Status != domain.InvoiceProcessing {
+	if err := setStatus(ctx, inv.Status); err != nil || inv.Status != fiscal.InvoiceProcessing {
 		return inv.Status, err
 	}
 	n, ok := awaitSignal(ctx, NoticeSignal, InvoiceAnswerTimeout,
@@ -81,10 +82,10 @@ const fiscalInvoiceChange = "fiscal-invoice-start"
 // refused) is left to the invoice's intent, which the sweeper redoes.
 func startFiscalInvoice(ctx workflow.Context, charge domain.Transaction, status string) {
 	charge.Status = status
-	if !domain.WantsFiscalInvoice(charge) || workflow.GetVersion(ctx, fiscalInvoiceChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if !fiscal.WantsFiscalInvoice(charge) || workflow.GetVersion(ctx, fiscalInvoiceChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
-	inv := domain.NewFiscalInvoice(charge)
+	inv := fiscal.NewFiscalInvoice(charge)
 	cctx := workflow.WithChildOptions(ctx, FiscalInvoiceStart(inv).ChildOptions())
 	err := workflow.ExecuteChildWorkflow(cctx, FiscalInvoiceWorkflow, FiscalInvoiceInput{Invoice: inv}).GetChildWorkflowExecution().Get(ctx, nil)
 	if err != nil {
@@ -103,5 +104,5 @@ func withdrawFiscalInvoice(ctx workflow.Context, deposit domain.Transaction) err
 	if !deposit.Details.V.FiscalInvoice || workflow.GetVersion(ctx, withdrawFiscalInvoiceChange, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return nil
 	}
-	return workflow.ExecuteActivity(moneyActivities(ctx), fa.WithdrawInvoice, domain.FiscalInvoiceID(deposit.ID)).Get(ctx, nil)
+	return workflow.ExecuteActivity(moneyActivities(ctx), fa.WithdrawInvoice, fiscal.FiscalInvoiceID(deposit.ID)).Get(ctx, nil)
 }

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/domain"
+	fiscaldom "github.com/jangada/jangada/domain/fiscal"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -23,28 +24,28 @@ func invoiceEnv(t *testing.T, submitted string) (*testsuite.TestWorkflowEnvironm
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	var concluded []processor.InvoiceNotice
-	env.RegisterActivityWithOptions(func(_ context.Context, id string) (domain.FiscalInvoice, error) {
-		return domain.FiscalInvoice{ID: id, Status: submitted}, nil
+	env.RegisterActivityWithOptions(func(_ context.Context, id string) (fiscaldom.FiscalInvoice, error) {
+		return fiscaldom.FiscalInvoice{ID: id, Status: submitted}, nil
 	}, activity.RegisterOptions{Name: actName(fa.SubmitInvoice)})
-	env.RegisterActivityWithOptions(func(_ context.Context, n processor.InvoiceNotice) (domain.FiscalInvoice, error) {
+	env.RegisterActivityWithOptions(func(_ context.Context, n processor.InvoiceNotice) (fiscaldom.FiscalInvoice, error) {
 		concluded = append(concluded, n)
-		status := domain.InvoiceIssued
+		status := fiscaldom.InvoiceIssued
 		if n.Outcome == processor.OutcomeFailed {
-			status = domain.InvoiceFailed
+			status = fiscaldom.InvoiceFailed
 		}
-		return domain.FiscalInvoice{ID: n.InvoiceID, Status: status}, nil
+		return fiscaldom.FiscalInvoice{ID: n.InvoiceID, Status: status}, nil
 	}, activity.RegisterOptions{Name: actName(fa.ConcludeInvoice)})
 	return env, &concluded
 }
 
-var invoiceInput = FiscalInvoiceInput{Invoice: domain.FiscalInvoice{ID: "inv_1", Status: domain.InvoiceCreated}}
+var invoiceInput = FiscalInvoiceInput{Invoice: fiscaldom.FiscalInvoice{ID: "inv_1", Status: fiscaldom.InvoiceCreated}}
 
 // The issuer's answer concludes the invoice; a notice naming another
 // invoice, or one that concludes nothing, is ignored.
 func TestFiscalInvoiceWaitsForTheIssuer(t *testing.T) {
-	for outcome, want := range map[string]string{processor.OutcomeIssued: domain.InvoiceIssued, processor.OutcomeFailed: domain.InvoiceFailed} {
+	for outcome, want := range map[string]string{processor.OutcomeIssued: fiscaldom.InvoiceIssued, processor.OutcomeFailed: fiscaldom.InvoiceFailed} {
 		t.Run(outcome, func(t *testing.T) {
-			env, concluded := invoiceEnv(t, domain.InvoiceProcessing)
+			env, concluded := invoiceEnv(t, fiscaldom.InvoiceProcessing)
 			env.RegisterDelayedCallback(func() {
 				env.SignalWorkflow(NoticeSignal, processor.InvoiceNotice{InvoiceID: "inv_other", Outcome: processor.OutcomeIssued})
 				env.SignalWorkflow(NoticeSignal, processor.InvoiceNotice{InvoiceID: "inv_1", Outcome: "queued"})
@@ -66,10 +67,10 @@ func TestFiscalInvoiceWaitsForTheIssuer(t *testing.T) {
 // An issuer that never answers fails the invoice at InvoiceAnswerTimeout
 // (a durable timer, skipped here).
 func TestFiscalInvoiceUnansweredFails(t *testing.T) {
-	env, concluded := invoiceEnv(t, domain.InvoiceProcessing)
+	env, concluded := invoiceEnv(t, fiscaldom.InvoiceProcessing)
 	start := env.Now()
 	env.ExecuteWorkflow(FiscalInvoiceWorkflow, invoiceInput)
-	if got := result(t, env); got != domain.InvoiceFailed {
+	if got := result(t, env); got != fiscaldom.InvoiceFailed {
 		t.Fatalf("status %s", got)
 	}
 	if len(*concluded) != 1 || (*concluded)[0].Outcome != processor.OutcomeFailed || !strings.Contains((*concluded)[0].Reason, "did not answer") {
@@ -83,9 +84,9 @@ func TestFiscalInvoiceUnansweredFails(t *testing.T) {
 // An invoice cancelled before its submission (its charge refunded) ends
 // at once: nothing to wait for.
 func TestFiscalInvoiceCancelledFirstEnds(t *testing.T) {
-	env, concluded := invoiceEnv(t, domain.InvoiceCancelled)
+	env, concluded := invoiceEnv(t, fiscaldom.InvoiceCancelled)
 	env.ExecuteWorkflow(FiscalInvoiceWorkflow, invoiceInput)
-	if got := result(t, env); got != domain.InvoiceCancelled || len(*concluded) != 0 {
+	if got := result(t, env); got != fiscaldom.InvoiceCancelled || len(*concluded) != 0 {
 		t.Fatalf("status %s, concluded %+v", got, *concluded)
 	}
 }
@@ -116,10 +117,10 @@ func TestPaidChargeStartsItsFiscalInvoice(t *testing.T) {
 					if f.calls["settle"] != 1 {
 						t.Errorf("invoice started before the paid transition (settle ran %d times)", f.calls["settle"])
 					}
-					if got.Invoice.ID != domain.FiscalInvoiceID("c1") || got.Invoice.ChargeID != "c1" {
+					if got.Invoice.ID != fiscaldom.FiscalInvoiceID("c1") || got.Invoice.ChargeID != "c1" {
 						t.Errorf("invoice input %+v", got.Invoice)
 					}
-					return domain.InvoiceIssued, nil
+					return fiscaldom.InvoiceIssued, nil
 				})
 			env.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
 				started = append(started, info.WorkflowExecution.ID)
@@ -129,7 +130,7 @@ func TestPaidChargeStartsItsFiscalInvoice(t *testing.T) {
 			}, time.Minute)
 			env.ExecuteWorkflow(ChargeWorkflow, in)
 			result(t, env)
-			if len(started) != c.starts || (c.starts == 1 && started[0] != FiscalInvoiceWorkflowID(domain.FiscalInvoiceID("c1"))) {
+			if len(started) != c.starts || (c.starts == 1 && started[0] != FiscalInvoiceWorkflowID(fiscaldom.FiscalInvoiceID("c1"))) {
 				t.Fatalf("started %v, want %d invoice workflow(s)", started, c.starts)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	meddom "github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -32,7 +33,7 @@ func MEDWorkflowID(id string) string { return "med/" + id }
 func MEDStart(m domain.Transaction) Start {
 	return Start{
 		ID: MEDWorkflowID(m.ID), AccountID: m.AccountID, ResourceID: m.ID, ResourceType: domain.TypeMED,
-		Status: domain.MedOpen, Amount: m.Amount,
+		Status: meddom.MedOpen, Amount: m.Amount,
 		Summary: "MED dispute " + m.Amount.Format() + " of deposit " + m.Details.V.Med.DepositID,
 		Details: "Account `" + m.AccountID + "`. Signal `" + NoticeSignal + "` with {\"medId\":\"" + m.ID +
 			"\",\"status\":\"ACCEPTED\"|\"REJECTED\"|\"CANCELED\"|\"EXPIRED\"} acts as the processor's decision " +
@@ -51,7 +52,7 @@ func MEDWorkflow(ctx workflow.Context, in MEDInput) (string, error) {
 	var a *activities.MEDs
 	id, med := in.MED.ID, in.MED.Details.V.Med
 	var status string
-	if err := ensureActivity(ctx, a.EnsureMED, in.MED, &status); err != nil || domain.MedClosed(status) {
+	if err := ensureActivity(ctx, a.EnsureMED, in.MED, &status); err != nil || meddom.MedClosed(status) {
 		return status, err
 	}
 	actx := moneyActivities(ctx)
@@ -59,9 +60,9 @@ func MEDWorkflow(ctx workflow.Context, in MEDInput) (string, error) {
 		if err := workflow.ExecuteActivity(actx, a.SendMEDDefence, id).Get(ctx, nil); err != nil {
 			return err
 		}
-		return setStatus(ctx, domain.MedUnderReview)
+		return setStatus(ctx, meddom.MedUnderReview)
 	}
-	if status == domain.MedOpen && med.AutoContest {
+	if status == meddom.MedOpen && med.AutoContest {
 		if err := workflow.ExecuteActivity(actx, a.AutoContestMED, id).Get(ctx, nil); err != nil {
 			return "", err
 		}
@@ -94,7 +95,7 @@ func MEDWorkflow(ctx workflow.Context, in MEDInput) (string, error) {
 			sel.AddFuture(defence, func(workflow.Future) { defence, closeDefence = nil, true })
 		}
 		sel.AddFuture(limit, func(workflow.Future) {
-			outcome = processor.MEDNotice{MEDID: id, Status: domain.MedExpired, At: workflow.Now(ctx)}
+			outcome = processor.MEDNotice{MEDID: id, Status: meddom.MedExpired, At: workflow.Now(ctx)}
 		})
 		sel.Select(ctx)
 		if closeDefence {
@@ -118,7 +119,7 @@ func MEDWorkflow(ctx workflow.Context, in MEDInput) (string, error) {
 }
 
 // isMedOutcome reports whether status is a final decision.
-func isMedOutcome(status string) bool { return domain.MedClosed(status) }
+func isMedOutcome(status string) bool { return meddom.MedClosed(status) }
 
 // timerAt is a durable timer that fires at t (at once if t has passed).
 func timerAt(ctx workflow.Context, t time.Time) workflow.Future {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -62,15 +63,15 @@ func medEnv(t *testing.T, autoContest bool) (*testsuite.TestWorkflowEnvironment,
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	now := env.Now()
-	f := &fakeMED{env: env, start: now, status: domain.MedOpen}
+	f := &fakeMED{env: env, start: now, status: med.MedOpen}
 	env.RegisterActivityWithOptions(f.ensure, activity.RegisterOptions{Name: actName(medActs.EnsureMED)})
 	env.RegisterActivityWithOptions(f.autoContest, activity.RegisterOptions{Name: actName(medActs.AutoContestMED)})
 	env.RegisterActivityWithOptions(f.send, activity.RegisterOptions{Name: actName(medActs.SendMEDDefence)})
 	env.RegisterActivityWithOptions(f.closeDefence, activity.RegisterOptions{Name: actName(medActs.CloseMEDDefence)})
 	env.RegisterActivityWithOptions(f.resolve, activity.RegisterOptions{Name: actName(medActs.ResolveMED)})
-	in := MEDInput{MED: domain.Transaction{ID: "med_1", Type: domain.TypeMED, Status: domain.MedOpen, Amount: 6_000,
+	in := MEDInput{MED: domain.Transaction{ID: "med_1", Type: domain.TypeMED, Status: med.MedOpen, Amount: 6_000,
 		Details: domain.SomeJSON(domain.Details{Med: &domain.MedBlock{DepositID: "dep_1", AutoContest: autoContest,
-			DefenceDeadline: domain.NewTime(now.Add(domain.MedDefenceWindow)), ExpiresAt: domain.NewTime(now.Add(domain.MedReturnLimit))}})}}
+			DefenceDeadline: domain.NewTime(now.Add(med.MedDefenceWindow)), ExpiresAt: domain.NewTime(now.Add(med.MedReturnLimit))}})}}
 	return env, f, in
 }
 
@@ -109,11 +110,11 @@ func wantResult(t *testing.T, env *testsuite.TestWorkflowEnvironment, want strin
 func TestMEDWorkflowDeadlines(t *testing.T) {
 	env, f, in := medEnv(t, false)
 	env.ExecuteWorkflow(MEDWorkflow, in)
-	wantResult(t, env, domain.MedExpired)
+	wantResult(t, env, med.MedExpired)
 	f.want(t,
-		medCall{"close-defence", domain.MedDefenceWindow, ""},
-		medCall{"send-defence", domain.MedDefenceWindow, ""},
-		medCall{"resolve", domain.MedReturnLimit, domain.MedExpired})
+		medCall{"close-defence", med.MedDefenceWindow, ""},
+		medCall{"send-defence", med.MedDefenceWindow, ""},
+		medCall{"resolve", med.MedReturnLimit, med.MedExpired})
 }
 
 // TestMEDWorkflowEvidenceThenDecision: the merchant's evidence (a signal)
@@ -125,14 +126,14 @@ func TestMEDWorkflowEvidenceThenDecision(t *testing.T) {
 		env.SignalWorkflow(MEDEvidenceSignal, MEDEvidence{MEDID: "med_1"})
 	}, 24*time.Hour)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(NoticeSignal, medNotice("med_other", domain.MedAccepted))
+		env.SignalWorkflow(NoticeSignal, medNotice("med_other", med.MedAccepted))
 	}, 48*time.Hour)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(NoticeSignal, medNotice("med_1", domain.MedRejected))
+		env.SignalWorkflow(NoticeSignal, medNotice("med_1", med.MedRejected))
 	}, 72*time.Hour)
 	env.ExecuteWorkflow(MEDWorkflow, in)
-	wantResult(t, env, domain.MedRejected)
-	f.want(t, medCall{"send-defence", 24 * time.Hour, ""}, medCall{"resolve", 72 * time.Hour, domain.MedRejected})
+	wantResult(t, env, med.MedRejected)
+	f.want(t, medCall{"send-defence", 24 * time.Hour, ""}, medCall{"resolve", 72 * time.Hour, med.MedRejected})
 }
 
 // TestMEDWorkflowAutoContest: with the automatic contest the defence is
@@ -141,22 +142,22 @@ func TestMEDWorkflowEvidenceThenDecision(t *testing.T) {
 func TestMEDWorkflowAutoContest(t *testing.T) {
 	env, f, in := medEnv(t, true)
 	env.RegisterDelayedCallback(func() {
-		env.SignalWorkflow(NoticeSignal, medNotice("med_1", domain.MedAccepted))
-	}, domain.MedAnalysisWindow)
+		env.SignalWorkflow(NoticeSignal, medNotice("med_1", med.MedAccepted))
+	}, med.MedAnalysisWindow)
 	env.ExecuteWorkflow(MEDWorkflow, in)
-	wantResult(t, env, domain.MedAccepted)
+	wantResult(t, env, med.MedAccepted)
 	f.want(t,
 		medCall{"auto-contest", 0, ""}, medCall{"send-defence", 0, ""},
-		medCall{"close-defence", domain.MedDefenceWindow, ""}, medCall{"send-defence", domain.MedDefenceWindow, ""},
-		medCall{"resolve", domain.MedAnalysisWindow, domain.MedAccepted})
+		medCall{"close-defence", med.MedDefenceWindow, ""}, medCall{"send-defence", med.MedDefenceWindow, ""},
+		medCall{"resolve", med.MedAnalysisWindow, med.MedAccepted})
 }
 
 // TestMEDWorkflowClosedAtStart: a dispute already decided (a workflow
 // started again by the sweeper) does nothing.
 func TestMEDWorkflowClosedAtStart(t *testing.T) {
 	env, f, in := medEnv(t, true)
-	f.status = domain.MedCanceled
+	f.status = med.MedCanceled
 	env.ExecuteWorkflow(MEDWorkflow, in)
-	wantResult(t, env, domain.MedCanceled)
+	wantResult(t, env, med.MedCanceled)
 	f.want(t)
 }

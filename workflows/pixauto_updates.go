@@ -6,7 +6,7 @@ import (
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/domain/pixauto"
 )
 
 // The PIX automatic workflow's updates: the merchant's requests, queued

@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/jangada/jangada/pixauto"
+	"github.com/jangada/jangada/domain/pixauto"
 )
 
 // An execution recorded before lateNoticesChange (DefaultVersion) keeps

@@ -13,8 +13,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
+	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/money"
-	"github.com/jangada/jangada/schedule"
 )
 
 var saoPaulo, _ = time.LoadLocation("America/Sao_Paulo")

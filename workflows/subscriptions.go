@@ -5,7 +5,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // SubscriptionCancel is the update that cancels a subscription; its
@@ -33,14 +33,14 @@ const CyclesPerRun = 50
 type SubscriptionInput struct {
 	// Subscription is the row as created, or as the last cycle left it
 	// (continue-as-new carries the next cycle in NextCycle/NextDueDate).
-	Subscription domain.Subscription
+	Subscription billing.Subscription
 }
 
 // SubscriptionWorkflowID derives the workflow id from the subscription id.
 func SubscriptionWorkflowID(id string) string { return "subscription/" + id }
 
 // SubscriptionStart is how the API starts a subscription's workflow.
-func SubscriptionStart(s domain.Subscription) Start {
+func SubscriptionStart(s billing.Subscription) Start {
 	return Start{
 		ID: SubscriptionWorkflowID(s.ID), AccountID: s.AccountID, ResourceID: s.ID, ResourceType: ResourceSubscription,
 		Status: s.Status, Amount: s.Amount,
@@ -65,13 +65,13 @@ var suba *activities.Subscriptions
 func SubscriptionWorkflow(ctx workflow.Context, in SubscriptionInput) (string, error) {
 	s := in.Subscription
 	cancelAsked := false
-	var answer domain.SubscriptionRecord
+	var answer billing.SubscriptionRecord
 	answered := false
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, SubscriptionCancel,
-		func(ctx workflow.Context, _ SubscriptionTarget) (domain.SubscriptionRecord, error) {
+		func(ctx workflow.Context, _ SubscriptionTarget) (billing.SubscriptionRecord, error) {
 			cancelAsked = true
 			if err := workflow.Await(ctx, func() bool { return answered }); err != nil {
-				return domain.SubscriptionRecord{}, err
+				return billing.SubscriptionRecord{}, err
 			}
 			return answer, nil
 		},
@@ -87,7 +87,7 @@ func SubscriptionWorkflow(ctx workflow.Context, in SubscriptionInput) (string, e
 		return "", err
 	}
 	for cycles := 0; ; {
-		if cancelAsked || s.Status == domain.SubscriptionCanceled {
+		if cancelAsked || s.Status == billing.SubscriptionCanceled {
 			if err := moneyStep(ctx, true, suba.CancelSubscription, s.ID, &s); err != nil {
 				return "", err
 			}
@@ -103,7 +103,7 @@ func SubscriptionWorkflow(ctx workflow.Context, in SubscriptionInput) (string, e
 		if cycles >= CyclesPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
 			return "", workflow.NewContinueAsNewError(ctx, SubscriptionWorkflow, SubscriptionInput{Subscription: s})
 		}
-		due := domain.DueInstant(s.DueOf(s.NextCycle))
+		due := billing.DueInstant(s.DueOf(s.NextCycle))
 		if d := due.Sub(workflow.Now(ctx)); d > 0 {
 			woken, err := workflow.AwaitWithTimeout(ctx, d, func() bool { return cancelAsked })
 			if err != nil {
@@ -113,12 +113,12 @@ func SubscriptionWorkflow(ctx workflow.Context, in SubscriptionInput) (string, e
 				continue
 			}
 		}
-		var next domain.Subscription
+		var next billing.Subscription
 		if err := moneyStep(ctx, true, suba.RunSubscriptionCycle,
 			activities.CycleInput{SubscriptionID: s.ID, Cycle: s.NextCycle}, &next); err != nil {
 			return "", err
 		}
-		if next.Status == domain.SubscriptionActive && next.NextCycle <= s.NextCycle {
+		if next.Status == billing.SubscriptionActive && next.NextCycle <= s.NextCycle {
 			// This workflow is the row's only writer: a row that did not
 			// move past the cycle it billed is a bug, not a state to loop on.
 			return "", temporal.NewNonRetryableApplicationError("subscription "+s.ID+" did not advance past its cycle", "Stuck", nil)

@@ -13,7 +13,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/jangada/jangada/activities"
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
 )
 
 // fakeSubscription stands in for the subscription activities over one row:
@@ -21,16 +21,16 @@ import (
 type fakeSubscription struct {
 	env      *testsuite.TestWorkflowEnvironment
 	mu       sync.Mutex
-	row      domain.Subscription
+	row      billing.Subscription
 	billedAt []time.Time
 	cycles   []int
 	canceled []string // billings canceled
 }
 
-func (f *fakeSubscription) run(_ context.Context, in activities.CycleInput) (domain.Subscription, error) {
+func (f *fakeSubscription) run(_ context.Context, in activities.CycleInput) (billing.Subscription, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.row.Status != domain.SubscriptionActive || f.row.NextCycle != in.Cycle {
+	if f.row.Status != billing.SubscriptionActive || f.row.NextCycle != in.Cycle {
 		return f.row, nil
 	}
 	f.billedAt = append(f.billedAt, f.env.Now())
@@ -39,11 +39,11 @@ func (f *fakeSubscription) run(_ context.Context, in activities.CycleInput) (dom
 	return f.row, nil
 }
 
-func (f *fakeSubscription) cancel(_ context.Context, id string) (domain.Subscription, error) {
+func (f *fakeSubscription) cancel(_ context.Context, id string) (billing.Subscription, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.row.Status != domain.SubscriptionCanceled {
-		f.row.Status = domain.SubscriptionCanceled
+	if f.row.Status != billing.SubscriptionCanceled {
+		f.row.Status = billing.SubscriptionCanceled
 		if f.row.LastBillingID != "" {
 			f.canceled = append(f.canceled, f.row.LastBillingID)
 		}
@@ -59,7 +59,7 @@ func subscriptionEnv(start time.Time, cycle, anchor string) (*testsuite.TestWork
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	env.SetStartTime(start)
-	sub := domain.Subscription{ID: "sub1", AccountID: "a1", ExternalID: "ext1", Status: domain.SubscriptionActive, Method: "PIX",
+	sub := billing.Subscription{ID: "sub1", AccountID: "a1", ExternalID: "ext1", Status: billing.SubscriptionActive, Method: "PIX",
 		Amount: 4990, Cycle: cycle, Anchor: anchor, NextCycle: 1, NextDueDate: anchor}
 	f := &fakeSubscription{env: env, row: sub}
 	env.RegisterActivityWithOptions(f.run, activity.RegisterOptions{Name: actName(subscriptionActs.RunSubscriptionCycle)})
@@ -68,14 +68,14 @@ func subscriptionEnv(start time.Time, cycle, anchor string) (*testsuite.TestWork
 }
 
 // cancelAfter sends the cancel update (addressed to target) after d.
-func cancelAfter(env *testsuite.TestWorkflowEnvironment, d time.Duration, target string, out *domain.SubscriptionRecord, errOut *error) {
+func cancelAfter(env *testsuite.TestWorkflowEnvironment, d time.Duration, target string, out *billing.SubscriptionRecord, errOut *error) {
 	env.RegisterDelayedCallback(func() {
 		env.UpdateWorkflow(SubscriptionCancel, "cancel-"+target, &testsuite.TestUpdateCallback{
 			OnReject: func(err error) { *errOut = err },
 			OnAccept: func() {},
 			OnComplete: func(v any, err error) {
 				*errOut = err
-				if rec, ok := v.(domain.SubscriptionRecord); ok {
+				if rec, ok := v.(billing.SubscriptionRecord); ok {
 					*out = rec
 				}
 			},
@@ -111,17 +111,17 @@ func spTime(y int, m time.Month, d, h int) time.Time { return time.Date(y, m, d,
 // day in São Paulo: the last day of shorter months, then the 31st again;
 // cancel ends it, cancels the pending billing, and no cycle bills after.
 func TestSubscriptionMonthlyClampsAndCancels(t *testing.T) {
-	env, f, in := subscriptionEnv(spTime(2026, 1, 20, 15), domain.CycleMonthly, "2026-01-31")
-	var rec domain.SubscriptionRecord
+	env, f, in := subscriptionEnv(spTime(2026, 1, 20, 15), billing.CycleMonthly, "2026-01-31")
+	var rec billing.SubscriptionRecord
 	var uerr error
 	// 15 June 2026, 12:00 São Paulo.
 	cancelAfter(env, spTime(2026, 6, 15, 12).Sub(spTime(2026, 1, 20, 15)), "sub1", &rec, &uerr)
 	env.ExecuteWorkflow(SubscriptionWorkflow, in)
-	if got := result(t, env); got != domain.SubscriptionCanceled {
+	if got := result(t, env); got != billing.SubscriptionCanceled {
 		t.Fatalf("result %s", got)
 	}
 	wantBilled(t, f, "2026-01-31", "2026-02-28", "2026-03-31", "2026-04-30", "2026-05-31")
-	if uerr != nil || rec.Status != domain.SubscriptionCanceled || rec.NextDueDate != "" {
+	if uerr != nil || rec.Status != billing.SubscriptionCanceled || rec.NextDueDate != "" {
 		t.Fatalf("cancel answered %+v, %v", rec, uerr)
 	}
 	if len(f.canceled) != 1 || f.canceled[0] != "bill-2026-05-31" {
@@ -135,8 +135,8 @@ func TestSubscriptionMonthlyClampsAndCancels(t *testing.T) {
 // Leap years: a yearly subscription from 29 February bills on the 28th in
 // common years and on the 29th again in the next leap year.
 func TestSubscriptionYearlyLeapDay(t *testing.T) {
-	env, f, in := subscriptionEnv(spTime(2028, 2, 1, 9), domain.CycleYearly, "2028-02-29")
-	var rec domain.SubscriptionRecord
+	env, f, in := subscriptionEnv(spTime(2028, 2, 1, 9), billing.CycleYearly, "2028-02-29")
+	var rec billing.SubscriptionRecord
 	var uerr error
 	cancelAfter(env, spTime(2032, 3, 1, 0).Sub(spTime(2028, 2, 1, 9)), "sub1", &rec, &uerr)
 	env.ExecuteWorkflow(SubscriptionWorkflow, in)
@@ -150,23 +150,23 @@ func TestSubscriptionEveryCycle(t *testing.T) {
 		cycle, anchor string
 		want          []string
 	}{
-		{domain.CycleWeekly, "2026-12-28", []string{"2026-12-28", "2027-01-04", "2027-01-11", "2027-01-18"}},
-		{domain.CycleBiweekly, "2028-02-20", []string{"2028-02-20", "2028-03-05", "2028-03-19", "2028-04-02"}},
-		{domain.CycleMonthly, "2027-12-15", []string{"2027-12-15", "2028-01-15", "2028-02-15", "2028-03-15"}},
-		{domain.CycleBimonthly, "2026-12-31", []string{"2026-12-31", "2027-02-28", "2027-04-30", "2027-06-30"}},
-		{domain.CycleQuarterly, "2026-11-30", []string{"2026-11-30", "2027-02-28", "2027-05-30", "2027-08-30"}},
-		{domain.CycleSemiannually, "2027-08-31", []string{"2027-08-31", "2028-02-29", "2028-08-31", "2029-02-28"}},
-		{domain.CycleYearly, "2026-12-31", []string{"2026-12-31", "2027-12-31", "2028-12-31", "2029-12-31"}},
+		{billing.CycleWeekly, "2026-12-28", []string{"2026-12-28", "2027-01-04", "2027-01-11", "2027-01-18"}},
+		{billing.CycleBiweekly, "2028-02-20", []string{"2028-02-20", "2028-03-05", "2028-03-19", "2028-04-02"}},
+		{billing.CycleMonthly, "2027-12-15", []string{"2027-12-15", "2028-01-15", "2028-02-15", "2028-03-15"}},
+		{billing.CycleBimonthly, "2026-12-31", []string{"2026-12-31", "2027-02-28", "2027-04-30", "2027-06-30"}},
+		{billing.CycleQuarterly, "2026-11-30", []string{"2026-11-30", "2027-02-28", "2027-05-30", "2027-08-30"}},
+		{billing.CycleSemiannually, "2027-08-31", []string{"2027-08-31", "2028-02-29", "2028-08-31", "2029-02-28"}},
+		{billing.CycleYearly, "2026-12-31", []string{"2026-12-31", "2027-12-31", "2028-12-31", "2029-12-31"}},
 	}
 	for _, c := range cases {
 		t.Run(c.cycle, func(t *testing.T) {
 			start := spTime(2026, 11, 25, 10)
 			env, f, in := subscriptionEnv(start, c.cycle, c.anchor)
 			last, _ := time.Parse(time.DateOnly, c.want[len(c.want)-1])
-			var rec domain.SubscriptionRecord
+			var rec billing.SubscriptionRecord
 			var uerr error
 			// Cancel at noon of the last expected due day.
-			cancelAfter(env, domain.DueInstant(last).Add(12*time.Hour).Sub(start), "sub1", &rec, &uerr)
+			cancelAfter(env, billing.DueInstant(last).Add(12*time.Hour).Sub(start), "sub1", &rec, &uerr)
 			env.ExecuteWorkflow(SubscriptionWorkflow, in)
 			result(t, env)
 			wantBilled(t, f, c.want...)
@@ -183,8 +183,8 @@ func TestSubscriptionEveryCycle(t *testing.T) {
 // over the due day) bills at once: a restart loses no cycle.
 func TestSubscriptionPastDueBillsAtOnce(t *testing.T) {
 	start := spTime(2026, 3, 3, 8)
-	env, f, in := subscriptionEnv(start, domain.CycleWeekly, "2026-03-01")
-	var rec domain.SubscriptionRecord
+	env, f, in := subscriptionEnv(start, billing.CycleWeekly, "2026-03-01")
+	var rec billing.SubscriptionRecord
 	var uerr error
 	cancelAfter(env, time.Hour, "sub1", &rec, &uerr)
 	env.ExecuteWorkflow(SubscriptionWorkflow, in)
@@ -198,7 +198,7 @@ func TestSubscriptionPastDueBillsAtOnce(t *testing.T) {
 // the workflow continues as new after CyclesPerRun cycles carrying the
 // next cycle.
 func TestSubscriptionContinuesAsNewWithTheNextCycle(t *testing.T) {
-	env, f, in := subscriptionEnv(spTime(2026, 1, 1, 9), domain.CycleWeekly, "2026-01-05")
+	env, f, in := subscriptionEnv(spTime(2026, 1, 1, 9), billing.CycleWeekly, "2026-01-05")
 	remote := 0
 	env.SetOnActivityStartedListener(func(*activity.Info, context.Context, converter.EncodedValues) { remote++ })
 	env.ExecuteWorkflow(SubscriptionWorkflow, in)
@@ -225,8 +225,8 @@ func TestSubscriptionContinuesAsNewWithTheNextCycle(t *testing.T) {
 // A cancel update naming another subscription is rejected and changes
 // nothing.
 func TestSubscriptionCancelAddressedElsewhereIsRejected(t *testing.T) {
-	env, f, in := subscriptionEnv(spTime(2026, 1, 1, 9), domain.CycleMonthly, "2026-01-10")
-	var rec domain.SubscriptionRecord
+	env, f, in := subscriptionEnv(spTime(2026, 1, 1, 9), billing.CycleMonthly, "2026-01-10")
+	var rec billing.SubscriptionRecord
 	var wrong, right error
 	cancelAfter(env, 48*time.Hour, "sub2", &rec, &wrong)
 	cancelAfter(env, 72*time.Hour, "sub1", &rec, &right)

@@ -13,7 +13,7 @@ import (
 	context "context"
 	reflect "reflect"
 
-	domain "github.com/jangada/jangada/domain"
+	billing "github.com/jangada/jangada/domain/billing"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,7 +42,7 @@ func (m *MockSubscriptionBiller) EXPECT() *MockSubscriptionBillerMockRecorder {
 }
 
 // Bill mocks base method.
-func (m *MockSubscriptionBiller) Bill(ctx context.Context, s domain.Subscription, n int) (string, error) {
+func (m *MockSubscriptionBiller) Bill(ctx context.Context, s billing.Subscription, n int) (string, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Bill", ctx, s, n)
 	ret0, _ := ret[0].(string)
@@ -57,7 +57,7 @@ func (mr *MockSubscriptionBillerMockRecorder) Bill(ctx, s, n any) *gomock.Call {
 }
 
 // CancelBilling mocks base method.
-func (m *MockSubscriptionBiller) CancelBilling(ctx context.Context, s domain.Subscription, billingID string) error {
+func (m *MockSubscriptionBiller) CancelBilling(ctx context.Context, s billing.Subscription, billingID string) error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "CancelBilling", ctx, s, billingID)
 	ret0, _ := ret[0].(error)

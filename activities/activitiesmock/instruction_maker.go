@@ -14,7 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
-	pixauto "github.com/jangada/jangada/pixauto"
+	pixauto "github.com/jangada/jangada/domain/pixauto"
 	gomock "go.uber.org/mock/gomock"
 )
 

@@ -13,7 +13,7 @@ import (
 	context "context"
 	reflect "reflect"
 
-	schedule "github.com/jangada/jangada/schedule"
+	schedule "github.com/jangada/jangada/domain/schedule"
 	gomock "go.uber.org/mock/gomock"
 )
 

@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	billing "github.com/jangada/jangada/domain/billing"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -43,7 +44,7 @@ func (m *MockBillings) EXPECT() *MockBillingsMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockBillings) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewBilling) (service.CreatedBilling, error) {
+func (m *MockBillings) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewBilling) (service.CreatedBilling, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, key, in)
 	ret0, _ := ret[0].(service.CreatedBilling)
@@ -73,10 +74,10 @@ func (mr *MockBillingsMockRecorder) Get(ctx, acct, idOrExternal any) *gomock.Cal
 }
 
 // List mocks base method.
-func (m *MockBillings) List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]domain.Billing, int, error) {
+func (m *MockBillings) List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]billing.Billing, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, acct, f)
-	ret0, _ := ret[0].([]domain.Billing)
+	ret0, _ := ret[0].([]billing.Billing)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -104,7 +105,7 @@ func (mr *MockBillingsMockRecorder) Page(ctx, token any) *gomock.Call {
 }
 
 // PayInvoice mocks base method.
-func (m *MockBillings) PayInvoice(ctx context.Context, token string, in domain.NewInvoicePayment) (service.CreatedBilling, error) {
+func (m *MockBillings) PayInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (service.CreatedBilling, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "PayInvoice", ctx, token, in)
 	ret0, _ := ret[0].(service.CreatedBilling)
@@ -119,10 +120,10 @@ func (mr *MockBillingsMockRecorder) PayInvoice(ctx, token, in any) *gomock.Call 
 }
 
 // Refund mocks base method.
-func (m *MockBillings) Refund(ctx context.Context, acct domain.Account, in domain.NewBillingRefund) (domain.Billing, error) {
+func (m *MockBillings) Refund(ctx context.Context, acct domain.Account, in billing.NewBillingRefund) (billing.Billing, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Refund", ctx, acct, in)
-	ret0, _ := ret[0].(domain.Billing)
+	ret0, _ := ret[0].(billing.Billing)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -134,7 +135,7 @@ func (mr *MockBillingsMockRecorder) Refund(ctx, acct, in any) *gomock.Call {
 }
 
 // TokenizeCard mocks base method.
-func (m *MockBillings) TokenizeCard(ctx context.Context, acct domain.Account, in domain.NewCardToken) (service.CardTokenView, error) {
+func (m *MockBillings) TokenizeCard(ctx context.Context, acct domain.Account, in billing.NewCardToken) (service.CardTokenView, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "TokenizeCard", ctx, acct, in)
 	ret0, _ := ret[0].(service.CardTokenView)

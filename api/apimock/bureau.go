@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	bureau "github.com/jangada/jangada/domain/bureau"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,10 +43,10 @@ func (m *MockBureau) EXPECT() *MockBureauMockRecorder {
 }
 
 // CreateDunning mocks base method.
-func (m *MockBureau) CreateDunning(ctx context.Context, acct domain.Account, in domain.NewDunning) (domain.DunningView, error) {
+func (m *MockBureau) CreateDunning(ctx context.Context, acct domain.Account, in bureau.NewDunning) (bureau.DunningView, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "CreateDunning", ctx, acct, in)
-	ret0, _ := ret[0].(domain.DunningView)
+	ret0, _ := ret[0].(bureau.DunningView)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -57,10 +58,10 @@ func (mr *MockBureauMockRecorder) CreateDunning(ctx, acct, in any) *gomock.Call 
 }
 
 // CreateReport mocks base method.
-func (m *MockBureau) CreateReport(ctx context.Context, acct domain.Account, in domain.NewReport) (domain.Report, error) {
+func (m *MockBureau) CreateReport(ctx context.Context, acct domain.Account, in bureau.NewReport) (bureau.Report, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "CreateReport", ctx, acct, in)
-	ret0, _ := ret[0].(domain.Report)
+	ret0, _ := ret[0].(bureau.Report)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -72,10 +73,10 @@ func (mr *MockBureauMockRecorder) CreateReport(ctx, acct, in any) *gomock.Call {
 }
 
 // GetDunning mocks base method.
-func (m *MockBureau) GetDunning(ctx context.Context, acct domain.Account, id string) (domain.DunningView, error) {
+func (m *MockBureau) GetDunning(ctx context.Context, acct domain.Account, id string) (bureau.DunningView, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "GetDunning", ctx, acct, id)
-	ret0, _ := ret[0].(domain.DunningView)
+	ret0, _ := ret[0].(bureau.DunningView)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -87,10 +88,10 @@ func (mr *MockBureauMockRecorder) GetDunning(ctx, acct, id any) *gomock.Call {
 }
 
 // GetReport mocks base method.
-func (m *MockBureau) GetReport(ctx context.Context, acct domain.Account, id string) (domain.Report, error) {
+func (m *MockBureau) GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "GetReport", ctx, acct, id)
-	ret0, _ := ret[0].(domain.Report)
+	ret0, _ := ret[0].(bureau.Report)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -102,10 +103,10 @@ func (mr *MockBureauMockRecorder) GetReport(ctx, acct, id any) *gomock.Call {
 }
 
 // ListDunnings mocks base method.
-func (m *MockBureau) ListDunnings(ctx context.Context, acct domain.Account, f domain.DunningFilter) ([]domain.Dunning, int, error) {
+func (m *MockBureau) ListDunnings(ctx context.Context, acct domain.Account, f bureau.DunningFilter) ([]bureau.Dunning, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "ListDunnings", ctx, acct, f)
-	ret0, _ := ret[0].([]domain.Dunning)
+	ret0, _ := ret[0].([]bureau.Dunning)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -118,10 +119,10 @@ func (mr *MockBureauMockRecorder) ListDunnings(ctx, acct, f any) *gomock.Call {
 }
 
 // ListReports mocks base method.
-func (m *MockBureau) ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]domain.Report, int, error) {
+func (m *MockBureau) ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "ListReports", ctx, acct, page, pageSize)
-	ret0, _ := ret[0].([]domain.Report)
+	ret0, _ := ret[0].([]bureau.Report)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -134,10 +135,10 @@ func (mr *MockBureauMockRecorder) ListReports(ctx, acct, page, pageSize any) *go
 }
 
 // Simulate mocks base method.
-func (m *MockBureau) Simulate(ctx context.Context, acct domain.Account, payment string) (domain.DunningSimulation, error) {
+func (m *MockBureau) Simulate(ctx context.Context, acct domain.Account, payment string) (bureau.DunningSimulation, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Simulate", ctx, acct, payment)
-	ret0, _ := ret[0].(domain.DunningSimulation)
+	ret0, _ := ret[0].(bureau.DunningSimulation)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

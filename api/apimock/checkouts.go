@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	checkout "github.com/jangada/jangada/domain/checkout"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -43,7 +44,7 @@ func (m *MockCheckouts) EXPECT() *MockCheckoutsMockRecorder {
 }
 
 // Checkout mocks base method.
-func (m *MockCheckouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCheckout) (service.CheckoutResult, error) {
+func (m *MockCheckouts) Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Checkout", ctx, acct, key, in)
 	ret0, _ := ret[0].(service.CheckoutResult)
@@ -58,7 +59,7 @@ func (mr *MockCheckoutsMockRecorder) Checkout(ctx, acct, key, in any) *gomock.Ca
 }
 
 // PageCheckout mocks base method.
-func (m *MockCheckouts) PageCheckout(ctx context.Context, nonce string, in domain.NewCheckout) (service.CheckoutResult, error) {
+func (m *MockCheckouts) PageCheckout(ctx context.Context, nonce string, in checkout.NewCheckout) (service.CheckoutResult, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "PageCheckout", ctx, nonce, in)
 	ret0, _ := ret[0].(service.CheckoutResult)
@@ -103,10 +104,10 @@ func (mr *MockCheckoutsMockRecorder) PublicSession(ctx, id any) *gomock.Call {
 }
 
 // Session mocks base method.
-func (m *MockCheckouts) Session(ctx context.Context, acct domain.Account, id string) (domain.CheckoutSession, error) {
+func (m *MockCheckouts) Session(ctx context.Context, acct domain.Account, id string) (checkout.CheckoutSession, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Session", ctx, acct, id)
-	ret0, _ := ret[0].(domain.CheckoutSession)
+	ret0, _ := ret[0].(checkout.CheckoutSession)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

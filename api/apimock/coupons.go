@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	store "github.com/jangada/jangada/domain/store"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,10 +43,10 @@ func (m *MockCoupons) EXPECT() *MockCouponsMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockCoupons) Create(ctx context.Context, acct domain.Account, p domain.CouponPatch) (domain.Coupon, error) {
+func (m *MockCoupons) Create(ctx context.Context, acct domain.Account, p store.CouponPatch) (store.Coupon, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, p)
-	ret0, _ := ret[0].(domain.Coupon)
+	ret0, _ := ret[0].(store.Coupon)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -71,10 +72,10 @@ func (mr *MockCouponsMockRecorder) Delete(ctx, acct, id any) *gomock.Call {
 }
 
 // Get mocks base method.
-func (m *MockCoupons) Get(ctx context.Context, acct domain.Account, id string) (domain.Coupon, error) {
+func (m *MockCoupons) Get(ctx context.Context, acct domain.Account, id string) (store.Coupon, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Get", ctx, acct, id)
-	ret0, _ := ret[0].(domain.Coupon)
+	ret0, _ := ret[0].(store.Coupon)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -86,10 +87,10 @@ func (mr *MockCouponsMockRecorder) Get(ctx, acct, id any) *gomock.Call {
 }
 
 // List mocks base method.
-func (m *MockCoupons) List(ctx context.Context, acct domain.Account, f domain.CouponFilter) ([]domain.Coupon, int, error) {
+func (m *MockCoupons) List(ctx context.Context, acct domain.Account, f store.CouponFilter) ([]store.Coupon, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, acct, f)
-	ret0, _ := ret[0].([]domain.Coupon)
+	ret0, _ := ret[0].([]store.Coupon)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -102,10 +103,10 @@ func (mr *MockCouponsMockRecorder) List(ctx, acct, f any) *gomock.Call {
 }
 
 // Update mocks base method.
-func (m *MockCoupons) Update(ctx context.Context, acct domain.Account, id string, p domain.CouponPatch) (domain.Coupon, error) {
+func (m *MockCoupons) Update(ctx context.Context, acct domain.Account, id string, p store.CouponPatch) (store.Coupon, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Update", ctx, acct, id, p)
-	ret0, _ := ret[0].(domain.Coupon)
+	ret0, _ := ret[0].(store.Coupon)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -117,10 +118,10 @@ func (mr *MockCouponsMockRecorder) Update(ctx, acct, id, p any) *gomock.Call {
 }
 
 // Validate mocks base method.
-func (m *MockCoupons) Validate(ctx context.Context, acct domain.Account, c domain.CouponCheck) (domain.CouponQuote, error) {
+func (m *MockCoupons) Validate(ctx context.Context, acct domain.Account, c store.CouponCheck) (store.CouponQuote, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Validate", ctx, acct, c)
-	ret0, _ := ret[0].(domain.CouponQuote)
+	ret0, _ := ret[0].(store.CouponQuote)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

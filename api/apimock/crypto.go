@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	crypto "github.com/jangada/jangada/domain/crypto"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,7 +43,7 @@ func (m *MockCrypto) EXPECT() *MockCryptoMockRecorder {
 }
 
 // CreateDeposit mocks base method.
-func (m *MockCrypto) CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoDeposit) (domain.Transaction, error) {
+func (m *MockCrypto) CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoDeposit) (domain.Transaction, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "CreateDeposit", ctx, acct, key, in)
 	ret0, _ := ret[0].(domain.Transaction)
@@ -57,7 +58,7 @@ func (mr *MockCryptoMockRecorder) CreateDeposit(ctx, acct, key, in any) *gomock.
 }
 
 // CreateWithdrawal mocks base method.
-func (m *MockCrypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error) {
+func (m *MockCrypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "CreateWithdrawal", ctx, acct, key, in)
 	ret0, _ := ret[0].(domain.Transaction)
@@ -72,10 +73,10 @@ func (mr *MockCryptoMockRecorder) CreateWithdrawal(ctx, acct, key, in any) *gomo
 }
 
 // Quote mocks base method.
-func (m *MockCrypto) Quote(ctx context.Context, acct domain.Account, in domain.NewCryptoQuote) (domain.CryptoQuote, error) {
+func (m *MockCrypto) Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Quote", ctx, acct, in)
-	ret0, _ := ret[0].(domain.CryptoQuote)
+	ret0, _ := ret[0].(crypto.CryptoQuote)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -87,7 +88,7 @@ func (mr *MockCryptoMockRecorder) Quote(ctx, acct, in any) *gomock.Call {
 }
 
 // SendAuto mocks base method.
-func (m *MockCrypto) SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCryptoWithdrawal) (domain.Transaction, error) {
+func (m *MockCrypto) SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "SendAuto", ctx, acct, key, in)
 	ret0, _ := ret[0].(domain.Transaction)

@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	store "github.com/jangada/jangada/domain/store"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,10 +43,10 @@ func (m *MockCustomers) EXPECT() *MockCustomersMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockCustomers) Create(ctx context.Context, acct domain.Account, p domain.CustomerPatch) (domain.Customer, error) {
+func (m *MockCustomers) Create(ctx context.Context, acct domain.Account, p store.CustomerPatch) (store.Customer, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, p)
-	ret0, _ := ret[0].(domain.Customer)
+	ret0, _ := ret[0].(store.Customer)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -71,10 +72,10 @@ func (mr *MockCustomersMockRecorder) Delete(ctx, acct, id any) *gomock.Call {
 }
 
 // Get mocks base method.
-func (m *MockCustomers) Get(ctx context.Context, acct domain.Account, id string) (domain.Customer, error) {
+func (m *MockCustomers) Get(ctx context.Context, acct domain.Account, id string) (store.Customer, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Get", ctx, acct, id)
-	ret0, _ := ret[0].(domain.Customer)
+	ret0, _ := ret[0].(store.Customer)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -86,10 +87,10 @@ func (mr *MockCustomersMockRecorder) Get(ctx, acct, id any) *gomock.Call {
 }
 
 // List mocks base method.
-func (m *MockCustomers) List(ctx context.Context, acct domain.Account, f domain.CustomerFilter) ([]domain.Customer, int, error) {
+func (m *MockCustomers) List(ctx context.Context, acct domain.Account, f store.CustomerFilter) ([]store.Customer, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, acct, f)
-	ret0, _ := ret[0].([]domain.Customer)
+	ret0, _ := ret[0].([]store.Customer)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -102,10 +103,10 @@ func (mr *MockCustomersMockRecorder) List(ctx, acct, f any) *gomock.Call {
 }
 
 // Update mocks base method.
-func (m *MockCustomers) Update(ctx context.Context, acct domain.Account, id string, p domain.CustomerPatch) (domain.Customer, error) {
+func (m *MockCustomers) Update(ctx context.Context, acct domain.Account, id string, p store.CustomerPatch) (store.Customer, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Update", ctx, acct, id, p)
-	ret0, _ := ret[0].(domain.Customer)
+	ret0, _ := ret[0].(store.Customer)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

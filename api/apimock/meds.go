@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	med "github.com/jangada/jangada/domain/med"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -43,7 +44,7 @@ func (m *MockMEDs) EXPECT() *MockMEDsMockRecorder {
 }
 
 // Evidence mocks base method.
-func (m *MockMEDs) Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in domain.NewEvidence) (domain.Transaction, error) {
+func (m *MockMEDs) Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in med.NewEvidence) (domain.Transaction, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Evidence", ctx, acct, idOrProtocol, in)
 	ret0, _ := ret[0].(domain.Transaction)

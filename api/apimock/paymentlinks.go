@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	checkout "github.com/jangada/jangada/domain/checkout"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -43,7 +44,7 @@ func (m *MockPaymentLinks) EXPECT() *MockPaymentLinksMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockPaymentLinks) Create(ctx context.Context, acct domain.Account, key domain.APIKey, p domain.LinkPatch) (service.PaymentLink, error) {
+func (m *MockPaymentLinks) Create(ctx context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (service.PaymentLink, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, key, p)
 	ret0, _ := ret[0].(service.PaymentLink)
@@ -118,7 +119,7 @@ func (mr *MockPaymentLinksMockRecorder) SetStatus(ctx, acct, id, status any) *go
 }
 
 // Update mocks base method.
-func (m *MockPaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p domain.LinkPatch) (service.PaymentLink, error) {
+func (m *MockPaymentLinks) Update(ctx context.Context, acct domain.Account, id string, p checkout.LinkPatch) (service.PaymentLink, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Update", ctx, acct, id, p)
 	ret0, _ := ret[0].(service.PaymentLink)

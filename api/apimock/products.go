@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	store "github.com/jangada/jangada/domain/store"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,10 +43,10 @@ func (m *MockProducts) EXPECT() *MockProductsMockRecorder {
 }
 
 // Create mocks base method.
-func (m *MockProducts) Create(ctx context.Context, acct domain.Account, p domain.ProductPatch) (domain.Product, error) {
+func (m *MockProducts) Create(ctx context.Context, acct domain.Account, p store.ProductPatch) (store.Product, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, p)
-	ret0, _ := ret[0].(domain.Product)
+	ret0, _ := ret[0].(store.Product)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -71,10 +72,10 @@ func (mr *MockProductsMockRecorder) Delete(ctx, acct, id any) *gomock.Call {
 }
 
 // Get mocks base method.
-func (m *MockProducts) Get(ctx context.Context, acct domain.Account, id string) (domain.Product, error) {
+func (m *MockProducts) Get(ctx context.Context, acct domain.Account, id string) (store.Product, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Get", ctx, acct, id)
-	ret0, _ := ret[0].(domain.Product)
+	ret0, _ := ret[0].(store.Product)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -86,10 +87,10 @@ func (mr *MockProductsMockRecorder) Get(ctx, acct, id any) *gomock.Call {
 }
 
 // List mocks base method.
-func (m *MockProducts) List(ctx context.Context, acct domain.Account, f domain.ProductFilter) ([]domain.Product, int, error) {
+func (m *MockProducts) List(ctx context.Context, acct domain.Account, f store.ProductFilter) ([]store.Product, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, acct, f)
-	ret0, _ := ret[0].([]domain.Product)
+	ret0, _ := ret[0].([]store.Product)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2
@@ -102,10 +103,10 @@ func (mr *MockProductsMockRecorder) List(ctx, acct, f any) *gomock.Call {
 }
 
 // Update mocks base method.
-func (m *MockProducts) Update(ctx context.Context, acct domain.Account, id string, p domain.ProductPatch) (domain.Product, error) {
+func (m *MockProducts) Update(ctx context.Context, acct domain.Account, id string, p store.ProductPatch) (store.Product, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Update", ctx, acct, id, p)
-	ret0, _ := ret[0].(domain.Product)
+	ret0, _ := ret[0].(store.Product)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }

@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	mobile "github.com/jangada/jangada/domain/mobile"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -58,7 +59,7 @@ func (mr *MockRechargesMockRecorder) Cancel(ctx, acct, id any) *gomock.Call {
 }
 
 // Create mocks base method.
-func (m *MockRecharges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewRecharge) (domain.Transaction, error) {
+func (m *MockRecharges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in mobile.NewRecharge) (domain.Transaction, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, key, in)
 	ret0, _ := ret[0].(domain.Transaction)
@@ -73,7 +74,7 @@ func (mr *MockRechargesMockRecorder) Create(ctx, acct, key, in any) *gomock.Call
 }
 
 // Provider mocks base method.
-func (m *MockRecharges) Provider(ctx context.Context, acct domain.Account, phone domain.MobileNumber) (service.RechargeProvider, error) {
+func (m *MockRecharges) Provider(ctx context.Context, acct domain.Account, phone mobile.MobileNumber) (service.RechargeProvider, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Provider", ctx, acct, phone)
 	ret0, _ := ret[0].(service.RechargeProvider)

@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	med "github.com/jangada/jangada/domain/med"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -148,7 +149,7 @@ func (mr *MockSandboxMockRecorder) FailTransfer(ctx, acct, id any) *gomock.Call 
 }
 
 // OpenMED mocks base method.
-func (m *MockSandbox) OpenMED(ctx context.Context, acct domain.Account, o domain.MedOpening) (service.Simulated, error) {
+func (m *MockSandbox) OpenMED(ctx context.Context, acct domain.Account, o med.MedOpening) (service.Simulated, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "OpenMED", ctx, acct, o)
 	ret0, _ := ret[0].(service.Simulated)

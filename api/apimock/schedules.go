@@ -14,7 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
-	schedule "github.com/jangada/jangada/schedule"
+	schedule "github.com/jangada/jangada/domain/schedule"
 	gomock "go.uber.org/mock/gomock"
 )
 

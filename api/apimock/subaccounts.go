@@ -14,7 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
-	subaccount "github.com/jangada/jangada/subaccount"
+	subaccount "github.com/jangada/jangada/domain/subaccount"
 	gomock "go.uber.org/mock/gomock"
 )
 

@@ -14,6 +14,7 @@ import (
 	reflect "reflect"
 
 	domain "github.com/jangada/jangada/domain"
+	billing "github.com/jangada/jangada/domain/billing"
 	gomock "go.uber.org/mock/gomock"
 )
 
@@ -42,10 +43,10 @@ func (m *MockSubscriptions) EXPECT() *MockSubscriptionsMockRecorder {
 }
 
 // Cancel mocks base method.
-func (m *MockSubscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error) {
+func (m *MockSubscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Cancel", ctx, acct, idOrExternal)
-	ret0, _ := ret[0].(domain.SubscriptionRecord)
+	ret0, _ := ret[0].(billing.SubscriptionRecord)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -57,10 +58,10 @@ func (mr *MockSubscriptionsMockRecorder) Cancel(ctx, acct, idOrExternal any) *go
 }
 
 // Create mocks base method.
-func (m *MockSubscriptions) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewSubscription) (domain.SubscriptionRecord, error) {
+func (m *MockSubscriptions) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewSubscription) (billing.SubscriptionRecord, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Create", ctx, acct, key, in)
-	ret0, _ := ret[0].(domain.SubscriptionRecord)
+	ret0, _ := ret[0].(billing.SubscriptionRecord)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -72,10 +73,10 @@ func (mr *MockSubscriptionsMockRecorder) Create(ctx, acct, key, in any) *gomock.
 }
 
 // Get mocks base method.
-func (m *MockSubscriptions) Get(ctx context.Context, acct domain.Account, idOrExternal string) (domain.SubscriptionRecord, error) {
+func (m *MockSubscriptions) Get(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Get", ctx, acct, idOrExternal)
-	ret0, _ := ret[0].(domain.SubscriptionRecord)
+	ret0, _ := ret[0].(billing.SubscriptionRecord)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -87,10 +88,10 @@ func (mr *MockSubscriptionsMockRecorder) Get(ctx, acct, idOrExternal any) *gomoc
 }
 
 // List mocks base method.
-func (m *MockSubscriptions) List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]domain.Subscription, int, error) {
+func (m *MockSubscriptions) List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]billing.Subscription, int, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "List", ctx, acct, status, page, pageSize)
-	ret0, _ := ret[0].([]domain.Subscription)
+	ret0, _ := ret[0].([]billing.Subscription)
 	ret1, _ := ret[1].(int)
 	ret2, _ := ret[2].(error)
 	return ret0, ret1, ret2

@@ -13,7 +13,7 @@ import (
 	context "context"
 	reflect "reflect"
 
-	domain "github.com/jangada/jangada/domain"
+	mobile "github.com/jangada/jangada/domain/mobile"
 	processor "github.com/jangada/jangada/processor"
 	gomock "go.uber.org/mock/gomock"
 )
@@ -72,7 +72,7 @@ func (mr *MockRechargesMockRecorder) Recharge(ctx, r any) *gomock.Call {
 }
 
 // RechargeOffer mocks base method.
-func (m *MockRecharges) RechargeOffer(ctx context.Context, phone domain.MobileNumber) (processor.RechargeOffer, error) {
+func (m *MockRecharges) RechargeOffer(ctx context.Context, phone mobile.MobileNumber) (processor.RechargeOffer, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "RechargeOffer", ctx, phone)
 	ret0, _ := ret[0].(processor.RechargeOffer)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -22,7 +23,7 @@ var CryptoRates = map[string]money.Cents{
 }
 
 // CryptoRateValidity is how long a sandbox rate may be quoted.
-const CryptoRateValidity = domain.CryptoQuoteValidity
+const CryptoRateValidity = crypto.CryptoQuoteValidity
 
 // networkID is the id of the simulated network's workflow for a resource.
 func networkID(kind, id string) string { return "sandbox/" + kind + "/" + id }
@@ -40,7 +41,7 @@ func (s *Sandbox) CryptoRate(_ context.Context, currency string) (processor.Cryp
 // real processor would derive it from an HD wallet): a valid address of
 // the currency, the same for a retried call, different for every deposit.
 func (s *Sandbox) CryptoDepositAddress(_ context.Context, r processor.CryptoAddressRequest) (processor.CryptoAddress, error) {
-	c, ok := domain.CryptoCurrencies[r.Currency]
+	c, ok := crypto.CryptoCurrencies[r.Currency]
 	if !ok {
 		return processor.CryptoAddress{}, domain.Invalid("payCurrency", "has no deposit addresses at the processor")
 	}

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/processor"
 )
@@ -41,7 +41,7 @@ var RechargeAmounts = map[string][]money.Cents{
 }
 
 // OperatorOf is the sandbox's operator of a mobile number (see above).
-func OperatorOf(p domain.MobileNumber) string {
+func OperatorOf(p mobile.MobileNumber) string {
 	switch d := p.Number[1]; {
 	case d <= '2':
 		return OperatorClaro
@@ -57,7 +57,7 @@ func OperatorOf(p domain.MobileNumber) string {
 func inactive(phone string) bool { return strings.HasSuffix(phone, "0000") }
 
 // RechargeOffer answers the number's operator and its amounts.
-func (s *Sandbox) RechargeOffer(_ context.Context, p domain.MobileNumber) (processor.RechargeOffer, error) {
+func (s *Sandbox) RechargeOffer(_ context.Context, p mobile.MobileNumber) (processor.RechargeOffer, error) {
 	op := OperatorOf(p)
 	return processor.RechargeOffer{Operator: op, Amounts: RechargeAmounts[op]}, nil
 }
