@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"slices"
 	"time"
 
 	"github.com/jangada/jangada/money"
@@ -39,29 +40,46 @@ const (
 	FeatureMED = "med"
 )
 
+// featureTable maps each feature name to the switch it reads: a product
+// adds its field to Features and one row here (features_test.go fails for
+// a field without its row, or a row reading another product's field).
+var featureTable = map[string]func(Features) bool{
+	FeatureSubaccounts:    func(f Features) bool { return f.Subaccounts },
+	FeatureSubaccountPix:  func(f Features) bool { return f.Subaccounts && f.SubaccountPix },
+	FeatureAutoContest:    func(f Features) bool { return f.AutoContest },
+	FeatureFiscalInvoice:  func(f Features) bool { return f.FiscalInvoice },
+	FeaturePixAutomatic:   func(f Features) bool { return f.PixAutomatic },
+	FeatureCreditBureau:   func(f Features) bool { return f.CreditBureau },
+	FeatureCrypto:         func(f Features) bool { return f.Crypto },
+	FeatureMobileRecharge: func(f Features) bool { return f.MobileRecharge },
+	FeatureMED:            func(Features) bool { return true },
+}
+
 // Enabled reports whether the named feature is on (unknown names are off).
 func (f Features) Enabled(name string) bool {
-	switch name {
-	case FeatureSubaccounts:
-		return f.Subaccounts
-	case FeatureSubaccountPix:
-		return f.Subaccounts && f.SubaccountPix
-	case FeatureAutoContest:
-		return f.AutoContest
-	case FeatureFiscalInvoice:
-		return f.FiscalInvoice
-	case FeaturePixAutomatic:
-		return f.PixAutomatic
-	case FeatureCreditBureau:
-		return f.CreditBureau
-	case FeatureCrypto:
-		return f.Crypto
-	case FeatureMobileRecharge:
-		return f.MobileRecharge
-	case FeatureMED:
-		return true
+	on, ok := featureTable[name]
+	return ok && on(f)
+}
+
+// FeatureNames lists the features the table knows, for its tests and the
+// admin API's documentation.
+func FeatureNames() []string {
+	names := make([]string, 0, len(featureTable))
+	for n := range featureTable {
+		names = append(names, n)
 	}
-	return false
+	slices.Sort(names)
+	return names
+}
+
+// Require refuses a use case of a product the account does not have: the
+// route table refuses it first (Route.Feature); the use case checks again
+// so that no other caller reaches the product.
+func (a Account) Require(feature string) error {
+	if !a.Features.Enabled(feature) {
+		return Forbidden("the feature %s is not enabled for this account", feature)
+	}
+	return nil
 }
 
 // DefaultFeatures is what a new account gets: only auto-contest is on, as the spec says.

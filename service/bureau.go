@@ -41,18 +41,10 @@ type Bureau struct {
 	Processor processor.Bureau
 }
 
-// bureauGate refuses an account without the creditBureau feature.
-func bureauGate(acct domain.Account) error {
-	if !acct.Features.Enabled(domain.FeatureCreditBureau) {
-		return domain.Forbidden("the feature %s is not enabled for this account", domain.FeatureCreditBureau)
-	}
-	return nil
-}
-
 // Simulate says whether a dunning of the billing can be requested, with
 // its fee and value. Another account's billing is not found.
 func (s *Bureau) Simulate(ctx context.Context, acct domain.Account, payment string) (bureau.DunningSimulation, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return bureau.DunningSimulation{}, err
 	}
 	b, err := db.GetBilling(ctx, s.DB, acct.ID, payment)
@@ -73,7 +65,7 @@ func (s *Bureau) Simulate(ctx context.Context, acct domain.Account, payment stri
 // workflow intent; then the workflow starts. A retry under the same
 // Idempotency-Key answers with the first attempt's dunning first.
 func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in bureau.NewDunning) (bureau.DunningView, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return bureau.DunningView{}, err
 	}
 	id := newID("dun_", acct.ID, "dunning", in.IdempotencyKey, in.Payment)
@@ -125,7 +117,7 @@ func (s *Bureau) CreateDunning(ctx context.Context, acct domain.Account, in bure
 
 // GetDunning returns one of the account's dunnings.
 func (s *Bureau) GetDunning(ctx context.Context, acct domain.Account, id string) (bureau.DunningView, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return bureau.DunningView{}, err
 	}
 	d, err := db.GetDunning(ctx, s.DB, acct.ID, id)
@@ -134,7 +126,7 @@ func (s *Bureau) GetDunning(ctx context.Context, acct domain.Account, id string)
 
 // ListDunnings returns the account's dunnings matching f and how many match.
 func (s *Bureau) ListDunnings(ctx context.Context, acct domain.Account, f bureau.DunningFilter) ([]bureau.Dunning, int, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return nil, 0, err
 	}
 	return db.ListDunnings(ctx, s.DB, acct.ID, f)
@@ -146,7 +138,7 @@ func (s *Bureau) ListDunnings(ctx context.Context, acct domain.Account, f bureau
 // report id, derived from the Idempotency-Key): the create returns it. A
 // retry finds the first attempt's report first.
 func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in bureau.NewReport) (bureau.Report, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return bureau.Report{}, err
 	}
 	id := newID("rep_", acct.ID, "report", in.IdempotencyKey)
@@ -193,7 +185,7 @@ func (s *Bureau) CreateReport(ctx context.Context, acct domain.Account, in burea
 
 // GetReport returns one of the account's credit reports.
 func (s *Bureau) GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return bureau.Report{}, err
 	}
 	return db.GetReport(ctx, s.DB, acct.ID, id)
@@ -201,7 +193,7 @@ func (s *Bureau) GetReport(ctx context.Context, acct domain.Account, id string) 
 
 // ListReports returns a page of the account's credit reports.
 func (s *Bureau) ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error) {
-	if err := bureauGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCreditBureau); err != nil {
 		return nil, 0, err
 	}
 	return db.ListReports(ctx, s.DB, acct.ID, page, pageSize)

@@ -71,15 +71,6 @@ func (s *Crypto) now() time.Time {
 	return now().UTC().Truncate(time.Microsecond)
 }
 
-// cryptoGate refuses an account without the product (the route table
-// refuses it first: Route.Feature).
-func cryptoGate(acct domain.Account) error {
-	if !acct.Features.Enabled(domain.FeatureCrypto) {
-		return domain.Forbidden("the feature %s is not enabled for this account", domain.FeatureCrypto)
-	}
-	return nil
-}
-
 // CreateDeposit opens a deposit: the processor's rate quotes payAmount
 // (rounded up: the payer covers the amount), the processor opens the
 // deposit's own address, and the record (PENDING until paid, expiring
@@ -87,7 +78,7 @@ func cryptoGate(acct domain.Account) error {
 // starts. A retry (the same Idempotency-Key or externalReference) answers
 // with the first deposit.
 func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoDeposit) (domain.Transaction, error) {
-	if err := cryptoGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCrypto); err != nil {
 		return domain.Transaction{}, err
 	}
 	id := ownedID("", acct.ID, "crypto-deposit", in.IdempotencyKey, in.Owner)
@@ -143,7 +134,7 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 // more than was paid for) and stores the quote, usable once until it
 // expires.
 func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error) {
-	if err := cryptoGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCrypto); err != nil {
 		return crypto.CryptoQuote{}, err
 	}
 	rate, err := s.Processor.CryptoRate(ctx, in.Currency.Code)
@@ -172,7 +163,7 @@ func (s *Crypto) Quote(ctx context.Context, acct domain.Account, in crypto.NewCr
 // (Account.ReviewHold; decided through Transfers.Review, rejected after
 // workflows.ReviewTimeout).
 func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
-	if err := cryptoGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCrypto); err != nil {
 		return domain.Transaction{}, err
 	}
 	id := newID("", acct.ID, "crypto-withdrawal", in.IdempotencyKey)
@@ -220,7 +211,7 @@ func (s *Crypto) CreateWithdrawal(ctx context.Context, acct domain.Account, key 
 // SendAuto quotes and sends in one call: a retry answers with the first
 // withdrawal; otherwise a fresh quote is made and used at once.
 func (s *Crypto) SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error) {
-	if err := cryptoGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureCrypto); err != nil {
 		return domain.Transaction{}, err
 	}
 	if t, found, err := s.earlierWithdrawal(ctx, acct, newID("", acct.ID, "crypto-withdrawal", in.IdempotencyKey), in); found || err != nil {

@@ -63,21 +63,12 @@ func (s *PixAutomatic) now() time.Time {
 	return time.Now()
 }
 
-// pixAutoGate is the use case's own check of the feature (the route table
-// checks it first).
-func pixAutoGate(acct domain.Account) error {
-	if !acct.Features.PixAutomatic {
-		return domain.Forbidden("PIX automatic is not enabled for this account")
-	}
-	return nil
-}
-
 // CreateAuthorization checks the payer among the account's customers,
 // prices the first payment, has the processor issue the consent QR, and
 // commits the authorization with the intent to start its workflow, which
 // then starts.
 func (s *PixAutomatic) CreateAuthorization(ctx context.Context, acct domain.Account, key domain.APIKey, in pixauto.NewAuthorization) (pixauto.View, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return pixauto.View{}, err
 	}
 	id := newID("", acct.ID, "pix-automatic", in.IdempotencyKey)
@@ -148,7 +139,7 @@ func view(a pixauto.Authorization, err error) (pixauto.View, error) {
 
 // GetAuthorization returns one of the account's authorizations.
 func (s *PixAutomatic) GetAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return pixauto.View{}, err
 	}
 	return view(db.GetAuthorization(ctx, s.DB, acct.ID, id))
@@ -156,7 +147,7 @@ func (s *PixAutomatic) GetAuthorization(ctx context.Context, acct domain.Account
 
 // ListAuthorizations returns a page of the account's authorizations.
 func (s *PixAutomatic) ListAuthorizations(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]pixauto.View, int, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return nil, 0, err
 	}
 	if status != "" && !slices.Contains(pixauto.AuthorizationStatuses, status) {
@@ -178,7 +169,7 @@ func (s *PixAutomatic) ListAuthorizations(ctx context.Context, acct domain.Accou
 // CancelAuthorization cancels one of the account's authorizations: its
 // workflow closes it and cancels its instructions not yet sent.
 func (s *PixAutomatic) CancelAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return pixauto.View{}, err
 	}
 	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id)
@@ -201,7 +192,7 @@ func (s *PixAutomatic) CancelAuthorization(ctx context.Context, acct domain.Acco
 // finds what its first attempt made before any check; the authorization's
 // workflow makes it (MakeInstruction) and charges it on its due date.
 func (s *PixAutomatic) CreateInstruction(ctx context.Context, acct domain.Account, in pixauto.NewInstruction) (pixauto.Instruction, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return pixauto.Instruction{}, err
 	}
 	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, in.AuthorizationID)
@@ -302,7 +293,7 @@ func (s *PixAutomatic) MakeInstruction(ctx context.Context, authorizationID stri
 
 // GetInstruction returns one of the account's payment instructions.
 func (s *PixAutomatic) GetInstruction(ctx context.Context, acct domain.Account, id string) (pixauto.Instruction, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return pixauto.Instruction{}, err
 	}
 	t, err := db.GetTransaction(ctx, s.DB, acct.ID, id, domain.TypePixAutomatic)
@@ -315,7 +306,7 @@ func (s *PixAutomatic) GetInstruction(ctx context.Context, acct domain.Account, 
 // ListInstructions returns a page of the account's payment instructions,
 // optionally of one authorization and one status.
 func (s *PixAutomatic) ListInstructions(ctx context.Context, acct domain.Account, authorizationID, status string, page, pageSize int) ([]pixauto.Instruction, int, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return nil, 0, err
 	}
 	if status != "" && !slices.Contains(pixauto.InstructionStatuses, status) {

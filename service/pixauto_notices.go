@@ -80,7 +80,7 @@ func (s *Inbox) InstructionNotice(ctx context.Context, instructionID string, n p
 // ApproveAuthorization has the payer consent to one of the account's
 // authorizations (paying the first payment its QR carries).
 func (s *Sandbox) ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return Simulated{}, err
 	}
 	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id)
@@ -95,7 +95,7 @@ func (s *Sandbox) ApproveAuthorization(ctx context.Context, acct domain.Account,
 
 // RejectAuthorization has the payer refuse one of the account's authorizations.
 func (s *Sandbox) RejectAuthorization(ctx context.Context, acct domain.Account, id string) (Simulated, error) {
-	if err := pixAutoGate(acct); err != nil {
+	if err := acct.Require(domain.FeaturePixAutomatic); err != nil {
 		return Simulated{}, err
 	}
 	a, err := db.GetAuthorization(ctx, s.DB, acct.ID, id)

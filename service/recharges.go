@@ -49,18 +49,9 @@ type RechargeProvider struct {
 	Amounts  []money.Cents `json:"amounts"`
 }
 
-// rechargeGate refuses an account without the product (the route table
-// refuses it first: Route.Feature).
-func rechargeGate(acct domain.Account) error {
-	if !acct.Features.Enabled(domain.FeatureMobileRecharge) {
-		return domain.Forbidden("the feature %s is not enabled for this account", domain.FeatureMobileRecharge)
-	}
-	return nil
-}
-
 // Provider answers the number's operator and the amounts it offers.
 func (s *Recharges) Provider(ctx context.Context, acct domain.Account, phone mobile.MobileNumber) (RechargeProvider, error) {
-	if err := rechargeGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureMobileRecharge); err != nil {
 		return RechargeProvider{}, err
 	}
 	offer, err := s.Processor.RechargeOffer(ctx, phone)
@@ -77,7 +68,7 @@ func (s *Recharges) Provider(ctx context.Context, acct domain.Account, phone mob
 // recharge before anything is checked; the amount must be one the
 // number's operator offers.
 func (s *Recharges) Create(ctx context.Context, acct domain.Account, key domain.APIKey, in mobile.NewRecharge) (domain.Transaction, error) {
-	if err := rechargeGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureMobileRecharge); err != nil {
 		return domain.Transaction{}, err
 	}
 	id := newID("", acct.ID, "recharge", in.IdempotencyKey)
@@ -123,7 +114,7 @@ func (s *Recharges) Create(ctx context.Context, acct domain.Account, key domain.
 // record as it is. The workflow is then told to end. A recharge cancelled
 // already answers as it is (a retried cancel).
 func (s *Recharges) Cancel(ctx context.Context, acct domain.Account, id string) (domain.Transaction, error) {
-	if err := rechargeGate(acct); err != nil {
+	if err := acct.Require(domain.FeatureMobileRecharge); err != nil {
 		return domain.Transaction{}, err
 	}
 	t, err := db.GetTransaction(ctx, s.DB, acct.ID, id, domain.TypeMobileRecharge)

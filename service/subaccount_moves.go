@@ -36,7 +36,7 @@ func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key dom
 // status, lock mode and limits are checked under those locks; the record and
 // one posting are written; the same externalReference answers the first move.
 func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.APIKey, typ string, m subaccount.Move) (domain.Transaction, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return domain.Transaction{}, err
 	}
 	// The externalReference is the move's idempotency key: a repeat answers

@@ -31,7 +31,7 @@ func (s *Subaccounts) PortalSetup(ctx context.Context, acct domain.Account, p su
 // PortalStatus is the portal of the sub-account named by ref (id or
 // externalReference).
 func (s *Subaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return subaccount.PortalItem{}, err
 	}
 	sa, err := db.GetSubaccount(ctx, s.DB, acct.ID, ref)
@@ -44,7 +44,7 @@ func (s *Subaccounts) PortalStatus(ctx context.Context, acct domain.Account, ref
 // ListPortals is one page of the portals of the account's live
 // sub-accounts, newest first, and how many there are.
 func (s *Subaccounts) ListPortals(ctx context.Context, acct domain.Account, page, pageSize int) ([]subaccount.PortalItem, int, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return nil, 0, err
 	}
 	rows, total, err := db.ListSubaccounts(ctx, s.DB, acct.ID, "", page, pageSize)

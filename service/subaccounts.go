@@ -31,19 +31,10 @@ func (s *Subaccounts) now() time.Time {
 	return time.Now()
 }
 
-// gate refuses every sub-account use case of an account the operator has
-// not enabled them for.
-func gate(acct domain.Account) error {
-	if !acct.Features.Subaccounts {
-		return domain.Forbidden("sub-accounts are not enabled for this account")
-	}
-	return nil
-}
-
 // Create registers a sub-account, opens its ledger accounts and, when both
 // portalEmail and portalPassword are given, its portal.
 func (s *Subaccounts) Create(ctx context.Context, acct domain.Account, in subaccount.NewSubaccount) (subaccount.View, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return subaccount.View{}, err
 	}
 	id := newID("sub_", acct.ID, "subaccount", in.IdempotencyKey)
@@ -95,7 +86,7 @@ func hexOf(b []byte) string {
 
 // Get loads a sub-account by id or externalReference with its balance.
 func (s *Subaccounts) Get(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Subaccount, subaccount.Balance, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return subaccount.Subaccount{}, subaccount.Balance{}, err
 	}
 	sa, err := db.GetSubaccount(ctx, s.DB, acct.ID, idOrRef)
@@ -117,7 +108,7 @@ func (s *Subaccounts) Pricing(ctx context.Context, acct domain.Account, idOrRef 
 
 // List returns a page of the account's sub-accounts with their balances.
 func (s *Subaccounts) List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]subaccount.View, int, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return nil, 0, err
 	}
 	rows, total, err := db.ListSubaccounts(ctx, s.DB, acct.ID, status, page, pageSize)
@@ -141,7 +132,7 @@ func (s *Subaccounts) List(ctx context.Context, acct domain.Account, status stri
 
 // change applies f to the sub-account under its row lock and saves it.
 func (s *Subaccounts) change(ctx context.Context, acct domain.Account, id string, f func(*subaccount.Subaccount) error) (subaccount.View, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return subaccount.View{}, err
 	}
 	var sa subaccount.Subaccount
@@ -165,7 +156,7 @@ func (s *Subaccounts) change(ctx context.Context, acct domain.Account, id string
 
 // resolve turns an id-or-reference into the sub-account's id.
 func (s *Subaccounts) resolve(ctx context.Context, acct domain.Account, idOrRef string) (string, error) {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return "", err
 	}
 	sa, err := db.GetSubaccount(ctx, s.DB, acct.ID, idOrRef)
@@ -214,7 +205,7 @@ func (s *Subaccounts) SetPricing(ctx context.Context, acct domain.Account, p sub
 // Delete removes a sub-account that holds nothing (available, pending and
 // locked all zero); otherwise a 400.
 func (s *Subaccounts) Delete(ctx context.Context, acct domain.Account, id string) error {
-	if err := gate(acct); err != nil {
+	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return err
 	}
 	return db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
