@@ -35,6 +35,10 @@ const BoletoBank = "999"
 // KindCard is the delivery of a card sale's answer.
 const KindCard = "card"
 
+var _ = onDelivery(KindCard, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	return s.cardAnswer(ctx, d.ID, d.Outcome)
+})
+
 // Sandbox vault tokens say what the simulated acquirer will answer: the
 // sandbox keeps no card, so the token carries the one thing it needs.
 const (
@@ -132,6 +136,14 @@ func (s *Sandbox) cardAnswer(ctx context.Context, billingID, outcome string) err
 // KindBilling is the registrar's record of a billing (a payment's
 // redelivery; a void delivers nothing).
 const KindBilling = "billing"
+
+// A registrar's record of a billing: a payment's notice again.
+var _ = onDelivery(KindBilling, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	if d.Outcome != processor.OutcomePaid {
+		return nil
+	}
+	return s.billingPaid(ctx, d.ID)
+})
 
 // outcomeVoided is a voided boleto's record.
 const outcomeVoided = "voided"

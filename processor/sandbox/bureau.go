@@ -18,6 +18,10 @@ import (
 // KindDunning is the delivery of the bureau's answer to a dunning.
 const KindDunning = "dunning"
 
+var _ = onDelivery(KindDunning, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	return s.AnswerDunning(ctx, d.ID, d.Reason)
+})
+
 // DenyDunningCents makes the bureau deny a dunning: a billing whose value
 // ends in these centavos (R$ x,77) is refused for insufficient documents.
 const DenyDunningCents = 77

@@ -86,3 +86,10 @@ func (s *Sandbox) FailCrypto(ctx context.Context, id string) error {
 	return s.Inbox.CryptoWithdrawalNotice(ctx, id, processor.CryptoNotice{
 		Outcome: processor.OutcomeFailed, At: time.Now().UTC(), Reason: "sandbox failure"})
 }
+
+// KindCryptoOut is the network's confirmation of a crypto withdrawal.
+const KindCryptoOut = "crypto-out"
+
+var _ = onDelivery(KindCryptoOut, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	return s.SettleCrypto(ctx, d.ID)
+})

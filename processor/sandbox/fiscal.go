@@ -17,6 +17,10 @@ import (
 // KindInvoice is the delivery of the issuer's answer to an invoice.
 const KindInvoice = "fiscal-invoice"
 
+var _ = onDelivery(KindInvoice, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	return s.AnswerInvoice(ctx, d.ID, d.Reason)
+})
+
 // FailInvoiceCents makes the issuer refuse an invoice: a charge whose
 // amount ends in these centavos (R$ x,13) gets invoice.failed
 // (docs/fiscal-invoices.md).

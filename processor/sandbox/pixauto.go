@@ -34,6 +34,10 @@ const (
 // KindDebit is the delivery of a PIX automatic debit's outcome.
 const KindDebit = "pix-automatic-debit"
 
+var _ = onDelivery(KindDebit, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	return s.SettleDebit(ctx, d.ID, d.Attempt, d.Reason)
+})
+
 // NewAuthorization builds the consent QR. The recurrence id follows the
 // BCB's idRec shape: "RR", the ISPB, the date (yyyyMMdd) and 11
 // alphanumerics, here taken from the authorization id so that a retried

@@ -160,3 +160,11 @@ func (s *Sandbox) CompleteRecharge(ctx context.Context, id, phone string) (strin
 	}
 	return n.Outcome, s.Inbox.RechargeNotice(ctx, id, n)
 }
+
+// KindRecharge is an operator's delivery of a recharge.
+const KindRecharge = "recharge"
+
+var _ = onDelivery(KindRecharge, func(s *Sandbox, ctx context.Context, d Delivery) error {
+	_, err := s.CompleteRecharge(ctx, d.ID, d.Phone)
+	return err
+})
