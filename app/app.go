@@ -232,27 +232,9 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	a.Bureau = &service.Bureau{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
-		base := activities.Base{DB: d, PublicURL: cfg.PublicURL}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
-			Charges:   &activities.Charges{Base: base},
-			Transfers: &activities.Transfers{Base: base, Processor: proc},
-			Refunds:   &activities.Refunds{Base: base, Processor: proc},
-			Schedules: &activities.Schedules{DB: d, Runner: a.Schedules},
-			// MED disputes (issue 25).
-			MEDs: &activities.MEDs{Base: base, Processor: proc},
-			// PIX automatic: its instructions are made through its use case.
-			PixAutomatic: &activities.PixAutomatic{Base: base, Processor: proc, Maker: a.PixAutomatic},
-			Processor:    proc, // registers the sandbox's simulated network (processor.Registrar)
-			// Subscriptions and the credit bureau.
-			Subscriptions: &activities.Subscriptions{Base: base, Biller: a.Subscriptions},
-			Bureau:        &activities.Bureau{Base: base, Processor: proc},
-			// Billings.
-			Billings: &activities.Billings{Base: base, Processor: proc},
-			// Mobile recharge and crypto.
-			Recharges: &activities.Recharges{Base: base, Processor: proc},
-			Crypto:    &activities.Crypto{Base: base, Processor: proc},
-			// Fiscal invoices.
-			FiscalInvoices: &activities.FiscalInvoices{Base: base, Processor: proc},
+			Activities: a.activities(activities.Base{DB: d, PublicURL: cfg.PublicURL}, proc),
+			Processor:  proc, // registers the sandbox's simulated network (processor.Registrar)
 		})
 		concurrency := cfg.WebhookConcurrency
 		if concurrency <= 0 {

@@ -21,36 +21,18 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// Deps are the activity implementations the worker hosts, one struct per
-// product, and the processor adapter the app picked (typed to processor's
+// Deps are what the money worker hosts beside the workflows (which each
+// product's file hosts: workflows.Hosted): one activity struct per product,
+// and the processor adapter the app picked (typed to processor's
 // interfaces: the worker names no adapter's package).
 type Deps struct {
-	Charges   *activities.Charges
-	Transfers *activities.Transfers
-	Refunds   *activities.Refunds
-	Schedules *activities.Schedules
-	// PixAutomatic are PIX automatic's activities.
-	PixAutomatic *activities.PixAutomatic
-	// Mobile recharge and crypto.
-	Recharges *activities.Recharges
-	Crypto    *activities.Crypto
-	// MEDs are the MED dispute activities (issue 25).
-	MEDs *activities.MEDs
-	// Subscriptions are the subscription workflow's activities.
-	Subscriptions *activities.Subscriptions
-	// Bureau are the credit bureau's activities.
-	Bureau *activities.Bureau
-	// Webhooks are hosted by their own worker (NewWebhooks).
-	Webhooks *activities.Webhooks
+	// Activities are the products' activity structs; a nil one (a test
+	// hosting only some products) is skipped.
+	Activities []any
 	// Processor is the processor adapter; when it implements
 	// processor.Registrar (the sandbox's simulated network does) its own
 	// workflows and activities are registered too. Nil hosts none.
 	Processor processor.Processor
-
-	// Billings.
-	Billings *activities.Billings
-	// FiscalInvoices are the fiscal invoice workflow's activities.
-	FiscalInvoices *activities.FiscalInvoices
 }
 
 // StopTimeout bounds how long a stopping worker waits for its running activities.
@@ -93,51 +75,13 @@ type Registry = processor.Registry
 // names and activity structs under their method names, which is how
 // workflows call them (by Go reference, never by a string).
 func Register(r Registry, d Deps) {
-	for _, wf := range []any{
-		workflows.ChargeWorkflow, workflows.TransferWorkflow, workflows.RefundWorkflow, workflows.ScheduleWorkflow,
-		// Mobile recharge and crypto.
-		workflows.RechargeWorkflow, workflows.CryptoDepositWorkflow, workflows.CryptoWithdrawalWorkflow,
-	} {
+	for _, wf := range workflows.Hosted() {
 		r.RegisterWorkflow(wf)
 	}
-	for _, a := range []any{d.Charges, d.Transfers, d.Refunds, d.Schedules,
-		// Mobile recharge and crypto.
-		d.Recharges, d.Crypto,
-	} {
-		if !reflect.ValueOf(a).IsNil() { // a test may host only some products
+	for _, a := range d.Activities {
+		if a != nil && !reflect.ValueOf(a).IsNil() {
 			r.RegisterActivity(a)
 		}
-	}
-	// PIX automatic.
-	r.RegisterWorkflow(workflows.AuthorizationWorkflow)
-	if d.PixAutomatic != nil {
-		r.RegisterActivity(d.PixAutomatic)
-	}
-	// Billings.
-	r.RegisterWorkflow(workflows.BillingWorkflow)
-	r.RegisterWorkflow(workflows.BillingRefundWorkflow)
-	if d.Billings != nil {
-		r.RegisterActivity(d.Billings)
-	}
-	// MED disputes (issue 25).
-	r.RegisterWorkflow(workflows.MEDWorkflow)
-	if d.MEDs != nil {
-		r.RegisterActivity(d.MEDs)
-	}
-	// Subscriptions.
-	r.RegisterWorkflow(workflows.SubscriptionWorkflow)
-	if d.Subscriptions != nil {
-		r.RegisterActivity(d.Subscriptions)
-	}
-	// Credit bureau.
-	r.RegisterWorkflow(workflows.DunningWorkflow)
-	if d.Bureau != nil {
-		r.RegisterActivity(d.Bureau)
-	}
-	// Fiscal invoices.
-	r.RegisterWorkflow(workflows.FiscalInvoiceWorkflow)
-	if d.FiscalInvoices != nil {
-		r.RegisterActivity(d.FiscalInvoices)
 	}
 	if adapter, ok := d.Processor.(processor.Registrar); ok {
 		adapter.Register(r)

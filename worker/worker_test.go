@@ -1,7 +1,11 @@
 package worker_test
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"reflect"
 	"runtime"
 	"slices"
@@ -11,6 +15,7 @@ import (
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/processor/sandbox"
 	"github.com/jangada/jangada/worker"
+	"github.com/jangada/jangada/workflows"
 )
 
 // recorder is a Registry that remembers what was registered.
@@ -84,3 +89,68 @@ func (f *fakeAdapter) Register(r processor.Registry) {
 }
 
 func fakeWorkflow() error { return nil }
+
+// TestEveryWorkflowIsHosted reads package workflows for its workflow
+// functions and checks that the worker hosts each (webhook delivery on its
+// own worker): a product's workflow that its file does not host would
+// never run.
+func TestEveryWorkflowIsHosted(t *testing.T) {
+	hosted := map[string]bool{}
+	for _, wf := range workflows.Hosted() {
+		name := runtime.FuncForPC(reflect.ValueOf(wf).Pointer()).Name()
+		hosted[name[strings.LastIndex(name, ".")+1:]] = true
+	}
+	found := 0
+	for _, name := range declared(t, "../workflows", func(fn *ast.FuncDecl) bool {
+		return fn.Recv == nil && strings.HasSuffix(fn.Name.Name, "Workflow") && firstParam(fn) == "workflow.Context"
+	}) {
+		found++
+		if name == "WebhookDeliveryWorkflow" {
+			if hosted[name] {
+				t.Error("webhook delivery is hosted by the money worker; it runs on its own")
+			}
+			continue
+		}
+		if !hosted[name] {
+			t.Errorf("workflows.%s is not hosted: add `var _ = host(%s)` beside it", name, name)
+		}
+	}
+	if found < 10 || len(hosted) != found-1 {
+		t.Errorf("%d workflow functions, %d hosted", found, len(hosted))
+	}
+}
+
+// declared lists the names of dir's non-test functions that keep says.
+func declared(t *testing.T, dir string, keep func(*ast.FuncDecl) bool) []string {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi fs.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				if fn, ok := d.(*ast.FuncDecl); ok && keep(fn) {
+					out = append(out, fn.Name.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// firstParam is the source form of fn's first parameter's type.
+func firstParam(fn *ast.FuncDecl) string {
+	if fn.Type.Params == nil || len(fn.Type.Params.List) == 0 {
+		return ""
+	}
+	if sel, ok := fn.Type.Params.List[0].Type.(*ast.SelectorExpr); ok {
+		if x, ok := sel.X.(*ast.Ident); ok {
+			return x.Name + "." + sel.Sel.Name
+		}
+	}
+	return ""
+}

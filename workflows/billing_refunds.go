@@ -32,6 +32,8 @@ func BillingRefundStart(b billing.Billing, refundID string, amount money.Cents) 
 	}
 }
 
+var _ = host(BillingRefundWorkflow)
+
 // BillingRefundWorkflow tells the processor of one booked refund: an
 // ordinary activity (an outside call, retried by Temporal until the
 // processor answers; the processor is idempotent on the refund id) that

@@ -63,6 +63,8 @@ type billingWake struct {
 	timer    bool
 }
 
+var _ = host(BillingWorkflow)
+
 // BillingWorkflow drives one billing: a card sale is submitted; then the
 // billing waits, PENDING, for the processor (paid: RECEIVED, or CONFIRMED
 // for a card until its credit date, then RECEIVED; declined: FAILED) until

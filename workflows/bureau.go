@@ -34,6 +34,8 @@ func DunningStart(d bureau.Dunning) Start {
 // ba names the credit bureau activities by Go reference.
 var ba *activities.Bureau
 
+var _ = host(DunningWorkflow)
+
 // DunningWorkflow follows one dunning through the bureau: it submits the
 // dunning (AWAITING_APPROVAL), waits for the bureau's answer as a signal
 // (the bureau takes days: a durable wait, no polling) and concludes it

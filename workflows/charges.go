@@ -52,6 +52,8 @@ func ChargeStart(t domain.Transaction) Start {
 // recorded before (DefaultVersion) replay the guard and the activities.
 const chargeDeferredChange = "charge-deferred-start"
 
+var _ = host(ChargeWorkflow)
+
 // ChargeWorkflow drives one PIX charge: PENDING until the processor confirms
 // the deposit (COMPLETED), reports a failure (FAILED) or the QR expires at
 // expiresAt (CANCELED), whichever comes first. Each transition is one

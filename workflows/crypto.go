@@ -47,6 +47,8 @@ func cryptoNotice(ctx workflow.Context, id string, timeout time.Duration, accept
 // is in flight to the workflow, and must win over the timer.
 const expiryGrace = 5 * time.Second
 
+var _ = host(CryptoDepositWorkflow, CryptoWithdrawalWorkflow)
+
 // CryptoDepositWorkflow waits for a deposit's payment until its quote
 // expires (a durable timer): paid in time, it is credited at its quote
 // (COMPLETED); otherwise it closes unpaid (CANCELED), unless a payment

@@ -44,6 +44,8 @@ func FiscalInvoiceStart(inv fiscal.FiscalInvoice) Start {
 // fa names the fiscal invoice activities by Go reference.
 var fa *activities.FiscalInvoices
 
+var _ = host(FiscalInvoiceWorkflow)
+
 // FiscalInvoiceWorkflow follows one fiscal invoice through the issuer: it
 // submits the invoice (PROCESSING), waits for the issuer's answer as a
 // signal (a durable wait of at most InvoiceAnswerTimeout, then FAILED) and

@@ -42,6 +42,8 @@ func MEDStart(m domain.Transaction) Start {
 	}
 }
 
+var _ = host(MEDWorkflow)
+
 // MEDWorkflow drives one dispute under the BCB MED deadlines
 // (domain/meds.go), each a durable timer: OPEN (the disputed value is
 // blocked) → UNDER_REVIEW when a defence is sent (the merchant's evidence,

@@ -132,6 +132,8 @@ const lateFirstPaymentChange = "pixauto-late-first-payment"
 // for the payer's answer before expiring the consent.
 const ConsentGrace = time.Minute
 
+var _ = host(AuthorizationWorkflow)
+
 // AuthorizationWorkflow drives one authorization: it waits for the payer's
 // consent (until ConsentExpiresAt), then, on durable timers, makes each
 // cycle's instruction of a fixed-amount authorization 10 days before its

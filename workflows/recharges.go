@@ -35,6 +35,8 @@ func RechargeStart(t domain.Transaction) Start {
 	}
 }
 
+var _ = host(RechargeWorkflow)
+
 // RechargeWorkflow drives one mobile recharge: paid (reserve) → submitted
 // to the operator → delivered (COMPLETED) or failed (FAILED, reserve
 // returned), as the operator's notice says; or cancelled by the merchant

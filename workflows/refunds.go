@@ -30,6 +30,8 @@ func RefundStart(d domain.Transaction) Start {
 	}
 }
 
+var _ = host(RefundWorkflow)
+
 // RefundWorkflow drives one refund: requested (debit reserved) → submitted
 // to the processor → COMPLETED (deposit REVERSED) or FAILED (debit
 // returned), as the processor's notice says.

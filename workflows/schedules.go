@@ -94,6 +94,8 @@ type scheduler struct {
 	saStatus string
 }
 
+var _ = host(ScheduleWorkflow)
+
 // ScheduleWorkflow drives one scheduled transfer until it completes, fails
 // or is cancelled: durable timers for ONCE and RECURRING (the next run is
 // computed here from the rule and workflow.Now), balance signals for

@@ -54,6 +54,8 @@ func SubscriptionStart(s billing.Subscription) Start {
 // suba names the subscription activities by Go reference.
 var suba *activities.Subscriptions
 
+var _ = host(SubscriptionWorkflow)
+
 // SubscriptionWorkflow bills one subscription, cycle after cycle, until it
 // is canceled. It sleeps on a durable timer until the start of the next
 // due date (America/Sao_Paulo), then runs the cycle as one local activity

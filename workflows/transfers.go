@@ -102,6 +102,8 @@ func awaitReview(ctx workflow.Context, addressed bool, id string) (bool, error) 
 	return decision == DecisionApprove, err
 }
 
+var _ = host(TransferWorkflow)
+
 // TransferWorkflow drives one PIX out: (held for review →) submitted to the
 // processor → settled (COMPLETED, recipient filled) or failed (FAILED,
 // reserve returned), as the processor's notice says.
