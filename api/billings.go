@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -9,6 +10,21 @@ import (
 	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/billings.go -package=apimock . Billings
+
+// Billings creates, reads and refunds billings, tokenizes cards, and
+// serves a billing's public page (boleto slip, debit card invoice).
+type Billings interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewBilling) (service.CreatedBilling, error)
+	TokenizeCard(ctx context.Context, acct domain.Account, in billing.NewCardToken) (service.CardTokenView, error)
+	Get(ctx context.Context, acct domain.Account, idOrExternal string) (service.CreatedBilling, error)
+	List(ctx context.Context, acct domain.Account, f service.BillingFilter) ([]billing.Billing, int, error)
+	Refund(ctx context.Context, acct domain.Account, in billing.NewBillingRefund) (billing.Billing, error)
+	Page(ctx context.Context, token string) (service.CreatedBilling, error)
+	// PayInvoice pays a debit card billing on its hosted invoice page.
+	PayInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (service.CreatedBilling, error)
+}
 
 // billingView is a billing as the API shows it.
 func (s *Server) billingView(b service.CreatedBilling) billing.PublicBilling {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -12,6 +13,20 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/bureau"
 )
+
+//go:generate go tool mockgen -destination=apimock/bureau.go -package=apimock . Bureau
+
+// Bureau is the credit bureau: dunnings of overdue billings and credit
+// reports (routes behind the creditBureau feature).
+type Bureau interface {
+	Simulate(ctx context.Context, acct domain.Account, payment string) (bureau.DunningSimulation, error)
+	CreateDunning(ctx context.Context, acct domain.Account, in bureau.NewDunning) (bureau.DunningView, error)
+	GetDunning(ctx context.Context, acct domain.Account, id string) (bureau.DunningView, error)
+	ListDunnings(ctx context.Context, acct domain.Account, f bureau.DunningFilter) ([]bureau.Dunning, int, error)
+	CreateReport(ctx context.Context, acct domain.Account, in bureau.NewReport) (bureau.Report, error)
+	GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error)
+	ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error)
+}
 
 // maxDunningForm bounds a dunning's multipart body (the documents file and
 // the debtor's fields): the API's body limit.

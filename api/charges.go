@@ -1,11 +1,21 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/charges.go -package=apimock . Charges
+
+// Charges creates PIX charges.
+type Charges interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge) (service.CreatedCharge, error)
+}
 
 // chargeCreated is the create response of the spec, plus fee and net.
 type chargeCreated struct {

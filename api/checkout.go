@@ -1,13 +1,28 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/checkout"
 	checkoutdom "github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/checkouts.go -package=apimock . Checkouts
+
+// Checkouts runs payment links' checkouts and reads their sessions, for
+// the merchant API and the hosted pages (issue 24).
+type Checkouts interface {
+	Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error)
+	Session(ctx context.Context, acct domain.Account, id string) (checkout.CheckoutSession, error)
+	PageCheckout(ctx context.Context, nonce string, in checkout.NewCheckout) (service.CheckoutResult, error)
+	PublicSession(ctx context.Context, id string) (service.CheckoutResult, error)
+	PublicLink(ctx context.Context, id string) (service.PayPage, error)
+}
 
 // checkoutView is a checkout's answer: the session, and for PIX its
 // charge's copy-paste code and QR image, for CRYPTO its deposit's address

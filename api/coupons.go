@@ -1,10 +1,25 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/store"
 )
+
+//go:generate go tool mockgen -destination=apimock/coupons.go -package=apimock . Coupons
+
+// Coupons manages the store's coupons and answers their validation.
+type Coupons interface {
+	Create(ctx context.Context, acct domain.Account, p store.CouponPatch) (store.Coupon, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Coupon, error)
+	List(ctx context.Context, acct domain.Account, f store.CouponFilter) ([]store.Coupon, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.CouponPatch) (store.Coupon, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+	Validate(ctx context.Context, acct domain.Account, c store.CouponCheck) (store.CouponQuote, error)
+}
 
 // The coupon routes (spec "Store"; body and list names from CONTRACTS.md).
 // A coupon's public form is domain.Coupon itself.

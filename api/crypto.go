@@ -1,11 +1,24 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/crypto"
 )
+
+//go:generate go tool mockgen -destination=apimock/crypto.go -package=apimock . Crypto
+
+// Crypto receives and sends crypto: deposits, quotes, withdrawals and
+// quote-and-send (reads go through Transactions).
+type Crypto interface {
+	CreateDeposit(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoDeposit) (domain.Transaction, error)
+	Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error)
+	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
+	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
+}
 
 func (s *Server) createCryptoDeposit(c *gin.Context) {
 	bindAndAct[crypto.NewCryptoDeposit, crypto.CryptoDepositRequest](c, "Crypto deposit created", func(req crypto.NewCryptoDeposit) (any, error) {

@@ -1,10 +1,24 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/store"
 )
+
+//go:generate go tool mockgen -destination=apimock/customers.go -package=apimock . Customers
+
+// Customers manages the store's customers.
+type Customers interface {
+	Create(ctx context.Context, acct domain.Account, p store.CustomerPatch) (store.Customer, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Customer, error)
+	List(ctx context.Context, acct domain.Account, f store.CustomerFilter) ([]store.Customer, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.CustomerPatch) (store.Customer, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+}
 
 // The customer routes (spec "Store"; the list's type filter from
 // CONTRACTS.md). A customer's public form is domain.Customer itself.

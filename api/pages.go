@@ -19,6 +19,14 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
+//go:generate go tool mockgen -destination=apimock/session_watch.go -package=apimock . SessionWatch
+
+// SessionWatch wakes the hosted session page's event stream after each
+// event of the resources it follows (dispatch.Watchers, fed by the tail).
+type SessionWatch interface {
+	Watch(ids ...string) (wake <-chan struct{}, stop func())
+}
+
 // The hosted pages of payment links: the link's pay page and the
 // session's page, server-rendered with html/template (everything a merchant
 // or a payer typed is escaped) from embedded files, no build step. They

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -10,6 +11,18 @@ import (
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
+
+// PaymentLinks manages payment links (issue 24).
+type PaymentLinks interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (service.PaymentLink, error)
+	Get(ctx context.Context, acct domain.Account, id string) (service.PaymentLink, error)
+	List(ctx context.Context, acct domain.Account, status, search string, page, pageSize int) ([]service.PaymentLink, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p checkout.LinkPatch) (service.PaymentLink, error)
+	SetStatus(ctx context.Context, acct domain.Account, id, status string) (service.PaymentLink, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+}
 
 // linkView is the public form of a payment link: fixedAmount is absent on
 // an open-value link; payPageUrl is the hosted page's absolute address.

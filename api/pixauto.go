@@ -1,12 +1,29 @@
 package api
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/pixauto"
 )
+
+//go:generate go tool mockgen -destination=apimock/pixauto.go -package=apimock . PixAutomatic
+
+// PixAutomatic manages PIX automatic authorizations and their payment
+// instructions.
+type PixAutomatic interface {
+	CreateAuthorization(ctx context.Context, acct domain.Account, key domain.APIKey, in pixauto.NewAuthorization) (pixauto.View, error)
+	GetAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error)
+	ListAuthorizations(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]pixauto.View, int, error)
+	CancelAuthorization(ctx context.Context, acct domain.Account, id string) (pixauto.View, error)
+	CreateInstruction(ctx context.Context, acct domain.Account, in pixauto.NewInstruction) (pixauto.Instruction, error)
+	GetInstruction(ctx context.Context, acct domain.Account, id string) (pixauto.Instruction, error)
+	ListInstructions(ctx context.Context, acct domain.Account, authorizationID, status string, page, pageSize int) ([]pixauto.Instruction, int, error)
+	CancelInstruction(ctx context.Context, acct domain.Account, id string) (pixauto.Instruction, error)
+}
 
 // PIX automatic: authorizations (the payer's consent) and payment
 // instructions, under the account feature pixAutomatic (Route.Feature).

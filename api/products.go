@@ -1,10 +1,24 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/store"
 )
+
+//go:generate go tool mockgen -destination=apimock/products.go -package=apimock . Products
+
+// Products manages the store's products and their deliveries.
+type Products interface {
+	Create(ctx context.Context, acct domain.Account, p store.ProductPatch) (store.Product, error)
+	Get(ctx context.Context, acct domain.Account, id string) (store.Product, error)
+	List(ctx context.Context, acct domain.Account, f store.ProductFilter) ([]store.Product, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p store.ProductPatch) (store.Product, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+}
 
 // The product routes (spec "Store"; the list's filters from CONTRACTS.md).
 

@@ -1,11 +1,24 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/mobile"
+	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/recharges.go -package=apimock . Recharges
+
+// Recharges tops up mobile phones: the operator's offer for a number, the
+// create and the cancellation (reads go through Transactions).
+type Recharges interface {
+	Provider(ctx context.Context, acct domain.Account, phone mobile.MobileNumber) (service.RechargeProvider, error)
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in mobile.NewRecharge) (domain.Transaction, error)
+	Cancel(ctx context.Context, acct domain.Account, id string) (domain.Transaction, error)
+}
 
 func (s *Server) rechargeProvider(c *gin.Context) {
 	phone, err := mobile.ParseMobileNumber("phone", c.Param("phone"))

@@ -1,10 +1,19 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
 )
+
+//go:generate go tool mockgen -destination=apimock/refunds.go -package=apimock . Refunds
+
+// Refunds refunds received PIX.
+type Refunds interface {
+	Create(ctx context.Context, acct domain.Account, in domain.NewRefund) (domain.Transaction, error)
+}
 
 func (s *Server) createRefund(c *gin.Context) {
 	bindAndAct[domain.NewRefund, domain.RefundRequest](c, "Refund requested", func(req domain.NewRefund) (any, error) {

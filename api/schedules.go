@@ -1,10 +1,25 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/schedule"
 )
+
+//go:generate go tool mockgen -destination=apimock/schedules.go -package=apimock . Schedules
+
+// Schedules manages scheduled transfers.
+type Schedules interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in schedule.NewSchedule) (schedule.Record, error)
+	Get(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+	List(ctx context.Context, acct domain.Account, page, pageSize int) ([]schedule.Schedule, int, error)
+	Update(ctx context.Context, acct domain.Account, id string, p schedule.Patch) (schedule.Record, error)
+	RunNow(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+	Cancel(ctx context.Context, acct domain.Account, id string) (schedule.Record, error)
+}
 
 func (s *Server) createSchedule(c *gin.Context) {
 	bindAndAct[schedule.NewSchedule, schedule.CreateRequest](c, "Scheduled transfer created", func(req schedule.NewSchedule) (any, error) {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -11,6 +12,31 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/subaccount"
 )
+
+//go:generate go tool mockgen -destination=apimock/subaccounts.go -package=apimock . Subaccounts
+
+// Subaccounts manages sub-accounts, their moves, locks, limits, pricing and portal.
+type Subaccounts interface {
+	Create(ctx context.Context, acct domain.Account, in subaccount.NewSubaccount) (subaccount.View, error)
+	Get(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Subaccount, subaccount.Balance, error)
+	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]subaccount.View, int, error)
+	Update(ctx context.Context, acct domain.Account, u subaccount.Update) (subaccount.View, error)
+	Delete(ctx context.Context, acct domain.Account, id string) error
+	AddBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	RemoveBalance(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	Transfer(ctx context.Context, acct domain.Account, key domain.APIKey, m subaccount.Move) (domain.Transaction, error)
+	Lock(ctx context.Context, acct domain.Account, l subaccount.Lock) (subaccount.View, error)
+	Unlock(ctx context.Context, acct domain.Account, id string) (subaccount.View, error)
+	SetLimits(ctx context.Context, acct domain.Account, l subaccount.SetLimits) (subaccount.View, error)
+	SetPricing(ctx context.Context, acct domain.Account, p subaccount.SetPricing) (subaccount.View, error)
+	Pricing(ctx context.Context, acct domain.Account, idOrRef string) (subaccount.Preview, error)
+	PortalSetup(ctx context.Context, acct domain.Account, p subaccount.PortalSetup) error
+	PortalStatus(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
+	ListPortals(ctx context.Context, acct domain.Account, page, pageSize int) ([]subaccount.PortalItem, int, error)
+	PortalUpdateEmail(ctx context.Context, acct domain.Account, p subaccount.PortalEmail) (subaccount.PortalItem, error)
+	PortalRevoke(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
+	PortalReset2FA(ctx context.Context, acct domain.Account, ref string) (subaccount.PortalItem, error)
+}
 
 // The sub-account routes (spec "Sub-accounts"; body names from CONTRACTS.md).
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -8,6 +9,16 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 )
+
+//go:generate go tool mockgen -destination=apimock/subscriptions.go -package=apimock . Subscriptions
+
+// Subscriptions: recurring billings, one workflow per subscription.
+type Subscriptions interface {
+	Create(ctx context.Context, acct domain.Account, key domain.APIKey, in billing.NewSubscription) (billing.SubscriptionRecord, error)
+	Get(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error)
+	List(ctx context.Context, acct domain.Account, status string, page, pageSize int) ([]billing.Subscription, int, error)
+	Cancel(ctx context.Context, acct domain.Account, idOrExternal string) (billing.SubscriptionRecord, error)
+}
 
 func (s *Server) createSubscription(c *gin.Context) {
 	bindAndAct[billing.NewSubscription, billing.SubscriptionRequest](c, "Subscription created", func(req billing.NewSubscription) (any, error) {

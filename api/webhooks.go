@@ -1,11 +1,31 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/service"
 )
+
+//go:generate go tool mockgen -destination=apimock/webhooks.go -package=apimock . Webhooks
+
+// Webhooks manages webhook endpoints.
+type Webhooks interface {
+	Create(ctx context.Context, accountID string, keyID *string, p domain.EndpointPatch) (service.WebhookEndpoint, error)
+	Update(ctx context.Context, scope service.EndpointScope, id string, p domain.EndpointPatch) (service.WebhookEndpoint, error)
+	List(ctx context.Context, scope service.EndpointScope, page, pageSize int) ([]service.WebhookEndpoint, int, error)
+	Get(ctx context.Context, scope service.EndpointScope, id string) (service.WebhookEndpoint, error)
+	Delete(ctx context.Context, scope service.EndpointScope, id string) error
+	// Deliveries, Delivery and Redeliver are the operators' view of an
+	// endpoint's delivery history (admin API).
+	Deliveries(ctx context.Context, endpointID, status string, page, pageSize int) ([]service.Delivery, int, error)
+	Delivery(ctx context.Context, id string) (service.Delivery, error)
+	Redeliver(ctx context.Context, id string) (service.Redelivery, error)
+	// Test sends a webhook.test event to one endpoint (admin API).
+	Test(ctx context.Context, endpointID, requestID string) (service.SentTest, error)
+}
 
 // webhookView is the public form of an endpoint. The secret appears only in
 // the create response (createdWebhook); accountId, updatedAt and delivery
