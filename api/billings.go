@@ -27,6 +27,13 @@ type Billings interface {
 }
 
 // billingView is a billing as the API shows it.
+
+// BillingsSandbox simulates a billing paid or past its due date.
+type BillingsSandbox interface {
+	PayBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+}
+
 func (s *Server) billingView(b service.CreatedBilling) billing.PublicBilling {
 	return b.Billing.Public(s.cfg.PublicURL, b.PixImage)
 }

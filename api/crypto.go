@@ -7,6 +7,7 @@ import (
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/crypto"
+	"github.com/jangada/jangada/service"
 )
 
 //go:generate go tool mockgen -destination=apimock/crypto.go -package=apimock . Crypto
@@ -18,6 +19,13 @@ type Crypto interface {
 	Quote(ctx context.Context, acct domain.Account, in crypto.NewCryptoQuote) (crypto.CryptoQuote, error)
 	CreateWithdrawal(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
 	SendAuto(ctx context.Context, acct domain.Account, key domain.APIKey, in crypto.NewCryptoWithdrawal) (domain.Transaction, error)
+}
+
+// CryptoSandbox simulates a deposit paid and a withdrawal's outcome.
+type CryptoSandbox interface {
+	PayCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	SettleCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	FailCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 }
 
 func (s *Server) createCryptoDeposit(c *gin.Context) {

@@ -27,6 +27,12 @@ type MEDs interface {
 // with attachments, or multipart with files), and the sandbox routes that
 // play the processor (an infraction report, its decision).
 
+// MEDSandbox simulates a payer's PSP opening and resolving a dispute.
+type MEDSandbox interface {
+	OpenMED(ctx context.Context, acct domain.Account, o med.MedOpening) (service.Simulated, error)
+	ResolveMED(ctx context.Context, acct domain.Account, id, status string) (service.Simulated, error)
+}
+
 func (s *Server) listMEDs(c *gin.Context) {
 	f, err := pageParams(c)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/pixauto"
+	"github.com/jangada/jangada/service"
 )
 
 //go:generate go tool mockgen -destination=apimock/pixauto.go -package=apimock . PixAutomatic
@@ -27,6 +28,12 @@ type PixAutomatic interface {
 
 // PIX automatic: authorizations (the payer's consent) and payment
 // instructions, under the account feature pixAutomatic (Route.Feature).
+
+// PixAutomaticSandbox simulates the payer answering a consent.
+type PixAutomaticSandbox interface {
+	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+}
 
 func (s *Server) createAuthorization(c *gin.Context) {
 	bindAndAct[pixauto.NewAuthorization, pixauto.AuthorizationRequest](c, "PIX automatic authorization created", func(req pixauto.NewAuthorization) (any, error) {

@@ -20,6 +20,11 @@ type Recharges interface {
 	Cancel(ctx context.Context, acct domain.Account, id string) (domain.Transaction, error)
 }
 
+// RechargesSandbox simulates the operator delivering a recharge.
+type RechargesSandbox interface {
+	CompleteRecharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+}
+
 func (s *Server) rechargeProvider(c *gin.Context) {
 	phone, err := mobile.ParseMobileNumber("phone", c.Param("phone"))
 	if err != nil {

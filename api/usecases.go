@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/service"
 )
 
@@ -70,18 +69,11 @@ type Sandbox interface {
 	FailTransfer(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
 	SettleRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
 	FailRefund(ctx context.Context, acct domain.Account, ref string) (service.Simulated, error)
-	// MED disputes (issue 25).
-	OpenMED(ctx context.Context, acct domain.Account, o med.MedOpening) (service.Simulated, error)
-	ResolveMED(ctx context.Context, acct domain.Account, id, status string) (service.Simulated, error)
-	// PIX automatic: the payer answers the consent.
-	ApproveAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	RejectAuthorization(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	// Billings.
-	PayBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	OverdueBilling(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	// Mobile recharge and crypto.
-	CompleteRecharge(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	PayCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	SettleCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
-	FailCrypto(ctx context.Context, acct domain.Account, id string) (service.Simulated, error)
+	// A product's simulations: an interface of its own, in its
+	// handler file.
+	MEDSandbox
+	PixAutomaticSandbox
+	BillingsSandbox
+	RechargesSandbox
+	CryptoSandbox
 }

@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -109,4 +110,40 @@ type BillingNotice struct {
 // Known reports whether the workflow acts on the notice's outcome.
 func (n BillingNotice) Known() bool {
 	return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed || n.Outcome == OutcomeOverdue
+}
+
+//go:generate go tool mockgen -destination=processormock/billings.go -package=processormock . Billings
+
+// Billings is the boleto registrar and the card acquirer (processor/billings.go).
+type Billings interface {
+	// RegisterBoleto registers a boleto and answers its barcode (the
+	// create's answer holds its digitable line).
+	RegisterBoleto(ctx context.Context, r BoletoRequest) (BoletoSlip, error)
+	// CancelBoleto voids a canceled billing's boleto (idempotent); it answers
+	// ErrBoletoPaid when the registrar had taken a payment of it first.
+	CancelBoleto(ctx context.Context, r BoletoCancelRequest) error
+	// TokenizeCard stores a card in the processor's vault and answers its
+	// token; the number and CVV go nowhere else.
+	TokenizeCard(ctx context.Context, r CardTokenRequest) (CardToken, error)
+	// ChargeCard submits a sale on a tokenized card; the acquirer's answer
+	// (approved or declined) arrives as a BillingNotice.
+	ChargeCard(ctx context.Context, r CardChargeRequest) (Submission, error)
+	// RefundBilling returns Amount of a paid boleto or card billing to its
+	// payer (idempotent on RefundID).
+	RefundBilling(ctx context.Context, r BillingRefundRequest) (Submission, error)
+}
+
+// BillingsInbox takes a boleto's or card billing's notice: paid,
+// declined or past due.
+type BillingsInbox interface {
+	BillingNotice(ctx context.Context, billingID string, n BillingNotice) error
+}
+
+// BillingsSimulator plays a billing's payer and calendar.
+type BillingsSimulator interface {
+	// PayBilling notifies that the payer paid a boleto or card billing
+	// (a PIX billing is paid through its charge: Pay).
+	PayBilling(ctx context.Context, billingID string) error
+	// OverdueBilling notifies that the billing's due date has passed now.
+	OverdueBilling(ctx context.Context, billingID string) error
 }

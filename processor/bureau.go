@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"context"
 	"time"
 
 	"github.com/jangada/jangada/domain/bureau"
@@ -59,4 +60,21 @@ type CreditReport struct {
 	ReferenceID  string
 	Score        int
 	Restrictions int
+}
+
+//go:generate go tool mockgen -destination=processormock/bureau.go -package=processormock . Bureau
+
+// Bureau is the credit bureau (processor/bureau.go).
+type Bureau interface {
+	// RequestDunning submits a dunning; the bureau's analysis arrives as a
+	// DunningNotice.
+	RequestDunning(ctx context.Context, r DunningRequest) (Submission, error)
+	// CreditReport asks for a credit report, answered at once (the
+	// create returns it).
+	CreditReport(ctx context.Context, r ReportRequest) (CreditReport, error)
+}
+
+// BureauInbox takes the bureau's analysis of a dunning.
+type BureauInbox interface {
+	DunningNotice(ctx context.Context, dunningID string, n DunningNotice) error
 }

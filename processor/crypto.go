@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"context"
 	"time"
 
 	"github.com/jangada/jangada/money"
@@ -57,4 +58,33 @@ type CryptoNotice struct {
 // Final reports whether the notice ends the deposit or withdrawal.
 func (n CryptoNotice) Final() bool {
 	return n.Outcome == OutcomePaid || n.Outcome == OutcomeSettled || n.Outcome == OutcomeFailed
+}
+
+//go:generate go tool mockgen -destination=processormock/crypto.go -package=processormock . Crypto
+
+// Crypto is the crypto processor (processor/crypto.go).
+type Crypto interface {
+	// CryptoRate is the price source: BRL per coin of a currency, and how
+	// long a quote at that rate holds.
+	CryptoRate(ctx context.Context, currency string) (CryptoRate, error)
+	// CryptoDepositAddress opens a deposit's own address; the payment
+	// arrives as a CryptoNotice.
+	CryptoDepositAddress(ctx context.Context, r CryptoAddressRequest) (CryptoAddress, error)
+	// SendCrypto submits a withdrawal; the outcome arrives as a CryptoNotice.
+	SendCrypto(ctx context.Context, r CryptoOutRequest) (Submission, error)
+}
+
+// CryptoInbox takes a deposit's payment and a withdrawal's outcome.
+type CryptoInbox interface {
+	CryptoDepositNotice(ctx context.Context, depositID string, n CryptoNotice) error
+	CryptoWithdrawalNotice(ctx context.Context, withdrawalID string, n CryptoNotice) error
+}
+
+// CryptoSimulator plays the payer and the chain.
+type CryptoSimulator interface {
+	// PayCrypto notifies that the deposit's address received its payAmount.
+	PayCrypto(ctx context.Context, depositID string) error
+	// SettleCrypto and FailCrypto notify a withdrawal's outcome.
+	SettleCrypto(ctx context.Context, id string) error
+	FailCrypto(ctx context.Context, id string) error
 }

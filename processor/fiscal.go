@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"context"
 	"time"
 
 	"github.com/jangada/jangada/domain"
@@ -41,3 +42,20 @@ type InvoiceNotice struct {
 
 // Final reports whether the notice concludes the invoice.
 func (n InvoiceNotice) Final() bool { return n.Outcome == OutcomeIssued || n.Outcome == OutcomeFailed }
+
+//go:generate go tool mockgen -destination=processormock/fiscal.go -package=processormock . Fiscal
+
+// Fiscal is the fiscal invoice issuer (processor/fiscal.go).
+type Fiscal interface {
+	// IssueInvoice submits a fiscal invoice to the issuer; its answer
+	// arrives as an InvoiceNotice.
+	IssueInvoice(ctx context.Context, r InvoiceRequest) (Submission, error)
+	// CancelInvoice withdraws the invoice of a refunded sale (idempotent:
+	// an invoice cancelled already, or never issued, is no error).
+	CancelInvoice(ctx context.Context, invoiceID string) error
+}
+
+// FiscalInbox takes the issuer's answer to an invoice.
+type FiscalInbox interface {
+	InvoiceNotice(ctx context.Context, invoiceID string, n InvoiceNotice) error
+}

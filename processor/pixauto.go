@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"context"
 	"time"
 
 	"github.com/jangada/jangada/domain"
@@ -85,4 +86,31 @@ type InstructionNotice struct {
 // Final reports whether the notice concludes the debit.
 func (n InstructionNotice) Final() bool {
 	return n.Outcome == OutcomePaid || n.Outcome == OutcomeFailed
+}
+
+//go:generate go tool mockgen -destination=processormock/pixauto.go -package=processormock . PixAutomatic
+
+// PixAutomatic is PIX automatic (processor/pixauto.go).
+type PixAutomatic interface {
+	// NewAuthorization issues the consent QR of a recurrence (the create
+	// returns it, so the use case calls it, like NewCharge); the payer's
+	// answer arrives as an AuthorizationNotice.
+	NewAuthorization(ctx context.Context, r AuthorizationRequest) (ChargeQR, error)
+	// DebitInstruction submits an instruction to the payer's institution on
+	// its due date; the outcome arrives as an InstructionNotice.
+	DebitInstruction(ctx context.Context, r DebitRequest) (Submission, error)
+}
+
+// PixAutomaticInbox takes PIX automatic's notices: the payer's answer to
+// a consent and a debit's outcome.
+type PixAutomaticInbox interface {
+	AuthorizationNotice(ctx context.Context, authorizationID string, n AuthorizationNotice) error
+	InstructionNotice(ctx context.Context, instructionID string, n InstructionNotice) error
+}
+
+// PixAutomaticSimulator plays the payer of PIX automatic: answering the
+// consent QR. Approving pays the first payment the QR carries.
+type PixAutomaticSimulator interface {
+	ApproveAuthorization(ctx context.Context, authorizationID string, firstPayment bool) error
+	RejectAuthorization(ctx context.Context, authorizationID string) error
 }

@@ -18,22 +18,13 @@ package processor
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/money"
 )
 
 //go:generate go tool mockgen -destination=processormock/pix.go -package=processormock . Pix
-//go:generate go tool mockgen -destination=processormock/pixauto.go -package=processormock . PixAutomatic
-//go:generate go tool mockgen -destination=processormock/billings.go -package=processormock . Billings
-//go:generate go tool mockgen -destination=processormock/recharges.go -package=processormock . Recharges
-//go:generate go tool mockgen -destination=processormock/crypto.go -package=processormock . Crypto
-//go:generate go tool mockgen -destination=processormock/med.go -package=processormock . MED
-//go:generate go tool mockgen -destination=processormock/bureau.go -package=processormock . Bureau
-//go:generate go tool mockgen -destination=processormock/fiscal.go -package=processormock . Fiscal
 //go:generate go tool mockgen -destination=processormock/inbox.go -package=processormock . Inbox
 
 // Processor is what Jangada asks of the processor: the union of the
@@ -65,116 +56,22 @@ type Pix interface {
 	Refund(ctx context.Context, r RefundRequest) (Submission, error)
 }
 
-// PixAutomatic is PIX automatic (processor/pixauto.go).
-type PixAutomatic interface {
-	// NewAuthorization issues the consent QR of a recurrence (the create
-	// returns it, so the use case calls it, like NewCharge); the payer's
-	// answer arrives as an AuthorizationNotice.
-	NewAuthorization(ctx context.Context, r AuthorizationRequest) (ChargeQR, error)
-	// DebitInstruction submits an instruction to the payer's institution on
-	// its due date; the outcome arrives as an InstructionNotice.
-	DebitInstruction(ctx context.Context, r DebitRequest) (Submission, error)
-}
-
-// Billings is the boleto registrar and the card acquirer (processor/billings.go).
-type Billings interface {
-	// RegisterBoleto registers a boleto and answers its barcode (the
-	// create's answer holds its digitable line).
-	RegisterBoleto(ctx context.Context, r BoletoRequest) (BoletoSlip, error)
-	// CancelBoleto voids a canceled billing's boleto (idempotent); it answers
-	// ErrBoletoPaid when the registrar had taken a payment of it first.
-	CancelBoleto(ctx context.Context, r BoletoCancelRequest) error
-	// TokenizeCard stores a card in the processor's vault and answers its
-	// token; the number and CVV go nowhere else.
-	TokenizeCard(ctx context.Context, r CardTokenRequest) (CardToken, error)
-	// ChargeCard submits a sale on a tokenized card; the acquirer's answer
-	// (approved or declined) arrives as a BillingNotice.
-	ChargeCard(ctx context.Context, r CardChargeRequest) (Submission, error)
-	// RefundBilling returns Amount of a paid boleto or card billing to its
-	// payer (idempotent on RefundID).
-	RefundBilling(ctx context.Context, r BillingRefundRequest) (Submission, error)
-}
-
-// Recharges is the mobile operators (processor/recharge.go).
-type Recharges interface {
-	// RechargeOffer names the operator of a mobile number and the amounts
-	// it sells; the use case asks it before answering (provider route) and
-	// before a create (the amount must be offered).
-	RechargeOffer(ctx context.Context, phone mobile.MobileNumber) (RechargeOffer, error)
-	// Recharge submits a top-up; the outcome arrives as a RechargeNotice.
-	// One withdrawn already (CancelRecharge, even of an id it had not
-	// seen) is refused with ErrRechargeWithdrawn.
-	Recharge(ctx context.Context, r RechargeRequest) (Submission, error)
-	// CancelRecharge withdraws a top-up the operator has not delivered; it
-	// answers ErrAlreadyDelivered once the operator has delivered (or
-	// concluded) it, and after a nil answer the operator never delivers it.
-	CancelRecharge(ctx context.Context, id string) error
-}
-
-// Crypto is the crypto processor (processor/crypto.go).
-type Crypto interface {
-	// CryptoRate is the price source: BRL per coin of a currency, and how
-	// long a quote at that rate holds.
-	CryptoRate(ctx context.Context, currency string) (CryptoRate, error)
-	// CryptoDepositAddress opens a deposit's own address; the payment
-	// arrives as a CryptoNotice.
-	CryptoDepositAddress(ctx context.Context, r CryptoAddressRequest) (CryptoAddress, error)
-	// SendCrypto submits a withdrawal; the outcome arrives as a CryptoNotice.
-	SendCrypto(ctx context.Context, r CryptoOutRequest) (Submission, error)
-}
-
-// MED is the PIX network's dispute mechanism (issue 25).
-type MED interface {
-	// ContestMED sends the defence of a dispute (idempotent on the
-	// dispute); the decision arrives as a MEDNotice.
-	ContestMED(ctx context.Context, d MEDDefence) (Submission, error)
-}
-
-// Bureau is the credit bureau (processor/bureau.go).
-type Bureau interface {
-	// RequestDunning submits a dunning; the bureau's analysis arrives as a
-	// DunningNotice.
-	RequestDunning(ctx context.Context, r DunningRequest) (Submission, error)
-	// CreditReport asks for a credit report, answered at once (the
-	// create returns it).
-	CreditReport(ctx context.Context, r ReportRequest) (CreditReport, error)
-}
-
-// Fiscal is the fiscal invoice issuer (processor/fiscal.go).
-type Fiscal interface {
-	// IssueInvoice submits a fiscal invoice to the issuer; its answer
-	// arrives as an InvoiceNotice.
-	IssueInvoice(ctx context.Context, r InvoiceRequest) (Submission, error)
-	// CancelInvoice withdraws the invoice of a refunded sale (idempotent:
-	// an invoice cancelled already, or never issued, is no error).
-	CancelInvoice(ctx context.Context, invoiceID string) error
-}
-
 // Inbox receives the processor's notices: each one goes to the workflow of
 // the resource it names. The service implements it; adapters call it from
-// their webhook handler (or, for the sandbox, from its simulation).
+// their webhook handler (or, for the sandbox, from its simulation). A
+// product's notices are an interface of its own, declared in its file
+// (processor/recharge.go: RechargeInbox) and embedded here.
 type Inbox interface {
 	ChargeNotice(ctx context.Context, chargeID string, n ChargeNotice) error
 	TransferNotice(ctx context.Context, transferID string, n TransferNotice) error
 	RefundNotice(ctx context.Context, depositID string, n RefundNotice) error
-	// PIX automatic (processor/pixauto.go).
-	AuthorizationNotice(ctx context.Context, authorizationID string, n AuthorizationNotice) error
-	InstructionNotice(ctx context.Context, instructionID string, n InstructionNotice) error
-	// BillingNotice: a boleto or card billing paid, declined or past due.
-	BillingNotice(ctx context.Context, billingID string, n BillingNotice) error
-
-	// Mobile recharge and crypto.
-	RechargeNotice(ctx context.Context, rechargeID string, n RechargeNotice) error
-	CryptoDepositNotice(ctx context.Context, depositID string, n CryptoNotice) error
-	CryptoWithdrawalNotice(ctx context.Context, withdrawalID string, n CryptoNotice) error
-	// MED disputes (issue 25): MEDOpened reports an infraction against a
-	// received PIX and answers the dispute's id; MEDNotice its outcome.
-	MEDOpened(ctx context.Context, n MEDOpening) (string, error)
-	MEDNotice(ctx context.Context, n MEDNotice) error
-	// Credit bureau (processor/bureau.go).
-	DunningNotice(ctx context.Context, dunningID string, n DunningNotice) error
-	// Fiscal invoices (processor/fiscal.go).
-	InvoiceNotice(ctx context.Context, invoiceID string, n InvoiceNotice) error
+	PixAutomaticInbox
+	BillingsInbox
+	RechargesInbox
+	CryptoInbox
+	MEDInbox
+	BureauInbox
+	FiscalInbox
 }
 
 // Registry is where an adapter's own workflows and activities are
@@ -332,12 +229,3 @@ type MEDFile struct {
 	SHA256      string
 	Content     []byte
 }
-
-// ErrAlreadyDelivered is CancelRecharge's refusal: the operator has
-// delivered (or concluded) the top-up, so it can no longer be cancelled.
-var ErrAlreadyDelivered = errors.New("processor: recharge already delivered")
-
-// ErrRechargeWithdrawn is Recharge's refusal: the top-up was withdrawn
-// (CancelRecharge answered nil) before it was submitted, so the operator
-// will never deliver it.
-var ErrRechargeWithdrawn = errors.New("processor: recharge withdrawn before it was submitted")
