@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"reflect"
 	"slices"
 	"time"
 
@@ -40,34 +41,42 @@ const (
 	FeatureMED = "med"
 )
 
-// featureTable maps each feature name to the switch it reads: a product
-// adds its field to Features and one row here (features_test.go fails for
-// a field without its row, or a row reading another product's field).
-var featureTable = map[string]func(Features) bool{
-	FeatureSubaccounts:    func(f Features) bool { return f.Subaccounts },
-	FeatureSubaccountPix:  func(f Features) bool { return f.Subaccounts && f.SubaccountPix },
-	FeatureAutoContest:    func(f Features) bool { return f.AutoContest },
-	FeatureFiscalInvoice:  func(f Features) bool { return f.FiscalInvoice },
-	FeaturePixAutomatic:   func(f Features) bool { return f.PixAutomatic },
-	FeatureCreditBureau:   func(f Features) bool { return f.CreditBureau },
-	FeatureCrypto:         func(f Features) bool { return f.Crypto },
-	FeatureMobileRecharge: func(f Features) bool { return f.MobileRecharge },
-	FeatureMED:            func(Features) bool { return true },
+// featureFields maps each feature's name, its JSON name, to its switch in
+// Features, read once from the struct: a product's feature is its field
+// and its name, nothing else (features_test.go holds every switch to its
+// name).
+var featureFields = func() map[string]int {
+	t := reflect.TypeFor[Features]()
+	m := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		m[t.Field(i).Tag.Get("json")] = i
+	}
+	return m
+}()
+
+// featureRules are the features that read more than their own switch.
+var featureRules = map[string]func(Features) bool{
+	FeatureSubaccountPix: func(f Features) bool { return f.Subaccounts && f.SubaccountPix },
+	FeatureMED:           func(Features) bool { return true },
 }
 
 // Enabled reports whether the named feature is on (unknown names are off).
 func (f Features) Enabled(name string) bool {
-	on, ok := featureTable[name]
-	return ok && on(f)
+	if rule, ok := featureRules[name]; ok {
+		return rule(f)
+	}
+	i, ok := featureFields[name]
+	return ok && reflect.ValueOf(f).Field(i).Bool()
 }
 
 // FeatureNames lists the features the table knows, for its tests and the
 // admin API's documentation.
 func FeatureNames() []string {
-	names := make([]string, 0, len(featureTable))
-	for n := range featureTable {
+	names := make([]string, 0, len(featureFields)+1)
+	for n := range featureFields {
 		names = append(names, n)
 	}
+	names = append(names, FeatureMED)
 	slices.Sort(names)
 	return names
 }

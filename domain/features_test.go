@@ -9,11 +9,11 @@ import (
 	"github.com/jangada/jangada/domain"
 )
 
-// TestEveryFeatureHasItsRow turns each switch of Features on alone and
-// checks that exactly the feature of the same JSON name reads it (and the
-// features that depend on it, as subaccountPix on subaccounts): a field
-// added without its table row, or a row reading another field, fails.
-func TestEveryFeatureHasItsRow(t *testing.T) {
+// TestEveryFeatureReadsItsSwitch turns each switch of Features on alone
+// and checks that exactly the feature of the same JSON name reads it (and
+// the features that depend on it, as subaccountPix on subaccounts): a
+// switch without a JSON name, or a rule reading another switch, fails.
+func TestEveryFeatureReadsItsSwitch(t *testing.T) {
 	t.Parallel()
 	always := map[string]bool{domain.FeatureMED: true}
 	needs := map[string]string{domain.FeatureSubaccountPix: domain.FeatureSubaccounts}
@@ -26,7 +26,7 @@ func TestEveryFeatureHasItsRow(t *testing.T) {
 		field := ft.Field(i)
 		name := field.Tag.Get("json")
 		if !names[name] {
-			t.Errorf("Features.%s (json %q) has no row in the feature table", field.Name, name)
+			t.Errorf("Features.%s (json %q) is not a feature by that name", field.Name, name)
 			continue
 		}
 		var f domain.Features
@@ -48,7 +48,7 @@ func TestEveryFeatureHasItsRow(t *testing.T) {
 	}
 	for n := range names {
 		if !always[n] && !fields[n] {
-			t.Errorf("feature %s has a row but no field in Features", n)
+			t.Errorf("feature %s is a feature without a switch in Features", n)
 		}
 	}
 	if (domain.Features{}).Enabled("no-such-feature") {

@@ -1,6 +1,9 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A View fills a product's own fields of a record's public form (its
 // Details block, shown the product's way). A product whose records live in
@@ -25,3 +28,13 @@ func RegisterView(v View, types ...string) bool {
 
 // HasView reports whether a transaction type has a registered view.
 func HasView(txType string) bool { _, ok := views[txType]; return ok }
+
+// ViewTypes lists the transaction types with a registered view.
+func ViewTypes() []string {
+	out := make([]string, 0, len(views))
+	for t := range views {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
