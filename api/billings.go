@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -78,11 +77,9 @@ func (s *Server) listBillings(c *gin.Context) {
 		return
 	}
 	f := service.BillingFilter{Page: p.Page, PageSize: p.PageSize, CustomerID: c.Query("customerId"), ExternalReference: c.Query("externalReference")}
-	if v := c.Query("status"); v != "" {
-		if f.Status, err = oneOf("status", v, billing.BillingStatuses); err != nil {
-			fail(c, err)
-			return
-		}
+	if f.Status, err = domain.OneOf("status", c.Query("status"), billing.BillingStatuses...); err != nil {
+		fail(c, err)
+		return
 	}
 	if v := c.Query("method"); v != "" {
 		if f.Method, err = billing.BillingMethod("method", &v); err != nil {
@@ -106,17 +103,6 @@ func (s *Server) listBillings(c *gin.Context) {
 	ok(c, "Billings", pageOf(rows, service.ListFilter{Page: f.Page, PageSize: f.PageSize}, total, func(b billing.Billing) billing.PublicBilling {
 		return b.Public(s.cfg.PublicURL, "")
 	}))
-}
-
-// oneOf requires v (any case) to be one of values.
-func oneOf(field, v string, values []string) (string, error) {
-	u := strings.ToUpper(strings.TrimSpace(v))
-	for _, ok := range values {
-		if u == ok {
-			return u, nil
-		}
-	}
-	return "", domain.Invalid(field, "must be one of %s", strings.Join(values, ", "))
 }
 
 func (s *Server) refundBilling(c *gin.Context) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -140,9 +139,8 @@ func (s *Server) listDunnings(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f.Status = strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if f.Status != "" && !slices.Contains(bureau.DunningStatuses, f.Status) {
-		fail(c, domain.Invalid("status", "must be one of %s", strings.Join(bureau.DunningStatuses, ", ")))
+	if f.Status, err = domain.OneOf("status", c.Query("status"), bureau.DunningStatuses...); err != nil {
+		fail(c, err)
 		return
 	}
 	f.Type = strings.ToUpper(strings.TrimSpace(c.Query("type")))

@@ -39,16 +39,9 @@ func (s *Server) listMEDs(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	if st := strings.ToUpper(strings.TrimSpace(c.Query("status"))); st != "" {
-		valid := false
-		for _, v := range med.MedStatuses {
-			valid = valid || v == st
-		}
-		if !valid {
-			fail(c, domain.Invalid("status", "must be one of %s", strings.Join(med.MedStatuses, ", ")))
-			return
-		}
-		f.Status = st
+	if f.Status, err = domain.OneOf("status", c.Query("status"), med.MedStatuses...); err != nil {
+		fail(c, err)
+		return
 	}
 	rows, total, err := s.MEDs.List(c.Request.Context(), accountOf(c), f)
 	if err != nil {

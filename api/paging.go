@@ -54,16 +54,8 @@ func listFilter(c *gin.Context, withSubaccount bool) (service.ListFilter, error)
 	if f.DateTo, err = timeParam(c, "dateTo", true); err != nil {
 		return f, err
 	}
-	if s := c.Query("status"); s != "" {
-		s = strings.ToUpper(s)
-		valid := false
-		for _, v := range domain.Statuses {
-			valid = valid || v == s
-		}
-		if !valid {
-			return f, domain.Invalid("status", "must be one of %s", strings.Join(domain.Statuses, ", "))
-		}
-		f.Status = s
+	if f.Status, err = domain.OneOf("status", c.Query("status"), domain.Statuses...); err != nil {
+		return f, err
 	}
 	f.ExternalReference = c.Query("externalReference")
 	f.Search = strings.TrimSpace(c.Query("search"))

@@ -69,9 +69,9 @@ func (s *Server) listLinks(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if status != "" && status != checkout.LinkActive && status != checkout.LinkInactive {
-		fail(c, domain.Invalid("status", "must be ACTIVE or INACTIVE"))
+	status, err := domain.OneOf("status", c.Query("status"), checkout.LinkActive, checkout.LinkInactive)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	rows, total, err := s.PaymentLinks.List(c.Request.Context(), accountOf(c), status, strings.TrimSpace(c.Query("search")), f.Page, f.PageSize)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -36,9 +35,9 @@ func (s *Server) listSubscriptions(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	status := strings.ToUpper(strings.TrimSpace(c.Query("status")))
-	if status != "" && status != billing.SubscriptionActive && status != billing.SubscriptionCanceled {
-		fail(c, domain.Invalid("status", "must be %s or %s", billing.SubscriptionActive, billing.SubscriptionCanceled))
+	status, err := domain.OneOf("status", c.Query("status"), billing.SubscriptionActive, billing.SubscriptionCanceled)
+	if err != nil {
+		fail(c, err)
 		return
 	}
 	rows, total, err := s.Subscriptions.List(c.Request.Context(), accountOf(c), status, f.Page, f.PageSize)

@@ -359,11 +359,7 @@ type CouponFilter struct {
 // NewCouponFilter reads the list query's search and status.
 func NewCouponFilter(page, pageSize int, search, status string) (CouponFilter, error) {
 	f := CouponFilter{Page: page, PageSize: pageSize, Search: strings.TrimSpace(search)}
-	if s := strings.ToUpper(strings.TrimSpace(status)); s != "" {
-		if s != CouponActive && s != CouponInactive {
-			return f, domain.Invalid("status", "must be ACTIVE or INACTIVE")
-		}
-		f.Status = s
-	}
-	return f, nil
+	var err error
+	f.Status, err = domain.OneOf("status", status, CouponActive, CouponInactive)
+	return f, err
 }

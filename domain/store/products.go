@@ -356,11 +356,7 @@ type ProductFilter struct {
 // NewProductFilter reads the list query's search and status.
 func NewProductFilter(page, pageSize int, search, status string) (ProductFilter, error) {
 	f := ProductFilter{Page: page, PageSize: pageSize, Search: strings.TrimSpace(search)}
-	if s := strings.ToUpper(strings.TrimSpace(status)); s != "" {
-		if s != ProductActive && s != ProductInactive {
-			return f, domain.Invalid("status", "must be ACTIVE or INACTIVE")
-		}
-		f.Status = s
-	}
-	return f, nil
+	var err error
+	f.Status, err = domain.OneOf("status", status, ProductActive, ProductInactive)
+	return f, err
 }
