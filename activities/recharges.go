@@ -9,6 +9,7 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/mobile"
 	"github.com/jangada/jangada/processor"
 )
 
@@ -141,13 +142,11 @@ func (a *Recharges) FailRecharge(ctx context.Context, in RechargeNoticeInput) (s
 // step: the merchant's answer is this transition's outcome).
 func CancelRecharge(ctx context.Context, b *Base, id string) (domain.Transaction, error) {
 	return b.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
-		switch {
-		case t.Type != domain.TypeMobileRecharge:
+		if t.Type != domain.TypeMobileRecharge {
 			return change{}, domain.NotFound("recharge")
-		case t.Status == domain.StatusCanceled:
-			return change{}, nil
-		case t.Status != domain.StatusPending:
-			return change{}, domain.Invalidf("recharge %s is %s: it can no longer be cancelled (canBeCancelled is false)", t.ID, t.Status)
+		}
+		if already, err := mobile.Cancellable(*t); already || err != nil {
+			return change{}, err
 		}
 		if _, err := db.Post(ctx, tx, releasePosting(rechargeKey(t.ID, "release"), *t, domain.TypeMobileRecharge, t.Amount)); err != nil {
 			return change{}, err

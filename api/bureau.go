@@ -2,9 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
-	"io"
-	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -26,10 +23,6 @@ type Bureau interface {
 	GetReport(ctx context.Context, acct domain.Account, id string) (bureau.Report, error)
 	ListReports(ctx context.Context, acct domain.Account, page, pageSize int) ([]bureau.Report, int, error)
 }
-
-// maxDunningForm bounds a dunning's multipart body (the documents file and
-// the debtor's fields): the API's body limit.
-const maxDunningForm = maxBody
 
 func (s *Server) simulateDunning(c *gin.Context) {
 	payment := strings.TrimSpace(c.Query("payment"))
@@ -72,47 +65,26 @@ func dunningForm(c *gin.Context) (bureau.DunningRequest, error) {
 	if !strings.HasPrefix(c.ContentType(), "multipart/form-data") {
 		return b, bind(c, &b) // JSON: documents as {name, contentBase64}
 	}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxDunningForm)
-	if err := c.Request.ParseMultipartForm(maxDunningForm); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return b, domain.Invalid("documents", "must have at most %d KiB (the whole request at most 1 MiB)", bureau.MaxDunningDocument>>10)
-		}
-		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	form, err := readForm(c, domain.Invalid("documents", "must have at most %d KiB (the whole request at most 1 MiB)", bureau.MaxDunningDocument>>10))
+	if err != nil {
+		return b, err
 	}
-	form := c.Request.MultipartForm
-	for name, dst := range map[string]**string{
+	if err := form.texts(1024, map[string]**string{
 		"payment": &b.Payment, "type": &b.Type, "description": &b.Description, "customerName": &b.CustomerName,
 		"customerCpfCnpj": &b.CustomerCpfCnpj, "customerPrimaryPhone": &b.CustomerPrimaryPhone, "customerEmail": &b.CustomerEmail,
 		"customerPostalCode": &b.CustomerPostalCode, "customerAddress": &b.CustomerAddress, "customerAddressNumber": &b.CustomerAddressNumber,
 		"customerComplement": &b.CustomerComplement, "customerProvince": &b.CustomerProvince, "customerCity": &b.CustomerCity,
 		"customerState": &b.CustomerState,
-	} {
-		vs := form.Value[name]
-		if len(vs) == 0 {
-			continue
-		}
-		if err := cleanValue(name, vs[0], 1024); err != nil {
-			return b, err
-		}
-		*dst = &vs[0]
+	}); err != nil {
+		return b, err
 	}
-	files := form.File["documents"]
-	if len(files) == 0 {
-		return b, nil
+	files, err := form.files("documents", bureau.MaxDunningDocument)
+	if err != nil || len(files) == 0 {
+		return b, err
 	}
-	f, err := files[0].Open()
-	if err != nil {
-		return b, domain.Invalid("documents", "could not be read")
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, bureau.MaxDunningDocument+1))
-	if err != nil {
-		return b, domain.Invalid("documents", "could not be read")
-	}
-	b.Document = raw
-	if name := files[0].Filename; cleanValue("documents", name, 200) == nil {
-		b.DocumentName = name
+	b.Document = files[0].Bytes
+	if cleanValue("documents", files[0].Name, 200) == nil {
+		b.DocumentName = files[0].Name
 	}
 	return b, nil
 }

@@ -2,9 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
-	"io"
-	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -93,37 +90,21 @@ func (s *Server) medEvidence(c *gin.Context) {
 // larger one is refused without reading it whole).
 func multipartEvidence(c *gin.Context) (med.EvidenceRequest, error) {
 	var b med.EvidenceRequest
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
-	if err := c.Request.ParseMultipartForm(maxBody); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return b, domain.Invalidf("request body is larger than 1 MiB")
-		}
-		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	form, err := readForm(c, domain.Invalidf("request body is larger than 1 MiB"))
+	if err != nil {
+		return b, err
 	}
-	form := c.Request.MultipartForm
-	if vs := form.Value["description"]; len(vs) > 0 {
-		if err := cleanValue("description", vs[0], 8000); err != nil {
-			return b, err
-		}
-		b.Description = &vs[0]
+	if err := form.texts(8000, map[string]**string{"description": &b.Description}); err != nil {
+		return b, err
 	}
-	for i, fh := range form.File["files"] {
-		if i >= med.MaxEvidenceFiles {
-			return b, domain.Invalid("files", "must hold at most %d files", med.MaxEvidenceFiles)
-		}
-		f, err := fh.Open()
-		if err != nil {
-			return b, domain.Invalid("files", "could not be read")
-		}
-		raw, err := io.ReadAll(io.LimitReader(f, med.MaxEvidenceFile+1))
-		f.Close()
-		if err != nil {
-			return b, domain.Invalid("files", "could not be read")
-		}
-		b.Files = append(b.Files, med.UploadedFile{Name: fh.Filename, Bytes: raw, TooBig: len(raw) > med.MaxEvidenceFile})
+	if len(form.File["files"]) > med.MaxEvidenceFiles {
+		return b, domain.Invalid("files", "must hold at most %d files", med.MaxEvidenceFiles)
 	}
-	return b, nil
+	files, err := form.files("files", med.MaxEvidenceFile)
+	for _, f := range files {
+		b.Files = append(b.Files, med.UploadedFile{Name: f.Name, Bytes: f.Bytes, TooBig: len(f.Bytes) > med.MaxEvidenceFile})
+	}
+	return b, err
 }
 
 func (s *Server) sandboxOpenMED(c *gin.Context) {

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 
@@ -71,50 +69,22 @@ func (s *Server) createSubaccount(c *gin.Context) {
 // names as the JSON body, and the proof document as the file "document".
 func multipartCreate(c *gin.Context) (subaccount.CreateRequest, error) {
 	b := subaccount.CreateRequest{Multipart: true}
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxBody)
-	if err := c.Request.ParseMultipartForm(maxBody); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return b, domain.Invalidf("request body is larger than 1 MiB")
-		}
-		return b, domain.Invalidf("request body must be valid multipart/form-data")
+	form, err := readForm(c, domain.Invalidf("request body is larger than 1 MiB"))
+	if err != nil {
+		return b, err
 	}
-	form := c.Request.MultipartForm
-	field := func(name string) (*string, error) {
-		vs := form.Value[name]
-		if len(vs) == 0 {
-			return nil, nil
-		}
-		if err := cleanValue(name, vs[0], 1024); err != nil {
-			return nil, err
-		}
-		return &vs[0], nil
-	}
-	for name, dst := range map[string]**string{
+	if err := form.texts(1024, map[string]**string{
 		"personType": &b.PersonType, "fullName": &b.FullName, "cpf": &b.CPF, "birthDate": &b.BirthDate,
 		"postalCode": &b.PostalCode, "externalReference": &b.ExternalReference, "portalEmail": &b.PortalEmail,
 		"portalPassword": &b.PortalPassword, "cnpj": &b.CNPJ, "companyName": &b.CompanyName, "site": &b.Site,
-	} {
-		v, err := field(name)
-		if err != nil {
-			return b, err
-		}
-		*dst = v
+	}); err != nil {
+		return b, err
 	}
-	files := form.File["document"]
-	if len(files) == 0 {
-		return b, nil
+	files, err := form.files("document", subaccount.MaxDocument)
+	if err != nil || len(files) == 0 {
+		return b, err
 	}
-	f, err := files[0].Open()
-	if err != nil {
-		return b, domain.Invalid("document", "could not be read")
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, subaccount.MaxDocument+1))
-	if err != nil {
-		return b, domain.Invalid("document", "could not be read")
-	}
-	name := files[0].Filename
+	raw, name := files[0].Bytes, files[0].Name
 	if len(name) > 200 || cleanValue("document", name, 200) != nil {
 		name = "document"
 	}

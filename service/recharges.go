@@ -121,18 +121,18 @@ func (s *Recharges) Cancel(ctx context.Context, acct domain.Account, id string) 
 	if err != nil {
 		return t, err
 	}
-	switch t.Status {
-	case domain.StatusPending:
+	already, err := mobile.Cancellable(t)
+	if err != nil {
+		return domain.Transaction{}, err
+	}
+	if !already {
 		err := s.Processor.CancelRecharge(ctx, t.ID)
 		if errors.Is(err, processor.ErrAlreadyDelivered) {
-			return domain.Transaction{}, domain.Invalidf("recharge %s was delivered by the operator: it can no longer be cancelled (canBeCancelled is false)", t.ID)
+			return domain.Transaction{}, mobile.Delivered(t.ID)
 		}
 		if err != nil {
 			return domain.Transaction{}, err
 		}
-	case domain.StatusCanceled:
-	default:
-		return domain.Transaction{}, domain.Invalidf("recharge %s is %s: it can no longer be cancelled (canBeCancelled is false)", t.ID, t.Status)
 	}
 	out, err := activities.CancelRecharge(ctx, &activities.Base{DB: s.DB}, t.ID)
 	if err != nil {

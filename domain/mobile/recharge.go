@@ -56,6 +56,24 @@ func OfferedAmount(amount money.Cents, offered []money.Cents) error {
 	return domain.Invalid("amount", "must be one of the amounts offered for this number: %s", strings.Join(list, ", "))
 }
 
+// Cancellable says what a cancel of recharge t finds: already (CANCELED:
+// a cancel was made, answer the record as it is), or why it can no longer
+// be cancelled; only a PENDING recharge may be (false, nil).
+func Cancellable(t domain.Transaction) (already bool, err error) {
+	switch t.Status {
+	case domain.StatusPending:
+		return false, nil
+	case domain.StatusCanceled:
+		return true, nil
+	}
+	return false, domain.Invalidf("recharge %s is %s: it can no longer be cancelled (canBeCancelled is false)", t.ID, t.Status)
+}
+
+// Delivered is the refusal of a cancel the operator's delivery beat.
+func Delivered(id string) error {
+	return domain.Invalidf("recharge %s was delivered by the operator: it can no longer be cancelled (canBeCancelled is false)", id)
+}
+
 // CanBeCancelled reports whether a recharge may still be cancelled: only
 // while the operator has not delivered it (PENDING).
 func CanBeCancelled(t domain.Transaction) bool {
