@@ -57,7 +57,7 @@ func (s *Server) billingInvoice(c *gin.Context) {
 // page.
 func (s *Server) invoiceBilling(c *gin.Context) (billing.Billing, bool) {
 	v, err := s.Billings.Page(c.Request.Context(), c.Param("token"))
-	if err == nil && v.Billing.Method != domain.MethodCardDebit {
+	if err == nil && !billing.HasInvoicePage(v.Billing) {
 		err = domain.ErrNotFound
 	}
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 		if !ok {
 			return
 		}
-		if !b.Payable() || b.Details.V.CardToken != "" {
+		if !billing.Invoice(b).TakesCard {
 			renderInvoice(c, http.StatusConflict, b, invoiceForm{}, invoiceRefusal(b))
 			return
 		}
@@ -128,7 +128,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 
 // invoiceRefusal says why a billing refuses a card.
 func invoiceRefusal(b billing.Billing) string {
-	if b.Payable() {
+	if !billing.Invoice(b).Closed {
 		return "Um pagamento desta fatura já foi enviado: aguarde a confirmação."
 	}
 	return "Esta fatura não aceita mais pagamentos (" + billing.BillingStatusLabel(b.Status) + ")."
@@ -142,10 +142,8 @@ func renderInvoice(c *gin.Context, status int, b billing.Billing, form invoiceFo
 		Payer: b.Customer.V.Name, PayerTaxID: b.Customer.V.TaxID, Description: b.Description, Status: b.Status,
 		StatusLabel: billing.BillingStatusLabel(b.Status), Amount: b.Amount, CardBrand: d.CardBrand, CardLast4: d.CardLast4,
 		FailureReason: d.FailureReason, Form: form}
-	v.ShowForm = b.Payable() && d.CardToken == ""
-	v.Processing = b.Payable() && d.CardToken != ""
-	v.Paid = billing.BillingPaid(b.Status) && d.CardToken != ""
-	v.Failed = b.Status == billing.BillingFailed
+	st := billing.Invoice(b)
+	v.ShowForm, v.Processing, v.Paid, v.Failed = st.TakesCard, st.Processing, st.Paid, st.Failed
 	if v.Processing {
 		c.Header("Refresh", invoiceRefreshSeconds)
 	}

@@ -270,7 +270,7 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 func pageRequest(linkID, method string, f pageForm) (checkout.NewCheckout, error) {
 	req := checkout.CheckoutRequest{LinkID: &linkID, Method: &method}
 	if a := strings.TrimSpace(f.Amount); a != "" {
-		v, err := parseBRL(a)
+		v, err := money.ParseTyped(a)
 		if err != nil {
 			return checkout.NewCheckout{}, domain.Invalid("amount", "must be a value in reais, such as 10,50")
 		}
@@ -283,15 +283,6 @@ func pageRequest(linkID, method string, f pageForm) (checkout.NewCheckout, error
 		req.CouponCode = &f.CouponCode
 	}
 	return req.Validate()
-}
-
-// parseBRL reads an amount as a person types it: 10, 10,5, 1.234,56 or 10.50.
-func parseBRL(s string) (money.Cents, error) {
-	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
-	if strings.Contains(s, ",") {
-		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
-	}
-	return money.ParseBRL(s)
 }
 
 func (s *Server) sessionPage(c *gin.Context) {

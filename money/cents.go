@@ -57,3 +57,14 @@ func (c Cents) Format() string {
 	b.WriteString(frac)
 	return b.String()
 }
+
+// ParseTyped reads an amount in reais as a person types it in a form: 10,
+// 10,5, 1.234,56, 10.50 or R$ 7,00 (a comma is the decimal mark, dots then
+// group thousands), with ParseBRL's limits.
+func ParseTyped(s string) (Cents, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
+	if strings.Contains(s, ",") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
+	}
+	return ParseBRL(s)
+}

@@ -71,3 +71,17 @@ func TestCentsJSONRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTyped(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]Cents{"10": 1000, "10,5": 1050, "1.234,56": 123456, "10.50": 1050, "R$ 7,00": 700, " 0,01 ": 1} {
+		if got, err := ParseTyped(in); err != nil || got != want {
+			t.Errorf("ParseTyped(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "abc", "1,234,5", "10,505"} {
+		if _, err := ParseTyped(in); err == nil {
+			t.Errorf("ParseTyped(%q) accepted", in)
+		}
+	}
+}

@@ -176,14 +176,8 @@ func (s *Charges) stored(t domain.Transaction, err error) (CreatedCharge, error)
 
 // split resolves splitUser to a partner account and its share of the net.
 func (s *Charges) split(ctx context.Context, acct domain.Account, in domain.NewCharge, net money.Cents) (*domain.Split, error) {
-	if in.SplitUser == "" {
-		if in.SplitTax != 0 {
-			return nil, domain.Invalid("splitUser", "is required with splitTax")
-		}
-		return nil, nil
-	}
-	if in.SplitTax == 0 {
-		return nil, domain.Invalid("splitTax", "is required with splitUser")
+	if asked, err := domain.SplitAsked(in.SplitUser, in.SplitTax); !asked || err != nil {
+		return nil, err
 	}
 	partner, err := db.GetAccountByEmail(ctx, s.DB, in.SplitUser)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -192,8 +186,5 @@ func (s *Charges) split(ctx context.Context, acct domain.Account, in domain.NewC
 	if err != nil {
 		return nil, err
 	}
-	if partner.ID == acct.ID {
-		return nil, domain.Invalid("splitUser", "must be another account than the charge's")
-	}
-	return &domain.Split{AccountID: partner.ID, Email: partner.Email, Percent: in.SplitTax, Amount: net.MulPercent(in.SplitTax)}, nil
+	return domain.SplitTo(acct, partner, in.SplitTax, net)
 }

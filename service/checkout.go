@@ -167,17 +167,8 @@ func sameCheckout(sess checkoutdom.CheckoutSession, in checkoutdom.NewCheckout) 
 // answers. A charge that cannot be made expires the session at once.
 func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID string, link PaymentLink, id string, in checkoutdom.NewCheckout,
 	ttl time.Duration) (CheckoutResult, error) {
-	if link.Status != checkoutdom.LinkActive {
-		return CheckoutResult{}, domain.Invalid("linkId", "names an inactive payment link: it takes no checkouts")
-	}
-	if !acct.Verified {
-		return CheckoutResult{}, domain.Forbidden("checkout needs a verified account")
-	}
-	if !checkoutdom.Allows(link.AllowedMethods, in.Method) {
-		return CheckoutResult{}, domain.Invalid("method", "is not accepted by this payment link (it accepts %s)", joinList(link.AllowedMethods))
-	}
-	if in.Method == checkoutdom.MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto) {
-		return CheckoutResult{}, domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
+	if err := checkoutdom.Eligible(acct, link.Status, link.AllowedMethods, in.Method); err != nil {
+		return CheckoutResult{}, err
 	}
 	var products []store.Product
 	if len(link.ProductIDs) > 0 {
@@ -380,8 +371,6 @@ func payerParty(p *checkoutdom.CheckoutPayer) *domain.Party {
 	}
 	return &domain.Party{Name: p.Name, Document: p.Document}
 }
-
-func joinList(items []string) string { return strings.Join(items, " and ") }
 
 // retryable tells whether a stored session's payment failed for a reason
 // its request's retry gets past: the caller went away (its context ended)

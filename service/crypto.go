@@ -97,10 +97,7 @@ func (s *Crypto) CreateDeposit(ctx context.Context, acct domain.Account, key dom
 		return domain.Transaction{}, err
 	}
 	now := s.now()
-	expires := now.Add(crypto.CryptoDepositWindow)
-	if !in.ExpiresAt.IsZero() && in.ExpiresAt.Before(expires) {
-		expires = in.ExpiresAt.UTC().Truncate(time.Microsecond)
-	}
+	expires := crypto.DepositExpiry(now, in.ExpiresAt)
 	desc := in.Description
 	if desc == "" {
 		desc = "Depósito " + in.Currency.Code

@@ -177,6 +177,23 @@ func PriceCheckout(fixed, asked *money.Cents, products []store.Product) (money.C
 	return *asked, nil
 }
 
+// Eligible decides whether a payment link takes a checkout by method for
+// its account: the link ACTIVE, the account verified, a method the link
+// accepts (allowed) and, for CRYPTO, the account's crypto feature.
+func Eligible(acct domain.Account, linkStatus string, allowed []string, method string) error {
+	switch {
+	case linkStatus != LinkActive:
+		return domain.Invalid("linkId", "names an inactive payment link: it takes no checkouts")
+	case !acct.Verified:
+		return domain.Forbidden("checkout needs a verified account")
+	case !Allows(allowed, method):
+		return domain.Invalid("method", "is not accepted by this payment link (it accepts %s)", strings.Join(allowed, " and "))
+	case method == MethodCrypto && !acct.Features.Enabled(domain.FeatureCrypto):
+		return domain.Forbidden("CRYPTO checkout needs the crypto feature enabled on the account")
+	}
+	return nil
+}
+
 // Allows tells whether methods (a link's allowedMethods) holds method.
 func Allows(methods []string, method string) bool {
 	for _, m := range methods {

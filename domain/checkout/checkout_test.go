@@ -124,3 +124,43 @@ func TestPaymentLinkValidate(t *testing.T) {
 		t.Errorf("PayPageURL = %s", got)
 	}
 }
+
+func TestEligible(t *testing.T) {
+	t.Parallel()
+	verified := domain.Account{Verified: true}
+	withCrypto := domain.Account{Verified: true, Features: domain.Features{Crypto: true}}
+	pix := []string{domain.MethodPix}
+	both := []string{domain.MethodPix, MethodCrypto}
+	tests := []struct {
+		name    string
+		acct    domain.Account
+		status  string
+		allowed []string
+		method  string
+		want    error // the kind; nil = eligible
+		field   string
+	}{
+		{"pix on an active link", verified, LinkActive, pix, domain.MethodPix, nil, ""},
+		{"inactive link", verified, LinkInactive, pix, domain.MethodPix, domain.ErrInvalid, "linkId"},
+		{"unverified account", domain.Account{}, LinkActive, pix, domain.MethodPix, domain.ErrForbidden, ""},
+		{"method the link refuses", verified, LinkActive, pix, MethodCrypto, domain.ErrInvalid, "method"},
+		{"crypto without the feature", verified, LinkActive, both, MethodCrypto, domain.ErrForbidden, ""},
+		{"crypto with the feature", withCrypto, LinkActive, both, MethodCrypto, nil, ""},
+	}
+	for _, tt := range tests {
+		err := Eligible(tt.acct, tt.status, tt.allowed, tt.method)
+		if tt.want == nil {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: error %v, want %v", tt.name, err, tt.want)
+			continue
+		}
+		if tt.field != "" && !strings.HasPrefix(err.Error(), tt.field+" ") {
+			t.Errorf("%s: error %q does not name %s", tt.name, err, tt.field)
+		}
+	}
+}

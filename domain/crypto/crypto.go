@@ -163,6 +163,18 @@ func PayAmount(b domain.CryptoBlock) domain.CryptoAmount {
 // its quote's validity, after which the deposit closes unpaid (CANCELED).
 const CryptoDepositWindow = 30 * time.Minute
 
+// DepositExpiry is when a deposit opened at now closes unpaid: its window
+// from now, or the expiry its owner asked (a checkout session's own),
+// when that comes first. PostgreSQL's precision, so the record and its
+// workflow agree.
+func DepositExpiry(now, asked time.Time) time.Time {
+	expires := now.Add(CryptoDepositWindow)
+	if !asked.IsZero() && asked.Before(expires) {
+		expires = asked.UTC().Truncate(time.Microsecond)
+	}
+	return expires
+}
+
 // CryptoQuoteValidity is how long a withdrawal quote may be used.
 const CryptoQuoteValidity = 2 * time.Minute
 

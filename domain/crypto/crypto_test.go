@@ -186,3 +186,23 @@ func TestCryptoLateCredit(t *testing.T) {
 		}
 	}
 }
+
+func TestDepositExpiry(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	window := now.Add(CryptoDepositWindow)
+	sooner := now.Add(10*time.Minute + 1500*time.Nanosecond)
+	for _, tt := range []struct {
+		name  string
+		asked time.Time
+		want  time.Time
+	}{
+		{"none asked", time.Time{}, window},
+		{"sooner asked", sooner, sooner.Truncate(time.Microsecond)},
+		{"later asked", window.Add(time.Hour), window},
+	} {
+		if got := DepositExpiry(now, tt.asked); !got.Equal(tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
