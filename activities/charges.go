@@ -29,16 +29,16 @@ type SettleChargeInput struct {
 // (one round trip commits all three); EnsureCharge, the guard of charge
 // histories recorded before deferred starts, finds the row written.
 func InsertCharge(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent) (*domain.Event, error) {
-	ev, _, err := InsertChargeBeside(ctx, q, t, publicURL, intent, nil)
+	ev, _, err := InsertChargeWithOwner(ctx, q, t, publicURL, intent, nil)
 	return ev, err
 }
 
-// InsertChargeBeside is InsertCharge with the row of the product the charge
+// InsertChargeWithOwner is InsertCharge with the row of the product the charge
 // is made for (a PIX billing, a checkout's session) in the same statement
-// (db.FirstRecordsBeside); it reports whether that row was written.
-func InsertChargeBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent, beside *db.Beside) (*domain.Event, bool, error) {
-	return db.FirstRecordsBeside(ctx, q, t, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: domain.EventPaymentCreated,
-		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent, beside)
+// (db.FirstRecordsWithOwner); it reports whether that row was written.
+func InsertChargeWithOwner(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, publicURL string, intent *db.Intent, ownerRow *db.OwnerRow) (*domain.Event, bool, error) {
+	return db.FirstRecordsWithOwner(ctx, q, t, db.NewEvent{AccountID: t.AccountID, APIKeyID: t.APIKeyID, Type: domain.EventPaymentCreated,
+		ResourceID: t.ID, Data: t.EventData(publicURL)}, intent, ownerRow)
 }
 
 // EnsureCharge is the guard of charge histories started before creates

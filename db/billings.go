@@ -55,9 +55,9 @@ func billingArgs(b billing.Billing) []any {
 }
 
 // BillingRow is a PIX billing's row written beside its charge
-// (FirstRecordsBeside): the billing commits with the charge that pays it.
-func BillingRow(b billing.Billing) Beside {
-	return Beside{SQL: billingBesideSQL, Args: billingArgs(b)}
+// (FirstRecordsWithOwner): the billing commits with the charge that pays it.
+func BillingRow(b billing.Billing) OwnerRow {
+	return OwnerRow{SQL: billingBesideSQL, Args: billingArgs(b)}
 }
 
 // The billing's insert alone, with its workflow intent, and beside a charge.

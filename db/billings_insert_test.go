@@ -78,7 +78,7 @@ func TestBillingRowIsWrittenOnlyWithItsCharge(t *testing.T) {
 		wantWritten bool
 	}{{first, true, true}, {retry, false, false}} {
 		row := db.BillingRow(c.b)
-		got, written, err := db.FirstRecordsBeside(ctx, sharedDB, charge, ev, nil, &row)
+		got, written, err := db.FirstRecordsWithOwner(ctx, sharedDB, charge, ev, nil, &row)
 		if err != nil || (got != nil) != c.wantEvent || written != c.wantWritten {
 			t.Fatalf("billing %s: event %v, written %v, %v; want event %v, written %v", c.b.ID, got != nil, written, err, c.wantEvent, c.wantWritten)
 		}

@@ -56,9 +56,9 @@ func InsertSession(ctx context.Context, q sqlx.ExecerContext, s checkout.Checkou
 }
 
 // SessionRow is a session that holds nothing written beside its charge
-// (FirstRecordsBeside): it commits with the charge that pays it.
-func SessionRow(s checkout.CheckoutSession) Beside {
-	return Beside{SQL: sessionBesideSQL, Args: sessionArgs(s)}
+// (FirstRecordsWithOwner): it commits with the charge that pays it.
+func SessionRow(s checkout.CheckoutSession) OwnerRow {
+	return OwnerRow{SQL: sessionBesideSQL, Args: sessionArgs(s)}
 }
 
 // GetSession reads a session of the account.

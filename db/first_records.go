@@ -41,27 +41,28 @@ type Intent struct {
 // re-reads the row it waited for, finds it deleted. Refused, it returns the
 // reason as a 4xx error (refusedBySubaccount).
 func FirstRecords(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent) (*domain.Event, error) {
-	out, _, err := FirstRecordsBeside(ctx, q, t, ev, intent, nil)
+	out, _, err := FirstRecordsWithOwner(ctx, q, t, ev, intent, nil)
 	return out, err
 }
 
-// Beside is one more row of another product written in FirstRecords'
+// OwnerRow is one more row of another product written in FirstRecords'
 // statement (a PIX billing's row, a checkout's session): an INSERT whose
 // parameters are $1…$n of Args, made by BillingRow or SessionRow. It is
 // written only with the transaction row (its values are selected FROM the
 // row's insert): a charge that exists already or is refused writes none.
-type Beside struct {
+type OwnerRow struct {
 	SQL  string
 	Args []any
 }
 
-// besideParam is a parameter of a Beside's SQL.
-var besideParam = regexp.MustCompile(`\$(\d+)`)
+// ownerRowParam is a parameter of an OwnerRow's SQL.
+var ownerRowParam = regexp.MustCompile(`\$(\d+)`)
 
-// FirstRecordsBeside is FirstRecords with beside (when set) written in the
-// same statement: one round trip commits both, with no BEGIN and no COMMIT.
-// It also reports whether beside's row was written (false: its id exists).
-func FirstRecordsBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent, beside *Beside) (*domain.Event, bool, error) {
+// FirstRecordsWithOwner is FirstRecords with ownerRow (when set), the row
+// of the product the charge is made for, written in the same statement:
+// one round trip commits both, with no BEGIN and no COMMIT.
+// It also reports whether ownerRow was written (false: its id exists).
+func FirstRecordsWithOwner(ctx context.Context, q sqlx.ExtContext, t domain.Transaction, ev NewEvent, intent *Intent, ownerRow *OwnerRow) (*domain.Event, bool, error) {
 	if !t.Details.Valid {
 		t.Details = domain.SomeJSON(domain.Details{})
 	}
@@ -95,19 +96,19 @@ func FirstRecordsBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transac
 		      SELECT ` + p(5) + `, t.id, now() + make_interval(secs => ` + p(6) + `) FROM t ON CONFLICT DO NOTHING)`
 	}
 	written := `0`
-	if beside != nil {
+	if ownerRow != nil {
 		off := len(args)
 		query += `,
-		b AS (` + besideParam.ReplaceAllStringFunc(beside.SQL, func(m string) string {
+		b AS (` + ownerRowParam.ReplaceAllStringFunc(ownerRow.SQL, func(m string) string {
 			i, _ := strconv.Atoi(m[1:])
 			return "$" + strconv.Itoa(off+i)
 		}) + `)`
-		args = append(args, beside.Args...)
+		args = append(args, ownerRow.Args...)
 		written = `(SELECT count(*) FROM b)`
 	}
 	var out struct {
 		domain.Event
-		Beside int `db:"beside_written"`
+		OwnerRow int `db:"beside_written"`
 	}
 	err = hotGet(ctx, q, &out, query+` SELECT e.*, `+written+` AS beside_written FROM e`, args...)
 	switch {
@@ -126,10 +127,10 @@ func FirstRecordsBeside(ctx context.Context, q sqlx.ExtContext, t domain.Transac
 		pool, _ := q.(*sqlx.DB)
 		eventsCommitted(pool, []domain.Event{out.Event})
 	}
-	return &out.Event, out.Beside == 1, nil
+	return &out.Event, out.OwnerRow == 1, nil
 }
 
-// besideSQL turns an INSERT … VALUES (…) ON CONFLICT … into its Beside
+// besideSQL turns an INSERT … VALUES (…) ON CONFLICT … into its OwnerRow
 // form: the same values selected FROM the transaction row's insert (t).
 func besideSQL(insert string) string {
 	head, rest, ok := strings.Cut(insert, "VALUES (")

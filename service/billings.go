@@ -122,14 +122,14 @@ func (s *Billings) Create(ctx context.Context, acct domain.Account, key domain.A
 			d.PixCopyPaste, b.ChargeID, b.ExternalID = *c.CopyPaste, &c.ID, c.ReferenceID
 			b.Details = domain.SomeJSON(d)
 		}
-		charge, err := s.pixCharge(ctx, acct, key, b, in.IdempotencyKey == "", now, func(c domain.Transaction) db.Beside {
+		charge, err := s.pixCharge(ctx, acct, key, b, in.IdempotencyKey == "", now, func(c domain.Transaction) db.OwnerRow {
 			pix(c)
 			return db.BillingRow(b)
 		})
 		if err != nil {
 			return CreatedBilling{}, err
 		}
-		if !charge.AlongsideWritten {
+		if !charge.OwnerRowWritten {
 			// The charge of an earlier attempt (stored alone by a create of
 			// before CreateWith), or a concurrent attempt's billing.
 			pix(charge.Charge)
@@ -179,7 +179,7 @@ func (s *Billings) storedBilling(ctx context.Context, id string) (CreatedBilling
 // makes the billing OVERDUE). Its id derives from the billing's, so a
 // retried create finds it; fresh says the billing's id is new (no
 // Idempotency-Key), so there is no earlier charge to look for.
-func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b billing.Billing, fresh bool, now time.Time, alongside Alongside) (CreatedCharge, error) {
+func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domain.APIKey, b billing.Billing, fresh bool, now time.Time, makeRow OwnerRowOf) (CreatedCharge, error) {
 	desc := b.Description
 	if len([]rune(desc)) < 3 {
 		desc = "Billing " + b.ID
@@ -189,7 +189,7 @@ func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domai
 		ExpiresIn: billing.DueEnd(b.DueDate).Sub(now),
 		Payer:     &domain.Party{Name: b.Customer.V.Name, Document: b.Customer.V.TaxID},
 		Owner:     &domain.ChargeOwner{Kind: activities.OwnerBilling, ID: b.ID}, OwnerIsNew: fresh,
-	}, alongside)
+	}, makeRow)
 }
 
 // customer is the store's customer a billing names: the one with the id

@@ -47,8 +47,8 @@ type Charges struct {
 type CreatedCharge struct {
 	Charge       domain.Transaction
 	QRCodeBase64 string
-	// AlongsideWritten says CreateWith wrote its alongside row with the charge.
-	AlongsideWritten bool
+	// OwnerRowWritten says CreateWith wrote its alongside row with the charge.
+	OwnerRowWritten bool
 }
 
 // Create prices the charge, asks the processor for its BR Code, commits the
@@ -62,19 +62,19 @@ func (s *Charges) Create(ctx context.Context, acct domain.Account, key domain.AP
 	return s.CreateWith(ctx, acct, key, in, nil)
 }
 
-// Alongside is a caller's own row written in the one statement that
-// commits a charge (Charges.CreateWith, db.FirstRecordsBeside), made
+// OwnerRowOf is a caller's own row written in the one statement that
+// commits a charge (Charges.CreateWith, db.FirstRecordsWithOwner), made
 // knowing the charge (its id and BR Code): written only with the charge.
-type Alongside func(charge domain.Transaction) db.Beside
+type OwnerRowOf func(charge domain.Transaction) db.OwnerRow
 
 // CreateWith is Create whose charge commits in one statement with the row
-// alongside makes (a checkout's session, a PIX billing's row): one round
+// makeRow makes (a checkout's session, a PIX billing's row): one round
 // trip and one commit, the parent rows their foreign keys lock (the
 // account, the key) locked once, and no moment where one exists without
-// the other. Nil alongside is Create. A charge an earlier attempt stored
-// is answered as Create does, without alongside's row; the answer's
-// AlongsideWritten says whether that row was written.
-func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge, alongside Alongside) (CreatedCharge, error) {
+// the other. Nil makeRow is Create. A charge an earlier attempt stored
+// is answered as Create does, without makeRow's row; the answer's
+// OwnerRowWritten says whether that row was written.
+func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domain.APIKey, in domain.NewCharge, makeRow OwnerRowOf) (CreatedCharge, error) {
 	id := ownedID("", acct.ID, "charge", in.IdempotencyKey, in.Owner)
 	// A retry answers with the charge its first attempt stored, before any
 	// check a new charge needs (the sub-account may be locked by now) and
@@ -140,14 +140,14 @@ func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domai
 		t.SubaccountID = &in.SubaccountID
 	}
 	l := chargeLaunch(t)
-	var beside *db.Beside
-	if alongside != nil {
-		row := alongside(t)
-		beside = &row
+	var ownerRow *db.OwnerRow
+	if makeRow != nil {
+		row := makeRow(t)
+		ownerRow = &row
 	}
 	// One statement, atomic on its own: the row, its event, the intent
 	// and the owner's row.
-	ev, written, err := activities.InsertChargeBeside(ctx, s.DB, t, s.PublicURL, l.intent(), beside)
+	ev, written, err := activities.InsertChargeWithOwner(ctx, s.DB, t, s.PublicURL, l.intent(), ownerRow)
 	if err != nil {
 		return CreatedCharge{}, err
 	}
@@ -155,7 +155,7 @@ func (s *Charges) CreateWith(ctx context.Context, acct domain.Account, key domai
 	if ev == nil { // an earlier attempt stored it: answer with what it stored
 		return s.stored(db.TransactionByID(ctx, s.DB, t.ID, domain.TypePixIn))
 	}
-	return CreatedCharge{Charge: t, QRCodeBase64: img, AlongsideWritten: written}, nil
+	return CreatedCharge{Charge: t, QRCodeBase64: img, OwnerRowWritten: written}, nil
 }
 
 // stored answers a create with a charge an earlier attempt stored: its own

@@ -14,7 +14,7 @@ import (
 // BenchmarkChargeCreateWithoutTheStart is a charge create's own cost, one at
 // a time: pricing, the sandbox BR Code, the QR image and the transaction
 // that commits the row, its event and the workflow intent; the Temporal
-// start is a mock answering at once. Beside the bench's bare StartWorkflow,
+// start is a mock answering at once. OwnerRow the bench's bare StartWorkflow,
 // it shows what a create adds to the start it must follow.
 func BenchmarkChargeCreateWithoutTheStart(b *testing.B) {
 	acct := newAccountB(b)

@@ -207,7 +207,7 @@ func (s *Checkouts) checkout(ctx context.Context, acct domain.Account, keyID str
 		// deposit, made after the session is stored (pay). A concurrent attempt of the
 		// same checkout that stored it first leaves this one nothing to
 		// write: it answers with that session.
-		r, written, err := s.chargeWith(ctx, acct, link.Name, sess, in.IdempotencyKey == "", func(domain.Transaction) db.Beside {
+		r, written, err := s.chargeWith(ctx, acct, link.Name, sess, in.IdempotencyKey == "", func(domain.Transaction) db.OwnerRow {
 			return db.SessionRow(sess)
 		})
 		if err == nil && !written {
@@ -248,14 +248,14 @@ func (s *Checkouts) charge(ctx context.Context, acct domain.Account, linkName st
 	return r, err
 }
 
-// chargeWith is charge whose charge commits with the row alongside makes
+// chargeWith is charge whose charge commits with the row makeRow makes
 // (the session itself, when nothing is held), in one statement: a charge
 // refused then leaves no session behind, and one that cannot be made after
 // a stored session expires that session. fresh says this request made the
 // session under a new random id (no Idempotency-Key): no earlier charge
-// can exist. written says alongside's row was written with the charge
+// can exist. written says makeRow's row was written with the charge
 // (false: an attempt of the same checkout stored them first).
-func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess checkoutdom.CheckoutSession, fresh bool, alongside Alongside) (r CheckoutResult, written bool, err error) {
+func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkName string, sess checkoutdom.CheckoutSession, fresh bool, makeRow OwnerRowOf) (r CheckoutResult, written bool, err error) {
 	keyID := ""
 	if sess.APIKeyID != nil {
 		keyID = *sess.APIKeyID
@@ -268,9 +268,9 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 		IdempotencyKey: "checkout " + sess.ID, Amount: sess.Amount, Description: chargeDescription(linkName),
 		ExpiresIn: time.Until(sess.ExpiresAt.Time), Payer: payerParty(payer),
 		Owner: &domain.ChargeOwner{Kind: activities.OwnerCheckout, ID: sess.ID}, OwnerIsNew: fresh,
-	}, alongside)
+	}, makeRow)
 	if err != nil {
-		if alongside != nil || retryable(ctx, err) { // nothing to expire, or the retry's to finish
+		if makeRow != nil || retryable(ctx, err) { // nothing to expire, or the retry's to finish
 			return CheckoutResult{}, false, err
 		}
 		if xerr := db.ExpireSession(context.WithoutCancel(ctx), s.DB, sess.ID); xerr != nil {
@@ -278,7 +278,7 @@ func (s *Checkouts) chargeWith(ctx context.Context, acct domain.Account, linkNam
 		}
 		return CheckoutResult{}, false, err
 	}
-	return CheckoutResult{Session: sess, CopyPaste: *created.Charge.CopyPaste, QRCodeBase64: created.QRCodeBase64}, created.AlongsideWritten, nil
+	return CheckoutResult{Session: sess, CopyPaste: *created.Charge.CopyPaste, QRCodeBase64: created.QRCodeBase64}, created.OwnerRowWritten, nil
 }
 
 // Session reads one of the account's sessions.
