@@ -60,7 +60,7 @@ type Pix interface {
 // the resource it names. The service implements it; adapters call it from
 // their webhook handler (or, for the sandbox, from its simulation). A
 // product's notices are an interface of its own, declared in its file
-// (processor/recharge.go: RechargeInbox) and embedded here.
+// (processor/recharges.go: RechargeInbox) and embedded here.
 type Inbox interface {
 	ChargeNotice(ctx context.Context, chargeID string, n ChargeNotice) error
 	TransferNotice(ctx context.Context, transferID string, n TransferNotice) error

@@ -30,7 +30,7 @@ type Simulator interface {
 	FailRefund(ctx context.Context, depositID string) error
 
 	// A product's simulations are an interface of its own, declared in
-	// its file (processor/recharge.go: RechargesSimulator).
+	// its file (processor/recharges.go: RechargesSimulator).
 	PixAutomaticSimulator
 	BillingsSimulator
 	RechargesSimulator

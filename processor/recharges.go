@@ -45,7 +45,7 @@ func (n RechargeNotice) Final() bool {
 
 //go:generate go tool mockgen -destination=processormock/recharges.go -package=processormock . Recharges
 
-// Recharges is the mobile operators (processor/recharge.go).
+// Recharges is the mobile operators (processor/recharges.go).
 type Recharges interface {
 	// RechargeOffer names the operator of a mobile number and the amounts
 	// it sells; the use case asks it before answering (provider route) and
