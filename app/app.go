@@ -207,29 +207,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	var proc processor.Processor = sbx
 
-	a.Starts = &service.LaunchPool{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
-	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
-	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
-	a.Subaccounts = &service.Subaccounts{DB: d}
-	// Store: customers, products, coupons.
-	a.Customers = &service.Customers{DB: d}
-	a.Products = &service.Products{DB: d}
-	a.Coupons = &service.Coupons{DB: d}
-	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
-		Transfers: a.Transfers, Internal: internal}
-	// PIX automatic: authorizations and their instructions (one workflow per authorization).
-	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
-	// Billings.
-	a.Billings = &service.Billings{DB: d, Processor: proc, Charges: a.Charges, Starts: a.Starts, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	// Mobile recharge and crypto.
-	a.Recharges = &service.Recharges{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
-	a.Crypto = &service.Crypto{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
-	// Subscriptions: each cycle's billing through the billing use case.
-	a.Subscriptions = &service.Subscriptions{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Billings: a.Billings}
-	// Credit bureau.
-	a.Bureau = &service.Bureau{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	internal := a.useCases(proc)
 	if opts.Worker {
 		a.IntentSweeper = &service.IntentSweeper{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
 		a.worker = worker.New(a.Temporal, cfg.TaskQueue, worker.Deps{
@@ -245,40 +223,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 		})
 	}
 	if opts.API {
-		a.API = api.New(api.Deps{
-			Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges,
-			// The tail (above) hears of every change of a key or an
-			// account, which drops the resolved keys at once.
-			Auth: &service.Auth{DB: d, TTL: cfg.KeyCacheTTL},
-			// The adapter's simulator (processor.Simulator) behind the
-			// sandbox routes' use case; an adapter without one leaves
-			// Sandbox nil and the routes do not exist.
-			Sandbox:   &service.Sandbox{DB: d, Simulator: sbx},
-			Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
-			Webhooks: &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate,
-				Temporal: a.Temporal, Queue: cfg.WebhookQueue()},
-			Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
-			Idempotency: &service.Idempotency{DB: d},
-			Subaccounts: a.Subaccounts,
-			// Payment links and checkout (issue 24).
-			PaymentLinks: &service.PaymentLinks{DB: d},
-			// PIX automatic.
-			PixAutomatic: a.PixAutomatic,
-			// Store: customers, products, coupons.
-			Customers: a.Customers, Products: a.Products, Coupons: a.Coupons,
-			// Checkouts of payment links (issue 24).
-			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, Crypto: a.Crypto, PublicURL: cfg.PublicURL},
-			SessionWatch: a.Watchers,
-			// MED disputes (issue 25).
-			MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},
-			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
-			// Subscriptions and the credit bureau.
-			Subscriptions: a.Subscriptions, Bureau: a.Bureau,
-			// Billings.
-			Billings: a.Billings,
-			// Mobile recharge and crypto.
-			Recharges: a.Recharges, Crypto: a.Crypto,
-		})
+		a.API = api.New(a.apiDeps(sbx, internal))
 	}
 	return a, nil
 }

@@ -1,0 +1,47 @@
+package app
+
+import (
+	"github.com/jangada/jangada/api"
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/service"
+)
+
+// apiDeps hands the HTTP layer its use cases, one per product
+// (TestEveryUseCaseIsWired fails for a use case left out).
+func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.Deps {
+	cfg, d := a.Cfg, a.DB
+	return api.Deps{
+		Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges,
+		// The tail (above) hears of every change of a key or an
+		// account, which drops the resolved keys at once.
+		Auth: &service.Auth{DB: d, TTL: cfg.KeyCacheTTL},
+		// The adapter's simulator (processor.Simulator) behind the
+		// sandbox routes' use case; an adapter without one leaves
+		// Sandbox nil and the routes do not exist.
+		Sandbox:   &service.Sandbox{DB: d, Simulator: sbx},
+		Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
+		Webhooks: &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate,
+			Temporal: a.Temporal, Queue: cfg.WebhookQueue()},
+		Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
+		Idempotency: &service.Idempotency{DB: d},
+		Subaccounts: a.Subaccounts,
+		// Payment links and checkout.
+		PaymentLinks: &service.PaymentLinks{DB: d},
+		// PIX automatic.
+		PixAutomatic: a.PixAutomatic,
+		// Store: customers, products, coupons.
+		Customers: a.Customers, Products: a.Products, Coupons: a.Coupons,
+		// Checkouts of payment links.
+		Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, Crypto: a.Crypto, PublicURL: cfg.PublicURL},
+		SessionWatch: a.Watchers,
+		// MED disputes.
+		MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},
+		KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
+		// Subscriptions and the credit bureau.
+		Subscriptions: a.Subscriptions, Bureau: a.Bureau,
+		// Billings.
+		Billings: a.Billings,
+		// Mobile recharge and crypto.
+		Recharges: a.Recharges, Crypto: a.Crypto,
+	}
+}

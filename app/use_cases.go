@@ -1,0 +1,39 @@
+package app
+
+import (
+	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/service"
+)
+
+// useCases builds each product's use case on the process's database,
+// Temporal client and processor adapter; a product's use case that
+// another's needs (a billing's charge, a subscription's billing) is built
+// first. It answers the internal transfers' use case, which only the API
+// and the schedules use.
+func (a *App) useCases(proc processor.Processor) *service.Internal {
+	cfg, d := a.Cfg, a.DB
+	a.Starts = &service.LaunchPool{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue}
+	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
+	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
+	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
+	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL}
+	a.Subaccounts = &service.Subaccounts{DB: d}
+	// Store: customers, products, coupons.
+	a.Customers = &service.Customers{DB: d}
+	a.Products = &service.Products{DB: d}
+	a.Coupons = &service.Coupons{DB: d}
+	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
+		Transfers: a.Transfers, Internal: internal}
+	// PIX automatic: authorizations and their instructions (one workflow per authorization).
+	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	// Billings.
+	a.Billings = &service.Billings{DB: d, Processor: proc, Charges: a.Charges, Starts: a.Starts, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
+	// Mobile recharge and crypto.
+	a.Recharges = &service.Recharges{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	a.Crypto = &service.Crypto{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	// Subscriptions: each cycle's billing through the billing use case.
+	a.Subscriptions = &service.Subscriptions{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Billings: a.Billings}
+	// Credit bureau.
+	a.Bureau = &service.Bureau{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	return internal
+}
