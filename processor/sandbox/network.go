@@ -35,6 +35,10 @@ type deliverer func(s *Sandbox, ctx context.Context, d Delivery) error
 
 var deliverers = map[string]deliverer{}
 
+// waitsForCancel are the kinds whose cancel waits for a running delivery
+// to finish (onDeliveryWaited).
+var waitsForCancel = map[string]bool{}
+
 // onDelivery registers what a delivery of kind does when its timer fires;
 // each product's simulation registers its kinds from its own file
 // (TestEveryKindIsDelivered fails for a Kind constant without an entry).
@@ -44,6 +48,14 @@ func onDelivery(kind string, f deliverer) bool {
 	}
 	deliverers[kind] = f
 	return true
+}
+
+// onDeliveryWaited is onDelivery for a kind whose cancel waits for a
+// running delivery to finish, so the workflow's close tells the cancel
+// truthfully whether the party delivered.
+func onDeliveryWaited(kind string, f deliverer) bool {
+	waitsForCancel[kind] = true
+	return onDelivery(kind, f)
 }
 
 var _ = onDelivery(KindTransfer, func(s *Sandbox, ctx context.Context, d Delivery) error {
@@ -122,9 +134,7 @@ func NetworkWorkflow(ctx workflow.Context, d Delivery) error {
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second},
-		// A recharge's cancel waits for a running delivery to finish, so the
-		// workflow's close tells it truthfully whether the operator delivered.
-		WaitForCancellation: d.Kind == KindRecharge,
+		WaitForCancellation: waitsForCancel[d.Kind],
 	})
 	var n *Network
 	return workflow.ExecuteActivity(actx, n.DeliverSandboxNotice, d).Get(ctx, nil)

@@ -164,7 +164,9 @@ func (s *Sandbox) CompleteRecharge(ctx context.Context, id, phone string) (strin
 // KindRecharge is an operator's delivery of a recharge.
 const KindRecharge = "recharge"
 
-var _ = onDelivery(KindRecharge, func(s *Sandbox, ctx context.Context, d Delivery) error {
+// A recharge's cancel waits for a running delivery: the operator either
+// delivered it or never will.
+var _ = onDeliveryWaited(KindRecharge, func(s *Sandbox, ctx context.Context, d Delivery) error {
 	_, err := s.CompleteRecharge(ctx, d.ID, d.Phone)
 	return err
 })
