@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.API {
 		// The tail feeds the WebSocket hub and the hosted checkout pages'
-		// event streams (issue 24).
+		// event streams.
 		a.Watchers = &dispatch.Watchers{}
 		publish := func(ev domain.Event) { a.Hub.Publish(ev); a.Watchers.Publish(ev) }
 		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: publish, KeyRevoked: a.Hub.CloseKey,
@@ -260,16 +260,16 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 			Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
 			Idempotency: &service.Idempotency{DB: d},
 			Subaccounts: a.Subaccounts,
-			// Payment links and checkout (issue 24).
+			// Payment links and checkout.
 			PaymentLinks: &service.PaymentLinks{DB: d},
 			// PIX automatic.
 			PixAutomatic: a.PixAutomatic,
 			// Store: customers, products, coupons.
 			Customers: a.Customers, Products: a.Products, Coupons: a.Coupons,
-			// Checkouts of payment links (issue 24).
+			// Checkouts of payment links.
 			Checkouts:    &service.Checkouts{DB: d, Charges: a.Charges, Crypto: a.Crypto, PublicURL: cfg.PublicURL},
 			SessionWatch: a.Watchers,
-			// MED disputes (issue 25).
+			// MED disputes.
 			MEDs:       &service.MEDs{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL},
 			KeyRevoked: a.Hub.CloseKey, WorkerReady: a.workerReady,
 			// Subscriptions and the credit bureau.
