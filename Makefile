@@ -1,8 +1,8 @@
-# Jangada — the two commands that matter are `make run` and `make test`.
+# Jangada — the commands that matter are `make run`, `make unit` and `make test`.
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run test soak lint bench bench-split bench-mixed build tidy generate
+.PHONY: run unit test soak lint bench bench-split bench-mixed build tidy generate
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, operators :8082 on
 ## 127.0.0.1, Temporal UI :8233). The dev binary is built, then exec'd: the shell becomes the
@@ -12,6 +12,12 @@ run:
 	@./scripts/ensure-postgres.sh
 	$(GO) build -tags devserver -o .bin/jangada ./cmd/jangada
 	exec ./.bin/jangada dev
+
+## unit: the fast tier (seconds): every test that needs no PostgreSQL, no Temporal server, no
+## chromium and no soak. -short makes the others skip (db/dbtest, the e2e and devserver helpers);
+## the Temporal test suite (time skipping, in memory) runs. Run it while editing.
+unit:
+	$(GO) test -short -count=1 ./...
 
 ## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal),
 ## then the short soak (the production split for 30 s, a worker SIGKILLed and restarted)

@@ -8,7 +8,7 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
-// Review finding: a paid notice that arrives after its charge expired (the
+// A paid notice that arrives after its charge expired (the
 // payer paid at the last second) is settled, not refused: once, under the
 // charge's one settle key, whichever of the workflow and the Inbox books it,
 // marked latePayment, with payment.paid after payment.expired; an expiry

@@ -41,7 +41,7 @@ func (f *fixture) subCharge(amount money.Cents, sub string) domain.Transaction {
 	}
 }
 
-// TestSettleChargeOfDeletedSubaccountCreditsMain (issue 21 item 8): a charge
+// TestSettleChargeOfDeletedSubaccountCreditsMain: a charge
 // whose sub-account was deleted before it was paid (a charge from before
 // the insert's guard) credits the main account, and its statement line
 // says why; its later postings (a refund) follow the main account.

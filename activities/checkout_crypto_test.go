@@ -31,7 +31,7 @@ func (f *fixture) cryptoCheckoutSession(amount money.Cents) (checkout.CheckoutSe
 	return f.session(sess.ID), dep
 }
 
-// Issue 24: a CRYPTO session is paid in its deposit's credit transaction,
+// A CRYPTO session is paid in its deposit's credit transaction,
 // through the same hook as a PIX session (line handed out, customer made
 // and counted, payment_link.paid), once however often the step is retried;
 // its deposit's expiry expires it.

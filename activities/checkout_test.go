@@ -57,7 +57,7 @@ func (f *fixture) session(id string) checkout.CheckoutSession {
 	return s
 }
 
-// Issue 24: a session is paid in its charge's settle transaction, once
+// A session is paid in its charge's settle transaction, once
 // however often the step is retried: one line handed out, the customer
 // made and counted once, one payment_link.paid.
 func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
@@ -102,7 +102,7 @@ func TestCheckoutSessionPaidOnceWithItsCharge(t *testing.T) {
 	f.verifyLedger()
 }
 
-// Issue 24: an expired (or failed) charge expires its session and frees
+// An expired (or failed) charge expires its session and frees
 // what it held; a retry changes nothing and nothing is emitted.
 func TestCheckoutSessionExpiresWithItsCharge(t *testing.T) {
 	t.Parallel()

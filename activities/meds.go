@@ -15,7 +15,7 @@ import (
 	"github.com/jangada/jangada/processor"
 )
 
-// MEDs are the MED dispute workflow's activities (issue 25). A dispute is a
+// MEDs are the MED dispute workflow's activities. A dispute is a
 // transactions row of type MED; opening it blocks the disputed value in
 // the wallet the deposit credited (the account, or its sub-account), and
 // its outcome returns the block to the payer or releases it

@@ -47,7 +47,7 @@ func TestAdminListener(t *testing.T) {
 	})
 }
 
-// Issue 21 item 11: behind a trusted balancer (testPeer's network) each
+// Behind a trusted balancer (testPeer's network) each
 // client has its own bad-key budget and the key allowlist sees the client;
 // from an untrusted peer X-Forwarded-For changes nothing.
 func TestHandlerClientAddressBehindProxies(t *testing.T) {

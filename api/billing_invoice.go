@@ -14,7 +14,7 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-// A debit card billing's hosted invoice (issue 23): the page its invoiceUrl
+// A debit card billing's hosted invoice: the page its invoiceUrl
 // names, with a card form while the billing is payable and holds no card,
 // and the form's POST to the same address plus /pay. Both are found by the
 // billing's page token, take no API key, and are rendered as the payment

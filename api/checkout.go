@@ -15,7 +15,7 @@ import (
 //go:generate go tool mockgen -destination=apimock/checkouts.go -package=apimock . Checkouts
 
 // Checkouts runs payment links' checkouts and reads their sessions, for
-// the merchant API and the hosted pages (issue 24).
+// the merchant API and the hosted pages.
 type Checkouts interface {
 	Checkout(ctx context.Context, acct domain.Account, key domain.APIKey, in checkout.NewCheckout) (service.CheckoutResult, error)
 	Session(ctx context.Context, acct domain.Account, id string) (checkout.CheckoutSession, error)

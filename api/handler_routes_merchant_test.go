@@ -297,7 +297,7 @@ var routeCases = map[string]routeCase{
 	"DELETE /webhooks/delete/:id": {"/v1/webhooks/delete/whe_1", "", "Webhook endpoint deleted", func(f *fixture) {
 		f.webhooks.EXPECT().Delete(gomock.Any(), keyScopeOf(), "whe_1").Return(nil)
 	}},
-	// Payment links (issue 24).
+	// Payment links.
 	"POST /payment-links/create": {"/v1/payment-links/create", `{"name":"Curso","fixedAmount":10}`, "Payment link created", func(f *fixture) {
 		f.links.EXPECT().Create(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).Return(routeLink, nil)
 	}},
@@ -391,7 +391,7 @@ var routeCases = map[string]routeCase{
 	"POST /sandbox/transfer-crypto/:id/fail": {"/v1/sandbox/transfer-crypto/tx_1/fail", "", "Notification accepted", func(f *fixture) {
 		f.sandbox.EXPECT().FailCrypto(gomock.Any(), gomock.Any(), "tx_1").Return(routeSim, nil)
 	}},
-	// MED disputes (issue 25).
+	// MED disputes.
 	"GET /meds/list": {"/v1/meds/list?status=open", "", "MED disputes", func(f *fixture) {
 		f.meds.EXPECT().List(gomock.Any(), gomock.Any(), service.ListFilter{Page: 1, PageSize: 50, Status: med.MedOpen}).Return([]domain.Transaction{routeMED}, 1, nil)
 	}},

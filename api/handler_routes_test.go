@@ -39,7 +39,7 @@ var (
 	// routeBilling is a billing (billings).
 	routeBilling = billing.Billing{ID: "bil_1", AccountID: testAccountID, Method: domain.MethodBoleto, Status: billing.BillingPending,
 		Amount: 1000, DueDate: routeTime.Time, CreatedAt: routeTime, PageToken: "tok"}
-	// routeLink is a payment link (issue 24).
+	// routeLink is a payment link.
 	routeLink = service.PaymentLink{ID: "plink_1", AccountID: testAccountID, Name: "Curso", AllowedMethods: []string{"PIX"},
 		CustomerMode: checkout.CustomerNone, Status: checkout.LinkActive, CreatedAt: routeTime}
 	// Store: customers, products, coupons.
@@ -62,7 +62,7 @@ var adminRouteCases = map[string]routeCase{
 	}},
 	// Profiles need no use case: a profile index is the whole answer.
 	"GET /debug/pprof/*name": {"/admin/v1/debug/pprof/", "", "", func(*fixture) {}},
-	// Tools (issue 27): the account list passes page and search through.
+	// Tools: the account list passes page and search through.
 	"GET /accounts": {"/admin/v1/accounts?search=loja&page=2&pageSize=5", "", "Accounts", func(f *fixture) {
 		f.accounts.EXPECT().List(gomock.Any(), "loja", 2, 5).Return([]domain.Account{testAccount()}, 6, nil)
 	}},
@@ -110,7 +110,7 @@ var adminRouteCases = map[string]routeCase{
 	"POST /deliveries/:id/redeliver": {"/admin/v1/deliveries/dlv_1/redeliver", "", "Redelivery started", func(f *fixture) {
 		f.webhooks.EXPECT().Redeliver(gomock.Any(), "dlv_1").Return(service.Redelivery{DeliveryID: "dlv_1", Run: 1, WorkflowID: "wf"}, nil)
 	}},
-	// webhook.test (issue 25).
+	// webhook.test.
 	"POST /webhooks/:id/test": {"/admin/v1/webhooks/whe_1/test", "", "Test event sent", func(f *fixture) {
 		f.webhooks.EXPECT().Test(gomock.Any(), "whe_1", gomock.Any()).Return(service.SentTest{EventID: "evt_1", DeliveryID: "dlv_1"}, nil)
 	}},
@@ -174,7 +174,7 @@ func keyScopeOf() service.EndpointScope {
 	return service.EndpointScope{AccountID: testAccountID, KeyID: testKeyID}
 }
 
-// Issue 22 item 1: every route of the route tables has a handler test that
+// Every route of the route tables has a handler test that
 // runs it through the mocks and answers 200 with its message, the use case
 // called once; a new route without a case here fails.
 func TestEveryRouteHasAHandlerTest(t *testing.T) {

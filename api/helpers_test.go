@@ -74,18 +74,18 @@ type fixture struct {
 	txs       *apimock.MockTransactions
 	accounts  *apimock.MockAccounts
 	idem      *apimock.MockIdempotency
-	// links is the payment links product (issue 24).
+	// links is the payment links product.
 	links   *apimock.MockPaymentLinks
 	pixauto *apimock.MockPixAutomatic
 	// Store: customers, products, coupons.
 	customers *apimock.MockCustomers
-	// checkouts is the payment links' checkout (issue 24).
+	// checkouts is the payment links' checkout.
 	checkouts *apimock.MockCheckouts
 	products  *apimock.MockProducts
 	// Billings.
 	billings *apimock.MockBillings
 	coupons  *apimock.MockCoupons
-	meds     *apimock.MockMEDs // issue 25
+	meds     *apimock.MockMEDs // MED disputes
 	srv      *Server
 	// Mobile recharge and crypto.
 	recharges *apimock.MockRecharges

@@ -18,7 +18,7 @@ var forbiddenImports = []string{
 	"github.com/jangada/jangada/processor/sandbox",
 }
 
-// Issue 22 item 1: package api does not import db (nor a processor
+// Package api does not import db (nor a processor
 // adapter: the sandbox routes reach the simulator through service and
 // processor.Simulator). Test files may (they build fixtures).
 func TestAPIDoesNotImportDB(t *testing.T) {

@@ -13,14 +13,14 @@ import (
 
 //go:generate go tool mockgen -destination=apimock/meds.go -package=apimock . MEDs
 
-// MEDs reads MED disputes and takes the merchant's evidence (issue 25).
+// MEDs reads MED disputes and takes the merchant's evidence.
 type MEDs interface {
 	List(ctx context.Context, acct domain.Account, f service.ListFilter) ([]domain.Transaction, int, error)
 	Get(ctx context.Context, acct domain.Account, idOrProtocol string) (domain.Transaction, error)
 	Evidence(ctx context.Context, acct domain.Account, idOrProtocol string, in med.NewEvidence) (domain.Transaction, error)
 }
 
-// MED disputes (issue 25): list, get (by id or protocol), evidence (JSON
+// MED disputes: list, get (by id or protocol), evidence (JSON
 // with attachments, or multipart with files), and the sandbox routes that
 // play the processor (an infraction report, its decision).
 

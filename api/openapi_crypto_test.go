@@ -7,7 +7,7 @@ import (
 )
 
 // The crypto routes' documents say what their Validate says: the required
-// fields, the currencies accepted, the BRL bounds (issue 26).
+// fields, the currencies accepted, the BRL bounds.
 func TestOpenAPIDescribesCryptoRequests(t *testing.T) {
 	t.Parallel()
 	ops := openAPIOps(t, MerchantOpenAPI())

@@ -12,7 +12,7 @@ type medListQuery struct {
 	Status   string `json:"status" jsonschema:"enum=OPEN,enum=UNDER_REVIEW,enum=ACCEPTED,enum=REJECTED,enum=CANCELED,enum=EXPIRED"`
 }
 
-// The OpenAPI Docs of MED disputes (issue 25; always on: no feature).
+// The OpenAPI Docs of MED disputes (always on: no feature).
 var _ = documents(merchantDocs, map[string]Doc{
 	"GET /meds/list":    {Summary: "List MED disputes", Query: medListQuery{}, Data: domain.PublicTransaction{}, List: true},
 	"GET /meds/get/:id": {Summary: "Get a MED dispute by id or protocol", Data: domain.PublicTransaction{}},

@@ -14,7 +14,7 @@ import (
 
 //go:generate go tool mockgen -destination=apimock/paymentlinks.go -package=apimock . PaymentLinks
 
-// PaymentLinks manages payment links (issue 24).
+// PaymentLinks manages payment links.
 type PaymentLinks interface {
 	Create(ctx context.Context, acct domain.Account, key domain.APIKey, p checkout.LinkPatch) (service.PaymentLink, error)
 	Get(ctx context.Context, acct domain.Account, id string) (service.PaymentLink, error)

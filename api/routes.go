@@ -121,7 +121,7 @@ func Routes() []Route {
 		{Method: "PATCH", Path: "/webhooks/update/:id", Permission: "webhooks/update", Handler: (*Server).updateWebhook},
 		{Method: "DELETE", Path: "/webhooks/delete/:id", Permission: "webhooks/delete", Handler: (*Server).deleteWebhook},
 
-		// Payment links and checkout (issue 24).
+		// Payment links and checkout.
 		{Method: "POST", Path: "/payment-links/create", Permission: "payment-links/create", Handler: (*Server).createLink},
 		{Method: "GET", Path: "/payment-links/get/:id", Permission: "payment-links/get", Handler: (*Server).getLink},
 		{Method: "GET", Path: "/payment-links/list", Permission: "payment-links/list", Handler: (*Server).listLinks},
@@ -140,7 +140,7 @@ func Routes() []Route {
 		{Method: "DELETE", Path: "/pix-automatic/payment-instructions/cancel/:id", Permission: "pix-automatic/payment-instructions/cancel", Feature: domain.FeaturePixAutomatic, Handler: (*Server).cancelInstruction},
 		{Method: "POST", Path: "/payment-links/checkout", Permission: "payment-links/checkout", Idempotent: true, Handler: (*Server).checkout},
 		{Method: "GET", Path: "/payment-links/sessions/get/:sessionId", Permission: "payment-links/sessions/get", Handler: (*Server).getSession},
-		// MED disputes (issue 25): CONTRACTS.md gives MED no switch
+		// MED disputes: CONTRACTS.md gives MED no switch
 		// (domain.FeatureMED is always on), so the rows name no Feature.
 		{Method: "GET", Path: "/meds/list", Permission: "meds/list", Handler: (*Server).listMEDs},
 		{Method: "GET", Path: "/meds/get/:id", Permission: "meds/get", Handler: (*Server).getMED},
@@ -185,7 +185,7 @@ func Routes() []Route {
 		{Method: "POST", Path: "/sandbox/payment-crypto/:id/pay", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoPay},
 		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/settle", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoSettle},
 		{Method: "POST", Path: "/sandbox/transfer-crypto/:id/fail", Sandbox: true, Feature: domain.FeatureCrypto, Handler: (*Server).sandboxCryptoFail},
-		// MED disputes (issue 25): an infraction report, and its decision.
+		// MED disputes: an infraction report, and its decision.
 		{Method: "POST", Path: "/sandbox/meds", Sandbox: true, Handler: (*Server).sandboxOpenMED},
 		{Method: "POST", Path: "/sandbox/meds/:id/resolve", Sandbox: true, Handler: (*Server).sandboxResolveMED},
 	}
@@ -197,7 +197,7 @@ func adminRoutes() []Route {
 		{Method: "POST", Path: "/accounts", Handler: (*Server).adminCreateAccount},
 		{Method: "GET", Path: "/debug/pprof/*name", Handler: (*Server).adminPprof},
 		{Method: "GET", Path: "/accounts/:id", Handler: (*Server).adminGetAccount},
-		// Tools (issue 27): the accounts, paged and searchable.
+		// Tools: the accounts, paged and searchable.
 		{Method: "GET", Path: "/accounts", Handler: (*Server).adminListAccounts},
 		{Method: "PATCH", Path: "/accounts/:id", Handler: (*Server).adminPatchAccount},
 		{Method: "POST", Path: "/accounts/:id/keys", Handler: (*Server).adminCreateKey},
@@ -210,7 +210,7 @@ func adminRoutes() []Route {
 		{Method: "GET", Path: "/webhooks/:id/deliveries", Handler: (*Server).adminDeliveries},
 		{Method: "GET", Path: "/deliveries/:id", Handler: (*Server).adminGetDelivery},
 		{Method: "POST", Path: "/deliveries/:id/redeliver", Handler: (*Server).adminRedeliver},
-		// webhook.test (issue 25): one test event to one endpoint.
+		// webhook.test: one test event to one endpoint.
 		{Method: "POST", Path: "/webhooks/:id/test", Handler: (*Server).adminTestWebhook},
 	}
 }

@@ -43,14 +43,14 @@ type Deps struct {
 	Subscriptions Subscriptions
 	// Bureau is the credit bureau (routes under /bureau).
 	Bureau Bureau
-	// PaymentLinks are the store's payment links (issue 24).
+	// PaymentLinks are the store's payment links.
 	PaymentLinks PaymentLinks
 	// PixAutomatic is PIX automatic (routes under /pix-automatic).
 	PixAutomatic PixAutomatic
 	// Store: customers, products, coupons (routes under /customers,
 	// /products, /coupons).
 	Customers Customers
-	// Checkouts runs checkouts and serves the hosted pages (issue 24).
+	// Checkouts runs checkouts and serves the hosted pages.
 	Checkouts Checkouts
 	Products  Products
 	// SessionWatch feeds the hosted session page's live status.

@@ -46,7 +46,7 @@ func expect503(t *testing.T, w interface{ Header() http.Header }, code int, body
 	}
 }
 
-// Issue 21 item 10: a use case that meets a database outage answers 503
+// A use case that meets a database outage answers 503
 // with Retry-After, not 500 "internal error".
 func TestHandlerDatabaseOutageIs503(t *testing.T) {
 	t.Parallel()

@@ -192,7 +192,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	}
 	if opts.API {
 		// The tail feeds the WebSocket hub and the hosted checkout pages'
-		// event streams (issue 24).
+		// event streams.
 		a.Watchers = &dispatch.Watchers{}
 		publish := func(ev domain.Event) { a.Hub.Publish(ev); a.Watchers.Publish(ev) }
 		a.Tail = &dispatch.Tail{DB: d, DSN: cfg.DatabaseURL, Publish: publish, KeyRevoked: a.Hub.CloseKey,

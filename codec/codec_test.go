@@ -59,7 +59,7 @@ func TestPayloadsAreSealedAndOpened(t *testing.T) {
 // of the Temporal frontend without the key (here, the SDK's plain
 // converter) cannot forge a processor notice, an input or an update.
 // Before, Decode passed clear payloads through and the forged "paid"
-// notice settled the charge (issue 21, item 3).
+// notice settled the charge.
 func TestUnsealedAndTamperedPayloadsAreRefused(t *testing.T) {
 	t.Parallel()
 	c, err := FromBase64(NewKey())

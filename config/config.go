@@ -43,7 +43,7 @@ type Config struct {
 	// RateLimitPerMinute is the default budget of a key and of an anonymous IP.
 	RateLimitPerMinute int `envconfig:"RATE_LIMIT_PER_MINUTE" default:"100"`
 	// PageCheckoutsPerMinute is how many checkouts a payment link's hosted
-	// pay page takes per client address and minute (issue 24; 0: 10).
+	// pay page takes per client address and minute (0: 10).
 	PageCheckoutsPerMinute int `envconfig:"PAGE_CHECKOUTS_PER_MINUTE" default:"10"`
 	// PageViewsPerMinute is how many hosted pages (pay links, sessions,
 	// slips, invoices) one client address may read per minute: a pay

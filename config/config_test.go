@@ -14,7 +14,7 @@ func TestRequireAdminToken(t *testing.T) {
 	}
 }
 
-// The addresses and limits of issue 21 items 11 and 12: their defaults, and
+// The trusted proxies, the admin address and the WebSocket caps: their defaults, and
 // a bad trusted-proxy list refused at start rather than trusting anyone.
 func TestLoadProxiesAdminAndWSCaps(t *testing.T) {
 	cfg, err := Load()

@@ -15,7 +15,7 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
-// MED disputes (issue 25): the dispute is a transactions row of type MED;
+// MED disputes: the dispute is a transactions row of type MED;
 // these are its lookups by the processor's names, its evidence files and
 // the main account's locked ledger account.
 

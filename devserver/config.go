@@ -212,8 +212,8 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 		// 20 by default. A cluster spreads its load over hundreds of
 		// shards; this server has one, so past 20 reads a second every
 		// workflow task waited for the next read, up to 50 ms: a bare
-		// signal → activity took 50 ms at p50 instead of 7 (issue 28,
-		// docs/performance.md). Reads at most 5 ms apart.
+		// signal → activity took 50 ms at p50 instead of 7
+		// (docs/performance.md). Reads at most 5 ms apart.
 		dynamicconfig.TransferProcessorMaxPollRPS.Key(): 200,
 	}
 

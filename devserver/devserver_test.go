@@ -77,6 +77,9 @@ func dial(t *testing.T, s *Server) client.Client {
 
 func startServer(t *testing.T, o Options) *Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server: skipped in -short mode (make unit)")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	began := time.Now()

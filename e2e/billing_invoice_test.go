@@ -15,7 +15,7 @@ func invoiceCard(number string) url.Values {
 	return url.Values{"holderName": {"MARIA SILVA"}, "number": {number}, "expiryMonth": {"12"}, "expiryYear": {"2035"}, "ccv": {"321"}}
 }
 
-// Issue 23: a debit card billing is paid on its hosted invoice page. The
+// A debit card billing is paid on its hosted invoice page. The
 // page shows the form while payable (the hosted pages' headers), a bad card
 // is the page again naming the field, the approving sandbox card confirms
 // the billing (its net locked until the credit date, its statement line),

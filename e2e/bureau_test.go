@@ -96,7 +96,7 @@ func (e *env) available(m merchant) int64 {
 	return int64(math.Round(e.balance(m)["available"].(float64) * 100))
 }
 
-// Issue 26, credit bureau: eligibility (only an OVERDUE billing of the
+// Credit bureau: eligibility (only an OVERDUE billing of the
 // account, with no dunning yet, from a verified account), the R$ 12.90 fee
 // debited with the dunning, the bureau's processing in the sandbox, the
 // spec's list envelope, the fee returned on a denial; reports at R$ 19.90

@@ -30,7 +30,7 @@ func chromiumPath(t *testing.T) string {
 	return p
 }
 
-// Issue 24, in a real browser: headless chromium opens a link's pay page,
+// Payment links in a real browser: headless chromium opens a link's pay page,
 // fills and sends its form, lands on the session page (QR, copy-paste,
 // countdown), and once the sandbox pays the charge the page says "pago"
 // without reloading (Server-Sent Events). The merchant's `<script>` in the

@@ -21,7 +21,7 @@ func (e *env) coupon(m merchant, body map[string]any) string {
 	return r.m(e.t)["id"].(string)
 }
 
-// Issue 24: a coupon's discount is applied at checkout (code in any case),
+// A coupon's discount is applied at checkout (code in any case),
 // its maxUses counts the uses OPEN sessions hold (a checkout past it is
 // refused with the coupon's reason), and its uses are counted when the
 // sessions are paid, concurrently: never past maxUses. An expired session

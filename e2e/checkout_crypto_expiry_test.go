@@ -12,7 +12,7 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// Issue 24: a CRYPTO session of a link without products, checked out
+// A CRYPTO session of a link without products, checked out
 // without a coupon, is paid by its own deposit; its hosted page learns of its expiry live, though
 // crypto writes no events: the session's event stream reads it again once its
 // time is up. The expiry is staged (the session's and its deposit's expiresAt

@@ -9,7 +9,7 @@ import (
 	"github.com/jangada/jangada/domain/crypto"
 )
 
-// Issue 24 (CRYPTO checkout): with the crypto feature on, a CRYPTO checkout
+// CRYPTO checkout: with the crypto feature on, a CRYPTO checkout
 // answers the session with its own crypto deposit's address and amount
 // (payCurrency named, or USDT by default); the hosted session page shows
 // them; the sandbox confirming the deposit pays the session through the

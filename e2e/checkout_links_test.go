@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 24, links: create, get, list, update, status and delete through
+// Payment links: create, get, list, update, status and delete through
 // HTTP and PostgreSQL; payPageUrl absolute under the public URL; another
 // account's link is not found; a deleted link is gone.
 func TestCheckoutLinksCRUD(t *testing.T) {

@@ -31,7 +31,7 @@ func (e *env) page(method, path string, form url.Values) (*http.Response, string
 	return res, string(b)
 }
 
-// Issue 24, hosted pages: the pay page escapes what the merchant typed,
+// Hosted pages: the pay page escapes what the merchant typed,
 // sends a Content-Security-Policy and takes no API key; its form makes a
 // checkout and sends the payer to the session's page, which shows the QR,
 // the copy-paste code and the total; the session's event stream says

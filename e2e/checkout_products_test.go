@@ -30,7 +30,7 @@ func (e *env) checkout(m merchant, body map[string]any) (sid, txID string, r res
 	return v["sessionId"].(string), v["transactionId"].(string), r
 }
 
-// Issue 24: a TEXT_LINES product is sold line by line. Open sessions hold
+// A TEXT_LINES product is sold line by line. Open sessions hold
 // the lines (a checkout past the stock is refused with a clear 400), the
 // sessions paid at the same time each get a different line, beside the
 // product's LINK delivery; an expired session frees its line.

@@ -56,7 +56,7 @@ func (e *env) eventTypes(resourceID string) []string {
 	return out
 }
 
-// Issue 24: a checkout makes an OPEN session and an ordinary PIX charge;
+// A checkout makes an OPEN session and an ordinary PIX charge;
 // paying the charge through the sandbox pays the session in the charge's
 // transaction (customer made, payment_link.paid with the session beside
 // payment.paid); the ledger holds.
@@ -114,7 +114,7 @@ func TestCheckoutPaidThroughItsCharge(t *testing.T) {
 	e.verifyLedger()
 }
 
-// Issue 24: a session's charge that expires expires the session; nothing
+// A session's charge that expires expires the session; nothing
 // moves in the ledger.
 func TestCheckoutExpiresWithItsCharge(t *testing.T) {
 	t.Parallel()
@@ -139,7 +139,7 @@ func TestCheckoutExpiresWithItsCharge(t *testing.T) {
 	e.verifyLedger()
 }
 
-// Issue 24: what a checkout refuses, each with a clear 4xx: a link that
+// What a checkout refuses, each with a clear 4xx: a link that
 // is inactive, deleted or another account's, a method the link does not
 // take, CRYPTO without the feature, an amount on a fixed link or none on
 // an open one, an unverified account.
@@ -186,7 +186,7 @@ func TestCheckoutRefusals(t *testing.T) {
 	}
 }
 
-// Issue 24: the same Idempotency-Key gives the same session and one charge,
+// The same Idempotency-Key gives the same session and one charge,
 // also when identical requests race (a request told 409 "in progress"
 // retries, as clients are told to); another body under it is a 400.
 func TestCheckoutIdempotentUnderARace(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 // money moves, and the wait for expiry goes on. The same notice through the
 // sealed path (the sandbox's pay route) pays. Before, the codec passed
 // clear payloads through and the forged notice settled the charge, crediting
-// the merchant (issue 21, item 3).
+// the merchant.
 func TestForgedTemporalSignalMovesNothing(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)

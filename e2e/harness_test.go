@@ -51,6 +51,12 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Every test here runs the app on PostgreSQL and a Temporal server (and
+	// one drives chromium): under -short (make unit) none of them runs.
+	if testing.Short() {
+		fmt.Println("e2e: needs PostgreSQL and a Temporal server: skipped in -short mode (make unit)")
+		os.Exit(0)
+	}
 	// The tests mostly wait (on Temporal, timers, webhooks), so by default
 	// more of them run at once than the machine has cores; -parallel given
 	// on the command line still decides.

@@ -41,7 +41,7 @@ func (e *env) restartExpired(typ, id string, start func(domain.Transaction) (wor
 	return run
 }
 
-// Review finding: a PIX charge whose paid notice arrives after it expired
+// A PIX charge whose paid notice arrives after it expired
 // (the payer paid at the last second) is settled late, not refused: the
 // processor holds the payer's money. The notice is the processor's (the
 // Inbox, as the sandbox's pay route refuses an expired QR as a payer's bank
@@ -82,7 +82,7 @@ func TestChargePaidAfterItExpiredIsSettledLate(t *testing.T) {
 	e.verifyLedger()
 }
 
-// Issues 24 and 26 (review finding): coins confirmed on chain after a
+// Coins confirmed on chain after a
 // CRYPTO checkout's deposit expired are credited late, not refused and
 // credited to nobody; the session, expired with its deposit, is then paid
 // (its coins bring the whole quote at the sandbox's fixed price). The

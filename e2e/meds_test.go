@@ -16,7 +16,7 @@ import (
 	"github.com/jangada/jangada/money"
 )
 
-// MED disputes end to end (issue 25): the sandbox reports an infraction,
+// MED disputes end to end: the sandbox reports an infraction,
 // the MEDWorkflow blocks the value, takes the defence and books the
 // decision, with exact balances (main account and sub-account).
 

@@ -15,7 +15,7 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// Issue 25, PIX automatic retries end to end (HTTP, Temporal, PostgreSQL,
+// PIX automatic retries end to end (HTTP, Temporal, PostgreSQL,
 // the sandbox's network): an instruction of R$ x,67, whose first debit the
 // sandbox fails for want of funds, waits SCHEDULED with its retry the next
 // day and nothing credited; on that day the retry is sent and paid, and

@@ -62,7 +62,7 @@ func pixWant(t *testing.T, what string, r resp, status int, prefix string) {
 	}
 }
 
-// Issue 25, PIX automatic: with the feature off every route (sandbox ones
+// PIX automatic: with the feature off every route (sandbox ones
 // included) answers 403; another account's authorization and instructions
 // are 404 on every route that names one.
 func TestPixAutomaticGatedAndScoped(t *testing.T) {
@@ -120,7 +120,7 @@ func TestPixAutomaticGatedAndScoped(t *testing.T) {
 	e.verifyLedger()
 }
 
-// Issue 25, PIX automatic end to end: the consent QR (a BR Code with the
+// PIX automatic end to end: the consent QR (a BR Code with the
 // recurrence in field 80 and the first payment), the sandbox approval that
 // pays the first payment (credited exactly), instructions refused outside
 // the authorization's rule, one scheduled (a notice for it refused before any

@@ -27,8 +27,8 @@ import (
 // reads both and ignores them, as naming another charge: A stays PENDING,
 // runs no step, and the balance does not move. The sandbox's notice for A
 // then pays it. Before, a notice carried no charge id and A's workflow
-// settled on whichever "paid" notice reached it (issue 21, item 3: the
-// replay of sealed payloads).
+// settled on whichever "paid" notice reached it (the replay
+// of sealed payloads).
 func TestReplayedSealedNoticeMovesNothing(t *testing.T) {
 	t.Parallel()
 	e := sharedEnv(t)

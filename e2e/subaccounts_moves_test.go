@@ -121,7 +121,7 @@ func TestSubaccountMovesAreIdempotentUnderConcurrentRepeats(t *testing.T) {
 			}
 		}
 		// A later repeat answers the first move; the reference reused for
-		// another amount is a 400 naming it (issue 21 item 7).
+		// another amount is a 400 naming it.
 		if r := e.move(m, c.path, c.body); r.Status != 200 || r.m(t)["id"] != ids[0] {
 			t.Fatalf("%s late repeat: %d %s %v", c.path, r.Status, r.Message, r.Data)
 		}

@@ -9,7 +9,7 @@ import (
 
 // A refund of a deposit credited to a sub-account is a debit of that
 // sub-account: under a full or withdraw_only lock it is refused and nothing
-// moves; once unlocked it goes through (issue 21 item 9, docs/ledger.md).
+// moves; once unlocked it goes through (docs/ledger.md).
 // A charge created before the lock still credits the sub-account when paid.
 func TestSubaccountRefundFollowsTheLockTable(t *testing.T) {
 	t.Parallel()

@@ -13,7 +13,7 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// Issue 23, subscriptions: a subscription due today bills its first cycle
+// Subscriptions: a subscription due today bills its first cycle
 // at once through the billing use case (a real billing, PENDING), plans the
 // next cycle from the anchor, is found by id or externalId, listed by
 // status, and canceled: its pending billing is canceled with it. Another

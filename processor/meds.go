@@ -8,7 +8,7 @@ import (
 
 //go:generate go tool mockgen -destination=processormock/med.go -package=processormock . MED
 
-// MED is the PIX network's dispute mechanism (issue 25).
+// MED is the PIX network's dispute mechanism.
 type MED interface {
 	// ContestMED sends the defence of a dispute (idempotent on the
 	// dispute); the decision arrives as a MEDNotice.

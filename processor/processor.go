@@ -188,7 +188,7 @@ type RefundNotice struct {
 // Final reports whether the notice ends the refund.
 func (n RefundNotice) Final() bool { return n.Outcome == OutcomeSettled || n.Outcome == OutcomeFailed }
 
-// MED disputes (issue 25).
+// MED disputes.
 
 // MEDOpening is the processor's report of an infraction (a payer's PSP
 // disputes a PIX the merchant received): the PIX by its endToEndId, the

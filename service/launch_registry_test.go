@@ -195,7 +195,7 @@ var launchFixtures = map[string]launchFixture{
 		wfID: workflows.CryptoWorkflowID, wf: workflows.CryptoWithdrawalWorkflow,
 		inputID: func(arg any) string { return arg.(workflows.CryptoInput).Record.ID },
 	},
-	// MED disputes (issue 25): a dispute's workflow.
+	// MED disputes: a dispute's workflow.
 	"med": {
 		store: func(t *testing.T, acct domain.Account, _ domain.APIKey) string {
 			return storeTx(t, domain.Transaction{AccountID: acct.ID, Type: domain.TypeMED, Status: med.MedOpen, Amount: 1000,

@@ -17,7 +17,7 @@ import (
 	"github.com/jangada/jangada/workflows"
 )
 
-// MED disputes (issue 25). The processor reports an infraction through the
+// MED disputes. The processor reports an infraction through the
 // Inbox (MEDOpened), which opens the dispute (record, block, med.created)
 // and starts its MEDWorkflow; the merchant reads disputes and sends
 // evidence through MEDs; the processor's decision comes back through the

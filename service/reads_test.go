@@ -45,13 +45,13 @@ func (f *fakeSimulator) PayBilling(_ context.Context, id string) error {
 }
 func (f *fakeSimulator) OverdueBilling(context.Context, string) error { return nil }
 
-// MED disputes (issue 25).
+// MED disputes.
 func (f *fakeSimulator) OpenMED(context.Context, string, money.Cents, string) (string, error) {
 	return "", nil
 }
 func (f *fakeSimulator) ResolveMED(context.Context, string, string) error { return nil }
 
-// Issue 22 items 1 and 4: the sandbox use case finds the caller's charge
+// The sandbox use case finds the caller's charge
 // (another account's is not found, and nothing is simulated) and has the
 // adapter's simulator pay it.
 func TestSandboxSimulatesOnlyTheCallersResource(t *testing.T) {

@@ -58,7 +58,7 @@ func wantLimit(t *testing.T, what string, err error, limit string) {
 	}
 }
 
-// TestSubaccountPixOutLimitCountsReservedMoney (issue 21 item 2): money
+// TestSubaccountPixOutLimitCountsReservedMoney: money
 // counts against a limit from the moment it is reserved. Twenty concurrent
 // PIX outs of 10.00 against a daily limit of 100.00: exactly ten pass. The
 // next one, sent while the ten are still PENDING (in their settlement
@@ -234,7 +234,7 @@ func allows(mode string, op subaccount.Op) bool {
 	return mode != subaccount.StatusDisabled && subaccount.Allows(mode, op)
 }
 
-// TestSubaccountRefundLockTable (issue 21 item 9): a refund of a deposit
+// TestSubaccountRefundLockTable: a refund of a deposit
 // credited to a sub-account is a debit of it: every row of the lock table
 // (and DISABLED) rules on it as on a PIX out, and refused it reserves
 // nothing; unlocked, the same refund goes through.
@@ -320,7 +320,7 @@ func subChargeRig(t *testing.T) *service.Charges {
 	return r.charges
 }
 
-// TestChargeRacingDeleteOfItsSubaccount (issue 21 item 8): a charge created
+// TestChargeRacingDeleteOfItsSubaccount: a charge created
 // while its sub-account is deleted either is refused with a 4xx (the
 // sub-account is gone) or makes the delete refuse (a charge is still
 // payable): never both succeed, so no charge is left payable into a deleted
@@ -378,7 +378,7 @@ func TestChargeRacingDeleteOfItsSubaccount(t *testing.T) {
 	t.Logf("40 rounds: %v", outcomes)
 }
 
-// TestSubaccountChargesUnderLocks (issue 21 item 9): a new charge to a
+// TestSubaccountChargesUnderLocks: a new charge to a
 // sub-account is refused under the modes that lock deposits (and DISABLED),
 // by the insert itself; a charge created before the lock still credits the
 // sub-account when paid, whatever the lock (docs/ledger.md): the payer's

@@ -22,7 +22,7 @@ func TestCheckURL(t *testing.T) {
 		{"ftp://example.com/hook", true, "http or https"},
 		{"example.com/hook", false, "http or https"},
 		{"https://example.com/" + strings.Repeat("a", 2048), false, "2048"},
-		// IPv6 names of IPv4 addresses and deprecated ranges (issue 21 item 16).
+		// IPv6 names of IPv4 addresses and deprecated ranges.
 		{"https://[::7f00:1]/hook", false, "public"},            // IPv4-compatible 127.0.0.1
 		{"https://[::a9fe:a9fe]/hook", false, "public"},         // IPv4-compatible 169.254.169.254
 		{"https://[2002:7f00:1::1]/hook", false, "public"},      // 6to4 of 127.0.0.1

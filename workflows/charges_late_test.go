@@ -7,7 +7,7 @@ import (
 	"github.com/jangada/jangada/processor"
 )
 
-// Review finding: a paid notice the Inbox forwarded while the charge was
+// A paid notice the Inbox forwarded while the charge was
 // still PENDING, reaching the workflow as it expired the charge (the payer
 // paid at the last second), is settled late, not dropped with the
 // workflow's duplicates: the payer's money is at the processor.

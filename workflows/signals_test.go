@@ -9,7 +9,7 @@ import (
 )
 
 // A signal the worker cannot decode — a forged one the payload codec
-// refuses (issue 21, item 3), or a mistyped one — is dropped and the
+// refuses, or a mistyped one — is dropped and the
 // charge still expires at its time. Before, the wait read the signal with
 // Receive inside the selector's callback: the SDK dropped the corrupt
 // value there and blocked in the callback for the next one, so the expiry

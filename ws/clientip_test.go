@@ -71,7 +71,7 @@ func dialFrom(t *testing.T, url, xff string) (*websocket.Conn, int) {
 	return c, res.StatusCode
 }
 
-// Issue 21 item 11: behind a trusted balancer each client has its own
+// Behind a trusted balancer each client has its own
 // connection cap and failure budget, and the key's allowlist sees the
 // client's address; from an untrusted peer the header changes nothing.
 func TestWSClientAddressBehindProxies(t *testing.T) {
@@ -124,7 +124,7 @@ func TestWSClientAddressBehindProxies(t *testing.T) {
 	})
 }
 
-// Issue 21 item 10 at the gateway: a key that could not be checked because
+// A database outage at the gateway: a key that could not be checked because
 // the database is away answers 503 and spends no failure budget.
 func TestWSOutageSpendsNoAuthBudget(t *testing.T) {
 	t.Parallel()

@@ -8,7 +8,7 @@ import (
 	"fmt"
 )
 
-// checkoutFigure is the payment links row (issue 24): checkouts/s at c=32
+// checkoutFigure is the payment links row: checkouts/s at c=32
 // (each one a session with its hold, an ordinary charge and its deferred
 // workflow start, counted until every start drained) beside a bare
 // StartWorkflow in the same run.

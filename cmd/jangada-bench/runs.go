@@ -113,12 +113,12 @@ var phases = []phase{
 	{"create1", createLatency},
 	{"create32", createRate},
 	{"internal", internalFigure},
-	// Sub-account moves (issue 28).
+	// Sub-account moves.
 	{"subadd", subAddFigure},
 	{"subtransfer", subTransferFigure},
 	{"hooks", deliveriesFigure},
 	{"paywss", payToWSFigure},
-	// Payment links' checkout (issue 24).
+	// Payment links' checkout.
 	{"checkout32", checkoutFigure},
 	// Billings.
 	{"boleto32", boletoBillingFigure},

@@ -14,7 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// The scenarios of issue 21 ("Proof at scale"), run beside the mixed load
+// The "proof at scale" scenarios, run beside the mixed load
 // and through its faults, each on accounts of its own so that its
 // arithmetic is its own:
 //

@@ -24,7 +24,7 @@ type composeFile struct {
 	} `yaml:"services"`
 }
 
-// Issue 21 item 13: the compose stack a deployer can trust. There is no
+// The compose stack a deployer can trust. There is no
 // Docker engine on the development machines, so its shape is checked here:
 // exact image versions, the supported Temporal server image with its
 // schema tools of the same version, current health checks (api and worker

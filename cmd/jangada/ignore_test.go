@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 21 item 14: what `make run` writes into the tree (the dev payload
+// What `make run` writes into the tree (the dev payload
 // key under .data/, the dev binary) and built binaries are neither committed
 // (`git add .`) nor baked into an image (`COPY . .`).
 func TestLocalStateIsIgnored(t *testing.T) {

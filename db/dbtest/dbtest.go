@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -32,8 +33,12 @@ func ServerURL() string {
 }
 
 // NewURL creates an empty database and returns its URL; it is dropped at cleanup.
+// Under -short (make unit) it skips the test instead: the unit tier needs no server.
 func NewURL(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("needs PostgreSQL: skipped in -short mode (make unit)")
+	}
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "jangada_test_" + hex.EncodeToString(b)
@@ -88,7 +93,19 @@ func NewWithURL(t testing.TB) (*sqlx.DB, string) {
 // (nothing in it must survive a server crash) and is dropped when the
 // tests end. Tests stay independent by opening their own accounts and
 // looking only at their own records.
+//
+// Under -short (make unit) the package's tests do not run at all: they
+// use *shared directly, so no helper could skip just the ones that touch
+// it, and the unit tier must reach no server. The few that need no
+// database run in the full suite (make test).
 func RunWithShared(m *testing.M, shared **sqlx.DB) int {
+	if !flag.Parsed() {
+		flag.Parse() // testing.Short reads the flags; m.Run would parse them later
+	}
+	if testing.Short() {
+		fmt.Println("dbtest: the package's tests share a PostgreSQL database: skipped in -short mode (make unit)")
+		return 0
+	}
 	d, cleanup := Lazy()
 	defer cleanup()
 	*shared = d

@@ -19,6 +19,9 @@ func TestLazyTouchesNoServerUntilUsed(t *testing.T) {
 
 // The first use creates and migrates the database; the cleanup drops it.
 func TestLazyCreatesOnFirstUseAndDrops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs PostgreSQL: skipped in -short mode (make unit)")
+	}
 	d, cleanup := dbtest.Lazy()
 	var name string
 	var tables int

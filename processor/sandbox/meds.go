@@ -9,7 +9,7 @@ import (
 	"github.com/jangada/jangada/processor"
 )
 
-// MED disputes in the sandbox (issue 25): the sandbox routes play the
+// MED disputes in the sandbox: the sandbox routes play the
 // payer's PSP (an infraction report) and the processor's analysis (its
 // decision); a defence is accepted at once and waits for that decision.
 
