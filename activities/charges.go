@@ -61,7 +61,7 @@ func (a *Charges) EnsureCharge(ctx context.Context, t domain.Transaction) error 
 // notice would credit it to nobody. The workflow and the Inbox (for a
 // charge whose workflow has ended) share it; its posting key makes it once.
 func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (string, error) {
-	return a.from(ctx, in.ChargeID, settleable, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) (*db.Posting, error) {
+	return a.moveCharge(ctx, in.ChargeID, settleable, domain.EventPaymentPaid, func(tx *sqlx.Tx, t *domain.Transaction) (*db.Posting, error) {
 		t.Details.V.LatePayment = t.Status == domain.StatusCanceled
 		at := in.Notice.At.UTC()
 		if at.IsZero() { // an operator's "paid" signal may omit it (the workflow's Details)
@@ -153,7 +153,7 @@ func (a *Charges) ExpireCharge(ctx context.Context, chargeID string) (string, er
 // left as it is.
 // It returns the charge's status.
 func (a *Charges) pending(ctx context.Context, id, event string, apply func(*sqlx.Tx, *domain.Transaction) (*db.Posting, error)) (string, error) {
-	return a.from(ctx, id, isPending, event, apply)
+	return a.moveCharge(ctx, id, isPending, event, apply)
 }
 
 func isPending(status string) bool { return status == domain.StatusPending }
@@ -164,8 +164,10 @@ func settleable(status string) bool {
 	return status == domain.StatusPending || status == domain.StatusCanceled
 }
 
-// from is pending for a charge whose status movable takes.
-func (a *Charges) from(ctx context.Context, id string, movable func(string) bool, event string, apply func(*sqlx.Tx, *domain.Transaction) (*db.Posting, error)) (string, error) {
+// moveCharge moves a charge whose status movable accepts (pending's rule
+// for any set of statuses: a paid notice also settles a charge that
+// expired before it arrived).
+func (a *Charges) moveCharge(ctx context.Context, id string, movable func(string) bool, event string, apply func(*sqlx.Tx, *domain.Transaction) (*db.Posting, error)) (string, error) {
 	t, err := a.transition(ctx, id, func(tx *sqlx.Tx, t *domain.Transaction) (change, error) {
 		if !movable(t.Status) {
 			return change{}, nil
