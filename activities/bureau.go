@@ -31,7 +31,7 @@ func InsertDunning(ctx context.Context, tx *sqlx.Tx, d bureau.Dunning, document 
 	if err != nil || !fresh {
 		return fresh, err
 	}
-	_, err = db.Post(ctx, tx, bureauFeePosting("dunning:"+d.ID+":fee", d.AccountID, d.ID, d.Fee))
+	_, err = db.Post(ctx, tx, dunningFeePosting(d))
 	return true, err
 }
 
@@ -42,7 +42,7 @@ func InsertReport(ctx context.Context, tx *sqlx.Tx, r bureau.Report) (bool, erro
 	if err != nil || !fresh {
 		return fresh, err
 	}
-	_, err = db.Post(ctx, tx, bureauFeePosting("report:"+r.ID+":fee", r.AccountID, r.ID, r.Fee))
+	_, err = db.Post(ctx, tx, reportFeePosting(r))
 	return true, err
 }
 
@@ -87,7 +87,7 @@ func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice)
 			return emit(), nil
 		}
 		d.Status, d.Reason = bureau.DunningDenied, &n.Reason
-		_, err := db.Post(ctx, tx, bureauFeeReturnPosting("dunning:"+d.ID+":fee-returned", d.AccountID, d.ID, d.Fee))
+		_, err := db.Post(ctx, tx, dunningFeeReturnPosting(*d))
 		return emit(), err
 	})
 	return d, err

@@ -146,7 +146,7 @@ func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.
 	if err := db.AddCustomerPayment(ctx, tx, au.CustomerID, t.Amount); err != nil {
 		return err
 	}
-	_, err := db.Post(ctx, tx, pixAutomaticPosting(*t, e2e, unlock))
+	_, err := db.Post(ctx, tx, pixAutomaticSettlePosting(*t, e2e, unlock))
 	return err
 }
 
