@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
@@ -280,9 +279,10 @@ func (s *Schedules) BalanceChanged(ctx context.Context, accountID string) error 
 	}
 	var first error
 	for _, id := range ids {
-		err := s.Temporal.SignalWorkflow(ctx, workflows.ScheduleWorkflowID(id), "", workflows.BalanceSignal, accountID)
-		var nf *serviceerror.NotFound
-		if err != nil && !errors.As(err, &nf) && first == nil {
+		// A schedule whose workflow has ended (or not started yet) has
+		// nothing to look at: no error.
+		err := signal(ctx, s.Temporal, workflows.ScheduleWorkflowID(id), workflows.BalanceSignal, accountID, "schedule "+id+" has no running workflow")
+		if err != nil && !errors.Is(err, domain.ErrInvalid) && first == nil {
 			first = err
 		}
 	}
