@@ -58,15 +58,17 @@ func (c change) posting(p *db.Posting) change { c.post = p; return c }
 // transition is the one way a step moves a transaction: lock its row, let
 // apply change it (and post the ledger in the same database transaction,
 // itself or through change.post), then store it, its posting and its
-// events in one statement. It returns the record as stored.
+// events in one statement. It returns the record as stored. It is runStep
+// with the transactions table's records (transactionRecords), whose store
+// is that one statement.
 func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error)) (domain.Transaction, error) {
-	out, err := b.transitionOnce(ctx, id, apply, true)
+	out, _, err := runStep(ctx, b.DB, id, b.transactionRecords(true), apply)
 	if errors.Is(err, errEventsDiffer) {
 		// The row stores a value apply left otherwise (a time PostgreSQL
 		// rounds to the microsecond, say): rolled back and written again,
 		// the events made from the row as stored.
 		slog.Warn("transition written again: its events differed from its stored row", "id", id, "error", err)
-		out, err = b.transitionOnce(ctx, id, apply, false)
+		out, _, err = runStep(ctx, b.DB, id, b.transactionRecords(false), apply)
 	}
 	return out, err
 }
@@ -75,23 +77,14 @@ func (b *Base) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx
 // would not say what the row says.
 var errEventsDiffer = errors.New("activities: a transition's events differ from its stored row")
 
-// transitionOnce is transition's one attempt: with oneStatement the row,
-// the posting and the events are one statement, the events made from the
-// record as apply left it (errEventsDiffer, rolled back, when the stored
-// row says otherwise); without, the row is stored first and the events are
-// made from it.
-func (b *Base) transitionOnce(ctx context.Context, id string, apply func(tx *sqlx.Tx, t *domain.Transaction) (change, error), oneStatement bool) (domain.Transaction, error) {
-	var out domain.Transaction
-	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error {
-		t, err := db.LockTransaction(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		ch, err := apply(tx, &t)
-		if err != nil || !ch.changed {
-			out = t
-			return err
-		}
+// transactionRecords are the records of the transactions table for a step.
+// With oneStatement the store writes the row, the posting and the events in
+// one statement (db.WriteTransition), the events made from the record as
+// apply left it (errEventsDiffer, rolled back, when the stored row says
+// otherwise); without, the row and the posting are stored first and the
+// events are made from the stored row.
+func (b *Base) transactionRecords(oneStatement bool) records[domain.Transaction] {
+	return records[domain.Transaction]{lock: db.LockTransaction, store: func(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, ch change) (domain.Transaction, error) {
 		// The record's events say data (its public view), then come the
 		// other records' events.
 		events := func(r domain.Transaction, data domain.PublicTransaction) []db.NewEvent {
@@ -102,21 +95,22 @@ func (b *Base) transitionOnce(ctx context.Context, id string, apply func(tx *sql
 			return append(evs, ch.also...)
 		}
 		if !oneStatement {
-			if out, _, err = db.WriteTransition(ctx, tx, t, ch.post); err != nil {
-				return err
+			out, _, err := db.WriteTransition(ctx, tx, t, ch.post)
+			if err != nil {
+				return out, err
 			}
 			if evs := events(out, out.EventData(b.PublicURL)); len(evs) > 0 {
 				_, err = db.InsertEvents(ctx, tx, evs...)
 			}
-			return err
+			return out, err
 		}
 		sent := t.EventData(b.PublicURL)
-		if out, _, err = db.WriteTransition(ctx, tx, t, ch.post, events(t, sent)...); err != nil {
-			return err
+		out, _, err := db.WriteTransition(ctx, tx, t, ch.post, events(t, sent)...)
+		if err != nil {
+			return out, err
 		}
-		return sameEventData(sent, out.EventData(b.PublicURL))
-	})
-	return out, err
+		return out, sameEventData(sent, out.EventData(b.PublicURL))
+	}}
 }
 
 // sameEventData compares the events' record with the stored one's.

@@ -40,26 +40,21 @@ var ErrDebitCardTaken = errors.New("billing already has a card payment")
 // payment) is ErrDebitCardTaken, with the billing, so that the caller may
 // wake its workflow again and never charges twice.
 func AttachDebitCard(ctx context.Context, d *sqlx.DB, id string, tok db.CardTokenRow) (billing.Billing, error) {
-	var out billing.Billing
-	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		var err error
-		out, _, err = billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) {
-			switch {
-			case b.Method != domain.MethodCardDebit:
-				return false, domain.ErrNotFound
-			case !b.Payable():
-				return false, ErrBillingNotPayable
-			case b.Details.V.CardToken != "":
-				return false, ErrDebitCardTaken
-			}
-			dt := b.Details.V
-			dt.CardToken, dt.CardBrand, dt.CardLast4 = tok.ID, tok.Brand, tok.Last4
-			b.Details = domain.SomeJSON(dt)
-			return true, nil
-		})
-		return err
+	b, _, err := runStep(ctx, d, id, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
+		switch {
+		case b.Method != domain.MethodCardDebit:
+			return change{}, domain.ErrNotFound
+		case !b.Payable():
+			return change{}, ErrBillingNotPayable
+		case b.Details.V.CardToken != "":
+			return change{}, ErrDebitCardTaken
+		}
+		dt := b.Details.V
+		dt.CardToken, dt.CardBrand, dt.CardLast4 = tok.ID, tok.Brand, tok.Last4
+		b.Details = domain.SomeJSON(dt)
+		return emit(), nil
 	})
-	return out, err
+	return b, err
 }
 
 // ChargeDebitCard submits the sale of a debit card billing to the acquirer
@@ -92,12 +87,12 @@ func (a *Billings) ChargeDebitCard(ctx context.Context, in DebitCardInput) error
 	if sub.ReferenceID == "" {
 		return nil
 	}
-	_, err = a.transition(ctx, b.ID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+	_, _, err = runStep(ctx, a.DB, b.ID, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
 		if b.ExternalID != nil {
-			return false, nil
+			return change{}, nil
 		}
 		b.ExternalID = &sub.ReferenceID
-		return true, nil
+		return emit(), nil
 	})
 	return err
 }

@@ -35,40 +35,40 @@ var _ = RegisterChargeOwner(OwnerBilling, ChargeOwnerHook{Moved: pixBillingMoved
 // due date): OVERDUE — a PIX billing's QR is not payable after its due
 // date. Failed: FAILED.
 func pixBillingMoved(ctx context.Context, tx *sqlx.Tx, charge domain.Transaction, _ string) error {
-	_, _, err := billingStep(ctx, tx, charge.Details.V.Owner.ID, func(b *billing.Billing) (bool, error) {
+	_, _, err := lockStep(ctx, tx, charge.Details.V.Owner.ID, billingRecords, func(tx *sqlx.Tx, b *billing.Billing) (change, error) {
 		switch charge.Status {
 		case domain.StatusCompleted:
 			if !b.Payable() && b.Status != billing.BillingCanceled {
-				return false, nil
+				return change{}, nil
 			}
 			at := charge.CompletedAt.Time
 			lock := at.Add(domain.ReceivedLock)
 			if b.NotificationFee > 0 {
 				if _, err := db.Post(ctx, tx, billingNotificationPosting(*b, charge.ID, lock)); err != nil {
-					return false, err
+					return change{}, err
 				}
 			}
 			if b.CustomerID != nil {
 				if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
-					return false, err
+					return change{}, err
 				}
 			}
 			b.Status = billing.BillingReceived
 			markPaid(b, at, lock, charge.ID)
 		case domain.StatusCanceled:
 			if b.Status != billing.BillingPending {
-				return false, nil
+				return change{}, nil
 			}
 			b.Status = billing.BillingOverdue
 		case domain.StatusFailed:
 			if !b.Payable() {
-				return false, nil
+				return change{}, nil
 			}
 			b.Status = billing.BillingFailed
 		default:
-			return false, nil
+			return change{}, nil
 		}
-		return true, nil
+		return emit(), nil
 	})
 	return err
 }

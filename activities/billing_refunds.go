@@ -56,12 +56,12 @@ func BillingRefundLineID(refundID string) string {
 // its money has left the merchant already, so a concurrent refund is
 // checked against it.
 func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedBefore money.Cents, in BillingRefundInput) (billing.Billing, error) {
-	b, _, err := billingStep(ctx, tx, billingID, func(b *billing.Billing) (bool, error) {
+	b, _, err := lockStep(ctx, tx, billingID, billingRecords, func(tx *sqlx.Tx, b *billing.Billing) (change, error) {
 		if _, ok := b.Refund(in.RefundID); ok {
-			return false, nil
+			return change{}, nil
 		}
 		if b.RefundedAmount != refundedBefore || !billing.BillingPaid(b.Status) || in.Amount > b.Amount-b.RefundedAmount {
-			return false, domain.Invalid("amount", "another refund of billing %s went first: %s is left to refund", b.ID, b.Amount-b.RefundedAmount)
+			return change{}, domain.Invalid("amount", "another refund of billing %s went first: %s is left to refund", b.ID, b.Amount-b.RefundedAmount)
 		}
 		at := in.At.UTC()
 		merchant, fees := b.RefundSplit(in.Amount)
@@ -72,16 +72,16 @@ func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedB
 		}
 		inserted, err := db.InsertTransaction(ctx, tx, line)
 		if err != nil {
-			return false, err
+			return change{}, err
 		}
 		if !inserted {
 			// The line's id is another refund's (this billing has no
 			// refund of that id): booking on would debit the merchant for
 			// a refund whose workflow and statement line are another's.
-			return false, fmt.Errorf("%w: billing refund %s: its statement line %s belongs to another refund", domain.ErrKeyReused, in.RefundID, line.ID)
+			return change{}, fmt.Errorf("%w: billing refund %s: its statement line %s belongs to another refund", domain.ErrKeyReused, in.RefundID, line.ID)
 		}
 		if _, err := db.Post(ctx, tx, billingRefundPosting(*b, in.RefundID, line.ID, in.Amount, merchant, fees, refundCreditAt(*b, at))); err != nil {
-			return false, err
+			return change{}, err
 		}
 		b.RefundedAmount += in.Amount
 		b.Status = billing.BillingPartiallyRefunded
@@ -92,7 +92,7 @@ func RefundBilling(ctx context.Context, tx *sqlx.Tx, billingID string, refundedB
 		d.Refunds = append(d.Refunds, billing.BillingRefund{ID: in.RefundID, Amount: in.Amount, Description: in.Description,
 			At: domain.NewTime(at), RequestID: in.RequestID, Status: domain.StatusPending, FeeAmount: fees})
 		b.Details = domain.SomeJSON(d)
-		return true, nil
+		return emit(), nil
 	})
 	return b, err
 }
@@ -174,36 +174,33 @@ func FailBillingRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef, rea
 func settleRefund(ctx context.Context, d *sqlx.DB, in BillingRefundRef,
 	apply func(tx *sqlx.Tx, b *billing.Billing, r *billing.BillingRefund, line *domain.Transaction) error) (string, error) {
 	var status string
-	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		_, _, err := billingStep(ctx, tx, in.BillingID, func(b *billing.Billing) (bool, error) {
-			det := b.Details.V
-			i := refundIndex(det.Refunds, in.RefundID)
-			if i < 0 {
-				return false, fmt.Errorf("billing %s has no refund %s: %w", b.ID, in.RefundID, domain.ErrNotFound)
-			}
-			refunds := append([]billing.BillingRefund(nil), det.Refunds...)
-			r := &refunds[i]
-			status = r.Status
-			if r.Status != domain.StatusPending {
-				return false, nil
-			}
-			line, err := db.LockTransaction(ctx, tx, BillingRefundLineID(r.ID))
-			if err != nil {
-				return false, err
-			}
-			if err := apply(tx, b, r, &line); err != nil {
-				return false, err
-			}
-			line.CompletedAt = domain.TimePtr(time.Now().UTC())
-			if _, err := db.UpdateTransaction(ctx, tx, line); err != nil {
-				return false, err
-			}
-			det.Refunds = refunds
-			b.Details = domain.SomeJSON(det)
-			status = r.Status
-			return true, nil
-		})
-		return err
+	_, _, err := runStep(ctx, d, in.BillingID, billingRecords, func(tx *sqlx.Tx, b *billing.Billing) (change, error) {
+		det := b.Details.V
+		i := refundIndex(det.Refunds, in.RefundID)
+		if i < 0 {
+			return change{}, fmt.Errorf("billing %s has no refund %s: %w", b.ID, in.RefundID, domain.ErrNotFound)
+		}
+		refunds := append([]billing.BillingRefund(nil), det.Refunds...)
+		r := &refunds[i]
+		status = r.Status
+		if r.Status != domain.StatusPending {
+			return change{}, nil
+		}
+		line, err := db.LockTransaction(ctx, tx, BillingRefundLineID(r.ID))
+		if err != nil {
+			return change{}, err
+		}
+		if err := apply(tx, b, r, &line); err != nil {
+			return change{}, err
+		}
+		line.CompletedAt = domain.TimePtr(time.Now().UTC())
+		if _, err := db.UpdateTransaction(ctx, tx, line); err != nil {
+			return change{}, err
+		}
+		det.Refunds = refunds
+		b.Details = domain.SomeJSON(det)
+		status = r.Status
+		return emit(), nil
 	})
 	return status, err
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // Billings are the billing workflow's activities. A billing has its own
-// table (it is not money until paid): its transitions are billingStep, the
-// same shape as Base.transition written for that table. The catalog has no
+// table (it is not money until paid): its steps are lockStep and runStep
+// with its records (billingRecords), as every product's. The catalog has no
 // billing event (the spec's boleto events are not active), so they write
 // none.
 type Billings struct {
@@ -44,34 +44,12 @@ func InsertBilling(ctx context.Context, q sqlx.QueryerContext, b billing.Billing
 	return db.InsertBilling(ctx, q, b, intent)
 }
 
-// billingStep is the one way a billing moves, inside tx: lock its row, let
-// apply change it (and post the ledger in the same transaction), store it.
-// apply returns false when the billing is already past the step (a retry):
-// nothing is written. It returns the billing as stored.
-func billingStep(ctx context.Context, tx *sqlx.Tx, id string, apply func(b *billing.Billing) (bool, error)) (billing.Billing, bool, error) {
-	b, err := db.LockBilling(ctx, tx, id)
-	if err != nil {
-		return b, false, err
-	}
-	changed, err := apply(&b)
-	if err != nil || !changed {
-		return b, false, err
-	}
-	b, err = db.UpdateBilling(ctx, tx, b)
-	return b, err == nil, err
-}
+// billingRecords are the billings' rows for a step (lockStep, runStep):
+// a billing has no events.
+var billingRecords = ownTable(db.LockBilling, db.UpdateBilling, nil)
 
-// transition runs billingStep in a transaction of its own and answers the
-// billing's status.
-func (a *Billings) transition(ctx context.Context, id string, apply func(tx *sqlx.Tx, b *billing.Billing) (bool, error)) (string, error) {
-	var status string
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		b, _, err := billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) { return apply(tx, b) })
-		status = b.Status
-		return err
-	})
-	return status, err
-}
+// billingStatus answers a billing's step with the billing's status.
+func billingStatus(b billing.Billing, _ bool, err error) (string, error) { return b.Status, err }
 
 // SubmitCard submits a card billing's sale to the acquirer (idempotent on
 // the billing id); the answer arrives as a BillingNotice. A billing no
@@ -109,24 +87,19 @@ func (a *Billings) PayBilling(ctx context.Context, in BillingPaidInput) (string,
 // refund it (docs/ledger.md "A payment after a cancel"). The billing's
 // workflow and the Inbox (for a billing whose workflow has ended) share it.
 func BookBillingPayment(ctx context.Context, d *sqlx.DB, in BillingPaidInput) (string, error) {
-	var status string
-	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		b, _, err := billingStep(ctx, tx, in.BillingID, func(b *billing.Billing) (bool, error) {
-			return bookPayment(ctx, tx, b, in.Notice)
-		})
-		status = b.Status
-		return err
+	b, _, err := runStep(ctx, d, in.BillingID, billingRecords, func(tx *sqlx.Tx, b *billing.Billing) (change, error) {
+		return bookPayment(ctx, tx, b, in.Notice)
 	})
-	return status, err
+	return b.Status, err
 }
 
-// bookPayment moves b paid inside tx (see BookBillingPayment); false when
-// it is not payable (a retry, a closed billing) or is a PIX billing (paid
-// through its charge).
-func bookPayment(ctx context.Context, tx *sqlx.Tx, b *billing.Billing, n processor.BillingNotice) (bool, error) {
+// bookPayment moves b paid inside tx (see BookBillingPayment); the zero
+// change when it is not payable (a retry, a closed billing) or is a PIX
+// billing (paid through its charge).
+func bookPayment(ctx context.Context, tx *sqlx.Tx, b *billing.Billing, n processor.BillingNotice) (change, error) {
 	late := b.Status == billing.BillingCanceled
 	if (!b.Payable() && !late) || b.Method == domain.MethodPix {
-		return false, nil
+		return change{}, nil
 	}
 	at := n.At.UTC()
 	if at.IsZero() {
@@ -135,14 +108,14 @@ func bookPayment(ctx context.Context, tx *sqlx.Tx, b *billing.Billing, n process
 	creditAt := domain.BillingCreditAt(b.Method, at)
 	line := billingLine(*b, at)
 	if _, err := db.InsertTransaction(ctx, tx, line); err != nil {
-		return false, err
+		return change{}, err
 	}
 	if _, err := db.Post(ctx, tx, billingPaidPosting(*b, line.ID, creditAt)); err != nil {
-		return false, err
+		return change{}, err
 	}
 	if b.CustomerID != nil {
 		if err := db.AddCustomerPayment(ctx, tx, *b.CustomerID, b.Amount); err != nil {
-			return false, err
+			return change{}, err
 		}
 	}
 	b.Status = billing.BillingReceived
@@ -159,7 +132,7 @@ func bookPayment(ctx context.Context, tx *sqlx.Tx, b *billing.Billing, n process
 		ref := n.ReferenceID
 		b.ExternalID = &ref
 	}
-	return true, nil
+	return emit(), nil
 }
 
 // markPaid records when the billing was paid, when its money is credited
@@ -184,40 +157,40 @@ func billingLine(b billing.Billing, at time.Time) domain.Transaction {
 // ReceiveBilling moves a CONFIRMED card billing to RECEIVED at its credit
 // date (its money was posted when it was confirmed: nothing moves now).
 func (a *Billings) ReceiveBilling(ctx context.Context, billingID string) (string, error) {
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+	return billingStatus(runStep(ctx, a.DB, billingID, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
 		if b.Status != billing.BillingConfirmed {
-			return false, nil
+			return change{}, nil
 		}
 		b.Status = billing.BillingReceived
-		return true, nil
-	})
+		return emit(), nil
+	}))
 }
 
 // OverdueBilling marks a PENDING billing OVERDUE at the end of its due
 // date; it stays payable.
 func (a *Billings) OverdueBilling(ctx context.Context, billingID string) (string, error) {
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+	return billingStatus(runStep(ctx, a.DB, billingID, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
 		if b.Status != billing.BillingPending {
-			return false, nil
+			return change{}, nil
 		}
 		b.Status = billing.BillingOverdue
-		return true, nil
-	})
+		return emit(), nil
+	}))
 }
 
 // FailBilling marks a billing whose card was declined FAILED; no money
 // had moved.
 func (a *Billings) FailBilling(ctx context.Context, in BillingFailInput) (string, error) {
-	return a.transition(ctx, in.BillingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+	return billingStatus(runStep(ctx, a.DB, in.BillingID, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
 		if !b.Payable() {
-			return false, nil
+			return change{}, nil
 		}
 		b.Status = billing.BillingFailed
 		d := b.Details.V
 		d.FailureReason = in.Reason
 		b.Details = domain.SomeJSON(d)
-		return true, nil
-	})
+		return emit(), nil
+	}))
 }
 
 // CancelBilling cancels a billing still payable (the end of its payable
@@ -250,15 +223,15 @@ func (a *Billings) VoidBoleto(ctx context.Context, billingID string) (string, er
 	if err != nil {
 		return b.Status, fmt.Errorf("processor: cancel boleto: %w", err)
 	}
-	return a.transition(ctx, billingID, func(_ *sqlx.Tx, b *billing.Billing) (bool, error) {
+	return billingStatus(runStep(ctx, a.DB, billingID, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
 		if b.Status != billing.BillingCanceled || b.Details.V.BoletoVoided {
-			return false, nil
+			return change{}, nil
 		}
 		d := b.Details.V
 		d.BoletoVoided = true
 		b.Details = domain.SomeJSON(d)
-		return true, nil
-	})
+		return emit(), nil
+	}))
 }
 
 // ErrBillingNotPayable is why a billing cannot be canceled.
@@ -268,21 +241,14 @@ var ErrBillingNotPayable = errors.New("billing is no longer payable")
 // OVERDUE (accountID "" : any account); it reports whether it moved. The
 // cancel use case and the workflow's end of the payable period share it.
 func CancelPayableBilling(ctx context.Context, d *sqlx.DB, accountID, id string) (billing.Billing, bool, error) {
-	var out billing.Billing
-	var moved bool
-	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		var err error
-		out, moved, err = billingStep(ctx, tx, id, func(b *billing.Billing) (bool, error) {
-			if accountID != "" && b.AccountID != accountID {
-				return false, domain.ErrNotFound
-			}
-			if !b.Payable() {
-				return false, nil
-			}
-			b.Status = billing.BillingCanceled
-			return true, nil
-		})
-		return err
+	return runStep(ctx, d, id, billingRecords, func(_ *sqlx.Tx, b *billing.Billing) (change, error) {
+		if accountID != "" && b.AccountID != accountID {
+			return change{}, domain.ErrNotFound
+		}
+		if !b.Payable() {
+			return change{}, nil
+		}
+		b.Status = billing.BillingCanceled
+		return emit(), nil
 	})
-	return out, moved, err
 }

@@ -31,7 +31,7 @@ func InsertDunning(ctx context.Context, tx *sqlx.Tx, d bureau.Dunning, document 
 	if err != nil || !fresh {
 		return fresh, err
 	}
-	_, err = db.Post(ctx, tx, bureauFeePosting("dunning:"+d.ID+":fee", d.AccountID, d.ID, d.Fee))
+	_, err = db.Post(ctx, tx, dunningFeePosting(d))
 	return true, err
 }
 
@@ -42,7 +42,7 @@ func InsertReport(ctx context.Context, tx *sqlx.Tx, r bureau.Report) (bool, erro
 	if err != nil || !fresh {
 		return fresh, err
 	}
-	_, err = db.Post(ctx, tx, bureauFeePosting("report:"+r.ID+":fee", r.AccountID, r.ID, r.Fee))
+	_, err = db.Post(ctx, tx, reportFeePosting(r))
 	return true, err
 }
 
@@ -64,50 +64,35 @@ func (a *Bureau) SubmitDunning(ctx context.Context, id string) (bureau.Dunning, 
 	if err != nil {
 		return d, fmt.Errorf("processor: request dunning: %w", err)
 	}
-	return a.dunningTransition(ctx, id, func(_ *sqlx.Tx, d *bureau.Dunning) (bool, error) {
+	d, _, err = runStep(ctx, a.DB, id, dunningRecords, func(_ *sqlx.Tx, d *bureau.Dunning) (change, error) {
 		if d.Status != bureau.DunningPending {
-			return false, nil
+			return change{}, nil
 		}
 		d.Status, d.ReferenceID = bureau.DunningAwaitingApproval, &sub.ReferenceID
-		return true, nil
+		return emit(), nil
 	})
+	return d, err
 }
 
 // ConcludeDunning applies the bureau's answer: PROCESSED, or DENIED with
 // its reason and the fee given back (posting dunning:<id>:fee-returned).
 // A dunning concluded already is returned as it is.
 func (a *Bureau) ConcludeDunning(ctx context.Context, n processor.DunningNotice) (bureau.Dunning, error) {
-	return a.dunningTransition(ctx, n.DunningID, func(tx *sqlx.Tx, d *bureau.Dunning) (bool, error) {
+	d, _, err := runStep(ctx, a.DB, n.DunningID, dunningRecords, func(tx *sqlx.Tx, d *bureau.Dunning) (change, error) {
 		if d.Status != bureau.DunningPending && d.Status != bureau.DunningAwaitingApproval {
-			return false, nil
+			return change{}, nil
 		}
 		if n.Outcome != processor.OutcomeDenied {
 			d.Status = bureau.DunningProcessed
-			return true, nil
+			return emit(), nil
 		}
 		d.Status, d.Reason = bureau.DunningDenied, &n.Reason
-		_, err := db.Post(ctx, tx, bureauFeeReturnPosting("dunning:"+d.ID+":fee-returned", d.AccountID, d.ID, d.Fee))
-		return true, err
+		_, err := db.Post(ctx, tx, dunningFeeReturnPosting(*d))
+		return emit(), err
 	})
+	return d, err
 }
 
-// dunningTransition is the dunning's transition: lock its row, let apply
-// move it (false: already past this step, nothing written) and post the
-// ledger in the same database transaction, store it.
-func (a *Bureau) dunningTransition(ctx context.Context, id string, apply func(tx *sqlx.Tx, d *bureau.Dunning) (bool, error)) (bureau.Dunning, error) {
-	var out bureau.Dunning
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		d, err := db.LockDunning(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		out = d
-		moved, err := apply(tx, &out)
-		if err != nil || !moved {
-			return err
-		}
-		out, err = db.UpdateDunning(ctx, tx, out)
-		return err
-	})
-	return out, err
-}
+// dunningRecords are the dunnings' rows for a step: a dunning has no
+// events.
+var dunningRecords = ownTable(db.LockDunning, db.UpdateDunning, nil)

@@ -95,24 +95,14 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 				desc += ": " + note
 			}
 		}
-		merchantNet := t.NetAmount
-		entries := []db.Entry{{Account: domain.LedgerPixClearing, Amount: -t.Amount}}
 		if split := t.Details.V.Split; split != nil && split.Amount > 0 {
-			merchantNet -= split.Amount
-			entries = append(entries, db.Entry{Account: domain.AvailableLedger(split.AccountID), Amount: split.Amount, LockedUntil: &unlock})
 			if _, err := db.InsertTransaction(ctx, tx, splitRecord(*t, at)); err != nil {
 				return nil, err
 			}
 		}
-		entries = append(entries,
-			// The net goes to the charge's sub-account when it has one.
-			db.Entry{Account: domain.AvailableLedger(t.Wallet()), Amount: merchantNet, LockedUntil: &unlock},
-			db.Entry{Account: domain.LedgerFees, Amount: t.FeeAmount})
 		// Written with the charge's row and event, in one statement.
-		return &db.Posting{
-			Key: "charge:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypePixIn, Description: desc, Entries: entries,
-		}, nil
+		p := chargeSettlePosting(*t, desc, unlock)
+		return &p, nil
 	})
 }
 

@@ -33,8 +33,6 @@ type CryptoNoticeInput struct {
 	Notice processor.CryptoNotice
 }
 
-func cryptoKey(id, step string) string { return "crypto:" + id + ":" + step }
-
 func noticeTime(n processor.CryptoNotice) *domain.Time {
 	if n.At.IsZero() {
 		return domain.TimePtr(time.Now())
@@ -88,13 +86,7 @@ func BookCryptoDeposit(ctx context.Context, b Base, in CryptoNoticeInput) (strin
 			t.NetAmount = c.LatePayment.Credited
 		}
 		if t.NetAmount > 0 { // late coins that fell to nothing bring nothing to post
-			_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "credit"), AccountID: t.AccountID, TransactionID: t.ID,
-				Kind: domain.TypeCryptoIn, Description: "crypto deposit " + crypto.PayAmount(*c).String() + " " + c.PayCurrency,
-				Entries: []db.Entry{
-					{Account: crypto.LedgerCryptoClearing, Amount: -t.NetAmount},
-					{Account: domain.AvailableLedger(t.Wallet()), Amount: t.NetAmount},
-				}})
-			if err != nil {
+			if _, err := db.Post(ctx, tx, cryptoCreditPosting(*t)); err != nil {
 				return change{}, err
 			}
 		}
@@ -122,7 +114,7 @@ func (a *Crypto) ExpireCryptoDeposit(ctx context.Context, id string) (string, er
 // amount from withdrawable money (checked under the balance lock by
 // db.Post, as a PIX out's); an existing row writes nothing.
 func ReserveCryptoWithdrawal(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
-	return insertWithdrawal(ctx, tx, t, cryptoKey(t.ID, "reserve"))
+	return insertWithdrawal(ctx, tx, t, cryptoReservePosting(t))
 }
 
 // EnsureCryptoWithdrawal is the withdrawal workflow's guard; short of
@@ -206,17 +198,10 @@ func (a *Crypto) CompleteCryptoWithdrawal(ctx context.Context, in CryptoNoticeIn
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		c := t.Details.V.Crypto
-		_, err := db.Post(ctx, tx, db.Posting{Key: cryptoKey(t.ID, "settle"), AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypeCryptoOut, Description: "crypto sent " + crypto.PayAmount(*c).String() + " " + c.PayCurrency,
-			Entries: []db.Entry{
-				{Account: domain.PendingLedger(t.Wallet()), Amount: -t.Amount},
-				{Account: crypto.LedgerCryptoClearing, Amount: t.Amount},
-			}})
-		if err != nil {
+		if _, err := db.Post(ctx, tx, cryptoSettlePosting(*t)); err != nil {
 			return change{}, err
 		}
-		c.TxHash = in.Notice.TxHash
+		t.Details.V.Crypto.TxHash = in.Notice.TxHash
 		t.Status, t.CompletedAt = domain.StatusCompleted, noticeTime(in.Notice)
 		return emit(), nil
 	})
@@ -237,7 +222,7 @@ func (a *Crypto) FailCryptoWithdrawal(ctx context.Context, in CryptoNoticeInput)
 
 // failWithdrawal returns a withdrawal's reserve exactly and marks it FAILED.
 func failWithdrawal(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction) (change, error) {
-	if _, err := db.Post(ctx, tx, releasePosting(cryptoKey(t.ID, "release"), *t, domain.TypeCryptoOut, t.Amount)); err != nil {
+	if _, err := db.Post(ctx, tx, cryptoReleasePosting(*t)); err != nil {
 		return change{}, err
 	}
 	t.Status = domain.StatusFailed

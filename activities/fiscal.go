@@ -67,15 +67,14 @@ func cancelFiscalInvoice(ctx context.Context, tx *sqlx.Tx, deposit domain.Transa
 	if !deposit.Details.V.FiscalInvoice {
 		return nil, nil
 	}
-	inv, err := db.LockFiscalInvoice(ctx, tx, fiscal.FiscalInvoiceID(deposit.ID))
+	// Its event is the refund's to write, after the refund's own: the step
+	// stores the row alone and answers it.
+	inv, moved, err := lockStep(ctx, tx, fiscal.FiscalInvoiceID(deposit.ID), invoiceRecords,
+		moveInvoice(fiscal.InvoiceCancelled, "", nil))
 	if errors.Is(err, domain.ErrNotFound) { // paid before its account could ask for one
 		return nil, nil
 	}
-	if err != nil || !fiscal.InvoiceMoves(inv.Status, fiscal.InvoiceCancelled) {
-		return nil, err
-	}
-	inv.Status = fiscal.InvoiceCancelled
-	if _, err := db.UpdateFiscalInvoice(ctx, tx, inv); err != nil {
+	if err != nil || !moved {
 		return nil, err
 	}
 	return []db.NewEvent{invoiceEvent(inv, domain.EventInvoiceCancelled)}, nil
@@ -107,26 +106,30 @@ func (a *FiscalInvoices) SubmitInvoice(ctx context.Context, id string) (fiscal.F
 	if err != nil {
 		return inv, fmt.Errorf("processor: issue invoice: %w", err)
 	}
-	return a.invoiceStep(ctx, id, fiscal.InvoiceProcessing, domain.EventInvoiceProcessing, func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
-		inv.ReferenceID = &sub.ReferenceID
-		return db.DeleteLaunch(ctx, tx, LaunchFiscalInvoice, inv.ID)
-	})
+	inv, _, err = runStep(ctx, a.DB, id, invoiceRecords, moveInvoice(fiscal.InvoiceProcessing, domain.EventInvoiceProcessing,
+		func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
+			inv.ReferenceID = &sub.ReferenceID
+			return db.DeleteLaunch(ctx, tx, LaunchFiscalInvoice, inv.ID)
+		}))
+	return inv, err
 }
 
 // ConcludeInvoice applies the issuer's answer: ISSUED with its number
 // (invoice.issued) or FAILED with its reason (invoice.failed). An invoice
 // not PROCESSING (a retry, or cancelled meanwhile) is returned as it is.
 func (a *FiscalInvoices) ConcludeInvoice(ctx context.Context, n processor.InvoiceNotice) (fiscal.FiscalInvoice, error) {
+	move := moveInvoice(fiscal.InvoiceFailed, domain.EventInvoiceFailed, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
+		inv.Reason = &n.Reason
+		return nil
+	})
 	if n.Outcome == processor.OutcomeIssued {
-		return a.invoiceStep(ctx, n.InvoiceID, fiscal.InvoiceIssued, domain.EventInvoiceIssued, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
+		move = moveInvoice(fiscal.InvoiceIssued, domain.EventInvoiceIssued, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
 			inv.Number = &n.Number
 			return nil
 		})
 	}
-	return a.invoiceStep(ctx, n.InvoiceID, fiscal.InvoiceFailed, domain.EventInvoiceFailed, func(_ *sqlx.Tx, inv *fiscal.FiscalInvoice) error {
-		inv.Reason = &n.Reason
-		return nil
-	})
+	inv, _, err := runStep(ctx, a.DB, n.InvoiceID, invoiceRecords, move)
+	return inv, err
 }
 
 // WithdrawInvoice tells the issuer that a CANCELLED invoice (its sale was
@@ -146,27 +149,28 @@ func (a *FiscalInvoices) WithdrawInvoice(ctx context.Context, id string) error {
 	return nil
 }
 
-// invoiceStep is the invoice's transition: lock its row, move it to `to`
-// only if domain.InvoiceMoves allows it (else it was past this step:
-// nothing written), let apply fill the step's fields and write in the same
-// transaction, store it and its event.
-func (a *FiscalInvoices) invoiceStep(ctx context.Context, id, to, event string, apply func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error) (fiscal.FiscalInvoice, error) {
-	var out fiscal.FiscalInvoice
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		inv, err := db.LockFiscalInvoice(ctx, tx, id)
-		out = inv
-		if err != nil || !fiscal.InvoiceMoves(inv.Status, to) {
-			return err
+// invoiceRecords are the fiscal invoices' rows for a step; their events
+// are invoiceEvent.
+var invoiceRecords = ownTable(db.LockFiscalInvoice, db.UpdateFiscalInvoice, invoiceEvent)
+
+// moveInvoice is the apply of an invoice's step: it moves the invoice to
+// `to` only if fiscal.InvoiceMoves allows it (else it was past this step:
+// the zero change, nothing written), lets fill (if any) set the step's
+// fields and write in the same transaction, and names the step's event
+// (none: "").
+func moveInvoice(to, event string, fill func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) error) func(*sqlx.Tx, *fiscal.FiscalInvoice) (change, error) {
+	return func(tx *sqlx.Tx, inv *fiscal.FiscalInvoice) (change, error) {
+		if !fiscal.InvoiceMoves(inv.Status, to) {
+			return change{}, nil
 		}
 		inv.Status = to
-		if err := apply(tx, &inv); err != nil {
-			return err
+		ch := emit()
+		if event != "" {
+			ch = emit(event)
 		}
-		if out, err = db.UpdateFiscalInvoice(ctx, tx, inv); err != nil {
-			return err
+		if fill == nil {
+			return ch, nil
 		}
-		_, err = db.InsertEvents(ctx, tx, invoiceEvent(out, event))
-		return err
-	})
-	return out, err
+		return ch, fill(tx, inv)
+	}
 }

@@ -72,13 +72,7 @@ func HoldDisputed(ctx context.Context, tx *sqlx.Tx, h DisputeHold) (money.Cents,
 	if moved == 0 {
 		return 0, nil
 	}
-	own := min(h.Own, moved)
-	posted, err := db.Post(ctx, tx, db.Posting{Key: "med-hold:" + h.Key, AccountID: h.AccountID, TransactionID: h.TransactionID,
-		Kind: "MED_HOLD", Description: "MED: disputed value blocked", Entries: []db.Entry{
-			{Account: domain.AvailableLedger(h.Wallet), Amount: -own, LockedUntil: h.LockedUntil},
-			{Account: domain.AvailableLedger(h.Wallet), Amount: -(moved - own)},
-			{Account: locked, Amount: moved},
-		}})
+	posted, err := db.Post(ctx, tx, medHoldPosting(h, moved))
 	if err != nil || !posted {
 		return 0, err
 	}
@@ -92,13 +86,7 @@ func ReleaseDisputed(ctx context.Context, tx *sqlx.Tx, h DisputeHold) error {
 	if h.Amount <= 0 {
 		return nil
 	}
-	own := min(h.Own, h.Amount)
-	_, err := db.Post(ctx, tx, db.Posting{Key: "med-release:" + h.Key, AccountID: h.AccountID, TransactionID: h.TransactionID,
-		Kind: "MED_RELEASE", Description: "MED: blocked value released", Entries: []db.Entry{
-			{Account: subaccount.LockedLedger(h.Wallet), Amount: -h.Amount},
-			{Account: domain.AvailableLedger(h.Wallet), Amount: own, LockedUntil: h.LockedUntil},
-			{Account: domain.AvailableLedger(h.Wallet), Amount: h.Amount - own},
-		}})
+	_, err := db.Post(ctx, tx, medReleasePosting(h))
 	return err
 }
 
@@ -135,7 +123,7 @@ func blockedHold(ctx context.Context, q sqlx.QueryerContext, m, d domain.Transac
 		t := d.CompletedAt.Add(domain.ReceivedLock)
 		h.LockedUntil = &t
 	}
-	took, until, err := db.LockedPosted(ctx, q, domain.AvailableLedger(h.Wallet), "med-hold:"+m.ID)
+	took, until, err := db.LockedPosted(ctx, q, domain.AvailableLedger(h.Wallet), medHoldKey(m.ID))
 	if until != nil {
 		h.LockedUntil = until
 	}
@@ -382,12 +370,7 @@ func (a *MEDs) returnToPayer(ctx context.Context, tx *sqlx.Tx, m *domain.Transac
 	}
 	back := med.Blocked + topUp
 	if back > 0 {
-		if _, err := db.Post(ctx, tx, db.Posting{Key: "med-return:" + m.ID, AccountID: m.AccountID, TransactionID: m.ID,
-			Kind: "MED_RETURN", Description: "MED: disputed value returned to the payer", Entries: []db.Entry{
-				{Account: subaccount.LockedLedger(w), Amount: -med.Blocked},
-				{Account: domain.AvailableLedger(w), Amount: -topUp},
-				{Account: domain.LedgerPixClearing, Amount: back},
-			}}); err != nil {
+		if _, err := db.Post(ctx, tx, medReturnPosting(*m, topUp)); err != nil {
 			return err
 		}
 	}

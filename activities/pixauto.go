@@ -73,26 +73,10 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// authorizationStep is the one way a step moves an authorization: lock its
-// row, let apply change it (and its instructions, and the ledger, in the
-// same transaction), and save it. A step that finds the authorization past
-// it returns false from apply and writes nothing.
-func (a *PixAutomatic) authorizationStep(ctx context.Context, id string, apply func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error)) (pixauto.Authorization, error) {
-	var out pixauto.Authorization
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		au, err := db.LockAuthorization(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		changed, err := apply(tx, &au)
-		out = au
-		if err != nil || !changed {
-			return err
-		}
-		return db.SaveAuthorization(ctx, tx, au)
-	})
-	return out, err
-}
+// authorizationRecords are the authorizations' rows for a step: an
+// authorization's step moves it (and its instructions, and the ledger, in
+// the same transaction); it has no events.
+var authorizationRecords = ownTable(db.LockAuthorization, saved(db.SaveAuthorization), nil)
 
 // ActivateAuthorization records the payer's consent: PENDING → ACTIVE with
 // the payer, and the first payment the consent QR carried recorded as a
@@ -101,22 +85,23 @@ func (a *PixAutomatic) authorizationStep(ctx context.Context, id string, apply f
 // having run first) leaves it closed but still books its first payment,
 // under the same id and key (the payer was debited): a late payment.
 func (a *PixAutomatic) ActivateAuthorization(ctx context.Context, in ActivateInput) (pixauto.Authorization, error) {
-	return a.authorizationStep(ctx, in.AuthorizationID, func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error) {
+	au, _, err := runStep(ctx, a.DB, in.AuthorizationID, authorizationRecords, func(tx *sqlx.Tx, au *pixauto.Authorization) (change, error) {
 		at := in.Notice.At.UTC()
 		if au.Status != pixauto.StatusPending {
 			if !LateFirstPayment(*au, in.Notice) {
-				return false, nil
+				return change{}, nil
 			}
 			paid := *au
 			paid.Payer = in.Notice.Payer
-			return true, bookFirstPayment(ctx, tx, au, paid, in.Notice.EndToEndID, at)
+			return emit(), bookFirstPayment(ctx, tx, au, paid, in.Notice.EndToEndID, at)
 		}
 		au.Status, au.Payer, au.ApprovedAt = pixauto.StatusActive, in.Notice.Payer, &at
 		if au.FirstPaymentAmount <= 0 {
-			return true, nil
+			return emit(), nil
 		}
-		return true, bookFirstPayment(ctx, tx, au, *au, in.Notice.EndToEndID, at)
+		return emit(), bookFirstPayment(ctx, tx, au, *au, in.Notice.EndToEndID, at)
 	})
+	return au, err
 }
 
 // LateFirstPayment reports whether n pays the first payment of au, closed
@@ -161,7 +146,7 @@ func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.
 	if err := db.AddCustomerPayment(ctx, tx, au.CustomerID, t.Amount); err != nil {
 		return err
 	}
-	_, err := db.Post(ctx, tx, pixAutomaticPosting(*t, e2e, unlock))
+	_, err := db.Post(ctx, tx, pixAutomaticSettlePosting(*t, e2e, unlock))
 	return err
 }
 
@@ -170,33 +155,34 @@ func credit(ctx context.Context, tx *sqlx.Tx, t *domain.Transaction, au pixauto.
 // sent to the payer's institution; one already sent still settles. An
 // authorization closed already is left as it is.
 func (a *PixAutomatic) CloseAuthorization(ctx context.Context, in CloseInput) (pixauto.Authorization, error) {
-	return a.authorizationStep(ctx, in.AuthorizationID, func(tx *sqlx.Tx, au *pixauto.Authorization) (bool, error) {
+	au, _, err := runStep(ctx, a.DB, in.AuthorizationID, authorizationRecords, func(tx *sqlx.Tx, au *pixauto.Authorization) (change, error) {
 		if au.Closed() {
-			return false, nil
+			return change{}, nil
 		}
 		now := time.Now().UTC()
 		au.Status, au.StatusReason, au.ClosedAt = in.Status, in.Reason, &now
 		open, err := db.OpenInstructions(ctx, tx, au.ID)
 		if err != nil {
-			return false, err
+			return change{}, err
 		}
 		for _, o := range open {
 			// Decided on the locked row: a debit sent since the read above
 			// (ChargeInstruction) must settle, not be canceled.
 			t, err := db.LockTransaction(ctx, tx, o.ID)
 			if err != nil {
-				return false, err
+				return change{}, err
 			}
 			if d := t.Details.V.PixAutomatic; t.Status == pixauto.InstructionScheduled && d != nil && d.SubmittedAt == nil {
 				t.Status, d.RetryDate = pixauto.InstructionCanceled, ""
 				d.FailureReason = "authorization " + in.Status
 				if _, err := db.UpdateTransaction(ctx, tx, t); err != nil {
-					return false, err
+					return change{}, err
 				}
 			}
 		}
-		return true, nil
+		return emit(), nil
 	})
+	return au, err
 }
 
 // MakeInstruction makes one instruction through the use case; a business

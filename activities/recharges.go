@@ -29,17 +29,12 @@ type RechargeNoticeInput struct {
 	Notice processor.RechargeNotice
 }
 
-// rechargeKey is the posting key of a recharge's step: reserve, complete,
-// or release (a cancellation and a failure share it: only one of them can
-// happen, and the reserve returns once).
-func rechargeKey(id, step string) string { return "recharge:" + id + ":" + step }
-
 // InsertRecharge writes a new recharge and the reserve of its amount from
 // withdrawable money; it writes nothing when the row exists already. The
 // use case (service.Recharges.Create) calls it in its transaction;
 // EnsureRecharge, the workflow's guard, then finds it written.
 func InsertRecharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
-	return insertWithdrawal(ctx, tx, t, rechargeKey(t.ID, "reserve"))
+	return insertWithdrawal(ctx, tx, t, rechargeReservePosting(t))
 }
 
 // EnsureRecharge is the workflow's first step, a guard (see
@@ -103,13 +98,7 @@ func (a *Recharges) CompleteRecharge(ctx context.Context, in RechargeNoticeInput
 		if t.Status != domain.StatusPending {
 			return change{}, nil
 		}
-		_, err := db.Post(ctx, tx, db.Posting{Key: rechargeKey(t.ID, "complete"), AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypeMobileRecharge, Description: "mobile recharge " + t.Details.V.Recharge.Operator + " " + t.Details.V.Recharge.Phone,
-			Entries: []db.Entry{
-				{Account: domain.PendingLedger(t.Wallet()), Amount: -t.Amount},
-				{Account: domain.LedgerRechargeClearing, Amount: t.Amount},
-			}})
-		if err != nil {
+		if _, err := db.Post(ctx, tx, rechargeCompletePosting(*t)); err != nil {
 			return change{}, err
 		}
 		t.Status, t.CompletedAt = domain.StatusCompleted, domain.TimePtr(at)
@@ -124,7 +113,7 @@ func (a *Recharges) FailRecharge(ctx context.Context, in RechargeNoticeInput) (s
 		if t.Status != domain.StatusPending {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, releasePosting(rechargeKey(t.ID, "release"), *t, domain.TypeMobileRecharge, t.Amount)); err != nil {
+		if _, err := db.Post(ctx, tx, rechargeReleasePosting(*t)); err != nil {
 			return change{}, err
 		}
 		t.Status = domain.StatusFailed
@@ -148,7 +137,7 @@ func CancelRecharge(ctx context.Context, b *Base, id string) (domain.Transaction
 		if already, err := mobile.Cancellable(*t); already || err != nil {
 			return change{}, err
 		}
-		if _, err := db.Post(ctx, tx, releasePosting(rechargeKey(t.ID, "release"), *t, domain.TypeMobileRecharge, t.Amount)); err != nil {
+		if _, err := db.Post(ctx, tx, rechargeReleasePosting(*t)); err != nil {
 			return change{}, err
 		}
 		t.Status = domain.StatusCanceled

@@ -41,7 +41,7 @@ func RequestRefund(ctx context.Context, tx *sqlx.Tx, d domain.Transaction, publi
 			return err
 		}
 	}
-	posted, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":reserve", d, -1))
+	posted, err := db.Post(ctx, tx, refundReservePosting(d))
 	if errors.Is(err, domain.ErrInsufficientBalance) && r.SplitAmount > 0 && partner.Available < r.SplitAmount {
 		return domain.Insufficient("the split partner cannot give back its share of %s, so the refund cannot be made", r.SplitAmount)
 	}
@@ -150,16 +150,7 @@ func (a *Refunds) CompleteRefund(ctx context.Context, in CompleteRefundInput) er
 		if r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		_, err := db.Post(ctx, tx, db.Posting{Key: "refund:" + d.ID + ":settle", AccountID: d.AccountID, TransactionID: r.StatementID,
-			Kind: domain.TypeRefund, Description: "PIX refund of " + *d.EndToEndID,
-			Entries: []db.Entry{
-				{Account: domain.PendingLedger(d.Wallet()), Amount: -r.DebitNet},
-				{Account: domain.PendingLedger(r.SplitAccountID), Amount: -r.SplitAmount}, // zero without a split
-				{Account: domain.LedgerFees, Amount: r.TransferFee},
-				{Account: domain.LedgerPixClearing, Amount: d.Amount},
-				{Account: domain.LedgerRefundCosts, Amount: -(d.Amount - r.DepositNet - r.SplitAmount)},
-			}})
-		if err != nil {
+		if _, err := db.Post(ctx, tx, refundSettlePosting(*d)); err != nil {
 			return change{}, err
 		}
 		r.Status, r.CompletedAt = domain.StatusCompleted, domain.TimePtr(at)
@@ -180,7 +171,7 @@ func (a *Refunds) FailRefund(ctx context.Context, in FailInput) error {
 		if r.Status == domain.StatusCompleted || r.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, refundPosting("refund:"+d.ID+":release", *d, +1)); err != nil {
+		if _, err := db.Post(ctx, tx, refundReleasePosting(*d)); err != nil {
 			return change{}, err
 		}
 		r.Status = domain.StatusFailed

@@ -62,13 +62,14 @@ func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput)
 	case err != nil:
 		return s, err // retried
 	}
-	return a.save(ctx, in.SubscriptionID, func(s *billing.Subscription) bool {
+	s, _, err = runStep(ctx, a.DB, in.SubscriptionID, subscriptionRecords, func(_ *sqlx.Tx, s *billing.Subscription) (change, error) {
 		if s.Status != billing.SubscriptionActive || s.NextCycle != in.Cycle {
-			return false
+			return change{}, nil
 		}
 		*s = s.Advanced(in.Cycle, billingID, refusal)
-		return true
+		return emit(), nil
 	})
+	return s, err
 }
 
 // CancelSubscription cancels the subscription for good and then cancels
@@ -77,13 +78,13 @@ func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput)
 // the row canceled and retries only the billing's cancel, which is itself
 // idempotent.
 func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (billing.Subscription, error) {
-	s, err := a.save(ctx, id, func(s *billing.Subscription) bool {
+	s, _, err := runStep(ctx, a.DB, id, subscriptionRecords, func(_ *sqlx.Tx, s *billing.Subscription) (change, error) {
 		if s.Status == billing.SubscriptionCanceled {
-			return false
+			return change{}, nil
 		}
 		s.Status = billing.SubscriptionCanceled
 		s.CanceledAt = domain.TimePtr(time.Now().Truncate(time.Millisecond)) // as stored
-		return true
+		return emit(), nil
 	})
 	if err != nil || s.LastBillingID == "" {
 		return s, err
@@ -96,20 +97,6 @@ func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (bill
 	return s, err
 }
 
-// save is the subscription's transition: lock the row, let apply change
-// it (false: already past this step, nothing written), store it.
-func (a *Subscriptions) save(ctx context.Context, id string, apply func(*billing.Subscription) bool) (billing.Subscription, error) {
-	var out billing.Subscription
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error {
-		s, err := db.LockSubscription(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		out = s
-		if !apply(&out) {
-			return nil
-		}
-		return db.SaveSubscription(ctx, tx, out)
-	})
-	return out, err
-}
+// subscriptionRecords are the subscriptions' rows for a step: the row is
+// the subscription's document, written whole; it has no events.
+var subscriptionRecords = ownTable(db.LockSubscription, saved(db.SaveSubscription), nil)

@@ -52,9 +52,7 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 	// The balance lock comes last, to be held as briefly as possible: the
 	// posting takes it and checks the withdrawable money under it. A PIX
 	// out with a sub-account pays from the sub-account's money.
-	p := reservePosting("transfer:"+t.ID+":reserve", t, domain.TypePixOut, t.Details.V.Debit)
-	p.Withdraw = &db.Withdrawal{AccountID: t.Wallet(), Amount: t.Details.V.Debit}
-	_, err = db.Post(ctx, tx, p)
+	_, err = db.Post(ctx, tx, transferReservePosting(t))
 	return err
 }
 
@@ -140,15 +138,7 @@ func (a *Transfers) CompleteTransfer(ctx context.Context, in CompleteTransferInp
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		debit := t.Details.V.Debit
-		_, err := db.Post(ctx, tx, db.Posting{Key: "transfer:" + t.ID + ":settle", AccountID: t.AccountID, TransactionID: t.ID,
-			Kind: domain.TypePixOut, Description: "PIX sent " + n.EndToEndID,
-			Entries: []db.Entry{
-				{Account: domain.PendingLedger(t.Wallet()), Amount: -debit},
-				{Account: domain.LedgerPixClearing, Amount: t.NetAmount},
-				{Account: domain.LedgerFees, Amount: debit - t.NetAmount},
-			}})
-		if err != nil {
+		if _, err := db.Post(ctx, tx, transferSettlePosting(*t, n.EndToEndID)); err != nil {
 			return change{}, err
 		}
 		t.Status, t.CompletedAt = domain.StatusCompleted, domain.TimePtr(n.At)
@@ -169,7 +159,7 @@ func (a *Transfers) FailTransfer(ctx context.Context, in FailInput) error {
 		if t.Status == domain.StatusCompleted || t.Status == domain.StatusFailed {
 			return change{}, nil
 		}
-		if _, err := db.Post(ctx, tx, releasePosting("transfer:"+t.ID+":release", *t, domain.TypePixOut, t.Details.V.Debit)); err != nil {
+		if _, err := db.Post(ctx, tx, transferReleasePosting(*t)); err != nil {
 			return change{}, err
 		}
 		t.Status = domain.StatusFailed

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/money"
@@ -18,20 +19,13 @@ func Adjust(ctx context.Context, d *sqlx.DB, accountID string, amount money.Cent
 	if idemKey == "" {
 		idemKey = domain.NewID("")
 	}
-	key := "adjustment:" + accountID + ":" + idemKey
 	t := domain.Transaction{
-		ID: domain.DerivedID("", key), AccountID: accountID, Type: domain.TypeAdjustment,
+		ID: domain.DerivedID("", activities.AdjustmentKey(accountID, idemKey)), AccountID: accountID, Type: domain.TypeAdjustment,
 		Status: domain.StatusCompleted, Amount: amount, NetAmount: amount, Description: description,
 		CompletedAt: domain.TimePtr(time.Now()), CreatedAt: domain.NewTime(time.Now()),
 	}
 	err := db.InTx(ctx, d, func(tx *sqlx.Tx) error {
-		posted, err := db.Post(ctx, tx, db.Posting{
-			Key: key, AccountID: accountID, TransactionID: t.ID, Kind: domain.TypeAdjustment, Description: description,
-			Entries: []db.Entry{
-				{Account: domain.AvailableLedger(accountID), Amount: amount},
-				{Account: domain.LedgerAdjustments, Amount: -amount},
-			},
-		})
+		posted, err := db.Post(ctx, tx, activities.AdjustmentPosting(t, idemKey))
 		if err != nil || !posted {
 			return err
 		}

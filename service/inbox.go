@@ -88,11 +88,11 @@ func (s *Inbox) base() activities.Base { return activities.Base{DB: s.DB, Public
 // (activities.ChargeOwnerWake) for a move the Inbox booked itself; the
 // owner's row already moved in that transaction, so a failure is logged.
 func (s *Inbox) wakeOwner(ctx context.Context, t domain.Transaction) {
-	id, signal, moved, ok := activities.ChargeOwnerWake(t, t.Status)
+	id, name, moved, ok := activities.ChargeOwnerWake(t, t.Status)
 	if !ok {
 		return
 	}
-	if err := s.Temporal.SignalWorkflow(ctx, id, "", signal, moved); err != nil {
+	if err := signal(ctx, s.Temporal, id, name, moved, "the owner's workflow "+id+" has ended"); err != nil {
 		slog.Info("charge owner's workflow not signalled", "workflowId", id, "error", err)
 	}
 }

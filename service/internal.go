@@ -8,6 +8,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 )
@@ -65,15 +66,7 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	// Both balances are locked in id order by the posting (so that A→B and
 	// B→A at the same time cannot deadlock); the sender's withdrawable
 	// money is checked under that lock.
-	n, err := db.InsertPosted(ctx, d, []domain.Transaction{out, inRec},
-		db.Posting{Key: "internal:" + pair, AccountID: acct.ID, TransactionID: out.ID,
-			Kind: domain.TypeInternalOut, Description: "internal transfer to " + to.Email,
-			Entries: []db.Entry{
-				{Account: domain.AvailableLedger(acct.ID), Amount: -in.Amount},
-				{Account: domain.AvailableLedger(to.ID), Amount: in.Amount},
-			},
-			Withdraw: &db.Withdrawal{AccountID: acct.ID, Amount: in.Amount},
-		},
+	n, err := db.InsertPosted(ctx, d, []domain.Transaction{out, inRec}, activities.InternalTransferPosting(out),
 		db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
 		db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
 	)

@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
@@ -341,28 +338,9 @@ func (s *PixAutomatic) CancelInstruction(ctx context.Context, acct domain.Accoun
 }
 
 // update sends an update to the authorization's workflow and waits for its
-// answer; the target goes last (workflows.PixAutoTarget).
+// answer (the service's update); the target goes last
+// (workflows.PixAutoTarget).
 func (s *PixAutomatic) update(ctx context.Context, id, name string, out any, args ...any) error {
-	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
-	defer cancel()
 	args = append(args, workflows.PixAutoTarget{AuthorizationID: id})
-	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: workflows.AuthorizationWorkflowID(id), UpdateName: name, Args: args,
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	if err == nil {
-		err = h.Get(ctx, out)
-	}
-	if err == nil {
-		return nil
-	}
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) && (app.Type() == activities.ErrTypeInvalid || app.Type() == activities.ErrTypeInsufficient) {
-		return domain.Invalidf("%s", app.Message())
-	}
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("authorization %s is closed and can no longer change", id)
-	}
-	return fmt.Errorf("%w: authorization workflow update: %v", domain.ErrUnavailable, err)
+	return update(ctx, s.Temporal, workflows.AuthorizationWorkflowID(id), name, out, args...)
 }

@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
@@ -177,43 +174,15 @@ func (s *Schedules) open(ctx context.Context, acct domain.Account, id string) (s
 	return sc, nil
 }
 
-// update sends a workflow update and waits for its answer.
+// update sends an update to the schedule's workflow and waits for the
+// record it answers (the service's update). The target last: the workflow
+// rejects an update naming another schedule, or none
+// (workflows.ScheduleTarget).
 func (s *Schedules) update(ctx context.Context, id, name string, args ...any) (schedule.Record, error) {
-	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
-	defer cancel()
-	// The target last: the workflow rejects an update naming another
-	// schedule, or none (workflows.ScheduleTarget).
-	args = append(args, workflows.ScheduleTarget{ScheduleID: id})
-	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: workflows.ScheduleWorkflowID(id), UpdateName: name, Args: args,
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
 	var rec schedule.Record
-	if err == nil {
-		err = h.Get(ctx, &rec)
-	}
-	return rec, updateError(id, err)
-}
-
-// updateError maps the workflow's answers to business errors.
-func updateError(id string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) {
-		switch app.Type() {
-		case activities.ErrTypeInvalid:
-			return domain.Invalidf("%s", app.Message())
-		case activities.ErrTypeInsufficient:
-			return domain.Insufficient("%s", app.Message())
-		}
-	}
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("scheduled transfer %s is closed and can no longer change", id)
-	}
-	return fmt.Errorf("%w: schedule workflow update: %v", domain.ErrUnavailable, err)
+	args = append(args, workflows.ScheduleTarget{ScheduleID: id})
+	err := update(ctx, s.Temporal, workflows.ScheduleWorkflowID(id), name, &rec, args...)
+	return rec, err
 }
 
 // Run makes run number n of a schedule: a real PIX out or internal
@@ -310,9 +279,10 @@ func (s *Schedules) BalanceChanged(ctx context.Context, accountID string) error 
 	}
 	var first error
 	for _, id := range ids {
-		err := s.Temporal.SignalWorkflow(ctx, workflows.ScheduleWorkflowID(id), "", workflows.BalanceSignal, accountID)
-		var nf *serviceerror.NotFound
-		if err != nil && !errors.As(err, &nf) && first == nil {
+		// A schedule whose workflow has ended (or not started yet) has
+		// nothing to look at: no error.
+		err := signal(ctx, s.Temporal, workflows.ScheduleWorkflowID(id), workflows.BalanceSignal, accountID, "schedule "+id+" has no running workflow")
+		if err != nil && !errors.Is(err, domain.ErrInvalid) && first == nil {
 			first = err
 		}
 	}

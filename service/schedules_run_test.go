@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+	"go.temporal.io/api/serviceerror"
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/db"
@@ -13,6 +14,7 @@ import (
 	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/service/servicemock"
+	"github.com/jangada/jangada/workflows"
 )
 
 // A scheduled run whose first attempt made its transfer but lost the
@@ -69,5 +71,47 @@ func TestScheduledRunRetryFindsItsTransferBeforeTheKey(t *testing.T) {
 			}
 			verifyLedger(t)
 		})
+	}
+}
+
+// A balance change signals each open threshold schedule of the account
+// (through signal, bounded by TemporalCallTimeout): one whose workflow has
+// ended is no error, and Temporal away on one is the answer (the listener
+// logs it) while the others are still told.
+func TestBalanceChangedSignalsEachThresholdSchedule(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	acct := newAccount(t, "Loja Limiar")
+	key, _, err := service.NewKey(ctx, sharedDB, acct.ID, domain.NewKey{Name: "limiar", Permissions: []string{"*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for range 2 {
+		sc := schedule.Schedule{ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: key.ID, Label: "limiar",
+			Trigger: schedule.BalanceThreshold, Threshold: 5_000, Status: schedule.StatusActive, CreatedAt: time.Now(),
+			Payload: schedule.Payload{Method: schedule.MethodPix, Amount: 1_000, PixKey: "a@b.co", PixKeyType: "EMAIL"}}
+		if err := db.InsertSchedule(ctx, sharedDB, sc); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sc.ID)
+	}
+	for _, tc := range []struct {
+		name    string
+		answers []error
+		want    error
+	}{
+		{"both told", []error{nil, nil}, nil},
+		{"one ended", []error{serviceerror.NewNotFound("workflow execution already completed"), nil}, nil},
+		{"Temporal away on one", []error{errors.New("connection refused"), nil}, domain.ErrUnavailable},
+	} {
+		temporal := servicemock.NewMockTemporal(gomock.NewController(t))
+		for i, id := range ids {
+			temporal.EXPECT().SignalWorkflow(gomock.Any(), workflows.ScheduleWorkflowID(id), "", workflows.BalanceSignal, acct.ID).Return(tc.answers[i])
+		}
+		err := (&service.Schedules{DB: sharedDB, Temporal: temporal}).BalanceChanged(ctx, acct.ID)
+		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
 	}
 }

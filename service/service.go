@@ -17,7 +17,9 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/workflows"
@@ -140,20 +142,15 @@ func earlierMove(ctx context.Context, q sqlx.QueryerContext, accountID, id, idem
 }
 
 // signal sends a signal to a resource's workflow, the one way the service
-// acts on a running payment. A workflow that has already closed answers
-// with a 400 saying gone; Temporal being unreachable is a 503.
+// acts on a running payment (an operator's decision, a processor's notice,
+// a wake). A workflow that is not running answers with a 400 saying gone;
+// Temporal being unreachable, or slower than TemporalCallTimeout, is a 503
+// (temporalError).
 func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, gone string) error {
 	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
 	defer cancel()
 	err := c.SignalWorkflow(ctx, workflowID, "", name, arg)
-	var nf *serviceerror.NotFound
-	if errors.As(err, &nf) {
-		return domain.Invalidf("%s", gone)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, workflowID, err)
-	}
-	return nil
+	return temporalError(err, "signal "+workflowID, domain.Invalidf("%s", gone))
 }
 
 // signalWithStart sends a signal to the workflow of a committed resource,
@@ -163,21 +160,74 @@ func signal(ctx context.Context, c Temporal, workflowID, name string, arg any, g
 // call starts is started without a delay: a Signal-With-Start that creates
 // a delayed workflow does not end the delay it created, so the notice
 // would wait for the charge's expiry. A workflow that has closed answers
-// with a 400 saying gone; Temporal being unreachable is a 503.
+// with a 400 saying gone; Temporal being unreachable is a 503
+// (temporalError).
 func signalWithStart(ctx context.Context, c Temporal, taskQueue string, l launch, name string, arg any, gone string) error {
 	ctx, cancel := context.WithTimeout(ctx, TemporalCallTimeout)
 	defer cancel()
 	st := l.st
 	st.Delay = 0
 	_, err := c.SignalWithStartWorkflow(ctx, st.ID, name, arg, st.Options(taskQueue), l.wf, l.arg)
-	var already *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &already) { // closed, and its id may not be reused
-		return domain.Invalidf("%s", gone)
+	return temporalError(err, "signal "+l.st.ID, domain.Invalidf("%s", gone))
+}
+
+// update sends an update to a resource's workflow and waits, at most
+// UpdateTimeout, for its answer, decoded into out; the workflow's
+// validator refuses an update whose target (the last of args) names
+// another resource. The use case has read the resource open before it
+// asks, so a workflow that is not running is not the merchant's mistake:
+// its start is still owed (the sweeper makes it shortly) or it closed a
+// moment ago. That is a 503, and the retry reads the resource as it then
+// is (a closed one answers its own 400). A business refusal of the
+// workflow is a 400, Temporal away a 503 (temporalError).
+func update(ctx context.Context, c Temporal, workflowID, name string, out any, args ...any) error {
+	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
+	defer cancel()
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: workflowID, UpdateName: name, Args: args, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, out)
 	}
-	if err != nil {
-		return fmt.Errorf("%w: signal %s: %v", domain.ErrUnavailable, l.st.ID, err)
+	return temporalError(err, "update "+name+" of "+workflowID,
+		fmt.Errorf("%w: %s has no running workflow yet, retry shortly", domain.ErrUnavailable, workflowID))
+}
+
+// temporalError is the one mapping of what Temporal answers a use case's
+// call to a resource's workflow (a signal, a Signal-With-Start, an
+// update; call names it for the logs) to the domain's errors:
+//
+//   - the workflow refused the request by a business rule (an update's
+//     ApplicationError of type activities.ErrTypeInvalid or
+//     ErrTypeInsufficient): domain.Invalidf or domain.Insufficient with
+//     its message, a 400;
+//   - the workflow is not running: not found (never started) or already
+//     completed (both serviceerror.NotFound), or closed with its id not
+//     reusable (a Signal-With-Start's WorkflowExecutionAlreadyStarted):
+//     notRunning, what the caller answers for its resource then;
+//   - anything else: Temporal unreachable, or the call's deadline passed
+//     (context.DeadlineExceeded, serviceerror.DeadlineExceeded, an update's
+//     client.WorkflowUpdateServiceTimeoutOrCanceledError), or a refusal of
+//     another type: domain.ErrUnavailable, a 503.
+func temporalError(err error, call string, notRunning error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		switch app.Type() {
+		case activities.ErrTypeInvalid:
+			return domain.Invalidf("%s", app.Message())
+		case activities.ErrTypeInsufficient:
+			return domain.Insufficient("%s", app.Message())
+		}
+	}
+	var nf *serviceerror.NotFound
+	var closed *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &nf) || errors.As(err, &closed) {
+		return notRunning
+	}
+	return fmt.Errorf("%w: %s: %v", domain.ErrUnavailable, call, err)
 }
 
 // ptrEq tells whether an optional stored id equals a request's ("" for

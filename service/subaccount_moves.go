@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/subaccount"
@@ -93,11 +94,7 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 			return err
 		}
 		// The posting locks both balances and checks what from may spend.
-		_, err = db.Post(ctx, tx, db.Posting{Key: "subaccount:" + rec.ID, AccountID: acct.ID, TransactionID: rec.ID,
-			Kind: typ, Description: m.Description, Entries: []db.Entry{
-				{Account: domain.AvailableLedger(from), Amount: -m.Amount},
-				{Account: domain.AvailableLedger(to), Amount: m.Amount},
-			}, Withdraw: &db.Withdrawal{AccountID: from, Amount: m.Amount}})
+		_, err = db.Post(ctx, tx, activities.SubaccountMovePosting(rec, from, to))
 		return err
 	})
 	if err != nil {

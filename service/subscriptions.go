@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
@@ -135,25 +133,12 @@ func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExt
 	if sub.Status == billing.SubscriptionCanceled {
 		return billing.SubscriptionRecord{}, domain.Invalidf("subscription %s is canceled already", sub.ID)
 	}
-	ctx, cancel := context.WithTimeout(ctx, UpdateTimeout)
-	defer cancel()
-	h, err := s.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: workflows.SubscriptionWorkflowID(sub.ID), UpdateName: workflows.SubscriptionCancel,
-		Args: []any{workflows.SubscriptionTarget{SubscriptionID: sub.ID}}, WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
+	// A workflow not running yet (its start is still owed: the sweeper
+	// makes it shortly) is a 503 (update).
 	var rec billing.SubscriptionRecord
-	if err == nil {
-		err = h.Get(ctx, &rec)
-	}
-	var nf *serviceerror.NotFound
-	switch {
-	case errors.As(err, &nf):
-		// Its start is still owed (the sweeper makes it shortly).
-		return rec, fmt.Errorf("%w: subscription %s has no running workflow yet, retry shortly", domain.ErrUnavailable, sub.ID)
-	case err != nil:
-		return rec, fmt.Errorf("%w: subscription workflow update: %v", domain.ErrUnavailable, err)
-	}
-	return rec, nil
+	err = update(ctx, s.Temporal, workflows.SubscriptionWorkflowID(sub.ID), workflows.SubscriptionCancel, &rec,
+		workflows.SubscriptionTarget{SubscriptionID: sub.ID})
+	return rec, err
 }
 
 // card sets the card a CARD_CREDIT subscription charges every cycle: the
