@@ -139,8 +139,17 @@ type validator[R any, B any] interface {
 // act, answer with message and the action's result. Every error goes
 // through fail, so each one maps to its status in one place.
 func bindAndAct[R any, B any, PB validator[R, B]](c *gin.Context, message string, act func(R) (any, error)) {
-	var body B
-	if err := bind(c, &body); err != nil {
+	readAndAct[R, B, PB](c, message, func(c *gin.Context) (B, error) {
+		var body B
+		return body, bind(c, &body)
+	}, act)
+}
+
+// readAndAct is bindAndAct for a body read another way (a multipart form:
+// readForm): read it, validate it, act, answer.
+func readAndAct[R any, B any, PB validator[R, B]](c *gin.Context, message string, read func(*gin.Context) (B, error), act func(R) (any, error)) {
+	body, err := read(c)
+	if err != nil {
 		fail(c, err)
 		return
 	}

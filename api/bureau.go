@@ -39,23 +39,10 @@ func (s *Server) simulateDunning(c *gin.Context) {
 }
 
 func (s *Server) createDunning(c *gin.Context) {
-	body, err := dunningForm(c)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	in, err := body.Validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	in.IdempotencyKey = idempotencyKey(c)
-	d, err := s.Bureau.CreateDunning(c.Request.Context(), accountOf(c), in)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Dunning requested", d)
+	readAndAct[bureau.NewDunning, bureau.DunningRequest](c, "Dunning requested", dunningForm, func(in bureau.NewDunning) (any, error) {
+		in.IdempotencyKey = idempotencyKey(c)
+		return s.Bureau.CreateDunning(c.Request.Context(), accountOf(c), in)
+	})
 }
 
 // dunningForm reads a dunning's multipart/form-data (the CONTRACTS.md

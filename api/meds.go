@@ -61,28 +61,20 @@ func (s *Server) getMED(c *gin.Context) {
 // same description and the files as "files"), validates it (size cap and
 // type sniffed from each file's bytes) and sends it.
 func (s *Server) medEvidence(c *gin.Context) {
-	var body med.EvidenceRequest
-	var err error
+	read := func(c *gin.Context) (med.EvidenceRequest, error) {
+		var b med.EvidenceRequest
+		return b, bind(c, &b)
+	}
 	if strings.HasPrefix(c.ContentType(), "multipart/") {
-		body, err = multipartEvidence(c)
-	} else {
-		err = bind(c, &body)
+		read = multipartEvidence
 	}
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	in, err := body.Validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	m, err := s.MEDs.Evidence(c.Request.Context(), accountOf(c), c.Param("id"), in)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "MED evidence sent", m.Public(s.cfg.PublicURL))
+	readAndAct[med.NewEvidence, med.EvidenceRequest](c, "MED evidence sent", read, func(in med.NewEvidence) (any, error) {
+		m, err := s.MEDs.Evidence(c.Request.Context(), accountOf(c), c.Param("id"), in)
+		if err != nil {
+			return nil, err
+		}
+		return m.Public(s.cfg.PublicURL), nil
+	})
 }
 
 // multipartEvidence reads a multipart evidence: the field description and

@@ -39,30 +39,17 @@ type Subaccounts interface {
 // The sub-account routes (spec "Sub-accounts"; body names from CONTRACTS.md).
 
 func (s *Server) createSubaccount(c *gin.Context) {
-	if !strings.HasPrefix(c.ContentType(), "multipart/") {
-		bindAndAct[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", func(in subaccount.NewSubaccount) (any, error) {
-			in.IdempotencyKey = idempotencyKey(c)
-			return s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
-		})
-		return
+	read := func(c *gin.Context) (subaccount.CreateRequest, error) {
+		var b subaccount.CreateRequest
+		return b, bind(c, &b)
 	}
-	body, err := multipartCreate(c)
-	if err != nil {
-		fail(c, err)
-		return
+	if strings.HasPrefix(c.ContentType(), "multipart/") {
+		read = multipartCreate
 	}
-	in, err := body.Validate()
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	in.IdempotencyKey = idempotencyKey(c)
-	v, err := s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	ok(c, "Sub-account created", v)
+	readAndAct[subaccount.NewSubaccount, subaccount.CreateRequest](c, "Sub-account created", read, func(in subaccount.NewSubaccount) (any, error) {
+		in.IdempotencyKey = idempotencyKey(c)
+		return s.Subaccounts.Create(c.Request.Context(), accountOf(c), in)
+	})
 }
 
 // multipartCreate reads a PJ create (multipart/form-data): the same field
