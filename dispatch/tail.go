@@ -49,6 +49,9 @@ type Tail struct {
 
 	once sync.Once
 	wake chan struct{}
+	// drains counts the reads done, so a test can wait for the first one
+	// (the look at everything that follows the LISTENs).
+	drains atomic.Int64
 	// ready is closed once the start position is taken and the LISTENs are
 	// in place: events committed after that reach Publish, and revocations
 	// reach KeyRevoked, without waiting for a poll.
@@ -125,6 +128,7 @@ func (t *Tail) Run(ctx context.Context) {
 			}
 			return
 		}
+		t.drains.Add(1)
 		// Skipped seqs usually commit within milliseconds: look again soon,
 		// backing off while they stay missing.
 		if t.gapCount() == 0 {

@@ -116,6 +116,9 @@ func TestTailCommittedPublishesOnceAndInOrder(t *testing.T) {
 	go func() { defer close(done); tail.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 	<-tail.Ready()
+	// The look at everything that follows the LISTENs must be over, or it
+	// could read the events below before Committed is handed them.
+	poll.Until(t, 10*time.Second, "the tail's first read", func() bool { return dispatch.Drains(tail) >= 1 })
 
 	// Nothing unread before it: published at once, twice handed over once.
 	first, second := commit(t, d, acct.ID), commit(t, d, acct.ID)
@@ -150,11 +153,14 @@ func TestTailCommittedPublishesOnceAndInOrder(t *testing.T) {
 	if tail.Committed([]domain.Event{late}) {
 		t.Fatal("Committed published a skipped seq beside the drain")
 	}
-	// The skipped seq committed (here, or by another process) and not
-	// looked at again yet: an event after it waits for the drain too.
+	// The skipped seq committed (here, or by another process): an event
+	// after it waits for the drain too, unless the drain's own quick look
+	// again at skipped seqs has read it by now (then it went first).
 	mine := commit(t, d, acct.ID)
 	if tail.Committed([]domain.Event{mine}) {
-		t.Fatal("Committed published an event while a skipped seq may have committed")
+		if n, _ := got.times(late.ID); n == 0 {
+			t.Fatal("Committed published an event while a skipped seq may have committed")
+		}
 	}
 	drained(t, tail, got, mine)
 	drained(t, tail, got, late)
