@@ -91,17 +91,17 @@ func moduleRoot(t *testing.T) string {
 func TestHistoryMarker(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{
-		"// MED disputes (issue 25).":                    true,
-		"// Issue 21 item 3: a forged notice":            true,
-		"// decided for issue #24":                       true,
-		"// Issues 24 and 26: coins confirmed late":      true,
-		"// Review finding: a paid notice":               true,
-		"// settled late (review)":                       true,
-		"// a withdrawal held for security review":       false,
-		"// the review still times out":                  false,
-		"// the dispute goes UNDER_REVIEW":               false,
-		"// (docs/performance.md, item 17, has figures)": false,
-		"// reissue 5 times before giving up":            false,
+		"MED disputes (issue 25).":                    true,
+		"Issue 21 item 3: a forged notice":            true,
+		"decided for issue #24":                       true,
+		"Issues 24 and 26: coins confirmed late":      true,
+		"Review finding: a paid notice":               true,
+		"settled late (review)":                       true,
+		"a withdrawal held for security review":       false,
+		"the review still times out":                  false,
+		"the dispute goes UNDER_REVIEW":               false,
+		"(docs/performance.md, item 17, has figures)": false,
+		"reissue 5 times before giving up":            false,
 	} {
 		if got := historyMarker.MatchString(text); got != want {
 			t.Errorf("%q: matched %v, want %v", text, got, want)
