@@ -1,10 +1,9 @@
 package api
 
 import (
+	"context"
 	"embed"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -42,6 +41,10 @@ var pageAssets embed.FS
 var pageTemplates = template.Must(template.New("pages").Funcs(template.FuncMap{
 	"brl":        brl,
 	"statusName": statusName,
+	"localTime":  localTime,
+	"typeName":   typeName,
+	"txStatus":   txStatusName,
+	"lockName":   lockName,
 	"methodName": func(m string) string {
 		if m == domain.MethodPix {
 			return "PIX"
@@ -70,34 +73,17 @@ const sseHeartbeat = 15 * time.Second
 // grace its payment's workflow gives a notice in flight (5 s).
 const sessionExpiryLook = 6 * time.Second
 
-// brl formats centavos as Brazilian reais: R$ 1.234,56.
+// brl formats centavos as Brazilian reais: R$ 1.234,56 (money.Cents.Format).
 func brl(v any) string {
-	var c money.Cents
 	switch x := v.(type) {
 	case money.Cents:
-		c = x
+		return x.Format()
 	case *money.Cents:
-		if x == nil {
-			return ""
+		if x != nil {
+			return x.Format()
 		}
-		c = *x
 	}
-	s := c.String() // 1234.56
-	whole, frac, _ := strings.Cut(s, ".")
-	neg := strings.HasPrefix(whole, "-")
-	whole = strings.TrimPrefix(whole, "-")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(r)
-	}
-	out := "R$ " + b.String() + "," + frac
-	if neg {
-		out = "−" + out
-	}
-	return out
+	return ""
 }
 
 // statusName is a session status as the page says it.
@@ -170,6 +156,10 @@ type pageData struct {
 	// A boleto's slip (api/billing_pages.go), on a wider card.
 	Slip billingPageData
 	Wide bool
+	// Area is the pages' area ("portal"; empty for the payer's pages).
+	Area string
+	// The sub-account portal's pages (api/portal_pages.go).
+	Portal portalPage
 }
 
 // pageForm is what the payer typed, shown again with an error.
@@ -313,84 +303,26 @@ type sessionState struct {
 // sessionEvents streams the session's status as Server-Sent Events
 // ("status" events) until it is paid or expired: it follows the session
 // and its charge through the event tail (SessionWatch) and reads the
-// session again after each of their events.
+// session again after each of their events. A CRYPTO session's expiry
+// writes no event (crypto writes none, the spec's rule), so the stream
+// also looks again once the session's time is up (its payment's workflow
+// allows a grace).
 func (s *Server) sessionEvents(c *gin.Context) {
-	ctx := c.Request.Context()
 	id := c.Param("sessionId")
-	r, err := s.Checkouts.PublicSession(ctx, id)
+	r, err := s.Checkouts.PublicSession(c.Request.Context(), id)
 	if err != nil {
 		c.AbortWithStatus(statusOf(err))
 		return
 	}
-	if s.SessionWatch == nil {
-		c.AbortWithStatus(http.StatusServiceUnavailable)
-		return
-	}
-	release, ok := s.streams.take(c.ClientIP(), s.cfg.PageStreamsPerAddress)
-	if !ok {
-		c.Header("Retry-After", "60")
-		c.AbortWithStatus(http.StatusTooManyRequests)
-		return
-	}
-	defer release()
-	wake, stop := s.SessionWatch.Watch(id, r.Session.TransactionID)
-	defer stop()
-	// The stream outlives the listener's write timeout.
-	_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Time{})
-	c.Header("Content-Type", "text/event-stream")
-	c.Header("Cache-Control", "no-store")
-	c.Header("X-Accel-Buffering", "no")
-	c.Status(http.StatusOK)
-	last := ""
-	send := func(sess checkout.CheckoutSession) bool {
-		if sess.Status == last {
-			return true
+	s.statusStream(c, []string{id, r.Session.TransactionID}, r.Session.ExpiresAt.Time, func(ctx context.Context) (streamState, error) {
+		r, err := s.Checkouts.PublicSession(ctx, id)
+		if err != nil {
+			return streamState{}, err
 		}
-		last = sess.Status
-		st := sessionState{Status: sess.Status}
-		if sess.Status == checkout.SessionPaid {
-			st.Delivery = sess.Delivery.V
+		st := sessionState{Status: r.Session.Status}
+		if st.Status == checkout.SessionPaid {
+			st.Delivery = r.Session.Delivery.V
 		}
-		b, _ := json.Marshal(st)
-		if _, err := fmt.Fprintf(c.Writer, "event: status\ndata: %s\n\n", b); err != nil {
-			return false
-		}
-		c.Writer.Flush()
-		return sess.Status == checkout.SessionOpen
-	}
-	// Read again after watching: a move between the first read and the
-	// watch is not missed.
-	if r, err = s.Checkouts.PublicSession(ctx, id); err != nil || !send(r.Session) {
-		return
-	}
-	beat := time.NewTicker(sseHeartbeat)
-	defer beat.Stop()
-	// A CRYPTO session's expiry writes no event (crypto writes none, the
-	// spec's rule), so the stream also looks again once the session's time
-	// is up (its payment's workflow allows a grace), then every few
-	// seconds while it still reads OPEN.
-	expiry := time.NewTimer(max(time.Until(r.Session.ExpiresAt.Time)+sessionExpiryLook, 0))
-	defer expiry.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-expiry.C:
-			r, err := s.Checkouts.PublicSession(ctx, id)
-			if err != nil || !send(r.Session) {
-				return
-			}
-			expiry.Reset(sessionExpiryLook)
-		case <-beat.C:
-			if _, err := fmt.Fprint(c.Writer, ": ping\n\n"); err != nil {
-				return
-			}
-			c.Writer.Flush()
-		case <-wake:
-			r, err := s.Checkouts.PublicSession(ctx, id)
-			if err != nil || !send(r.Session) {
-				return
-			}
-		}
-	}
+		return streamState{Status: st.Status, Open: st.Status == checkout.SessionOpen, Data: st}, nil
+	})
 }

@@ -54,7 +54,7 @@ func (s *Server) pageGuard(cop *http.CrossOriginProtection) gin.HandlerFunc {
 		}
 		if err := cop.Check(c.Request); err != nil {
 			render(c, http.StatusForbidden, "gone.html", pageData{Title: "Envio recusado", Merchant: "Jangada",
-				Error: "Este formulário só pode ser enviado a partir da própria página de pagamento."})
+				Error: "Este formulário só pode ser enviado a partir da própria página."})
 			c.Abort()
 			return
 		}

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/alexedwards/scs/v2"
+
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
@@ -39,6 +41,11 @@ type Deps struct {
 	Idempotency  Idempotency
 	// Subaccounts is the sub-account product (routes under /subaccount).
 	Subaccounts Subaccounts
+	// Portal is the sub-account portal's use cases (pages under /portal).
+	Portal Portal
+	// Sessions keeps the human pages' sessions (postgresstore in
+	// production); nil leaves the portal out.
+	Sessions scs.Store
 	// Subscriptions is the subscription product (routes under /subscriptions).
 	Subscriptions Subscriptions
 	// Bureau is the credit bureau (routes under /bureau).
@@ -84,6 +91,8 @@ type Server struct {
 	Deps
 	cfg     config.Config
 	limiter *ratelimit.Limiter
+	// portalSessions are the portal's sessions (mountPortal).
+	portalSessions *webSessions
 	// streams counts the pages' open event streams per client address.
 	streams streamCaps
 	engine  *gin.Engine
@@ -150,6 +159,8 @@ func New(d Deps) *Server {
 	pages.GET("/billings/slip/:token", s.billingSlip)
 	pages.GET("/billings/invoice/:token", s.billingInvoice)
 	pages.POST("/billings/invoice/:token/pay", s.payInvoice)
+	// The sub-account portal (api/portal.go).
+	s.mountPortal(pages)
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 

@@ -1,9 +1,18 @@
 package app
 
 import (
+	"crypto/rand"
+	"encoding/base64"
+	"time"
+
+	"github.com/alexedwards/scs/postgresstore"
+	"github.com/alexedwards/scs/v2"
+	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/jangada/jangada/api"
 	"github.com/jangada/jangada/processor"
+	"github.com/jangada/jangada/ratelimit"
 	"github.com/jangada/jangada/service"
+	"github.com/jangada/jangada/twofactor"
 )
 
 // apiDeps hands the HTTP layer its use cases, one per product
@@ -25,6 +34,13 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
 		Idempotency: &service.Idempotency{DB: d},
 		Subaccounts: a.Subaccounts,
+		// The sub-account portal: its sessions in PostgreSQL (expired
+		// ones purged hourly, purgeExpired), its login throttles per
+		// process.
+		Portal: &service.Portal{DB: d, Charges: a.Charges, Throttle: ratelimit.NewFailures(LoginWindow),
+			FailuresPerEmail: cfg.LoginFailuresPerEmail, FailuresPerAddress: cfg.LoginFailuresPerAddress,
+			Sealer: a.sealer()},
+		Sessions: a.sessionStore(),
 		// Payment links and checkout.
 		PaymentLinks: &service.PaymentLinks{DB: d},
 		// PIX automatic.
@@ -44,4 +60,29 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		// Mobile recharge and crypto.
 		Recharges: a.Recharges, Crypto: a.Crypto,
 	}
+}
+
+// LoginWindow is the window the login throttles count failures over.
+const LoginWindow = 15 * time.Minute
+
+// sessionStore keeps the human pages' sessions in PostgreSQL; only the
+// wiring test builds an App without a database, and gets a memory store.
+func (a *App) sessionStore() scs.Store {
+	if a.DB == nil {
+		return memstore.NewWithCleanupInterval(0)
+	}
+	return postgresstore.NewWithCleanupInterval(a.DB.DB, 0)
+}
+
+// sealer seals the portal's TOTP secrets under a key derived from the
+// payload key; without one (tests, a bare dev run) from a random key of
+// the process, so secrets enrolled then do not outlive it.
+func (a *App) sealer() *twofactor.Sealer {
+	key, err := base64.StdEncoding.DecodeString(a.Cfg.PayloadKey)
+	if err != nil || len(key) < 16 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	s, _ := twofactor.NewSealer(key)
+	return s
 }

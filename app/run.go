@@ -147,8 +147,9 @@ func (a *App) startOutboxReaders() {
 	}
 }
 
-// purgeExpired forgets expired Idempotency-Key answers and old
-// WebSocket acknowledgements every hour: the tables clients grow stay
+// purgeExpired forgets expired Idempotency-Key answers, old WebSocket
+// acknowledgements, expired page sessions and old login attempts every
+// hour: the tables clients grow stay
 // bounded in time.
 func (a *App) purgeExpired(ctx context.Context) {
 	t := time.NewTicker(time.Hour)
@@ -156,6 +157,7 @@ func (a *App) purgeExpired(ctx context.Context) {
 	for {
 		for name, purge := range map[string]func(context.Context, *sqlx.DB) (int64, error){
 			"idempotency keys": db.PurgeIdempotency, "websocket acks": db.PurgeWSAcks,
+			"page sessions": db.PurgeSessions,
 		} {
 			if _, err := purge(ctx, a.DB); err != nil && ctx.Err() == nil {
 				slog.Warn("purge "+name, "error", err)

@@ -53,6 +53,11 @@ type Config struct {
 	// client address (each holds goroutines and wakes for up to 30 min;
 	// 0: 20).
 	PageStreamsPerAddress int `envconfig:"PAGE_STREAMS_PER_ADDRESS" default:"20"`
+	// LoginFailuresPerEmail and LoginFailuresPerAddress are the failed
+	// logins of the human pages allowed per e-mail and per client address
+	// within 15 minutes; past them a login answers 429 with Retry-After.
+	LoginFailuresPerEmail   int `envconfig:"LOGIN_FAILURES_PER_EMAIL" default:"10"`
+	LoginFailuresPerAddress int `envconfig:"LOGIN_FAILURES_PER_ADDRESS" default:"100"`
 	// AdminRateLimitPerMinute is the admin API's budget per client address
 	// (0: DefaultAdminRateLimit), so that its token cannot be guessed at speed.
 	AdminRateLimitPerMinute int `envconfig:"ADMIN_RATE_LIMIT_PER_MINUTE" default:"1200"`

@@ -18,7 +18,7 @@ import (
 const subColumns = `id, account_id, name, external_reference, person_type, cpf, birth_date, postal_code, cnpj,
 	company_name, site, document_info, status, lock_mode, limit_daily, limit_monthly, limit_per_transaction,
 	pricing, portal_state, portal_email, portal_password_hash, portal_email_verified, portal_two_factor,
-	portal_last_login_at, created_at, updated_at`
+	portal_last_login_at, portal_session_epoch, created_at, updated_at`
 
 // subConflict names the field a unique violation of the subaccounts table is about.
 func subConflict(err error, emailField string) error {
@@ -117,9 +117,14 @@ func SaveSubaccount(ctx context.Context, tx *sqlx.Tx, s subaccount.Subaccount) e
 	_, err := tx.ExecContext(ctx, `
 		UPDATE subaccounts SET name = $2, status = $3, lock_mode = $4, limit_daily = $5, limit_monthly = $6,
 			limit_per_transaction = $7, pricing = $8, portal_state = $9, portal_email = $10,
-			portal_password_hash = $11, portal_email_verified = $12, portal_two_factor = $13, updated_at = now()
+			portal_password_hash = $11, portal_email_verified = $12, portal_two_factor = $13,
+			portal_session_epoch = $14, updated_at = now(),
+			-- A second factor turned off takes its secret and recovery codes with it.
+			portal_totp_secret = CASE WHEN $13 THEN portal_totp_secret END,
+			portal_recovery_hashes = CASE WHEN $13 THEN portal_recovery_hashes ELSE '{}' END
 		WHERE id = $1`, s.ID, s.Name, s.Status, s.LockMode, s.LimitDaily, s.LimitMonthly, s.LimitPerTransaction,
-		s.Pricing, s.PortalState, s.PortalEmail, s.PortalPasswordHash, s.PortalEmailVerified, s.PortalTwoFactor)
+		s.Pricing, s.PortalState, s.PortalEmail, s.PortalPasswordHash, s.PortalEmailVerified, s.PortalTwoFactor,
+		s.PortalEpoch)
 	if c := subConflict(err, "email"); c != nil {
 		return c
 	}
@@ -132,7 +137,9 @@ func SaveSubaccount(ctx context.Context, tx *sqlx.Tx, s subaccount.Subaccount) e
 // DeleteSubaccount marks the sub-account deleted; its ledger accounts stay
 // (the ledger is immutable) and hold zero.
 func DeleteSubaccount(ctx context.Context, tx *sqlx.Tx, id string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE subaccounts SET deleted_at = now(), updated_at = now() WHERE id = $1`, id)
+	// Its portal's sessions end with it (the epoch moves).
+	_, err := tx.ExecContext(ctx, `UPDATE subaccounts SET deleted_at = now(), updated_at = now(),
+		portal_session_epoch = portal_session_epoch + 1 WHERE id = $1`, id)
 	if err != nil {
 		return fmt.Errorf("db: delete sub-account: %w", err)
 	}

@@ -23,6 +23,7 @@ func (s *Subaccounts) PortalSetup(ctx context.Context, acct domain.Account, p su
 	_, err = s.change(ctx, acct, id, func(sa *subaccount.Subaccount) error {
 		sa.PortalState, sa.PortalEmail, sa.PortalPasswordHash = subaccount.PortalActive, &p.Email, &hash
 		sa.PortalEmailVerified, sa.PortalTwoFactor = false, false
+		sa.EndPortalSessions()
 		return nil
 	})
 	return err
@@ -58,8 +59,8 @@ func (s *Subaccounts) ListPortals(ctx context.Context, acct domain.Account, page
 	return items, total, nil
 }
 
-// portalChange applies f to a configured portal; a sub-account without one
-// (none, disabled) is a 400.
+// portalChange applies f to a configured portal and ends its open
+// sessions; a sub-account without one (none, disabled) is a 400.
 func (s *Subaccounts) portalChange(ctx context.Context, acct domain.Account, ref string, f func(*subaccount.Subaccount)) (subaccount.PortalItem, error) {
 	id, err := s.resolve(ctx, acct, ref)
 	if err != nil {
@@ -71,6 +72,7 @@ func (s *Subaccounts) portalChange(ctx context.Context, acct domain.Account, ref
 			return domain.Invalidf("sub-account %s has no portal (state %s): set it up first", sa.ID, sa.PortalState)
 		}
 		f(sa)
+		sa.EndPortalSessions()
 		out = *sa
 		return nil
 	})

@@ -169,8 +169,11 @@ func (s *Subaccounts) Update(ctx context.Context, acct domain.Account, u subacco
 		if u.Name != nil {
 			sa.Name = *u.Name
 		}
-		if u.Status != nil {
+		if u.Status != nil && *u.Status != sa.Status {
+			// A disabled sub-account's portal sessions end, and stay
+			// ended when it is enabled again.
 			sa.Status = *u.Status
+			sa.EndPortalSessions()
 		}
 		return nil
 	})

@@ -100,3 +100,30 @@ func TestRecoveryCodes(t *testing.T) {
 		t.Fatal("an unknown code was accepted")
 	}
 }
+
+func TestSealer(t *testing.T) {
+	if _, err := NewSealer([]byte("short")); err == nil {
+		t.Fatal("a short key was taken")
+	}
+	s, err := NewSealer([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed := s.Seal("sub_1", "JBSWY3DPEHPK3PXP")
+	if strings.Contains(sealed, "JBSWY3DPEHPK3PXP") || sealed == s.Seal("sub_1", "JBSWY3DPEHPK3PXP") {
+		t.Fatalf("sealed %q shows the secret or is not randomised", sealed)
+	}
+	if got, err := s.Open("sub_1", sealed); err != nil || got != "JBSWY3DPEHPK3PXP" {
+		t.Fatalf("open = %q, %v", got, err)
+	}
+	if _, err := s.Open("sub_2", sealed); err != ErrSealed {
+		t.Fatalf("opened for another owner: %v", err)
+	}
+	other, _ := NewSealer([]byte("fedcba9876543210fedcba9876543210"))
+	if _, err := other.Open("sub_1", sealed); err != ErrSealed {
+		t.Fatalf("opened under another key: %v", err)
+	}
+	if _, err := s.Open("sub_1", "!!"); err != ErrSealed {
+		t.Fatalf("garbage opened: %v", err)
+	}
+}

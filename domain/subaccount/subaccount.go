@@ -65,8 +65,11 @@ type Subaccount struct {
 	PortalEmailVerified bool         `db:"portal_email_verified"`
 	PortalTwoFactor     bool         `db:"portal_two_factor"`
 	PortalLastLoginAt   *domain.Time `db:"portal_last_login_at"`
-	CreatedAt           domain.Time  `db:"created_at"`
-	UpdatedAt           domain.Time  `db:"updated_at"`
+	// PortalEpoch is the generation of the portal's sessions: a session
+	// opened under another one has ended (BumpPortalEpoch).
+	PortalEpoch int64       `db:"portal_session_epoch"`
+	CreatedAt   domain.Time `db:"created_at"`
+	UpdatedAt   domain.Time `db:"updated_at"`
 }
 
 // FileInfo describes the PJ proof document; its bytes are stored apart and

@@ -1,0 +1,197 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
+	"github.com/jangada/jangada/service"
+)
+
+//go:generate go tool mockgen -destination=apimock/portal.go -package=apimock . Portal
+
+// Portal is the sub-account portal's use cases (service.Portal): a
+// holder's login, what the holder reads, the PIX charges the holder makes
+// into the sub-account and the second factor's enrollment.
+type Portal interface {
+	Login(ctx context.Context, in service.PortalLogin) (service.PortalHolder, error)
+	Holder(ctx context.Context, subID string, epoch int64) (service.PortalHolder, error)
+	Balance(ctx context.Context, h service.PortalHolder) (subaccount.Balance, error)
+	Statement(ctx context.Context, h service.PortalHolder, f service.ListFilter) ([]domain.Transaction, int, error)
+	Record(ctx context.Context, h service.PortalHolder, id string, types ...string) (domain.Transaction, error)
+	CreateCharge(ctx context.Context, h service.PortalHolder, in domain.NewCharge) (service.CreatedCharge, error)
+	BeginTwoFactor(ctx context.Context, h service.PortalHolder) (service.PortalEnrollment, error)
+	ConfirmTwoFactor(ctx context.Context, h service.PortalHolder, sealed, code string) ([]string, int64, error)
+}
+
+// portalCookie names the portal's session cookie (__Host-jangada_portal
+// over https).
+const portalCookie = "jangada_portal"
+
+// The portal session's values.
+const (
+	portalSub    = "sub"
+	portalEpoch  = "epoch"
+	portalEnroll = "enroll"
+	holderKey    = "portalHolder"
+)
+
+// loginFailed is the one message of every failed login: it tells nobody
+// whether an e-mail has a portal, or why one cannot log in.
+const loginFailed = "E-mail, senha ou código incorretos. Se o seu acesso foi desativado, peça um novo a quem administra a sua conta."
+
+// mountPortal adds the sub-account portal to the pages' group
+// (docs/portal.md): its own session cookie, the login, and the holder's
+// pages behind it.
+func (s *Server) mountPortal(pages *gin.RouterGroup) {
+	if s.Portal == nil || s.Sessions == nil {
+		return
+	}
+	s.portalSessions = newWebSessions(s.Sessions, portalCookie, s.cfg.PublicURL)
+	p := pages.Group("/portal", s.portalSessions.load)
+	p.GET("/login", s.portalLoginPage)
+	p.POST("/login", s.portalLogin)
+	p.POST("/logout", s.portalLogout)
+	in := p.Group("", s.portalHolder)
+	in.GET("/", s.portalHome)
+	in.GET("/statement", s.portalStatement)
+	in.GET("/statement.csv", s.portalStatementCSV)
+	in.GET("/statement/:id", s.portalRecord)
+	in.POST("/charges", s.portalCreateCharge)
+	in.GET("/charges/:id", s.portalCharge)
+	in.GET("/charges/:id/events", s.portalChargeEvents)
+	in.GET("/security/2fa", s.portalTwoFactorPage)
+	in.POST("/security/2fa", s.portalTwoFactorConfirm)
+}
+
+// portalRender renders a portal page: the holder's account names it.
+func portalRender(c *gin.Context, status int, name, title string, p portalPage) {
+	merchant := "Portal da subconta"
+	if h, ok := c.Get(holderKey); ok {
+		p.Holder = h.(service.PortalHolder)
+		p.In = true
+		merchant = p.Holder.Account.Name
+	}
+	render(c, status, name, pageData{Title: title, Merchant: merchant, Area: "portal", Portal: p, Error: p.Error})
+}
+
+func (s *Server) portalLoginPage(c *gin.Context) {
+	portalRender(c, http.StatusOK, "portal_login.html", "Entrar", portalPage{})
+}
+
+// portalLogin answers a login form: 303 to the portal with a new session,
+// 401 with the generic message (or asking for the code), 429 with
+// Retry-After once the e-mail or the address spent its failures.
+func (s *Server) portalLogin(c *gin.Context) {
+	in := service.PortalLogin{Email: c.PostForm("email"), Password: c.PostForm("password"), Code: c.PostForm("code"),
+		Address: c.ClientIP(), UserAgent: c.Request.UserAgent()}
+	h, err := s.Portal.Login(c.Request.Context(), in)
+	form := portalPage{Email: in.Email}
+	var throttled *service.ThrottledError
+	switch {
+	case err == nil:
+		if err := s.portalSessions.start(c, map[string]any{portalSub: h.Subaccount.ID, portalEpoch: h.Epoch}); err != nil {
+			portalUnavailable(c)
+			return
+		}
+		c.Redirect(http.StatusSeeOther, "/portal/")
+	case errors.As(err, &throttled):
+		secs := int(math.Ceil(throttled.RetryAfter.Seconds()))
+		c.Header("Retry-After", strconv.Itoa(secs))
+		form.Error = "Muitas tentativas sem sucesso. Tente novamente em " + strconv.Itoa((secs+59)/60) + " minuto(s)."
+		portalRender(c, http.StatusTooManyRequests, "portal_login.html", "Entrar", form)
+	case errors.Is(err, service.ErrCodeNeeded):
+		form.AskCode = true
+		form.Error = "Digite o código do seu aplicativo autenticador (ou um código de recuperação) e a sua senha."
+		portalRender(c, http.StatusUnauthorized, "portal_login.html", "Entrar", form)
+	case errors.Is(err, service.ErrLoginFailed):
+		form.Error = loginFailed
+		portalRender(c, http.StatusUnauthorized, "portal_login.html", "Entrar", form)
+	default:
+		portalUnavailable(c)
+	}
+}
+
+// portalLogout ends the session and answers the login page.
+func (s *Server) portalLogout(c *gin.Context) {
+	if err := s.portalSessions.end(c); err != nil {
+		portalUnavailable(c)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/portal/login")
+}
+
+// portalHolder lets a request through with the session's holder, or
+// answers 303 to the login page: no session, or one that has ended (the
+// portal revoked, its e-mail changed, its second factor reset, the
+// sub-account disabled or deleted), which is destroyed.
+func (s *Server) portalHolder(c *gin.Context) {
+	ctx := c.Request.Context()
+	sub := s.portalSessions.sm.GetString(ctx, portalSub)
+	if sub == "" {
+		c.Redirect(http.StatusSeeOther, "/portal/login")
+		c.Abort()
+		return
+	}
+	h, err := s.Portal.Holder(ctx, sub, s.portalSessions.sm.GetInt64(ctx, portalEpoch))
+	if errors.Is(err, service.ErrSessionEnded) {
+		if err := s.portalSessions.end(c); err != nil {
+			portalUnavailable(c)
+			c.Abort()
+			return
+		}
+		c.Redirect(http.StatusSeeOther, "/portal/login")
+		c.Abort()
+		return
+	}
+	if err != nil {
+		portalUnavailable(c)
+		c.Abort()
+		return
+	}
+	c.Set(holderKey, h)
+	c.Next()
+}
+
+func holderOf(c *gin.Context) service.PortalHolder {
+	return c.MustGet(holderKey).(service.PortalHolder)
+}
+
+// portalUnavailable is the page of a failure that is not the holder's.
+func portalUnavailable(c *gin.Context) {
+	portalRender(c, http.StatusServiceUnavailable, "gone.html", "Indisponível",
+		portalPage{Error: "Não foi possível concluir agora. Tente novamente em instantes."})
+}
+
+// portalFail renders err as the portal shows it, in Portuguese: the
+// form's own words for a refused field (fields), a missing record, a
+// refusal of the account's, or unavailable.
+func portalFail(c *gin.Context, err error, fields map[string]string) {
+	status := statusOf(err)
+	msg := "Não foi possível concluir. Confira os dados e tente de novo."
+	for field, text := range fields {
+		if errors.Is(err, domain.ErrInvalid) && strings.HasPrefix(err.Error(), field+" ") {
+			msg = text
+		}
+	}
+	switch {
+	case errors.Is(err, service.ErrSessionEnded):
+		c.Redirect(http.StatusSeeOther, "/portal/login")
+		return
+	case status == http.StatusNotFound:
+		msg = "Este registro não existe nesta subconta."
+	case status == http.StatusForbidden:
+		msg = "A sua subconta não pode fazer isto agora. Fale com quem administra a sua conta."
+	case status >= http.StatusInternalServerError:
+		portalUnavailable(c)
+		return
+	}
+	portalRender(c, status, "gone.html", "Não foi possível", portalPage{Error: msg})
+}

@@ -1,0 +1,230 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/subaccount"
+	"github.com/jangada/jangada/twofactor"
+)
+
+// Portal is the sub-account portal's use cases: a holder's login
+// (password, second factor, throttles), what the holder reads, the PIX
+// charges the holder makes into the sub-account and the second factor's
+// enrollment. No money leaves from here: the main account moves a
+// sub-account's money (docs/portal.md).
+type Portal struct {
+	DB *sqlx.DB
+	// Charges makes the holder's charges: ordinary charges with the
+	// sub-account's id, so the merchant's fees, the sub-account's locks,
+	// webhooks and WebSocket all apply.
+	Charges *Charges
+	// Throttle counts failed logins per e-mail and per address.
+	Throttle LoginThrottle
+	// FailuresPerEmail and FailuresPerAddress are the failed logins allowed
+	// within the throttle's window (config: LOGIN_FAILURES_PER_*; 0 takes
+	// the defaults).
+	FailuresPerEmail, FailuresPerAddress int
+	// Sealer keeps TOTP secrets at rest.
+	Sealer *twofactor.Sealer
+	// Now is the clock of the codes and the records; nil is time.Now.
+	Now func() time.Time
+}
+
+// The login throttles' defaults (CONTRACTS.md): failed logins per e-mail
+// and per address within the window.
+const (
+	DefaultLoginFailuresPerEmail   = 10
+	DefaultLoginFailuresPerAddress = 100
+)
+
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+// LoginThrottle counts failed logins per id over a sliding window
+// (ratelimit.Failures in one process).
+type LoginThrottle interface {
+	Blocked(id string, limit int) time.Duration
+	Fail(id string, limit int)
+	Forget(id string)
+}
+
+// The portal's refusals, mapped to pages at the edge (api/portal.go).
+var (
+	// ErrLoginFailed is every failed login alike: a wrong e-mail, password
+	// or code, an unknown e-mail, a revoked, legacy or disabled portal.
+	ErrLoginFailed = errors.New("portal: login failed")
+	// ErrCodeNeeded is a right password without the second factor's code.
+	ErrCodeNeeded = errors.New("portal: a second factor code is needed")
+	// ErrSessionEnded is a session that may not go on (revoked, e-mail
+	// changed, second factor reset, sub-account disabled or deleted).
+	ErrSessionEnded = errors.New("portal: session ended")
+)
+
+// ThrottledError is a login refused before any check: too many failures
+// for the e-mail or the address inside the window.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("portal: too many failed logins, retry in %s", e.RetryAfter)
+}
+
+// PortalLogin is a login form with where it came from.
+type PortalLogin struct {
+	Email, Password, Code string
+	Address, UserAgent    string
+}
+
+// PortalHolder is who a portal session stands for: the sub-account (its
+// password hash left out), its account, and the epoch the session holds.
+type PortalHolder struct {
+	Subaccount subaccount.Subaccount
+	Account    domain.Account
+	Epoch      int64
+}
+
+func (s *Portal) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+var (
+	dummyOnce sync.Once
+	dummyHash string
+)
+
+// dummy is a hash no password matches, verified for an unknown e-mail so
+// that it costs what a known one does.
+func dummy() string {
+	dummyOnce.Do(func() { dummyHash, _ = subaccount.HashPassword("no portal has this password: Aa1!") })
+	return dummyHash
+}
+
+// Login checks a holder's e-mail, password and, once enrolled, code, and
+// answers the holder. Every attempt is recorded; every failure counts
+// against the e-mail and the address, and once either has spent its
+// budget the attempt is refused (ThrottledError) before any check.
+func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error) {
+	email := strings.ToLower(strings.TrimSpace(in.Email))
+	byEmail, byAddr := "portal-email:"+email, "portal-address:"+in.Address
+	attempt := db.PortalAttempt{Email: truncate(email, 320), Address: in.Address, UserAgent: truncate(in.UserAgent, 512)}
+	perEmail, perAddr := orDefault(s.FailuresPerEmail, DefaultLoginFailuresPerEmail), orDefault(s.FailuresPerAddress, DefaultLoginFailuresPerAddress)
+	wait := max(s.Throttle.Blocked(byEmail, perEmail), s.Throttle.Blocked(byAddr, perAddr))
+	if wait > 0 {
+		attempt.Outcome = subaccount.LoginThrottled
+		return PortalHolder{}, errors.Join(&ThrottledError{RetryAfter: wait}, s.record(ctx, attempt))
+	}
+	h, err := s.check(ctx, email, in)
+	if h.Subaccount.ID != "" {
+		attempt.SubaccountID = &h.Subaccount.ID
+	}
+	switch {
+	case err == nil:
+		attempt.Outcome = subaccount.LoginSucceeded
+		s.Throttle.Forget(byEmail)
+	case errors.Is(err, ErrCodeNeeded):
+		attempt.Outcome = subaccount.LoginCodeAsked
+	case errors.Is(err, ErrLoginFailed):
+		attempt.Outcome = subaccount.LoginFailed
+		s.Throttle.Fail(byEmail, perEmail)
+		s.Throttle.Fail(byAddr, perAddr)
+	default:
+		return PortalHolder{}, err
+	}
+	if rerr := s.record(ctx, attempt); rerr != nil {
+		return PortalHolder{}, rerr
+	}
+	if err != nil {
+		return PortalHolder{}, err
+	}
+	h.Subaccount.PortalLastLoginAt = domain.TimePtr(s.now())
+	return h, nil
+}
+
+// check is Login's verdict on the credentials; the holder is set when the
+// e-mail names a portal, whatever the verdict.
+func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (PortalHolder, error) {
+	sa, secrets, err := db.PortalLogin(ctx, s.DB, email)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		return PortalHolder{}, err
+	}
+	hash := dummy()
+	if err == nil && sa.PortalPasswordHash != nil {
+		hash = *sa.PortalPasswordHash
+	}
+	// The hash is verified whatever the e-mail names, so every refusal
+	// costs one argon2id verification.
+	if !subaccount.VerifyPassword(hash, in.Password) || err != nil || !sa.CanLogIn() {
+		return PortalHolder{Subaccount: sa}, ErrLoginFailed
+	}
+	h := PortalHolder{Subaccount: sa, Epoch: sa.PortalEpoch}
+	if sa.PortalTwoFactor {
+		code := strings.TrimSpace(in.Code)
+		if code == "" {
+			return h, ErrCodeNeeded
+		}
+		if ok, err := s.takeCode(ctx, sa.ID, secrets, code); err != nil || !ok {
+			return h, errors.Join(ErrLoginFailed, err)
+		}
+	}
+	if h.Account, err = db.GetAccount(ctx, s.DB, sa.AccountID); err != nil {
+		return h, err
+	}
+	h.Subaccount.PortalPasswordHash = nil
+	return h, nil
+}
+
+// takeCode takes a TOTP code (six digits) or a recovery code, each once.
+func (s *Portal) takeCode(ctx context.Context, id string, secrets db.PortalSecrets, code string) (bool, error) {
+	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
+		return db.TakeRecoveryCode(ctx, s.DB, id, twofactor.HashRecovery(code))
+	}
+	if secrets.TOTPSecret == nil {
+		return false, nil
+	}
+	secret, err := s.Sealer.Open(id, *secrets.TOTPSecret)
+	if err != nil {
+		return false, err
+	}
+	step, err := twofactor.Verify(secret, code, s.now(), secrets.TOTPStep)
+	if err != nil {
+		return false, nil
+	}
+	return db.TakeTOTPStep(ctx, s.DB, id, step)
+}
+
+func (s *Portal) record(ctx context.Context, a db.PortalAttempt) error {
+	return db.RecordPortalAttempt(ctx, s.DB, a, s.now())
+}
+
+// Holder is the holder of a session of subID's portal opened under epoch,
+// or ErrSessionEnded when that session may not go on.
+func (s *Portal) Holder(ctx context.Context, subID string, epoch int64) (PortalHolder, error) {
+	sa, err := db.PortalHolder(ctx, s.DB, subID)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && !sa.SessionLive(epoch)) {
+		return PortalHolder{}, ErrSessionEnded
+	}
+	if err != nil {
+		return PortalHolder{}, err
+	}
+	acct, err := db.GetAccount(ctx, s.DB, sa.AccountID)
+	if err != nil {
+		return PortalHolder{}, err
+	}
+	sa.PortalPasswordHash = nil
+	return PortalHolder{Subaccount: sa, Account: acct, Epoch: epoch}, nil
+}
