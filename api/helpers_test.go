@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alexedwards/scs/v2/memstore"
+
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/api/apimock"
@@ -95,6 +97,8 @@ type fixture struct {
 	subscriptions *apimock.MockSubscriptions
 	// Credit bureau.
 	bureau *apimock.MockBureau
+	// The sub-account portal.
+	portal *apimock.MockPortal
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -143,6 +147,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		subscriptions: apimock.NewMockSubscriptions(ctrl),
 		// Credit bureau.
 		bureau: apimock.NewMockBureau(ctrl),
+		portal: apimock.NewMockPortal(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -174,6 +179,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Subscriptions: f.subscriptions,
 		// Credit bureau.
 		Bureau: f.bureau,
+		// The sub-account portal, its sessions in memory.
+		Portal: f.portal, Sessions: memstore.NewWithCleanupInterval(0),
 	}
 	for _, o := range opts {
 		o(&d)

@@ -62,10 +62,7 @@ func TestEveryPageRouteSendsThePageHeaders(t *testing.T) {
 	form := url.Values{"method": {"PIX"}}.Encode()
 
 	// Each page route, found and not found (or refused).
-	type call struct {
-		method, path, body string
-		expect             func(f *fixture)
-	}
+	type call = pageCall
 	cases := map[string][]call{
 		"GET /pay/:linkId": {
 			{"GET", "/pay/plink_1", "", func(f *fixture) { f.checkouts.EXPECT().PublicLink(gomock.Any(), "plink_1").Return(page, nil) }},
@@ -112,6 +109,9 @@ func TestEveryPageRouteSendsThePageHeaders(t *testing.T) {
 			}},
 		},
 	}
+	for name, calls := range portalPageCalls() {
+		cases[name] = calls
+	}
 	routes := newFixture(t).srv.engine.Routes()
 	if len(routes) == 0 {
 		t.Fatal("no routes")
@@ -148,6 +148,12 @@ func TestEveryPageRouteSendsThePageHeaders(t *testing.T) {
 			t.Errorf("%s is no longer a route", name)
 		}
 	}
+}
+
+// pageCall is one request to a page route and what its use case answers.
+type pageCall struct {
+	method, path, body string
+	expect             func(f *fixture)
 }
 
 func mustQuery(t *testing.T, s string) url.Values {

@@ -53,6 +53,8 @@ func orDefault(n, def int) int {
 	return n
 }
 
+//go:generate go tool mockgen -destination=servicemock/login_throttle.go -package=servicemock . LoginThrottle
+
 // LoginThrottle counts failed logins per id over a sliding window
 // (ratelimit.Failures in one process).
 type LoginThrottle interface {
