@@ -82,7 +82,13 @@ func portalRender(c *gin.Context, status int, name, title string, p portalPage) 
 	render(c, status, name, pageData{Title: title, Merchant: merchant, Area: "portal", Portal: p, Error: p.Error})
 }
 
+// portalLoginPage is the login form; a browser with a session goes to
+// the portal instead (the portal checks that the session still holds).
 func (s *Server) portalLoginPage(c *gin.Context) {
+	if s.portalSessions.sm.GetString(c.Request.Context(), portalSub) != "" {
+		c.Redirect(http.StatusSeeOther, "/portal/")
+		return
+	}
 	portalRender(c, http.StatusOK, "portal_login.html", "Entrar", portalPage{})
 }
 
