@@ -39,7 +39,7 @@ func (s *Server) authenticate(c *gin.Context) {
 	// is refused before the key is even looked up: guessing keys costs the
 	// database nothing.
 	ipID := "ip:" + c.ClientIP()
-	if s.limiter.Exhausted(ipID, s.cfg.RateLimitPerMinute) {
+	if s.limiter.Exhausted(c.Request.Context(), ipID, s.cfg.RateLimitPerMinute) {
 		s.limit(c, ipID, s.cfg.RateLimitPerMinute)
 		return
 	}

@@ -81,7 +81,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 	if perMinute <= 0 {
 		perMinute = DefaultPageCheckoutsPerMinute
 	}
-	if allowed, _, _ := s.limiter.Allow("invoice-pay:"+c.ClientIP(), perMinute); !allowed {
+	if !s.limiter.Allow(c.Request.Context(), "invoice-pay:"+c.ClientIP(), perMinute).Allowed {
 		c.Header("Retry-After", "60")
 		render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",
 			Error: "Muitas tentativas de pagamento a partir deste endereço. Aguarde um minuto e tente de novo."})

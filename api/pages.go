@@ -215,12 +215,12 @@ func (s *Server) linkPageCheckout(c *gin.Context) {
 	if perMinute <= 0 {
 		perMinute = DefaultPageCheckoutsPerMinute
 	}
-	allowed, _, _ := s.limiter.Allow("pay-page:"+c.ClientIP(), perMinute)
+	allowed := s.limiter.Allow(c.Request.Context(), "pay-page:"+c.ClientIP(), perMinute).Allowed
 	// One link's checkouts from one address are bounded tighter, a third
 	// of the address's but at least 3 (3 a minute by default: a payer
 	// needs one, a double click two): each holds a product's line or a
 	// coupon's use for service.PageHoldTTL.
-	if held, _, _ := s.limiter.Allow("pay-hold:"+c.Param("linkId")+":"+c.ClientIP(), min(perMinute, max(perMinute/3, 3))); allowed && !held {
+	if held := s.limiter.Allow(c.Request.Context(), "pay-hold:"+c.Param("linkId")+":"+c.ClientIP(), min(perMinute, max(perMinute/3, 3))).Allowed; allowed && !held {
 		allowed = false
 	}
 	if !allowed {

@@ -42,7 +42,7 @@ func (s *Server) pageGuard(cop *http.CrossOriginProtection) gin.HandlerFunc {
 	}
 	return func(c *gin.Context) {
 		if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
-			if ok, _, _ := s.limiter.Allow("page-view:"+c.ClientIP(), perMinute); !ok {
+			if !s.limiter.Allow(c.Request.Context(), "page-view:"+c.ClientIP(), perMinute).Allowed {
 				c.Header("Retry-After", "60")
 				render(c, http.StatusTooManyRequests, "gone.html", pageData{Title: "Muitas tentativas", Merchant: "Jangada",
 					Error: "Muitas páginas abertas a partir deste endereço. Aguarde um minuto e tente de novo."})

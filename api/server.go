@@ -43,6 +43,10 @@ type Deps struct {
 	Subaccounts Subaccounts
 	// Portal is the sub-account portal's use cases (pages under /portal).
 	Portal Portal
+	// Limits counts every request budget (per key, per address, the admin
+	// API's, the pages'): shared by the replicas through Redis with
+	// JANGADA_REDIS_URL; nil is this process's own limiter.
+	Limits ratelimit.Counter
 	// Sessions keeps the human pages' sessions (postgresstore in
 	// production); nil leaves the portal out.
 	Sessions scs.Store
@@ -90,7 +94,7 @@ type Pinger interface {
 type Server struct {
 	Deps
 	cfg     config.Config
-	limiter *ratelimit.Limiter
+	limiter ratelimit.Counter
 	// portalSessions are the portal's sessions (mountPortal).
 	portalSessions *webSessions
 	// streams counts the pages' open event streams per client address.
@@ -132,7 +136,10 @@ func (s *Server) newEngine() *gin.Engine {
 // New wires the routes.
 func New(d Deps) *Server {
 	gin.SetMode(gin.ReleaseMode)
-	s := &Server{Deps: d, cfg: d.Config, limiter: ratelimit.New(), fingerprint: fingerprintKey(d.Config.PayloadKey)}
+	s := &Server{Deps: d, cfg: d.Config, limiter: d.Limits, fingerprint: fingerprintKey(d.Config.PayloadKey)}
+	if s.limiter == nil {
+		s.limiter = ratelimit.New()
+	}
 	proxies, err := clientip.Parse(d.Config.TrustedProxies)
 	if err != nil {
 		// config.Load refuses a bad list; a Config built by hand that

@@ -120,7 +120,7 @@ func TestServerWithDatabaseAway(t *testing.T) {
 		expectFail(t, w, http.StatusServiceUnavailable, domain.ErrUnavailable.Error())
 		expect503(t, w, w.Code, w.Body.String())
 	}
-	if f.srv.limiter.Exhausted("ip:"+testPeer, cfg.RateLimitPerMinute) {
+	if f.srv.limiter.Exhausted(t.Context(), "ip:"+testPeer, cfg.RateLimitPerMinute) {
 		t.Fatal("lookups failed by the outage spent the address's bad-key budget")
 	}
 	w := f.admin("GET", "/admin/v1/accounts/acc_1", "")

@@ -10,7 +10,6 @@ import (
 	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/jangada/jangada/api"
 	"github.com/jangada/jangada/processor"
-	"github.com/jangada/jangada/ratelimit"
 	"github.com/jangada/jangada/service"
 	"github.com/jangada/jangada/twofactor"
 )
@@ -35,12 +34,14 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		Idempotency: &service.Idempotency{DB: d},
 		Subaccounts: a.Subaccounts,
 		// The sub-account portal: its sessions in PostgreSQL (expired
-		// ones purged hourly, purgeExpired), its login throttles per
-		// process.
-		Portal: &service.Portal{DB: d, Charges: a.Charges, Throttle: ratelimit.NewFailures(LoginWindow),
+		// ones purged hourly, purgeExpired), its login throttles shared
+		// like every budget (app/budgets.go).
+		Portal: &service.Portal{DB: d, Charges: a.Charges, Throttle: a.budgets.logins,
 			FailuresPerEmail: cfg.LoginFailuresPerEmail, FailuresPerAddress: cfg.LoginFailuresPerAddress,
 			Sealer: a.sealer()},
 		Sessions: a.sessionStore(),
+		// Every request budget, shared by the replicas with Redis.
+		Limits: a.budgets.requests,
 		// Payment links and checkout.
 		PaymentLinks: &service.PaymentLinks{DB: d},
 		// PIX automatic.

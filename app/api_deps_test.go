@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/ws"
 )
@@ -13,7 +14,11 @@ import (
 // set: a product whose handlers the app does not hand its use case would
 // answer 500 on each of its routes.
 func TestEveryUseCaseIsWired(t *testing.T) {
-	a := &App{Hub: &ws.Hub{}, Watchers: &dispatch.Watchers{}}
+	b, err := newBudgets(config.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &App{Hub: &ws.Hub{}, Watchers: &dispatch.Watchers{}, budgets: b}
 	internal := a.useCases(nil)
 	deps := a.apiDeps(nil, internal)
 	optional := map[string]bool{"Config": true, "DB": true, "Temporal": true, "Logger": true}

@@ -106,6 +106,8 @@ type App struct {
 	// Watchers (API processes) wake the hosted checkout pages' event
 	// streams from the tail.
 	Watchers *dispatch.Watchers
+	// budgets are the rate limits and caps (app/budgets.go).
+	budgets budgets
 	// Notifier tells other processes' outbox readers of this process's
 	// commits (one NOTIFY per burst, outside the business transactions).
 	Notifier *dispatch.Notifier
@@ -168,7 +170,12 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*App, error) {
 	if err := worker.EnsureSearchAttributes(ctx, a.Temporal, cfg.TemporalNamespace); err != nil {
 		slog.Warn("custom search attributes not registered", "error", err)
 	}
+	if a.budgets, err = newBudgets(cfg); err != nil {
+		d.Close()
+		return nil, err
+	}
 	a.Hub = ws.New(ws.Options{
+		AuthFailures: a.budgets.requests, Slots: a.budgets.slots,
 		Authenticate: a.authenticateWS, Owns: a.ownsPayment,
 		Revoked: func(ctx context.Context, ids []string) ([]string, error) { return db.RevokedKeyIDs(ctx, d, ids) },
 		RecordAcks: func(ctx context.Context, acks []ws.Ack) error {

@@ -108,6 +108,7 @@ func (a *App) Shutdown(ctx context.Context) {
 	if a.ownClient {
 		a.Temporal.Close()
 	}
+	a.budgets.close()
 	db.Close(a.DB)
 }
 

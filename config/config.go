@@ -58,6 +58,19 @@ type Config struct {
 	// within 15 minutes; past them a login answers 429 with Retry-After.
 	LoginFailuresPerEmail   int `envconfig:"LOGIN_FAILURES_PER_EMAIL" default:"10"`
 	LoginFailuresPerAddress int `envconfig:"LOGIN_FAILURES_PER_ADDRESS" default:"100"`
+	// RedisURL (redis://host:port/db) makes every budget — requests per key
+	// and per address, the admin API's, the pages', WebSocket caps and
+	// authentication failures, login throttles — one budget shared by all
+	// API processes; empty keeps each process's own (one process: make run).
+	RedisURL string `envconfig:"REDIS_URL"`
+	// RedisTimeout bounds each budget's call to Redis; past it the process
+	// counts alone. APIReplicas is how many API processes share the
+	// budgets: while Redis is away each counts 1/APIReplicas of each.
+	RedisTimeout time.Duration `envconfig:"REDIS_TIMEOUT" default:"10ms"`
+	APIReplicas  int           `envconfig:"API_REPLICAS" default:"1"`
+	// RedisPrefix starts every budget's Redis key, keeping deployments
+	// that share a Redis apart.
+	RedisPrefix string `envconfig:"REDIS_PREFIX" default:"jangada:"`
 	// AdminRateLimitPerMinute is the admin API's budget per client address
 	// (0: DefaultAdminRateLimit), so that its token cannot be guessed at speed.
 	AdminRateLimitPerMinute int `envconfig:"ADMIN_RATE_LIMIT_PER_MINUTE" default:"1200"`

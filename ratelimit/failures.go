@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -8,8 +9,8 @@ import (
 // Failures counts failed attempts (logins) per id — an e-mail, an address —
 // over a sliding window: once limit of them fall inside it, the id waits
 // until the oldest leaves it. Nothing is refused for longer than the
-// window, so a guesser's failures cannot lock a holder out for good. Per
-// process, like Limiter.
+// window, so a guesser's failures cannot lock a holder out for good. In
+// this process only (SharedFailures counts across replicas).
 type Failures struct {
 	mu     sync.Mutex
 	window time.Duration
@@ -27,7 +28,7 @@ func NewFailures(window time.Duration) *Failures {
 
 // Blocked answers how long id must wait before another attempt: zero when
 // fewer than limit failures fall inside the window (limit 0: no limit).
-func (f *Failures) Blocked(id string, limit int) time.Duration {
+func (f *Failures) Blocked(_ context.Context, id string, limit int) time.Duration {
 	if limit <= 0 {
 		return 0
 	}
@@ -42,7 +43,7 @@ func (f *Failures) Blocked(id string, limit int) time.Duration {
 }
 
 // Fail counts a failure of id; only the newest limit are kept.
-func (f *Failures) Fail(id string, limit int) {
+func (f *Failures) Fail(_ context.Context, id string, limit int) {
 	if limit <= 0 {
 		return
 	}
@@ -65,7 +66,7 @@ func (f *Failures) Fail(id string, limit int) {
 }
 
 // Forget drops id's failures (a success ends an e-mail's run of them).
-func (f *Failures) Forget(id string) {
+func (f *Failures) Forget(_ context.Context, id string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.seen, id)

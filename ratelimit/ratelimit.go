@@ -1,16 +1,42 @@
-// Package ratelimit is the one fixed-window limiter, per process: the HTTP
-// API's per-key and per-address budgets, the admin API's, and the WebSocket
-// gateway's authentication throttle all count here.
+// Package ratelimit holds every budget of the API processes: requests per
+// key and per address, the admin API's, the hosted pages', WebSocket
+// authentication failures and connections, and failed logins. Each kind
+// has a per-process implementation (Limiter, Failures, Slots) and one
+// shared by every replica through Redis (Shared, SharedFailures,
+// SharedSlots), which falls back to the per-process one at its share of the
+// budget while Redis is away.
 package ratelimit
 
 import (
+	"context"
 	"hash/fnv"
 	"sync"
 	"time"
 )
 
-// Limiter counts requests (or attempts) per id — a key, an address in fixed one-minute
-// windows. It is per process: N API processes allow N times the budget.
+// Decision is a budget's answer to one request: whether it may proceed,
+// how many more the budget takes now, when it is whole again (Reset) and,
+// when refused, when the next one may be tried (RetryAfter).
+type Decision struct {
+	Allowed    bool
+	Remaining  int
+	Reset      time.Duration
+	RetryAfter time.Duration
+}
+
+// Counter is a budget of limit requests a minute per id (a key, an
+// address). Local is a Limiter; the production shape's is a Shared.
+type Counter interface {
+	// Allow counts one request for id and answers whether it proceeds.
+	Allow(ctx context.Context, id string, limit int) Decision
+	// Exhausted reports, without counting a request, whether id has spent
+	// its budget.
+	Exhausted(ctx context.Context, id string, limit int) bool
+}
+
+// Limiter counts requests (or attempts) per id — a key, an address — in
+// fixed one-minute windows, in this process only (Shared counts across
+// replicas).
 type Limiter struct {
 	shards [32]limiterShard
 	now    func() time.Time
@@ -43,9 +69,19 @@ func (l *Limiter) shard(id string) *limiterShard {
 	return &l.shards[h.Sum32()%uint32(len(l.shards))]
 }
 
-// Allow counts one request for id against limit per minute and returns
+// Allow counts one request for id against limit per minute.
+func (l *Limiter) Allow(_ context.Context, id string, limit int) Decision {
+	ok, left, reset := l.allow(id, limit)
+	d := Decision{Allowed: ok, Remaining: left, Reset: time.Until(reset)}
+	if !ok {
+		d.RetryAfter = d.Reset
+	}
+	return d
+}
+
+// allow counts one request for id against limit per minute and returns
 // whether it may proceed, the requests left and when the window resets.
-func (l *Limiter) Allow(id string, limit int) (bool, int, time.Time) {
+func (l *Limiter) allow(id string, limit int) (bool, int, time.Time) {
 	s := l.shard(id)
 	now := l.now()
 	s.mu.Lock()
@@ -66,7 +102,7 @@ func (l *Limiter) Allow(id string, limit int) (bool, int, time.Time) {
 
 // Exhausted reports, without counting a request, whether id has spent its
 // budget of limit in the current window.
-func (l *Limiter) Exhausted(id string, limit int) bool {
+func (l *Limiter) Exhausted(_ context.Context, id string, limit int) bool {
 	s := l.shard(id)
 	s.mu.Lock()
 	defer s.mu.Unlock()

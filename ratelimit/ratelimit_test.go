@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ func TestRateLimiterMemoryIsBounded(t *testing.T) {
 	l.now = func() time.Time { return now }
 	l.maxPerShard = 64
 	for i := range 20_000 {
-		l.Allow(fmt.Sprintf("ip:10.%d.%d.%d", i>>16&255, i>>8&255, i&255), 100)
+		l.Allow(context.Background(), fmt.Sprintf("ip:10.%d.%d.%d", i>>16&255, i>>8&255, i&255), 100)
 	}
 	total := 0
 	for i := range l.shards {
@@ -25,13 +26,13 @@ func TestRateLimiterMemoryIsBounded(t *testing.T) {
 		t.Fatalf("%d windows kept, more than %d", total, limit)
 	}
 	for range 3 {
-		l.Allow("key:k", 3)
+		l.Allow(context.Background(), "key:k", 3)
 	}
-	if !l.Exhausted("key:k", 3) {
+	if !l.Exhausted(context.Background(), "key:k", 3) {
 		t.Fatal("a spent budget is not reported exhausted")
 	}
 	now = now.Add(time.Minute)
-	if l.Exhausted("key:k", 3) {
+	if l.Exhausted(context.Background(), "key:k", 3) {
 		t.Fatal("a finished window is still exhausted")
 	}
 }

@@ -56,11 +56,12 @@ func orDefault(n, def int) int {
 //go:generate go tool mockgen -destination=servicemock/login_throttle.go -package=servicemock . LoginThrottle
 
 // LoginThrottle counts failed logins per id over a sliding window
-// (ratelimit.Failures in one process).
+// (ratelimit.Failures in one process, ratelimit.SharedFailures across
+// replicas).
 type LoginThrottle interface {
-	Blocked(id string, limit int) time.Duration
-	Fail(id string, limit int)
-	Forget(id string)
+	Blocked(ctx context.Context, id string, limit int) time.Duration
+	Fail(ctx context.Context, id string, limit int)
+	Forget(ctx context.Context, id string)
 }
 
 // The portal's refusals, mapped to pages at the edge (api/portal.go).
@@ -125,7 +126,7 @@ func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error
 	byEmail, byAddr := "portal-email:"+email, "portal-address:"+in.Address
 	attempt := db.PortalAttempt{Email: truncate(email, 320), Address: in.Address, UserAgent: truncate(in.UserAgent, 512)}
 	perEmail, perAddr := orDefault(s.FailuresPerEmail, DefaultLoginFailuresPerEmail), orDefault(s.FailuresPerAddress, DefaultLoginFailuresPerAddress)
-	wait := max(s.Throttle.Blocked(byEmail, perEmail), s.Throttle.Blocked(byAddr, perAddr))
+	wait := max(s.Throttle.Blocked(ctx, byEmail, perEmail), s.Throttle.Blocked(ctx, byAddr, perAddr))
 	if wait > 0 {
 		attempt.Outcome = subaccount.LoginThrottled
 		return PortalHolder{}, errors.Join(&ThrottledError{RetryAfter: wait}, s.record(ctx, attempt))
@@ -137,13 +138,13 @@ func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error
 	switch {
 	case err == nil:
 		attempt.Outcome = subaccount.LoginSucceeded
-		s.Throttle.Forget(byEmail)
+		s.Throttle.Forget(ctx, byEmail)
 	case errors.Is(err, ErrCodeNeeded):
 		attempt.Outcome = subaccount.LoginCodeAsked
 	case errors.Is(err, ErrLoginFailed):
 		attempt.Outcome = subaccount.LoginFailed
-		s.Throttle.Fail(byEmail, perEmail)
-		s.Throttle.Fail(byAddr, perAddr)
+		s.Throttle.Fail(ctx, byEmail, perEmail)
+		s.Throttle.Fail(ctx, byAddr, perAddr)
 	default:
 		return PortalHolder{}, err
 	}

@@ -100,22 +100,22 @@ func TestPortalLoginThrottle(t *testing.T) {
 	f.portal.Throttle, f.portal.FailuresPerEmail, f.portal.FailuresPerAddress = th, 3, 7
 	byEmail, byAddr := "portal-email:"+f.email, "portal-address:203.0.113.7"
 
-	th.EXPECT().Blocked(byEmail, 3).Return(time.Duration(0))
-	th.EXPECT().Blocked(byAddr, 7).Return(42 * time.Second)
+	th.EXPECT().Blocked(gomock.Any(), byEmail, 3).Return(time.Duration(0))
+	th.EXPECT().Blocked(gomock.Any(), byAddr, 7).Return(42 * time.Second)
 	var throttled *service.ThrottledError
 	if _, err := f.login(t, portalPassword, ""); !errors.As(err, &throttled) || throttled.RetryAfter != 42*time.Second {
 		t.Fatalf("a blocked address: %v", err)
 	}
 
-	th.EXPECT().Blocked(gomock.Any(), gomock.Any()).Return(time.Duration(0)).Times(2)
-	th.EXPECT().Fail(byEmail, 3)
-	th.EXPECT().Fail(byAddr, 7)
+	th.EXPECT().Blocked(gomock.Any(), gomock.Any(), gomock.Any()).Return(time.Duration(0)).Times(2)
+	th.EXPECT().Fail(gomock.Any(), byEmail, 3)
+	th.EXPECT().Fail(gomock.Any(), byAddr, 7)
 	if _, err := f.login(t, "Wr0ng!pass", ""); !errors.Is(err, service.ErrLoginFailed) {
 		t.Fatalf("wrong password: %v", err)
 	}
 
-	th.EXPECT().Blocked(gomock.Any(), gomock.Any()).Return(time.Duration(0)).Times(2)
-	th.EXPECT().Forget(byEmail)
+	th.EXPECT().Blocked(gomock.Any(), gomock.Any(), gomock.Any()).Return(time.Duration(0)).Times(2)
+	th.EXPECT().Forget(gomock.Any(), byEmail)
 	if _, err := f.login(t, portalPassword, ""); err != nil {
 		t.Fatalf("login: %v", err)
 	}

@@ -1,6 +1,7 @@
 package ws
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -40,6 +41,19 @@ type conn struct {
 	lastPing  time.Time // the client's last ping
 	lastCheck time.Time // the previous successful heartbeat check
 	closing   bool
+	// keySlot gives back the slot of the key's connection cap.
+	keySlot func()
+}
+
+// releaseKey gives the key's connection slot back (once, if taken).
+func (c *conn) releaseKey() {
+	c.mu.Lock()
+	release := c.keySlot
+	c.keySlot = nil
+	c.mu.Unlock()
+	if release != nil {
+		release()
+	}
 }
 
 func (c *conn) key() *domain.APIKey {
@@ -52,13 +66,14 @@ func (c *conn) key() *domain.APIKey {
 // already holding MaxPerKey connections is refused and the connection
 // closed.
 func (c *conn) authenticated(k *domain.APIKey) {
-	if !c.h.acquire(c.h.perKey, k.ID, c.h.opts.MaxPerKey) {
+	release, ok := c.h.opts.Slots.Acquire(context.Background(), "ws-key:"+k.ID, c.h.opts.MaxPerKey)
+	if !ok {
 		c.sendError("TOO_MANY_CONNECTIONS", "this API key has too many open connections")
 		c.close(websocket.ClosePolicyViolation, "too many connections for this key")
 		return
 	}
 	c.mu.Lock()
-	c.k = k
+	c.k, c.keySlot = k, release
 	c.mu.Unlock()
 	if c.authTimer != nil {
 		c.authTimer.Stop()

@@ -19,7 +19,6 @@ import (
 	"github.com/olahol/melody"
 
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/ratelimit"
 	"github.com/jangada/jangada/webhook"
 )
 
@@ -38,11 +37,6 @@ type Hub struct {
 	mu        sync.RWMutex
 	conns     map[*melody.Session]*conn
 	byAccount map[string]map[*conn]struct{} // authenticated connections
-	perIP     map[string]int                // open connections by address
-	perKey    map[string]int                // authenticated connections by key
-
-	// authFailures counts failed authentications per address.
-	authFailures *ratelimit.Limiter
 
 	acks *ackRecorder
 	stop chan struct{}
@@ -71,8 +65,7 @@ func New(o Options) *Hub {
 	m.Upgrader.WriteBufferSize = 4096
 	m.Upgrader.WriteBufferPool = &sync.Pool{}
 	m.Upgrader.HandshakeTimeout = 10 * time.Second
-	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{}),
-		perIP: map[string]int{}, perKey: map[string]int{}, authFailures: ratelimit.New()}
+	h := &Hub{m: m, opts: o, conns: map[*melody.Session]*conn{}, byAccount: map[string]map[*conn]struct{}{}, stop: make(chan struct{})}
 	h.acks = newAckRecorder(o.RecordAcks, h.stop)
 	m.HandleConnect(h.onConnect)
 	m.HandleDisconnect(h.onDisconnect)
@@ -118,7 +111,8 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusTooManyRequests, "too many failed authentications from this address; try again in a minute")
 		return
 	}
-	if !h.acquire(h.perIP, ip, h.opts.MaxPerIP) {
+	releaseIP, ok := h.opts.Slots.Acquire(r.Context(), "ws-ip:"+ip, h.opts.MaxPerIP)
+	if !ok {
 		refuse(w, http.StatusTooManyRequests, "too many open connections from this address")
 		return
 	}
@@ -126,7 +120,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if secret != "" {
 		k, err := h.opts.Authenticate(r.Context(), secret, ip)
 		if err != nil {
-			h.release(h.perIP, ip)
+			releaseIP()
 			if errors.Is(err, domain.ErrUnavailable) {
 				// The key could not be checked (the database is away):
 				// the address's budget of failures stays whole.
@@ -150,7 +144,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// request's state and a deep stack while its handler runs, which an
 	// idle connection would carry for life. melody uses w only to upgrade.
 	go func() {
-		defer h.release(h.perIP, ip)
+		defer releaseIP()
 		if err := h.m.HandleRequest(w, r); err != nil {
 			// Refused before onConnect: ServeHTTP is still waiting.
 			slog.Debug("websocket upgrade", "error", err)
@@ -168,32 +162,15 @@ func refuse(w http.ResponseWriter, status int, msg string) {
 	w.Write(body)
 }
 
-// acquire takes one of n slots of id in counts; release gives it back.
-func (h *Hub) acquire(counts map[string]int, id string, n int) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if counts[id] >= n {
-		return false
-	}
-	counts[id]++
-	return true
-}
-
-func (h *Hub) release(counts map[string]int, id string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if counts[id]--; counts[id] <= 0 {
-		delete(counts, id)
-	}
-}
-
 // throttled reports whether ip spent its failed-authentication budget.
 func (h *Hub) throttled(ip string) bool {
-	return h.authFailures.Exhausted(ip, h.opts.AuthFailuresPerMinute)
+	return h.opts.AuthFailures.Exhausted(context.Background(), "ws-auth:"+ip, h.opts.AuthFailuresPerMinute)
 }
 
 // authFailed counts a failed authentication from ip.
-func (h *Hub) authFailed(ip string) { h.authFailures.Allow(ip, h.opts.AuthFailuresPerMinute) }
+func (h *Hub) authFailed(ip string) {
+	h.opts.AuthFailures.Allow(context.Background(), "ws-auth:"+ip, h.opts.AuthFailuresPerMinute)
+}
 
 func (h *Hub) conn(s *melody.Session) *conn {
 	h.mu.RLock()
@@ -237,9 +214,6 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 	}
 	delete(h.conns, s)
 	if c != nil && c.k != nil {
-		if h.perKey[c.k.ID]--; h.perKey[c.k.ID] <= 0 {
-			delete(h.perKey, c.k.ID)
-		}
 		if set := h.byAccount[c.k.AccountID]; set != nil {
 			delete(set, c)
 			if len(set) == 0 {
@@ -250,6 +224,7 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 	h.mu.Unlock()
 	if c != nil {
 		c.stopTimers()
+		c.releaseKey()
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/internal/poll"
+	"github.com/jangada/jangada/ratelimit"
 )
 
 // limitsHub serves a hub whose only valid secret is "good", with small caps.
@@ -36,11 +37,7 @@ func limitsHub(t *testing.T, lookups *atomic.Int32) (*Hub, string) {
 }
 
 // open is how many connections the hub holds from the test's address.
-func (h *Hub) open() int {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return h.perIP["127.0.0.1"]
-}
+func (h *Hub) open() int { return h.opts.Slots.(*ratelimit.LocalSlots).Held("ws-ip:127.0.0.1") }
 
 // dial opens a connection and returns it with the handshake's status.
 func dial(t *testing.T, url string) (*websocket.Conn, int) {

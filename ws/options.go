@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jangada/jangada/ratelimit"
+
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/internal/clientip"
 )
@@ -57,6 +59,11 @@ type Options struct {
 	// may make in a minute (20); beyond it, its next attempts are refused
 	// before the key is looked up.
 	AuthFailuresPerMinute int
+	// AuthFailures counts failed authentications per address, and Slots
+	// the connections per address and per key: shared by every API
+	// process through Redis with JANGADA_REDIS_URL; nil: this process's.
+	AuthFailures ratelimit.Counter
+	Slots        ratelimit.Slots
 }
 
 func (o *Options) defaults() {
@@ -93,5 +100,11 @@ func (o *Options) defaults() {
 	}
 	if o.ClientIP == nil {
 		o.ClientIP = clientip.Peer
+	}
+	if o.AuthFailures == nil {
+		o.AuthFailures = ratelimit.New()
+	}
+	if o.Slots == nil {
+		o.Slots = ratelimit.NewLocalSlots()
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -99,6 +100,8 @@ type rig struct {
 	temporal *proc
 	apis     []*proc
 	workers  []*proc
+	// redis holds the api processes' shared budgets.
+	redis *privateRedis
 	// scen are the issue-21 scenarios, told of each fault as it begins.
 	scen *scen
 }
@@ -152,7 +155,15 @@ func (r *rig) start(ctx context.Context, o options) error {
 	if err := r.pg.createDatabase(); err != nil {
 		return err
 	}
+	// Both api processes share every budget through a Redis of the soak's
+	// own (budgets.go), which the full soak restarts.
+	if r.redis, err = startRedis(ctx, r.tmp); err != nil {
+		return err
+	}
 	r.split, err = procs.Start(ctx, procs.Options{Bin: o.bin, Dir: r.tmp, DatabaseURL: r.pg.dbURL, APIs: 2, Workers: 2, Env: map[string]string{
+		"JANGADA_REDIS_URL":              r.redis.url(),
+		"JANGADA_API_REPLICAS":           "2",
+		"JANGADA_WS_MAX_PER_KEY":         strconv.Itoa(wsCapPerKey),
 		"JANGADA_TASK_QUEUE":             "jangada-soak",
 		"JANGADA_WEBHOOK_RETRY_SCHEDULE": "1s,2s,5s,10s,20s",
 		"JANGADA_SANDBOX_SETTLE_DELAY":   "1s",
@@ -170,5 +181,8 @@ func (r *rig) teardown() {
 	}
 	if r.pg != nil {
 		r.pg.stop()
+	}
+	if r.redis != nil {
+		r.redis.stop()
 	}
 }

@@ -126,6 +126,7 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 	}
 	checks = append(checks, k.ledger(ctx), k.balances(ctx), k.once(ctx))
 	checks = append(checks, sc.checks(ctx, db)...)
+	checks = append(checks, budgetChecks(ctx, c, r.apis, ms[0].ID)...)
 
 	fmt.Printf("\noperations in %.1f s (%d HTTP attempts, %d retries):\n", loadTook.Seconds(), c.attempts.Load(), c.retries.Load())
 	kinds := make([]string, 0, len(counts))
@@ -175,7 +176,7 @@ func plan(o options) string {
 	if o.quick {
 		return "worker-1 SIGKILLed at 1/3 and restarted 2 s later"
 	}
-	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%"
+	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%; Redis (the shared budgets) restarted at 58%, down 2 s"
 	if o.pgRestart {
 		p += "; PostgreSQL restarted at 70%"
 	}
@@ -232,6 +233,10 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 			}
 			return procs.WaitReady(bg, a, 2*time.Minute)
 		})
+	}
+	if at(0.58) {
+		do("restart Redis (the shared budgets; down 2 s)", func() error { return r.redis.restart(bg, 2*time.Second) })
+		fmt.Printf("budget decisions taken alone while Redis was away: %s and %s\n", fallbacks(bg, r.apis[0]), fallbacks(bg, r.apis[1]))
 	}
 	if o.pgRestart && at(0.70) {
 		do("restart PostgreSQL: "+r.pg.restartMethod(), func() error { return r.pg.restart(bg, 3*time.Second) })

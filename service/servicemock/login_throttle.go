@@ -10,6 +10,7 @@
 package servicemock
 
 import (
+	context "context"
 	reflect "reflect"
 	time "time"
 
@@ -41,39 +42,39 @@ func (m *MockLoginThrottle) EXPECT() *MockLoginThrottleMockRecorder {
 }
 
 // Blocked mocks base method.
-func (m *MockLoginThrottle) Blocked(id string, limit int) time.Duration {
+func (m *MockLoginThrottle) Blocked(ctx context.Context, id string, limit int) time.Duration {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "Blocked", id, limit)
+	ret := m.ctrl.Call(m, "Blocked", ctx, id, limit)
 	ret0, _ := ret[0].(time.Duration)
 	return ret0
 }
 
 // Blocked indicates an expected call of Blocked.
-func (mr *MockLoginThrottleMockRecorder) Blocked(id, limit any) *gomock.Call {
+func (mr *MockLoginThrottleMockRecorder) Blocked(ctx, id, limit any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Blocked", reflect.TypeOf((*MockLoginThrottle)(nil).Blocked), id, limit)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Blocked", reflect.TypeOf((*MockLoginThrottle)(nil).Blocked), ctx, id, limit)
 }
 
 // Fail mocks base method.
-func (m *MockLoginThrottle) Fail(id string, limit int) {
+func (m *MockLoginThrottle) Fail(ctx context.Context, id string, limit int) {
 	m.ctrl.T.Helper()
-	m.ctrl.Call(m, "Fail", id, limit)
+	m.ctrl.Call(m, "Fail", ctx, id, limit)
 }
 
 // Fail indicates an expected call of Fail.
-func (mr *MockLoginThrottleMockRecorder) Fail(id, limit any) *gomock.Call {
+func (mr *MockLoginThrottleMockRecorder) Fail(ctx, id, limit any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Fail", reflect.TypeOf((*MockLoginThrottle)(nil).Fail), id, limit)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Fail", reflect.TypeOf((*MockLoginThrottle)(nil).Fail), ctx, id, limit)
 }
 
 // Forget mocks base method.
-func (m *MockLoginThrottle) Forget(id string) {
+func (m *MockLoginThrottle) Forget(ctx context.Context, id string) {
 	m.ctrl.T.Helper()
-	m.ctrl.Call(m, "Forget", id)
+	m.ctrl.Call(m, "Forget", ctx, id)
 }
 
 // Forget indicates an expected call of Forget.
-func (mr *MockLoginThrottleMockRecorder) Forget(id any) *gomock.Call {
+func (mr *MockLoginThrottleMockRecorder) Forget(ctx, id any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
-	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Forget", reflect.TypeOf((*MockLoginThrottle)(nil).Forget), id)
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Forget", reflect.TypeOf((*MockLoginThrottle)(nil).Forget), ctx, id)
 }
