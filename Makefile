@@ -44,7 +44,7 @@ lint:
 ## sustained mixed run on the production split (10 minutes; 1 minute with QUICK=1; MIXED=5m sets it).
 bench:
 	$(GO) run -tags devserver ./cmd/jangada-bench $(if $(QUICK),-quick)
-	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/
+	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/ ./ratelimit/
 	$(GO) run -tags devserver ./cmd/jangada-bench -mixed $(or $(MIXED),$(if $(QUICK),1m,10m))
 
 ## bench-mixed: the sustained mixed run alone (MIXED=10m by default): p50/p99 per minute of each

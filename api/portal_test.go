@@ -23,7 +23,7 @@ func portalPageCalls() map[string][]pageCall {
 	none := func(*fixture) {}
 	login := url.Values{"email": {"a@b.c"}, "password": {"x"}}.Encode()
 	out := map[string][]pageCall{
-		"GET /portal/login":  {{"GET", "/portal/login", "", none}},
+		"GET /portal/login": {{"GET", "/portal/login", "", none}},
 		"POST /portal/login": {{"POST", "/portal/login", login, func(f *fixture) {
 			f.portal.EXPECT().Login(gomock.Any(), gomock.Any()).Return(service.PortalHolder{}, service.ErrLoginFailed)
 		}}},

@@ -87,6 +87,15 @@ func TestComposeStackShape(t *testing.T) {
 	if !strings.HasSuffix(api.Environment["JANGADA_ADMIN_ADDR"], ":8082") {
 		t.Errorf("api: the operators' listener (the admin API's only home) is not on 8082: %v", api.Environment)
 	}
+	// The replicas' shared budgets: a pinned Redis with a healthcheck, and
+	// the api pointed at it.
+	rd := c.Services["redis"]
+	if !strings.HasPrefix(rd.Image, "redis:") || rd.Healthcheck == nil || !strings.Contains(strings.Join(rd.Healthcheck.Test, " "), "redis-cli ping") {
+		t.Errorf("redis: image %q healthcheck %+v, want a pinned redis checked by redis-cli ping", rd.Image, rd.Healthcheck)
+	}
+	if api.Environment["JANGADA_REDIS_URL"] != "redis://redis:6379/0" {
+		t.Errorf("api: JANGADA_REDIS_URL = %q, want the compose Redis", api.Environment["JANGADA_REDIS_URL"])
+	}
 }
 
 // TestComposeObservabilityProfile: Prometheus and Grafana are optional
