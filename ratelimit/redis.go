@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"net"
 	"sync/atomic"
 	"time"
 
@@ -46,7 +47,8 @@ func init() { prometheus.MustRegister(SharedFallbacks, SharedAvailable) }
 var errDown = errors.New("ratelimit: redis is down")
 
 // Redis is the shared budgets' connection: every call bounded by Timeout,
-// and a breaker that skips Redis for a second after a failure. While it
+// and a breaker that skips Redis for a second after a refused or broken
+// connection, or after slowCalls calls in a row ran out of time. While it
 // is away each process counts 1/Replicas of every budget alone, so the
 // replicas together stay near the budget.
 type Redis struct {
@@ -60,7 +62,15 @@ type Redis struct {
 
 	downUntil atomic.Int64 // unix nanos; 0: up
 	down      atomic.Bool
+	// slow counts the calls in a row that ran out of time.
+	slow atomic.Int32
 }
+
+// slowCalls is how many calls in a row must run out of time before Redis
+// is taken for away: one slow answer (a busy machine) falls back for its
+// own request only, so the budgets do not flap between Redis and the
+// process's share.
+const slowCalls = 3
 
 // NewRedis connects to the Redis at url (redis://host:port/db) for
 // replicas API processes, with calls bounded by timeout (0: the default).
@@ -101,8 +111,12 @@ func (r *Redis) within(ctx context.Context, timeout time.Duration, f func(contex
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := f(ctx); err != nil && !errors.Is(err, redis.Nil) {
-		r.downUntil.Store(time.Now().Add(r.Cooldown).UnixNano())
 		SharedFallbacks.Inc()
+		if timedOut(err) && r.slow.Add(1) < slowCalls {
+			return err
+		}
+		r.slow.Store(0)
+		r.downUntil.Store(time.Now().Add(r.Cooldown).UnixNano())
 		if !r.down.Swap(true) {
 			SharedAvailable.Set(0)
 			slog.Warn("shared rate limiter unavailable: each API process counts its share of every budget", "error", err,
@@ -111,6 +125,7 @@ func (r *Redis) within(ctx context.Context, timeout time.Duration, f func(contex
 		return err
 	}
 	r.downUntil.Store(0)
+	r.slow.Store(0)
 	if r.down.Swap(false) {
 		SharedAvailable.Set(1)
 		slog.Info("shared rate limiter back")
@@ -120,6 +135,13 @@ func (r *Redis) within(ctx context.Context, timeout time.Duration, f func(contex
 
 // Up reports whether the last call to Redis succeeded.
 func (r *Redis) Up() bool { return !r.down.Load() }
+
+// timedOut reports whether err is a call that ran out of time (rather
+// than a refused or broken connection).
+func timedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+}
 
 // share is a process's part of limit while Redis is away (at least 1).
 func (r *Redis) share(limit int) int { return max(limit/r.Replicas, 1) }

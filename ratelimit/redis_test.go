@@ -28,6 +28,8 @@ type proxy struct {
 	ln    net.Listener
 	mu    sync.Mutex
 	open  bool
+	// stalled: connections are taken and never answered (a hung Redis).
+	stalled bool
 	conns []net.Conn
 	dials atomic.Int64
 }
@@ -48,6 +50,11 @@ func newProxy(t *testing.T) *proxy {
 			}
 			p.dials.Add(1)
 			p.mu.Lock()
+			if p.stalled {
+				p.conns = append(p.conns, c)
+				p.mu.Unlock()
+				continue
+			}
 			if !p.open {
 				p.mu.Unlock()
 				c.Close()
@@ -82,7 +89,16 @@ func (p *proxy) cut() {
 func (p *proxy) restore() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.open = true
+	p.open, p.stalled = true, false
+}
+
+// stall drops the relayed connections and takes new ones without ever
+// answering: every call runs out of time.
+func (p *proxy) stall() {
+	p.cut()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stalled = true
 }
 
 // sharedRedis connects to addr with a prefix of its own (tests share the
@@ -163,6 +179,29 @@ func TestSharedFallsBackAndReturns(t *testing.T) {
 	if left := s.Allow(t.Context(), "key:k", 10).Remaining; left != 8 {
 		t.Fatalf("remaining %d after Redis came back, want the shared count's 8", left)
 	}
+}
+
+// A slow answer falls back for its own request only: Redis is taken for
+// away (the breaker opens) once slowCalls calls in a row ran out of time.
+func TestSharedSlowAnswersOpenTheBreakerOnlyInARow(t *testing.T) {
+	p := newProxy(t)
+	r := sharedRedis(t, p.ln.Addr().String(), "test:"+domain.NewID("")+":", 2)
+	s := NewShared(r)
+	if !s.Allow(t.Context(), "key:k", 10).Allowed {
+		t.Fatal("first request refused")
+	}
+	p.stall()
+	for i := range slowCalls - 1 {
+		if d := s.Allow(t.Context(), "key:k", 10); !d.Allowed || !r.Up() {
+			t.Fatalf("slow call %d: %+v, up %v: one slow answer opened the breaker", i+1, d, r.Up())
+		}
+	}
+	s.Allow(t.Context(), "key:k", 10)
+	if r.Up() {
+		t.Fatalf("%d slow calls in a row and Redis is still taken for up", slowCalls)
+	}
+	p.restore()
+	waitUp(t, s, r)
 }
 
 // waitUp waits until a request reaches Redis again (after the cooldown).

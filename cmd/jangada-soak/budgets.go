@@ -92,7 +92,9 @@ func budgetChecks(ctx context.Context, c *client, apis []*proc, accountID string
 		return []check{{"shared budgets across replicas", false, "key: " + err.Error()}}
 	}
 	hc := &http.Client{Timeout: 5 * time.Second}
+	fellBack := []string{fallbacks(ctx, apis[0]), fallbacks(ctx, apis[1])}
 	began, allowed, other := time.Now(), 0, 0
+	per := make([]int, len(apis))
 	for i := range 3 * budgetPerMinute {
 		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+apis[i%len(apis)].HTTPAddr+"/v1/account/balance", nil)
 		req.Header.Set("Authorization", "Bearer "+k.Key)
@@ -105,6 +107,7 @@ func budgetChecks(ctx context.Context, c *client, apis []*proc, accountID string
 		switch res.StatusCode {
 		case http.StatusOK:
 			allowed++
+			per[i%len(apis)]++
 		case http.StatusTooManyRequests:
 		default:
 			other++
@@ -113,8 +116,9 @@ func budgetChecks(ctx context.Context, c *client, apis []*proc, accountID string
 	took := time.Since(began)
 	most := budgetPerMinute + int(took.Seconds()*budgetPerMinute/60) + 1
 	rate := check{"one key's budget across both api processes", allowed >= budgetPerMinute && allowed <= most && other == 0,
-		fmt.Sprintf("%d of %d requests answered in %.1f s against a budget of %d a minute (at most %d: the burst and what it earned back; per-process budgets would answer %d); %d other answers",
-			allowed, 3*budgetPerMinute, took.Seconds(), budgetPerMinute, most, 2*budgetPerMinute, other)}
+		fmt.Sprintf("%d of %d requests answered in %.1f s (%v per process) against a budget of %d a minute (at most %d: the burst and what it earned back; per-process budgets would answer %d); %d other answers; decisions taken alone so far %v, after %s and %s",
+			allowed, 3*budgetPerMinute, took.Seconds(), per, budgetPerMinute, most, 2*budgetPerMinute, other, fellBack,
+			fallbacks(ctx, apis[0]), fallbacks(ctx, apis[1]))}
 
 	opened, refused := 0, 0
 	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
