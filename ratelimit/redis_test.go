@@ -25,13 +25,13 @@ func redisAddr() string {
 // proxy is a TCP relay in front of the test Redis that a test can cut and
 // restore: Redis going away and coming back, for one process's view.
 type proxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	open  bool
+	ln   net.Listener
+	mu   sync.Mutex
+	open bool
 	// stalled: connections are taken and never answered (a hung Redis).
 	stalled bool
-	conns []net.Conn
-	dials atomic.Int64
+	conns   []net.Conn
+	dials   atomic.Int64
 }
 
 func newProxy(t *testing.T) *proxy {
