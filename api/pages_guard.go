@@ -9,7 +9,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/gin-gonic/gin"
 )
@@ -131,34 +130,4 @@ func newNonce() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// streamCaps counts the open session event streams per client address.
-type streamCaps struct {
-	mu   sync.Mutex
-	open map[string]int
-}
-
-// take opens a stream for addr if it has fewer than limit open (limit 0:
-// DefaultPageStreamsPerAddress), and returns its release.
-func (s *streamCaps) take(addr string, limit int) (func(), bool) {
-	if limit <= 0 {
-		limit = DefaultPageStreamsPerAddress
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.open == nil {
-		s.open = map[string]int{}
-	}
-	if s.open[addr] >= limit {
-		return nil, false
-	}
-	s.open[addr]++
-	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.open[addr]--; s.open[addr] <= 0 {
-			delete(s.open, addr) // the map holds only addresses with streams open
-		}
-	}, true
 }

@@ -42,39 +42,6 @@ func TestPageViewsAreRateLimitedPerAddress(t *testing.T) {
 	}
 }
 
-// One address holds at most its cap of open event streams; a closed one
-// gives its room back, and an address with none open is forgotten.
-func TestPageStreamsAreCappedPerAddress(t *testing.T) {
-	t.Parallel()
-	var caps streamCaps
-	var releases []func()
-	for i := range 3 {
-		release, ok := caps.take("203.0.113.9", 3)
-		if !ok {
-			t.Fatalf("stream %d refused under the cap", i)
-		}
-		releases = append(releases, release)
-	}
-	if _, ok := caps.take("203.0.113.9", 3); ok {
-		t.Fatal("a fourth stream from the address was opened past the cap of 3")
-	}
-	if _, ok := caps.take("198.51.100.1", 3); !ok {
-		t.Fatal("another address was refused")
-	}
-	releases[0]()
-	if _, ok := caps.take("203.0.113.9", 3); !ok {
-		t.Fatal("a closed stream did not give its room back")
-	}
-	for _, r := range releases[1:] {
-		r()
-	}
-	caps.mu.Lock()
-	n := caps.open["203.0.113.9"]
-	caps.mu.Unlock()
-	if n != 1 {
-		t.Fatalf("open streams of the address: %d, want 1", n)
-	}
-}
 
 // One address's checkouts of one link are bounded tighter than its
 // checkouts of all links (a third): each holds stock or a coupon use.

@@ -31,7 +31,11 @@ func (s *Server) statusStream(c *gin.Context, ids []string, lookAt time.Time, re
 		c.AbortWithStatus(http.StatusServiceUnavailable)
 		return
 	}
-	release, ok := s.streams.take(c.ClientIP(), s.cfg.PageStreamsPerAddress)
+	limit := s.cfg.PageStreamsPerAddress
+	if limit <= 0 {
+		limit = DefaultPageStreamsPerAddress
+	}
+	release, ok := s.slots.Acquire(ctx, "page-stream:"+c.ClientIP(), limit)
 	if !ok {
 		c.Header("Retry-After", "60")
 		c.AbortWithStatus(http.StatusTooManyRequests)

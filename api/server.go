@@ -47,6 +47,9 @@ type Deps struct {
 	// API's, the pages'): shared by the replicas through Redis with
 	// JANGADA_REDIS_URL; nil is this process's own limiter.
 	Limits ratelimit.Counter
+	// Slots caps what one client holds open (the pages' event streams per
+	// address), shared like Limits.
+	Slots ratelimit.Slots
 	// Sessions keeps the human pages' sessions (postgresstore in
 	// production); nil leaves the portal out.
 	Sessions scs.Store
@@ -97,9 +100,9 @@ type Server struct {
 	limiter ratelimit.Counter
 	// portalSessions are the portal's sessions (mountPortal).
 	portalSessions *webSessions
-	// streams counts the pages' open event streams per client address.
-	streams streamCaps
-	engine  *gin.Engine
+	// slots caps the pages' open event streams per client address (Deps.Slots).
+	slots  ratelimit.Slots
+	engine *gin.Engine
 	// admin is the operators' listener: /admin/v1, /metrics and pprof.
 	admin *gin.Engine
 	// proxies finds each request's client address (JANGADA_TRUSTED_PROXIES).
@@ -139,6 +142,9 @@ func New(d Deps) *Server {
 	s := &Server{Deps: d, cfg: d.Config, limiter: d.Limits, fingerprint: fingerprintKey(d.Config.PayloadKey)}
 	if s.limiter == nil {
 		s.limiter = ratelimit.New()
+	}
+	if s.slots = d.Slots; s.slots == nil {
+		s.slots = ratelimit.NewLocalSlots()
 	}
 	proxies, err := clientip.Parse(d.Config.TrustedProxies)
 	if err != nil {

@@ -41,7 +41,7 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 			Sealer: a.sealer()},
 		Sessions: a.sessionStore(),
 		// Every request budget, shared by the replicas with Redis.
-		Limits: a.budgets.requests,
+		Limits: a.budgets.requests, Slots: a.budgets.slots,
 		// Payment links and checkout.
 		PaymentLinks: &service.PaymentLinks{DB: d},
 		// PIX automatic.
