@@ -192,8 +192,12 @@ func (s *Billings) pixCharge(ctx context.Context, acct domain.Account, key domai
 	}, makeRow)
 }
 
-// customer is the store's customer a billing names: the one with the id
-// given, or the account's customer with the taxId (made when there is none).
+// customer is the customer a billing is made out to, linked to the store:
+// the one sent is the one billed. With only an id, the store's customer as
+// it is now (its name and taxId); with a name and a taxId, that name and
+// taxId, linked to the store customer the id names or, without an id, to
+// the account's store customer with that taxId (made when there is none;
+// an existing one is never changed).
 func (s *Billings) customer(ctx context.Context, acct domain.Account, c billing.BillingCustomer) (billing.BillingCustomer, error) {
 	if c.ID != "" {
 		got, err := db.GetCustomer(ctx, s.DB, acct.ID, c.ID)
@@ -203,13 +207,17 @@ func (s *Billings) customer(ctx context.Context, acct domain.Account, c billing.
 		if err != nil {
 			return c, err
 		}
-		return billing.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+		out := billing.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document, Email: c.Email, Phone: c.Phone}
+		if c.Name != "" {
+			out.Name, out.TaxID = c.Name, c.TaxID
+		}
+		return out, nil
 	}
 	got, err := db.FindOrCreateCustomer(ctx, s.DB, store.Customer{AccountID: acct.ID, Name: c.Name, Document: c.TaxID, Email: c.Email, Phone: c.Phone})
 	if err != nil {
 		return c, err
 	}
-	return billing.BillingCustomer{ID: got.ID, Name: got.Name, TaxID: got.Document}, nil
+	return billing.BillingCustomer{ID: got.ID, Name: c.Name, TaxID: c.TaxID, Email: c.Email, Phone: c.Phone}, nil
 }
 
 // cardToken is the billing's stored card token: the account's token it

@@ -11,6 +11,7 @@ import (
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -77,6 +78,16 @@ func (s *Subscriptions) Create(ctx context.Context, acct domain.Account, key dom
 		} else if err != nil {
 			return billing.SubscriptionRecord{}, err
 		}
+	} else {
+		// A customer sent by name and taxId is linked to the store's
+		// customer with that taxId (made when there is none), as a
+		// billing's is; each cycle bills the name sent.
+		got, err := db.FindOrCreateCustomer(ctx, s.DB, store.Customer{AccountID: acct.ID, Name: b.Customer.Name,
+			Document: b.Customer.TaxID, Email: b.Customer.Email, Phone: b.Customer.Phone})
+		if err != nil {
+			return billing.SubscriptionRecord{}, err
+		}
+		b.Customer.ID = got.ID
 	}
 	first := b.DueDate.Format(time.DateOnly)
 	sub := billing.Subscription{

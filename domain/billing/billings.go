@@ -74,10 +74,14 @@ func (f *CardField) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// BillingCustomerRequest is a billing's or a tokenization's customer.
+// BillingCustomerRequest is a billing's or a tokenization's customer. The
+// customer sent is the customer billed: an id alone bills the store's
+// customer as it is; a name and a taxId are billed as sent, linked to the
+// store's customer the id names or, without one, to the account's store
+// customer with that taxId (made when there is none, never changed).
 type BillingCustomerRequest struct {
-	ID    *string `json:"id"`
-	Name  *string `json:"name"`
+	ID    *string `json:"id" jsonschema_description:"A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer."`
+	Name  *string `json:"name" jsonschema_description:"The name the billing is made out to. Without an id, the billing is linked to the account's store customer with this taxId (created when there is none; an existing one is never changed, its name included)."`
 	TaxID *string `json:"taxId"`
 	Email *string `json:"email"`
 	Phone *string `json:"phone"`
