@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/jangada/jangada/document"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
@@ -55,7 +56,7 @@ func (s *Server) billingInvoice(c *gin.Context) {
 
 // invoiceBilling is the debit card billing of the page token, or a 404
 // page.
-func (s *Server) invoiceBilling(c *gin.Context) (billing.Billing, bool) {
+func (s *Server) invoiceBilling(c *gin.Context) (service.CreatedBilling, bool) {
 	v, err := s.Billings.Page(c.Request.Context(), c.Param("token"))
 	if err == nil && !billing.HasInvoicePage(v.Billing) {
 		err = domain.ErrNotFound
@@ -66,9 +67,9 @@ func (s *Server) invoiceBilling(c *gin.Context) (billing.Billing, bool) {
 			msg = "Esta fatura não existe."
 		}
 		render(c, status, "gone.html", pageData{Title: "Fatura indisponível", Merchant: "Jangada", Error: msg})
-		return billing.Billing{}, false
+		return service.CreatedBilling{}, false
 	}
-	return v.Billing, true
+	return v, true
 }
 
 // payInvoice is the invoice form: the card checked as the API checks one
@@ -97,8 +98,8 @@ func (s *Server) payInvoice(c *gin.Context) {
 		if !ok {
 			return
 		}
-		if !billing.Invoice(b).TakesCard {
-			renderInvoice(c, http.StatusConflict, b, invoiceForm{}, invoiceRefusal(b))
+		if !billing.Invoice(b.Billing).TakesCard {
+			renderInvoice(c, http.StatusConflict, b, invoiceForm{}, invoiceRefusal(b.Billing))
 			return
 		}
 		renderInvoice(c, http.StatusBadRequest, b, form, err.Error())
@@ -109,7 +110,7 @@ func (s *Server) payInvoice(c *gin.Context) {
 	case err == nil:
 		c.Redirect(http.StatusSeeOther, "/billings/invoice/"+c.Param("token"))
 	case errors.Is(err, service.ErrInvoiceClosed), errors.Is(err, service.ErrInvoiceHasCard):
-		renderInvoice(c, http.StatusConflict, v.Billing, invoiceForm{}, invoiceRefusal(v.Billing))
+		renderInvoice(c, http.StatusConflict, v, invoiceForm{}, invoiceRefusal(v.Billing))
 	case statusOf(err) == http.StatusNotFound:
 		render(c, http.StatusNotFound, "gone.html", pageData{Title: "Fatura indisponível", Merchant: "Jangada", Error: "Esta fatura não existe."})
 	default:
@@ -136,10 +137,11 @@ func invoiceRefusal(b billing.Billing) string {
 
 // renderInvoice renders the invoice page of b; a payment in processing
 // reloads itself (a Refresh header: the CSP allows no inline script).
-func renderInvoice(c *gin.Context, status int, b billing.Billing, form invoiceForm, msg string) {
+func renderInvoice(c *gin.Context, status int, page service.CreatedBilling, form invoiceForm, msg string) {
+	b := page.Billing
 	d := b.Details.V
 	v := invoiceView{Action: "/billings/invoice/" + b.PageToken + "/pay", Due: b.DueDate.Format("02/01/2006"),
-		Payer: b.Customer.V.Name, PayerTaxID: b.Customer.V.TaxID, Description: b.Description, Status: b.Status,
+		Payer: b.Customer.V.Name, PayerTaxID: document.Mask(b.Customer.V.TaxID), Description: b.Description, Status: b.Status,
 		StatusLabel: billing.BillingStatusLabel(b.Status), Amount: b.Amount, CardBrand: d.CardBrand, CardLast4: d.CardLast4,
 		FailureReason: d.FailureReason, Form: form}
 	st := billing.Invoice(b)
@@ -147,7 +149,7 @@ func renderInvoice(c *gin.Context, status int, b billing.Billing, form invoiceFo
 	if v.Processing {
 		c.Header("Refresh", invoiceRefreshSeconds)
 	}
-	render(c, status, "invoice.html", pageData{Title: "Fatura", Merchant: "Jangada", Error: msg, Invoice: v})
+	render(c, status, "invoice.html", pageData{Title: "Fatura", Merchant: merchantName(page.Merchant), Error: msg, Invoice: v})
 }
 
 // optionalForm is a form value, nil when empty (a missing field is

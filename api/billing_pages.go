@@ -7,9 +7,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/boleto"
+	"github.com/jangada/jangada/document"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/money"
+	"github.com/jangada/jangada/service"
 )
 
 // The public pages of billings: a boleto's printable slip (its barcode
@@ -20,7 +22,9 @@ import (
 // billingPageData is what the slip template reads.
 type billingPageData struct {
 	ID, Line, Barcode, Beneficiary, Payer, PayerTaxID, Due, Status, Description string
-	Amount                                                                      money.Cents
+	// Merchant is the account's name, the page's header.
+	Merchant string
+	Amount   money.Cents
 	// Bars is the barcode's SVG, drawn by boleto.SVG from digits only.
 	Bars template.HTML
 }
@@ -39,7 +43,7 @@ func (s *Server) billingPage(c *gin.Context, method string) (billing.Billing, bi
 		return billing.Billing{}, billingPageData{}, false
 	}
 	b := v.Billing
-	return b, billingPageData{ID: b.ID, Payer: b.Customer.V.Name, PayerTaxID: b.Customer.V.TaxID, Due: b.DueDate.Format("02/01/2006"),
+	return b, billingPageData{ID: b.ID, Beneficiary: beneficiary(v.Merchant), Merchant: merchantName(v.Merchant), Payer: b.Customer.V.Name, PayerTaxID: document.Mask(b.Customer.V.TaxID), Due: b.DueDate.Format("02/01/2006"),
 		Amount: b.Amount, Status: billing.BillingStatusLabel(b.Status), Description: b.Description}, true
 }
 
@@ -57,6 +61,28 @@ func (s *Server) billingSlip(c *gin.Context) {
 			Error: "Não foi possível desenhar este boleto. Tente novamente em instantes."})
 		return
 	}
-	d.Line, d.Barcode, d.Bars, d.Beneficiary = boleto.Format(b.Details.V.DigitableLine), b.Details.V.Barcode, template.HTML(svg), "Jangada"
-	render(c, http.StatusOK, "slip.html", pageData{Title: "Boleto", Merchant: d.Beneficiary, Wide: true, Slip: d})
+	d.Line, d.Barcode, d.Bars = boleto.Format(b.Details.V.DigitableLine), b.Details.V.Barcode, template.HTML(svg)
+	render(c, http.StatusOK, "slip.html", pageData{Title: "Boleto", Merchant: d.Merchant, Wide: true, Slip: d})
+}
+
+// merchantName names the merchant on a payer's page (Jangada when its
+// account could not be read).
+func merchantName(m service.PageMerchant) string {
+	if m.Name == "" {
+		return "Jangada"
+	}
+	return m.Name
+}
+
+// beneficiary is the merchant as a bank slip names its beneficiary: its
+// name and its CNPJ (a person's CPF masked).
+func beneficiary(m service.PageMerchant) string {
+	if m.Document == "" {
+		return merchantName(m)
+	}
+	kind := "CNPJ"
+	if len(document.Digits(m.Document)) == 11 {
+		kind = "CPF"
+	}
+	return m.Name + " — " + kind + " " + document.Mask(m.Document)
 }

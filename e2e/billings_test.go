@@ -71,6 +71,17 @@ func TestBillingBoletoPaidRefundedInPartsAndItsSlip(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(string(page), `data-barcode="`+bar+`"`) || !strings.Contains(string(page), "<svg") {
 		t.Fatalf("slip page %d: %.200s", res.StatusCode, page)
 	}
+	// The merchant is the beneficiary (its name and CNPJ), the payer's CPF
+	// is masked, the amount in reais as Brazilians write it.
+	name := e.admin("GET", "/accounts/"+m.ID, nil).m(t)["name"].(string)
+	for _, want := range []string{name + " — CNPJ 11.222.333/0001-81", "Maria Silva (***.982.247-**)", "R$ 150,00"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("slip page lacks %q", want)
+		}
+	}
+	if strings.Contains(string(page), "52998224725") || strings.Contains(string(page), "529.982.247-25") {
+		t.Error("the slip page prints the payer's CPF in full")
+	}
 	// Another account sees nothing of it.
 	other := e.merchant()
 	for _, r := range []resp{

@@ -33,6 +33,11 @@ var (
 // signal lost with its process is sent again by the payer's retry; the
 // workflow charges once, the acquirer is idempotent on the billing id).
 func (s *Billings) PayInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (CreatedBilling, error) {
+	v, err := s.payInvoice(ctx, token, in)
+	return s.withMerchant(ctx, v), err
+}
+
+func (s *Billings) payInvoice(ctx context.Context, token string, in billing.NewInvoicePayment) (CreatedBilling, error) {
 	b, err := db.BillingByPageToken(ctx, s.DB, token)
 	if err != nil {
 		return CreatedBilling{}, err

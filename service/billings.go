@@ -59,7 +59,13 @@ type Billings struct {
 type CreatedBilling struct {
 	Billing  billing.Billing
 	PixImage string
+	// Merchant is the account a payer's page names (Page only): the
+	// beneficiary of a boleto, the issuer of an invoice.
+	Merchant PageMerchant
 }
+
+// PageMerchant is the merchant as a payer's page shows it.
+type PageMerchant struct{ Name, Document string }
 
 func (s *Billings) now() time.Time {
 	if s.Now != nil {
@@ -307,7 +313,25 @@ func (s *Billings) Page(ctx context.Context, token string) (CreatedBilling, erro
 	if err != nil {
 		return CreatedBilling{}, err
 	}
-	return s.view(b), nil
+	acct, err := db.GetAccount(ctx, s.DB, b.AccountID)
+	if err != nil {
+		return CreatedBilling{}, err
+	}
+	v := s.view(b)
+	v.Merchant = PageMerchant{Name: acct.Name, Document: acct.Document}
+	return v, nil
+}
+
+// withMerchant adds the merchant a payer's page names to v, when its
+// account can be read (a page without it names Jangada).
+func (s *Billings) withMerchant(ctx context.Context, v CreatedBilling) CreatedBilling {
+	if v.Billing.AccountID == "" {
+		return v
+	}
+	if acct, err := db.GetAccount(ctx, s.DB, v.Billing.AccountID); err == nil {
+		v.Merchant = PageMerchant{Name: acct.Name, Document: acct.Document}
+	}
+	return v
 }
 
 // view adds the QR image of a payable PIX billing.
