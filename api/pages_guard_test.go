@@ -42,7 +42,6 @@ func TestPageViewsAreRateLimitedPerAddress(t *testing.T) {
 	}
 }
 
-
 // One address's checkouts of one link are bounded tighter than its
 // checkouts of all links (a third): each holds stock or a coupon use.
 func TestPageCheckoutsOfOneLinkAreBoundedPerAddress(t *testing.T) {
