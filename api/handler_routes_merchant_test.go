@@ -146,7 +146,7 @@ var routeCases = map[string]routeCase{
 	"GET /subaccount/get/:id": {"/v1/subaccount/get/sub_1", "", "Sub-account", func(f *fixture) {
 		f.subs.EXPECT().Get(gomock.Any(), gomock.Any(), "sub_1").Return(subaccount.Subaccount{ID: "sub_1"}, subaccount.Balance{}, nil)
 	}},
-	"GET /subaccount/get-by-ref/:ref": {"/v1/subaccount/get-by-ref/ref-1", "", "Sub-account", func(f *fixture) {
+	"GET /subaccount/get-by-ref/:externalReference": {"/v1/subaccount/get-by-ref/ref-1", "", "Sub-account", func(f *fixture) {
 		f.subs.EXPECT().Get(gomock.Any(), gomock.Any(), "ref-1").Return(subaccount.Subaccount{ID: "sub_1"}, subaccount.Balance{}, nil)
 	}},
 	"GET /subaccount/list": {"/v1/subaccount/list", "", "Sub-accounts", func(f *fixture) {

@@ -6,7 +6,7 @@ import "github.com/jangada/jangada/domain"
 var _ = documents(merchantDocs, map[string]Doc{
 	"POST /payment-pix/create": {
 		Summary:     "Create a PIX charge",
-		Description: "Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.",
+		Description: "Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.",
 		Body:        domain.ChargeRequest{}, Data: chargeCreated{},
 		Example: map[string]any{"amount": 25.9, "description": "Pedido 1042", "expirationSeconds": 3600, "externalReference": "order-1042"},
 	},

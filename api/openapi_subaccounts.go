@@ -33,7 +33,7 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Body: subaccount.CreateRequest{}, Data: subaccount.View{},
 	},
 	"GET /subaccount/get/:id":         {Summary: "Get a sub-account", Data: subaccount.View{}},
-	"GET /subaccount/get-by-ref/:ref": {Summary: "Get a sub-account by externalReference", Data: subaccount.Lean{}},
+	"GET /subaccount/get-by-ref/:externalReference": {Summary: "Get a sub-account by externalReference", Data: subaccount.Lean{}},
 	"GET /subaccount/list":            {Summary: "List sub-accounts", Query: subaccountListQuery{}, Data: subaccount.View{}, List: true},
 	"POST /subaccount/update":         {Summary: "Update a sub-account", Body: subaccount.UpdateRequest{}, Data: subaccount.View{}},
 	"POST /subaccount/delete":         {Summary: "Delete an empty sub-account", Body: subaccount.IDRequest{}, Data: idOnly{}},

@@ -37,13 +37,12 @@ type linkView struct {
 	Status         string       `json:"status"`
 	PayPageURL     string       `json:"payPageUrl"`
 	CreatedAt      domain.Time  `json:"createdAt"`
-	UpdatedAt      domain.Time  `json:"updatedAt"`
 }
 
 func (s *Server) viewLink(l service.PaymentLink) linkView {
 	return linkView{ID: l.ID, Name: l.Name, Description: l.Description, AllowedMethods: []string(l.AllowedMethods),
 		FixedAmount: l.FixedAmount, ProductIDs: []string(l.ProductIDs), CustomerMode: l.CustomerMode, Status: l.Status,
-		PayPageURL: checkout.PayPageURL(s.cfg.PublicURL, l.ID), CreatedAt: l.CreatedAt, UpdatedAt: l.UpdatedAt}
+		PayPageURL: checkout.PayPageURL(s.cfg.PublicURL, l.ID), CreatedAt: l.CreatedAt}
 }
 
 func (s *Server) createLink(c *gin.Context) {

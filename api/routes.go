@@ -62,7 +62,7 @@ func Routes() []Route {
 
 		{Method: "POST", Path: "/subaccount/create", Permission: "subaccount/create", Feature: domain.FeatureSubaccounts, Handler: (*Server).createSubaccount},
 		{Method: "GET", Path: "/subaccount/get/:id", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).getSubaccount},
-		{Method: "GET", Path: "/subaccount/get-by-ref/:ref", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).getSubaccountByRef},
+		{Method: "GET", Path: "/subaccount/get-by-ref/:externalReference", Permission: "subaccount/get", Feature: domain.FeatureSubaccounts, Handler: (*Server).getSubaccountByRef},
 		{Method: "GET", Path: "/subaccount/list", Permission: "subaccount/list", Feature: domain.FeatureSubaccounts, Handler: (*Server).listSubaccounts},
 		{Method: "POST", Path: "/subaccount/update", Permission: "subaccount/update", Feature: domain.FeatureSubaccounts, Handler: (*Server).updateSubaccount},
 		{Method: "POST", Path: "/subaccount/delete", Permission: "subaccount/delete", Feature: domain.FeatureSubaccounts, Handler: (*Server).deleteSubaccount},

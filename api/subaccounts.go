@@ -91,7 +91,7 @@ func (s *Server) getSubaccount(c *gin.Context) {
 }
 
 func (s *Server) getSubaccountByRef(c *gin.Context) {
-	sa, b, err := s.Subaccounts.Get(c.Request.Context(), accountOf(c), c.Param("ref"))
+	sa, b, err := s.Subaccounts.Get(c.Request.Context(), accountOf(c), c.Param("externalReference"))
 	if err != nil {
 		fail(c, err)
 		return

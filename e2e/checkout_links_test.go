@@ -24,6 +24,9 @@ func TestCheckoutLinksCRUD(t *testing.T) {
 	if link["payPageUrl"] != "http://jangada.test/pay/"+id || link["fixedAmount"] != 49.9 || link["status"] != "ACTIVE" {
 		t.Fatalf("link = %v", link)
 	}
+	if _, has := link["updatedAt"]; has {
+		t.Fatal("a link's answer carries updatedAt (the spec's rule 4 omits it)")
+	}
 
 	open := e.call(m.Key, "POST", "/v1/payment-links/create", map[string]any{"name": "Doação"}).m(t)
 	if _, has := open["fixedAmount"]; has || open["customerMode"] != "NONE" {

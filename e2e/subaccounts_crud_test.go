@@ -121,6 +121,9 @@ func TestSubaccountReadUpdateDelete(t *testing.T) {
 	if v["status"] != "ACTIVE" || v["lockMode"] != "NONE" || v["externalReference"] != ref || v["balance"] == nil {
 		t.Fatalf("created: %v", v)
 	}
+	if _, has := v["updatedAt"]; has {
+		t.Fatal("a sub-account's answer carries updatedAt (the spec's rule 4 omits it)")
+	}
 	lean := e.call(m.Key, "GET", "/v1/subaccount/get-by-ref/"+ref, nil).m(t)
 	if len(lean) != 6 || lean["id"] != id || lean["name"] != "Maria Silva" || lean["status"] != "ACTIVE" ||
 		lean["lockMode"] != "NONE" || lean["balance"].(map[string]any)["spendablePadrao"] != 0.0 {

@@ -24,7 +24,7 @@ type ClientInterface interface {
 
 	// PaymentPixCreateWithBody Create a PIX charge
 	//
-	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -33,7 +33,7 @@ type ClientInterface interface {
 
 	// PaymentPixCreate Create a PIX charge
 	//
-	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 	//
 	// Takes a body of the `application/json` content type.
 	//

@@ -27,7 +27,7 @@ type ClientWithResponsesInterface interface {
 
 	// PaymentPixCreateWithBodyWithResponse Create a PIX charge
 	//
-	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -36,7 +36,7 @@ type ClientWithResponsesInterface interface {
 
 	// PaymentPixCreateWithResponse Create a PIX charge
 	//
-	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//

@@ -69,7 +69,7 @@ type PaymentPixCreateJSONRequestBody PaymentPixCreateJSONBody
 
 // PaymentPixCreateWithBody Create a PIX charge
 //
-// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 //
 // Takes any type of body and a specified content type.
 //
@@ -88,7 +88,7 @@ func (c *Client) PaymentPixCreateWithBody(ctx context.Context, params *PaymentPi
 
 // PaymentPixCreate Create a PIX charge
 //
-// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 //
 // Takes a body of the `application/json` content type.
 //

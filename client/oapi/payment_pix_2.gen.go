@@ -156,7 +156,7 @@ func (r PaymentPixStatusResponse) ContentType() string {
 
 // PaymentPixCreateWithBodyWithResponse Create a PIX charge
 //
-// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -171,7 +171,7 @@ func (c *ClientWithResponses) PaymentPixCreateWithBodyWithResponse(ctx context.C
 
 // PaymentPixCreateWithResponse Create a PIX charge
 //
-// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), EXPIRED after expirationSeconds.
+// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -107,7 +107,8 @@ type Company struct {
 	Document    *FileInfo `json:"document,omitempty"`
 }
 
-// View is the sub-account as the API shows it.
+// View is the sub-account as the API shows it (the spec's rule 4: no
+// updatedAt).
 type View struct {
 	ID                string      `json:"id"`
 	Name              string      `json:"name"`
@@ -124,7 +125,6 @@ type View struct {
 	PortalState       string      `json:"portalState"`
 	Balance           Balance     `json:"balance"`
 	CreatedAt         domain.Time `json:"createdAt"`
-	UpdatedAt         domain.Time `json:"updatedAt"`
 }
 
 // View builds the public view with the given balance.
@@ -132,7 +132,7 @@ func (s Subaccount) View(b Balance) View {
 	v := View{ID: s.ID, Name: s.Name, ExternalReference: s.ExternalReference, PersonType: s.PersonType,
 		CPF: s.CPF, BirthDate: s.BirthDate, PostalCode: s.PostalCode, Status: s.Status, LockMode: s.LockMode,
 		Limits: s.Limits(), Pricing: s.Pricing.V, PortalState: s.PortalState, Balance: b,
-		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		CreatedAt: s.CreatedAt}
 	if s.CNPJ != nil {
 		v.Company = &Company{CNPJ: *s.CNPJ, Site: s.Site, Document: s.Document.Ptr()}
 		if s.CompanyName != nil {
