@@ -72,8 +72,18 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 		t.CompletedAt = domain.TimePtr(at)
 		e2e := in.Notice.EndToEndID
 		t.EndToEndID = &e2e
-		if in.Notice.Payer != nil {
-			t.Payer = domain.SomeJSON(*in.Notice.Payer)
+		// The payer the Inbox kept for the notice (a notice of an older
+		// history may still carry it).
+		payer := in.Notice.Payer
+		if payer == nil {
+			kept, err := db.NoticeParty(ctx, tx, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			payer = kept
+		}
+		if payer != nil {
+			t.Payer = domain.SomeJSON(*payer)
 		}
 		desc := "PIX received " + e2e
 		if t.SubaccountID != nil && *t.SubaccountID != "" {

@@ -304,6 +304,15 @@ func (t Transaction) Wallet() string {
 	return t.AccountID
 }
 
+// Referenced is the record as a workflow may carry it: references, never
+// a person's data. The payer and the recipient (a name, a document, a
+// bank, a PIX key) stay in PostgreSQL, where the steps that need them read
+// them.
+func (t Transaction) Referenced() Transaction {
+	t.Payer, t.Recipient = JSONB[Party]{}, JSONB[Party]{}
+	return t
+}
+
 // EventData is the record as events carry it (webhook and WebSocket data):
 // the lean record without QR fields, which no event carries (the spec's
 // 2026-08-15 change: payment.created has no QR data).

@@ -47,6 +47,8 @@ var server *temporaltest.TestServer
 var (
 	temporalClient client.Client
 	dataConverter  converter.DataConverter
+	// payloadCodec opens a payload a test finds in a history.
+	payloadCodec *codec.AESGCM
 )
 
 func TestMain(m *testing.M) {
@@ -72,7 +74,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	dataConverter = c.DataConverter()
+	dataConverter, payloadCodec = c.DataConverter(), c
 	temporalClient, err = client.Dial(client.Options{
 		HostPort: server.GetFrontendHostPort(), Namespace: server.GetDefaultNamespace(), DataConverter: dataConverter,
 		FailureConverter: c.FailureConverter(),

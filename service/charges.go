@@ -29,7 +29,7 @@ var _ = registerLaunch(LaunchCharge, func(ctx context.Context, q sqlx.QueryerCon
 
 // chargeLaunch is a charge's workflow start, for its create and the sweeper.
 func chargeLaunch(t domain.Transaction) launch {
-	return launch{LaunchCharge, t.ID, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t}}
+	return launch{LaunchCharge, t.ID, workflows.ChargeStart(t), workflows.ChargeWorkflow, workflows.ChargeInput{Charge: t.Referenced()}}
 }
 
 // Charges creates PIX charges (their processor notices arrive through

@@ -43,6 +43,14 @@ func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.C
 	// The notice names its charge: the workflow ignores one naming another,
 	// so a sealed notice copied out of one history pays no other charge.
 	n.ChargeID = t.ID
+	// The payer stays in PostgreSQL: the notice reaches the workflow
+	// without it, and the settle step reads it (SettleCharge).
+	if n.Payer != nil {
+		if err := db.SaveNoticeParty(ctx, s.DB, t.ID, *n.Payer); err != nil {
+			return err
+		}
+		n.Payer = nil
+	}
 	return s.forwardOrBookLate(ctx, t, "charge", n.Outcome == processor.OutcomePaid, func(t domain.Transaction) error {
 		// Signal-With-Start: a charge's workflow is started deferred until its
 		// expiry, and only this ends the delay (see workflows.ChargeStart).

@@ -48,9 +48,11 @@ func TestInboxChargeNotice(t *testing.T) {
 			if tt.status == domain.StatusPending {
 				// Signal-With-Start, with the start the create would make:
 				// deferred until the expiry, on the inbox's task queue.
-				// The notice names its charge (a copy sent elsewhere is ignored).
+				// The notice names its charge (a copy sent elsewhere is
+				// ignored) and carries no payer: workflows carry references,
+				// the payer is kept in PostgreSQL for the settle step.
 				addressed := notice
-				addressed.ChargeID = c.ID
+				addressed.ChargeID, addressed.Payer = c.ID, nil
 				temporal.EXPECT().SignalWithStartWorkflow(gomock.Any(), "charge/"+c.ID, "processor-notice", addressed,
 					gomock.Cond(func(o client.StartWorkflowOptions) bool {
 						return o.ID == "charge/"+c.ID && o.TaskQueue == "q" && o.StartDelay == 0 && !o.EnableEagerStart
@@ -62,8 +64,13 @@ func TestInboxChargeNotice(t *testing.T) {
 					t.Fatalf("ChargeNotice = %v, want nil", err)
 				}
 				got, err := db.TransactionByID(t.Context(), sharedDB, c.ID, domain.TypePixIn)
-				if err != nil || tt.status == domain.StatusCanceled && (got.Status != domain.StatusCompleted || !got.Details.V.LatePayment) {
-					t.Fatalf("a canceled charge's paid notice left it %s (latePayment %v, %v)", got.Status, got.Details.V.LatePayment, err)
+				if err != nil || tt.status == domain.StatusCanceled && (got.Status != domain.StatusCompleted || !got.Details.V.LatePayment ||
+					got.Payer.V != *notice.Payer) {
+					t.Fatalf("a canceled charge's paid notice left it %s (latePayment %v, payer %+v, %v)", got.Status,
+						got.Details.V.LatePayment, got.Payer.V, err)
+				}
+				if kept, err := db.NoticeParty(t.Context(), sharedDB, c.ID); err != nil || kept == nil || *kept != *notice.Payer {
+					t.Fatalf("the notice's payer kept: %+v, %v", kept, err)
 				}
 				return
 			}

@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/enums/v1"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/jangada/jangada/workflows"
+)
+
+// historyBytes is every payload of a workflow's history as an operator
+// reads it through the codec (the start's input, signals, every step's
+// input and result, memos), opened with the payload key, one after the
+// other.
+func historyBytes(t *testing.T, e *env, workflowID string) []byte {
+	t.Helper()
+	var all []byte
+	it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range payloadsOf(ev.ProtoReflect()) {
+			if string(p.GetMetadata()["encoding"]) == "binary/encrypted" {
+				out, err := payloadCodec.Decode([]*commonpb.Payload{p})
+				if err != nil {
+					t.Fatalf("open a payload of %s: %v", workflowID, err)
+				}
+				p = out[0]
+			}
+			all = append(append(all, p.GetData()...), '\n')
+		}
+	}
+	return all
+}
+
+// payloadsOf finds every Payload message inside m.
+func payloadsOf(m protoreflect.Message) []*commonpb.Payload {
+	if p, ok := m.Interface().(*commonpb.Payload); ok {
+		return []*commonpb.Payload{p}
+	}
+	var out []*commonpb.Payload
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			for i := range v.List().Len() {
+				out = append(out, payloadsOf(v.List().Get(i).Message())...)
+			}
+		case fd.IsMap() && fd.MapValue().Message() != nil:
+			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+				out = append(out, payloadsOf(mv.Message())...)
+				return true
+			})
+		case fd.Message() != nil && !fd.IsList() && !fd.IsMap():
+			out = append(out, payloadsOf(v.Message())...)
+		}
+		return true
+	})
+	return out
+}
+
+// Workflows carry references, not personal data: a charge created with a
+// payer and paid by another (the processor's notice names them) is
+// COMPLETED with the notice's payer, and its workflow's history — the
+// start's input, the notice's signal, every step's input and result —
+// holds neither payer's name nor document.
+func TestChargeHistoryHoldsNoPersonalData(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.merchant()
+	c := e.createCharge(m, map[string]any{"amount": 10, "description": "Venda",
+		"payer": map[string]any{"name": "Ana Criadora", "document": "529.982.247-25"}})
+	id := c["id"].(string)
+	if r := e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{"payerName": "Bruno Pagador",
+		"payerDocument": "111.444.777-35"}); r.Status != 200 {
+		t.Fatalf("pay: %d %s", r.Status, r.Message)
+	}
+	var paid map[string]any
+	eventually(t, "the charge paid", func() bool {
+		paid = e.call(m.Key, "GET", "/v1/payment-pix/get/"+id, nil).m(t)
+		return paid["status"] == "COMPLETED"
+	})
+	if p, _ := paid["payer"].(map[string]any); p["name"] != "Bruno Pagador" {
+		t.Fatalf("the paid charge's payer: %v, want the notice's", paid["payer"])
+	}
+	h := historyBytes(t, e, workflows.ChargeWorkflowID(id))
+	// The payloads are read opened: the charge's id is in them, so a
+	// name would be too.
+	if !bytes.Contains(h, []byte(`"chargeId":"`+id+`"`)) {
+		t.Fatal("the history's payloads did not open: this test would see no name")
+	}
+	for _, personal := range []string{"Ana Criadora", "52998224725", "529.982.247-25", "Bruno Pagador", "11144477735", "111.444.777-35"} {
+		if bytes.Contains(h, []byte(personal)) {
+			t.Errorf("the charge's history holds %q", personal)
+		}
+	}
+}
