@@ -176,12 +176,19 @@ func WaitReady(ctx context.Context, p *Proc, within time.Duration) error {
 	return fmt.Errorf("%s not ready within %v: %s (log %s)", p.Name, within, last, p.Log)
 }
 
-// WaitLog polls p's log until it holds line, p exits, or the deadline: a
-// process without a readiness endpoint (temporal) says when it is ready.
+// WaitLog polls the current run's part of p's log until it holds line, p
+// exits, or the deadline: a process without a readiness endpoint
+// (temporal) says when it is ready.
 func WaitLog(ctx context.Context, p *Proc, line string, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if b, _ := os.ReadFile(p.Log); strings.Contains(string(b), line) {
+		b, _ := os.ReadFile(p.Log)
+		// Only the current run's lines: a restarted process's log still
+		// holds the line its earlier run wrote.
+		if i := strings.LastIndex(string(b), "\n=== run "); i >= 0 {
+			b = b[i:]
+		}
+		if strings.Contains(string(b), line) {
 			return nil
 		}
 		if !p.Running() {
