@@ -16,6 +16,11 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
+// NamespaceRetention is how long a cluster keeps closed workflows listed:
+// the retention the compose file's namespace job sets (its test holds the
+// two equal).
+const NamespaceRetention = 720 * time.Hour
+
 // RegisterNamespace does what a deployment's namespace job does through
 // the frontend (`temporal operator namespace create`, then the search
 // attributes through the operator API): it registers namespace with

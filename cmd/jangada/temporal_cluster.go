@@ -25,10 +25,6 @@ type clusterFlags struct {
 	migrate                       bool
 }
 
-// namespaceRetention is how long closed workflows stay listed: the
-// retention the compose file's namespace job sets.
-const namespaceRetention = 720 * time.Hour
-
 // parseTemporal reads the flags of `jangada temporal`; it prints the usage
 // on a bad command line.
 func parseTemporal(args []string) (clusterFlags, error) {
@@ -84,7 +80,7 @@ func runTemporalCluster(ctx context.Context, cfg config.Config, f clusterFlags) 
 		rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
 		frontends := strings.Split(f.register, ",")
-		if err := devserver.RegisterNamespace(rctx, frontends, cfg.TemporalNamespace, namespaceRetention, workflows.SearchAttributes(), slog.Default()); err != nil {
+		if err := devserver.RegisterNamespace(rctx, frontends, cfg.TemporalNamespace, devserver.NamespaceRetention, workflows.SearchAttributes(), slog.Default()); err != nil {
 			return err
 		}
 		fmt.Printf("namespace %s and %d search attributes served by %s\n", cfg.TemporalNamespace, len(workflows.SearchAttributes()), f.register)

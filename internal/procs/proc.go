@@ -6,6 +6,8 @@ package procs
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -242,9 +244,19 @@ func CleanEnv(vars ...map[string]string) []string {
 }
 
 // Build builds the jangada binary with the embedded Temporal (build tag
-// devserver) into dir and returns its path; in an unchanged dir the go
-// command does not relink an unchanged build.
+// devserver) into a directory of dir named after this checkout, and
+// returns its path; the go command does not relink an unchanged build.
+// One directory per checkout: two worktrees' tools (a soak on a branch, a
+// make test on main) running at once would otherwise overwrite each
+// other's binary, and a process restarted by one would run the other's
+// code.
 func Build(ctx context.Context, dir string) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(wd))
+	dir = filepath.Join(dir, hex.EncodeToString(sum[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
