@@ -15,8 +15,9 @@ import (
 // takes it after the old owner's lease, fenced by its range id).
 const shardMoveWithin = 90 * time.Second
 
-// killNode is the cluster's fault: the last Temporal node (the one api-2
-// and worker-2 dial) gets SIGKILL mid-load; once the survivors own every
+// killNode is the cluster's fault: Temporal node 2 (the one api-2 and
+// worker-2 dial, so clients lose their frontend too, not only shards move)
+// gets SIGKILL mid-load; once the survivors own every
 // shard it is started again and waited until it owns shards again. The
 // moves are lines of the timeline, with the membership seen through node
 // 1's admin API; a move that does not happen within shardMoveWithin is a
@@ -27,7 +28,7 @@ const shardMoveWithin = 90 * time.Second
 // webhook posted again after it is the same at-least-once case.
 func (r *rig) killNode(do func(string, func() error), began time.Time) ([]fault, time.Time) {
 	c := r.split.Cluster
-	n, survivor := c.Nodes[len(c.Nodes)-1], c.Frontends[0]
+	n, survivor := c.Nodes[1], c.Frontends[0]
 	var moves []fault
 	watch := func(what string, cond func(procs.ClusterView) bool) {
 		start := time.Now()

@@ -62,7 +62,7 @@ func main() {
 		"the shared PostgreSQL's maintenance database (default JANGADA_TEST_DATABASE_URL, else the local server)")
 	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
 	flag.BoolVar(&o.scenarios, "scenarios", true, "run the scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds, every other product)")
-	flag.IntVar(&o.cluster, "cluster", 0, "run Temporal as a cluster of this many nodes on the soak's PostgreSQL (0: the embedded dev server on SQLite); with 2 or more, the last node is SIGKILLed mid-load and restarted")
+	flag.IntVar(&o.cluster, "cluster", 0, "run Temporal as a cluster of this many nodes on the soak's PostgreSQL (0: the embedded dev server on SQLite); with 2 or more, node 2 (the frontend api-2 and worker-2 dial) is SIGKILLed mid-load and restarted")
 	flag.IntVar(&o.shards, "shards", 8, "history shards of the -cluster")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()

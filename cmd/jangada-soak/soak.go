@@ -178,7 +178,7 @@ func plan(o options) string {
 	}
 	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%"
 	if o.cluster > 1 {
-		p = fmt.Sprintf("worker-1 SIGKILLed at 20%% and restarted 3 s later; temporal-%d SIGKILLed at 30%%, restarted once its shards moved; api-2 restarted (SIGTERM) at 45%%", o.cluster)
+		p = "worker-1 SIGKILLed at 20% and restarted 3 s later; temporal-2 SIGKILLed at 30%, restarted once its shards moved; api-2 restarted (SIGTERM) at 45%"
 	}
 	if o.pgRestart {
 		p += "; PostgreSQL restarted at 70%"
