@@ -33,8 +33,12 @@ type NodeOptions struct {
 	// Shards is the number of history shards. It is fixed when the
 	// cluster's metadata is first written: every node must say the same.
 	Shards int
-	// Logger receives WARN and above; nil is slog.Default().
+	// Logger receives WARN and above (or from Verbose on); nil is
+	// slog.Default().
 	Logger *slog.Logger
+	// Verbose, when set, lowers the node's level from WARN: shard
+	// acquisition and membership changes are logged at INFO.
+	Verbose *slog.Level
 }
 
 // Ports of one node, each below 32768: PostgreSQL's cluster_membership
@@ -100,6 +104,9 @@ func StartNode(ctx context.Context, o NodeOptions) (*Node, error) {
 	}
 	first, _ := NodePorts(o.BasePort, 1)
 	logger, level := quietLogger(o.Logger)
+	if o.Verbose != nil {
+		level.Set(*o.Verbose)
+	}
 	logger = logger.With("node", o.Node)
 	conf := nodeConfig(o, p, first)
 	authorizer, err := authorization.GetAuthorizerFromConfig(&conf.Global.Authorization)

@@ -46,6 +46,7 @@ type options struct {
 	scenarios bool
 	cluster   int
 	shards    int
+	nodeLog   string
 }
 
 func main() {
@@ -64,6 +65,7 @@ func main() {
 	flag.BoolVar(&o.scenarios, "scenarios", true, "run the scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds, every other product)")
 	flag.IntVar(&o.cluster, "cluster", 0, "run Temporal as a cluster of this many nodes on the soak's PostgreSQL (0: the embedded dev server on SQLite); with 2 or more, node 2 (the frontend api-2 and worker-2 dial) is SIGKILLed mid-load and restarted")
 	flag.IntVar(&o.shards, "shards", 8, "history shards of the -cluster")
+	flag.StringVar(&o.nodeLog, "node-log", "warn", "the -cluster nodes' log level (info: shard acquisition and membership, in temporal-N.log)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()
 	if o.duration == 0 {
@@ -184,7 +186,7 @@ func (r *rig) start(ctx context.Context, o options) error {
 		// Its databases sit beside the soak's, named after it: dropped at
 		// the end (with the private cluster, or one by one on a shared one).
 		cluster = &procs.ClusterOptions{PG: u.Host, Database: strings.Replace(r.pg.dbName, "jangada_soak_", "temporal_cluster_", 1),
-			Nodes: o.cluster, Shards: o.shards}
+			Nodes: o.cluster, Shards: o.shards, NodeLog: o.nodeLog}
 	}
 	r.split, err = procs.Start(ctx, procs.Options{Bin: o.bin, Dir: r.tmp, DatabaseURL: r.pg.dbURL, APIs: 2, Workers: 2, Cluster: cluster, Env: map[string]string{
 		"JANGADA_TASK_QUEUE":             "jangada-soak",

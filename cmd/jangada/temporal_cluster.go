@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jangada/jangada/app"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/devserver"
 	"github.com/jangada/jangada/internal/procs"
@@ -21,6 +22,7 @@ import (
 // clusterFlags are `jangada temporal`'s flags for a cluster on PostgreSQL.
 type clusterFlags struct {
 	store, pg, user, db, register string
+	nodeLog                       string
 	shards, basePort, node, nodes int
 	migrate                       bool
 }
@@ -40,6 +42,7 @@ func parseTemporal(args []string) (clusterFlags, error) {
 	fs.BoolVar(&f.migrate, "migrate", false, "create and migrate both schemas, then exit")
 	fs.IntVar(&f.node, "node", 0, "run node n of the cluster")
 	fs.StringVar(&f.register, "register", "", "register the namespace and search attributes on these frontends (comma-separated), then exit")
+	fs.StringVar(&f.nodeLog, "node-log", "warn", "a node's own log level (warn; info shows shard acquisition and membership)")
 	fs.IntVar(&f.nodes, "nodes", 0, "migrate, start this many nodes as child processes, register; until SIGINT/SIGTERM")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "jangada temporal: %v %v\n\n%s", err, fs.Args(), helps["temporal"])
@@ -88,7 +91,14 @@ func runTemporalCluster(ctx context.Context, cfg config.Config, f clusterFlags) 
 	case f.node > 0:
 		sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		n, err := devserver.StartNode(sctx, devserver.NodeOptions{Store: f.pgStore(), Node: f.node, BasePort: f.basePort, Shards: f.shards})
+		var level slog.Level
+		if err := level.UnmarshalText([]byte(f.nodeLog)); err != nil {
+			return err
+		}
+		// A logger of its own: the process's (JANGADA_LOG_LEVEL) would
+		// drop what a lower -node-log asks for.
+		n, err := devserver.StartNode(sctx, devserver.NodeOptions{Store: f.pgStore(), Node: f.node, BasePort: f.basePort, Shards: f.shards,
+			Verbose: &level, Logger: app.NewLogger(os.Stderr, level)})
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,8 @@ type ClusterOptions struct {
 	// BasePort is node 1's frontend port (its block of 20 ports follows, then
 	// node 2's…); 0 picks a free block below 32768.
 	BasePort int
+	// NodeLog is the nodes' own log level ("": warn).
+	NodeLog string
 	// Env is set over the tool's environment in every process
 	// (JANGADA_TEMPORAL_NAMESPACE, JANGADA_LOG_LEVEL…).
 	Env map[string]string
@@ -50,8 +52,12 @@ type Cluster struct {
 
 // Args is the command line of every step and node (after the binary).
 func (o ClusterOptions) Args(extra ...string) []string {
-	return append([]string{"temporal", "-store", "postgres", "-pg", o.PG, "-db", o.Database,
-		"-shards", strconv.Itoa(o.Shards), "-base-port", strconv.Itoa(o.BasePort)}, extra...)
+	args := []string{"temporal", "-store", "postgres", "-pg", o.PG, "-db", o.Database,
+		"-shards", strconv.Itoa(o.Shards), "-base-port", strconv.Itoa(o.BasePort)}
+	if o.NodeLog != "" {
+		args = append(args, "-node-log", o.NodeLog)
+	}
+	return append(args, extra...)
 }
 
 // StartCluster migrates the schemas (`jangada temporal … -migrate`), starts
