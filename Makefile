@@ -26,9 +26,11 @@ test:
 	$(GO) run ./cmd/jangada-soak -quick
 
 ## soak: the chaos/soak test (a few minutes): the production split under mixed load while a
-## worker is SIGKILLed, an api process and PostgreSQL are restarted; see docs/soak.md
+## worker is SIGKILLed, an api process and PostgreSQL are restarted; see docs/soak.md.
+## CLUSTER=1: Temporal as a 2-node cluster on PostgreSQL (8 shards), one node SIGKILLed too
+## (CLUSTER=3: three nodes)
 soak:
-	$(GO) run ./cmd/jangada-soak
+	$(GO) run ./cmd/jangada-soak $(if $(CLUSTER),-cluster $(if $(filter 1,$(CLUSTER)),2,$(CLUSTER)))
 
 ## lint: formatting, and vet over every file: the whole tree once without the dev-server build tag,
 ## then with it only the packages that tag changes (those with a `//go:build ...devserver` file: it

@@ -189,6 +189,28 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 	ip := conf.Global.Membership.BroadcastAddress
 	host := func(port int) static.Hosts { return static.SingleLocalHost(hostPort(ip, port)) }
 
+	dynConf := dynamicConfig()
+
+	return []temporal.ServerOption{
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(map[primitives.ServiceName]static.Hosts{
+			primitives.FrontendService: host(p.frontend),
+			primitives.MatchingService: host(p.matching),
+			primitives.HistoryService:  host(p.history),
+			primitives.WorkerService:   host(p.worker),
+		}),
+		temporal.WithLogger(logger),
+		temporal.WithAuthorizer(authorizer),
+		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claimMapper }),
+		temporal.WithDynamicConfigClient(dynConf),
+	}, nil
+}
+
+// dynamicConfig is the dynamic configuration of every server this package
+// starts, the SQLite dev server and the nodes of a PostgreSQL cluster alike,
+// so that their figures compare.
+func dynamicConfig() dynamicconfig.StaticClient {
 	// Same tweaks as the CLI: a smaller mutable-state cache suits a
 	// laptop, and the UI polls visibility far above the default 10 RPS.
 	// One partition per task queue: partitions spread a queue over matching
@@ -196,7 +218,7 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 	// that lands in the backlog of a partition none of the worker's few
 	// pollers is parked on waits for a poll to expire (one minute): the
 	// bench saw charges settle 67 s after their payment.
-	dynConf := dynamicconfig.StaticClient{
+	return dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():           1,
@@ -216,19 +238,4 @@ func buildServerOptions(conf *config.Config, p servicePorts, logger serverLogger
 		// (docs/performance.md). Reads at most 5 ms apart.
 		dynamicconfig.TransferProcessorMaxPollRPS.Key(): 200,
 	}
-
-	return []temporal.ServerOption{
-		temporal.WithConfig(conf),
-		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithStaticHosts(map[primitives.ServiceName]static.Hosts{
-			primitives.FrontendService: host(p.frontend),
-			primitives.MatchingService: host(p.matching),
-			primitives.HistoryService:  host(p.history),
-			primitives.WorkerService:   host(p.worker),
-		}),
-		temporal.WithLogger(logger),
-		temporal.WithAuthorizer(authorizer),
-		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claimMapper }),
-		temporal.WithDynamicConfigClient(dynConf),
-	}, nil
 }

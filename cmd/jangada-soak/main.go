@@ -21,9 +21,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,6 +45,9 @@ type options struct {
 	keep      bool
 	pgRestart bool
 	scenarios bool
+	cluster   int
+	shards    int
+	nodeLog   string
 }
 
 func main() {
@@ -59,6 +64,9 @@ func main() {
 		"the shared PostgreSQL's maintenance database (default JANGADA_TEST_DATABASE_URL, else the local server)")
 	flag.BoolVar(&o.pgRestart, "pg-restart", true, "restart PostgreSQL during the full run (false: only the worker SIGKILL and the api restart)")
 	flag.BoolVar(&o.scenarios, "scenarios", true, "run the scenarios beside the load (lost answers, sub-account limits, locks and deletes racing charges and refunds, every other product)")
+	flag.IntVar(&o.cluster, "cluster", 0, "run Temporal as a cluster of this many nodes on the soak's PostgreSQL (0: the embedded dev server on SQLite); with 2 or more, node 2 (the frontend api-2 and worker-2 dial) is SIGKILLed mid-load and restarted")
+	flag.IntVar(&o.shards, "shards", 8, "history shards of the -cluster")
+	flag.StringVar(&o.nodeLog, "node-log", "warn", "the -cluster nodes' log level (info: shard acquisition and membership, in temporal-N.log)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary directory (process logs) even when every check passes")
 	flag.Parse()
 	if o.duration == 0 {
@@ -73,8 +81,9 @@ func main() {
 			o.pg = "shared"
 		}
 	}
-	if o.merchants < 2 || o.workers < 1 || o.duration < 10*time.Second || (o.pg != "private" && o.pg != "shared") {
-		fmt.Fprintln(os.Stderr, "soak: need -merchants ≥ 2, -concurrency ≥ 1, -duration ≥ 10s, -pg private|shared")
+	if o.merchants < 2 || o.workers < 1 || o.duration < 10*time.Second || (o.pg != "private" && o.pg != "shared") ||
+		o.cluster < 0 || (o.cluster > 0 && o.shards <= o.cluster) {
+		fmt.Fprintln(os.Stderr, "soak: need -merchants ≥ 2, -concurrency ≥ 1, -duration ≥ 10s, -pg private|shared, -shards > -cluster")
 		os.Exit(2)
 	}
 	// The whole run is bounded: load, faults, waits and teardown.
@@ -104,6 +113,8 @@ type rig struct {
 	redis *privateRedis
 	// scen are the issue-21 scenarios, told of each fault as it begins.
 	scen *scen
+	// shards is the Temporal cluster's shard count (0: the dev server).
+	shards int
 }
 
 // run sets the split up, drives it, checks it and tears it down; it
@@ -115,6 +126,9 @@ func run(ctx context.Context, o options) (bool, error) {
 		return false, err
 	}
 	r := &rig{tmp: tmp}
+	if o.cluster > 0 {
+		r.shards = o.shards
+	}
 	passed := false
 	defer func() {
 		r.teardown()
@@ -133,8 +147,19 @@ func run(ctx context.Context, o options) (bool, error) {
 	if err := r.start(ctx, o); err != nil {
 		return false, err
 	}
-	fmt.Printf("split up in %.1f s: temporal %s, api %s and %s, 2 workers, database %s\n",
-		time.Since(began).Seconds(), r.temporal.HTTPAddr, r.apis[0].HTTPAddr, r.apis[1].HTTPAddr, r.pg.dbName)
+	temporal := "temporal dev server"
+	if r.temporal != nil {
+		temporal += " " + r.temporal.HTTPAddr
+	} else {
+		temporal = fmt.Sprintf("temporal cluster of %d nodes, %d shards, frontends %s", o.cluster, o.shards, strings.Join(r.split.Cluster.Frontends, ","))
+	}
+	fmt.Printf("split up in %.1f s: %s, api %s and %s, 2 workers, database %s\n",
+		time.Since(began).Seconds(), temporal, r.apis[0].HTTPAddr, r.apis[1].HTTPAddr, r.pg.dbName)
+	if r.split.Cluster != nil {
+		if v, err := procs.Describe(ctx, r.split.Cluster.Frontends[0]); err == nil {
+			fmt.Println("membership:", v)
+		}
+	}
 	fmt.Println("PostgreSQL restart:", map[bool]string{true: r.pg.restartMethod(), false: "none in this run"}[!o.quick && o.pgRestart])
 	passed, err = r.soak(ctx, o)
 	fmt.Printf("soak total %.1f s\n", time.Since(began).Seconds())
@@ -155,12 +180,23 @@ func (r *rig) start(ctx context.Context, o options) error {
 	if err := r.pg.createDatabase(); err != nil {
 		return err
 	}
+	var cluster *procs.ClusterOptions
+	if o.cluster > 0 {
+		u, err := url.Parse(r.pg.adminURL)
+		if err != nil {
+			return err
+		}
+		// Its databases sit beside the soak's, named after it: dropped at
+		// the end (with the private cluster, or one by one on a shared one).
+		cluster = &procs.ClusterOptions{PG: u.Host, Database: strings.Replace(r.pg.dbName, "jangada_soak_", "temporal_cluster_", 1),
+			Nodes: o.cluster, Shards: o.shards, NodeLog: o.nodeLog}
+	}
 	// Both api processes share every budget through a Redis of the soak's
 	// own (budgets.go), which the full soak restarts.
 	if r.redis, err = startRedis(ctx, r.tmp); err != nil {
 		return err
 	}
-	r.split, err = procs.Start(ctx, procs.Options{Bin: o.bin, Dir: r.tmp, DatabaseURL: r.pg.dbURL, APIs: 2, Workers: 2, Env: map[string]string{
+	r.split, err = procs.Start(ctx, procs.Options{Bin: o.bin, Dir: r.tmp, DatabaseURL: r.pg.dbURL, APIs: 2, Workers: 2, Cluster: cluster, Env: map[string]string{
 		"JANGADA_REDIS_URL":              r.redis.url(),
 		"JANGADA_API_REPLICAS":           "2",
 		"JANGADA_WS_MAX_PER_KEY":         strconv.Itoa(wsCapPerKey),
@@ -178,6 +214,9 @@ func (r *rig) start(ctx context.Context, o options) error {
 func (r *rig) teardown() {
 	if r.split != nil {
 		r.split.Stop(20 * time.Second)
+		if err := r.split.Cluster.DropDatabases(r.pg.adminURL); err != nil {
+			fmt.Println("dropping the Temporal cluster's databases:", err)
+		}
 	}
 	if r.pg != nil {
 		r.pg.stop()

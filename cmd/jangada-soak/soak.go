@@ -144,6 +144,7 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 		}
 	}
 	sc.summary()
+	sort.Slice(faults, func(i, j int) bool { return faults[i].at < faults[j].at })
 	fmt.Println("fault timeline (since the load began):")
 	for _, f := range faults {
 		line := fmt.Sprintf("  %6.1f s  %s (%.1f s)", f.at.Seconds(), f.what, f.took.Seconds())
@@ -176,7 +177,11 @@ func plan(o options) string {
 	if o.quick {
 		return "worker-1 SIGKILLed at 1/3 and restarted 2 s later"
 	}
-	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%; Redis (the shared budgets) restarted at 58%, down 2 s"
+	p := "worker-1 SIGKILLed at 20% and restarted 3 s later; api-2 restarted (SIGTERM) at 45%"
+	if o.cluster > 1 {
+		p = "worker-1 SIGKILLed at 20% and restarted 3 s later; temporal-2 SIGKILLed at 30%, restarted once its shards moved; api-2 restarted (SIGTERM) at 45%"
+	}
+	p += "; Redis (the shared budgets) restarted at 58%, down 2 s"
 	if o.pgRestart {
 		p += "; PostgreSQL restarted at 70%"
 	}
@@ -221,6 +226,10 @@ func (r *rig) inject(ctx context.Context, o options, began time.Time) ([]fault, 
 	}
 	if at(0.20) {
 		killWorker(3 * time.Second)
+	}
+	if o.cluster > 1 && at(0.30) {
+		moves, killed := r.killNode(do, began)
+		out, kills = append(out, moves...), append(kills, killed)
 	}
 	if at(0.45) {
 		a := r.apis[1]

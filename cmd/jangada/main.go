@@ -48,10 +48,21 @@ JANGADA_DATA_DIR (./.data) beside the dev payload key and admin token. Migrates 
 Ctrl-C stops it cleanly. Built with -tags devserver (make run).
 `,
 	"temporal": `usage: jangada temporal
+       jangada temporal -store postgres [-pg 127.0.0.1:5432] [-pg-user postgres] [-db temporal]
+                        [-shards 8] [-base-port 7233] -migrate | -node N | -register ADDRS | -nodes N
 
 Runs only the embedded Temporal dev server (build tag devserver): frontend on
 127.0.0.1:JANGADA_DEV_TEMPORAL_PORT (7233), Web UI on JANGADA_DEV_TEMPORAL_UI_PORT (8233; 0: none), state in
 JANGADA_DATA_DIR/temporal. For api and worker processes on one machine.
+
+With -store postgres, a Temporal cluster on PostgreSQL (databases <db> and <db>_visibility; password in
+JANGADA_TEMPORAL_PG_PASSWORD), every step what a deployment's set-up jobs and server containers do:
+  -migrate         create both databases if missing and migrate their schemas (temporal-sql-tool's
+                   create-database, setup-schema -v 0.0, update-schema, from the server's embedded files)
+  -node N          run node N (every service; ports base+20(N-1)+0..4, membership +10..13, all < 32768)
+  -register ADDRS  register JANGADA_TEMPORAL_NAMESPACE (retention 720h) and Jangada's search attributes
+                   through the frontends ADDRS (comma-separated) and wait until each serves them
+  -nodes N         all of it: -migrate, N nodes as child processes, -register; until Ctrl-C
 `,
 	"api": `usage: jangada api
 
@@ -134,9 +145,7 @@ func main() {
 			err = runDev(ctx, cfg)
 		}
 	case "temporal":
-		if err = noArgs(cmd, args); err == nil {
-			err = runTemporal(ctx, cfg)
-		}
+		err = runTemporal(ctx, cfg, args)
 	case "api":
 		if err = noArgs(cmd, args); err == nil {
 			if err = errors.Join(cfg.RequireAdminToken(), cfg.RequirePayloadKey()); err == nil {

@@ -19,7 +19,17 @@ import (
 // attributes, until SIGINT/SIGTERM: the Temporal of a production-shaped
 // split on one machine (`jangada api` and `jangada worker` processes with
 // JANGADA_TEMPORAL_ADDRESS pointing at it), as the soak test runs it.
-func runTemporal(ctx context.Context, cfg config.Config) error {
+//
+// With -store postgres it is instead a node of a Temporal cluster on
+// PostgreSQL, or one of the cluster's set-up steps (temporal_cluster.go).
+func runTemporal(ctx context.Context, cfg config.Config, args []string) error {
+	f, err := parseTemporal(args)
+	if err != nil {
+		return err
+	}
+	if f.store == "postgres" {
+		return runTemporalCluster(ctx, cfg, f)
+	}
 	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "temporal"))
 	if err != nil {
 		return err

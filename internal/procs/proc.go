@@ -6,6 +6,8 @@ package procs
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -176,12 +178,19 @@ func WaitReady(ctx context.Context, p *Proc, within time.Duration) error {
 	return fmt.Errorf("%s not ready within %v: %s (log %s)", p.Name, within, last, p.Log)
 }
 
-// WaitLog polls p's log until it holds line, p exits, or the deadline: a
-// process without a readiness endpoint (temporal) says when it is ready.
+// WaitLog polls the current run's part of p's log until it holds line, p
+// exits, or the deadline: a process without a readiness endpoint
+// (temporal) says when it is ready.
 func WaitLog(ctx context.Context, p *Proc, line string, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if b, _ := os.ReadFile(p.Log); strings.Contains(string(b), line) {
+		b, _ := os.ReadFile(p.Log)
+		// Only the current run's lines: a restarted process's log still
+		// holds the line its earlier run wrote.
+		if i := strings.LastIndex(string(b), "\n=== run "); i >= 0 {
+			b = b[i:]
+		}
+		if strings.Contains(string(b), line) {
 			return nil
 		}
 		if !p.Running() {
@@ -235,9 +244,19 @@ func CleanEnv(vars ...map[string]string) []string {
 }
 
 // Build builds the jangada binary with the embedded Temporal (build tag
-// devserver) into dir and returns its path; in an unchanged dir the go
-// command does not relink an unchanged build.
+// devserver) into a directory of dir named after this checkout, and
+// returns its path; the go command does not relink an unchanged build.
+// One directory per checkout: two worktrees' tools (a soak on a branch, a
+// make test on main) running at once would otherwise overwrite each
+// other's binary, and a process restarted by one would run the other's
+// code.
 func Build(ctx context.Context, dir string) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(wd))
+	dir = filepath.Join(dir, hex.EncodeToString(sum[:6]))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

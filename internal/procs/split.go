@@ -29,14 +29,23 @@ type Options struct {
 	// Env is the tool's own configuration (task queue, log level, timings,
 	// limits), set over the split's in every process.
 	Env map[string]string
+	// Cluster, when set, replaces `jangada temporal` (the dev server on
+	// SQLite) with a Temporal cluster on PostgreSQL (StartCluster; Bin,
+	// Dir and Env are filled from these options). Api and worker process i
+	// dial node ((i−1) mod nodes)'s frontend, as behind a load balancer
+	// that spreads connections.
+	Cluster *ClusterOptions
 }
 
 // Split is Jangada in its production shape on one machine, every listener
 // on loopback: `jangada temporal` (the embedded Temporal alone, file
 // store), `jangada migrate` run once, then the worker and api processes.
 type Split struct {
-	// Temporal is the Temporal process; its HTTPAddr is the frontend.
+	// Temporal is the Temporal process; its HTTPAddr is the frontend. Nil
+	// with a cluster.
 	Temporal *Proc
+	// Cluster is the Temporal cluster, when Options.Cluster asked for one.
+	Cluster *Cluster
 	// APIs and Workers are the api and worker processes, in start order.
 	APIs, Workers []*Proc
 }
@@ -85,13 +94,32 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 		p.HTTPAddr, p.WSAddr, p.AdminAddr = own["JANGADA_HTTP_ADDR"], own["JANGADA_WS_ADDR"], own["JANGADA_ADMIN_ADDR"]
 		return p
 	}
-	s.Temporal = newProc("temporal", []string{"temporal"}, nil)
-	s.Temporal.HTTPAddr = common["JANGADA_TEMPORAL_ADDRESS"]
-	if err := s.Temporal.Start(); err != nil {
-		return s, err
-	}
-	if err := WaitLog(ctx, s.Temporal, "temporal ready", ReadyWithin); err != nil {
-		return s, err
+	// frontend is the Temporal address of the i-th api or worker process.
+	frontend := func(i int) string { return common["JANGADA_TEMPORAL_ADDRESS"] }
+	if o.Cluster != nil {
+		co := *o.Cluster
+		co.Bin, co.Dir = o.Bin, o.Dir
+		co.Env = map[string]string{}
+		for k, v := range o.Env {
+			co.Env[k] = v
+		}
+		co.Env["JANGADA_TEMPORAL_NAMESPACE"] = common["JANGADA_TEMPORAL_NAMESPACE"]
+		co.Env["JANGADA_LOG_LEVEL"] = "warn"
+		s.Cluster, err = StartCluster(ctx, co)
+		if err != nil {
+			return s, err
+		}
+		frontend = func(i int) string { return s.Cluster.Frontends[(i-1)%len(s.Cluster.Frontends)] }
+		common["JANGADA_TEMPORAL_ADDRESS"] = frontend(1)
+	} else {
+		s.Temporal = newProc("temporal", []string{"temporal"}, nil)
+		s.Temporal.HTTPAddr = common["JANGADA_TEMPORAL_ADDRESS"]
+		if err := s.Temporal.Start(); err != nil {
+			return s, err
+		}
+		if err := WaitLog(ctx, s.Temporal, "temporal ready", ReadyWithin); err != nil {
+			return s, err
+		}
 	}
 	// One migration before any process: they would otherwise all migrate
 	// at once on start (serialised, but each waiting on the others).
@@ -99,7 +127,7 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 		return s, err
 	}
 	for i := 1; i <= o.Workers; i++ {
-		w := newProc(fmt.Sprintf("worker-%d", i), []string{"worker"}, nil)
+		w := newProc(fmt.Sprintf("worker-%d", i), []string{"worker"}, map[string]string{"JANGADA_TEMPORAL_ADDRESS": frontend(i)})
 		if err := w.Start(); err != nil {
 			return s, err
 		}
@@ -111,7 +139,7 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 		if err := errors.Join(err1, err2); err != nil {
 			return s, err
 		}
-		a := newProc(fmt.Sprintf("api-%d", i), []string{"api"}, map[string]string{"JANGADA_HTTP_ADDR": h, "JANGADA_WS_ADDR": ws})
+		a := newProc(fmt.Sprintf("api-%d", i), []string{"api"}, map[string]string{"JANGADA_HTTP_ADDR": h, "JANGADA_WS_ADDR": ws, "JANGADA_TEMPORAL_ADDRESS": frontend(i)})
 		if err := a.Start(); err != nil {
 			return s, err
 		}
@@ -125,11 +153,13 @@ func Start(ctx context.Context, o Options) (*Split, error) {
 	return s, nil
 }
 
-// Stop stops the api and worker processes together, then Temporal, which
-// they need until they are gone; each is killed after grace.
+// Stop stops the api and worker processes together, then Temporal (or
+// the cluster's nodes), which they need until they are gone; each is
+// killed after grace.
 func (s *Split) Stop(grace time.Duration) {
 	StopAll(grace, append(append([]*Proc{}, s.APIs...), s.Workers...)...)
 	if s.Temporal != nil {
 		s.Temporal.Signal(syscall.SIGTERM, grace)
 	}
+	s.Cluster.Stop(grace)
 }
