@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -63,7 +64,20 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 // Short of money then, the transfer is stored
 // as FAILED with nothing debited. It returns the stored status.
 func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (string, error) {
-	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
+	// The stored record answers first: a workflow's input carries no PIX
+	// key (Transaction.Referenced), so only a transfer of an older
+	// history, whose input has it, can be written here.
+	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
+	if err == nil {
+		return stored.Status, nil
+	}
+	if !errors.Is(err, domain.ErrNotFound) {
+		return "", err
+	}
+	if t.Details.V.PixKey == "" {
+		return "", fmt.Errorf("transfer %s is not stored yet and its workflow input names no PIX key", t.ID)
+	}
+	err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
 	if errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Status = domain.StatusFailed
 		if r := t.Details.V.SecurityReview; r != nil { // nothing left to review
@@ -81,7 +95,7 @@ func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (s
 	if err != nil {
 		return "", err
 	}
-	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
+	stored, err = db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
 	return stored.Status, err
 }
 
@@ -145,8 +159,18 @@ func (a *Transfers) CompleteTransfer(ctx context.Context, in CompleteTransferInp
 		if n.EndToEndID != "" {
 			t.EndToEndID = &n.EndToEndID
 		}
-		if n.Recipient != nil {
-			t.Recipient = domain.SomeJSON(*n.Recipient)
+		// The recipient the Inbox kept for the notice (a notice of an
+		// older history may still carry it).
+		recipient := n.Recipient
+		if recipient == nil {
+			kept, err := db.NoticeParty(ctx, tx, t.ID)
+			if err != nil {
+				return change{}, err
+			}
+			recipient = kept
+		}
+		if recipient != nil {
+			t.Recipient = domain.SomeJSON(*recipient)
 		}
 		return emit(domain.EventTransferCompleted), nil
 	})

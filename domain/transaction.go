@@ -305,11 +305,12 @@ func (t Transaction) Wallet() string {
 }
 
 // Referenced is the record as a workflow may carry it: references, never
-// a person's data. The payer and the recipient (a name, a document, a
-// bank, a PIX key) stay in PostgreSQL, where the steps that need them read
-// them.
+// a person's data. The payer, the recipient (a name, a document, a bank,
+// a PIX key) and the PIX key a transfer is sent to stay in PostgreSQL,
+// where the steps that need them read them.
 func (t Transaction) Referenced() Transaction {
 	t.Payer, t.Recipient = JSONB[Party]{}, JSONB[Party]{}
+	t.Details.V.PixKey = ""
 	return t
 }
 

@@ -100,3 +100,45 @@ func TestChargeHistoryHoldsNoPersonalData(t *testing.T) {
 		}
 	}
 }
+
+// A PIX out's history holds neither the PIX key it was sent to nor the
+// recipient the processor's settle notice names (the DICT's name and
+// document): the transfer is COMPLETED with that recipient all the same.
+func TestTransferHistoryHoldsNoPersonalData(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.merchant()
+	e.fund(m, 50)
+	tr := e.call(m.Key, "POST", "/v1/transfer-pix/create", map[string]any{"amount": 5, "pixKey": "chave.pessoal@example.com",
+		"pixKeyType": "EMAIL", "description": "Fornecedor"})
+	if tr.Status != 200 {
+		t.Fatalf("transfer: %d %s", tr.Status, tr.Message)
+	}
+	id := tr.m(t)["id"].(string)
+	eventually(t, "the PIX out submitted", func() bool {
+		return e.call(m.Key, "GET", "/v1/transfer-pix/get/"+id, nil).m(t)["status"] == "PROCESSING"
+	})
+	if r := e.call(m.Key, "POST", "/v1/sandbox/transfer-pix/"+id+"/settle", nil); r.Status != 200 {
+		t.Fatalf("settle: %d %s", r.Status, r.Message)
+	}
+	var done map[string]any
+	eventually(t, "the PIX out settled", func() bool {
+		done = e.call(m.Key, "GET", "/v1/transfer-pix/get/"+id, nil).m(t)
+		return done["status"] == "COMPLETED"
+	})
+	recipient, _ := done["recipient"].(map[string]any)
+	name, _ := recipient["name"].(string)
+	doc, _ := recipient["document"].(string)
+	if name == "" || doc == "" {
+		t.Fatalf("the settled transfer's recipient: %v, want the notice's name and document", done["recipient"])
+	}
+	h := historyBytes(t, e, workflows.TransferWorkflowID(id))
+	if !bytes.Contains(h, []byte(id)) {
+		t.Fatal("the history's payloads did not open: this test would see no name")
+	}
+	for _, personal := range []string{"chave.pessoal@example.com", name, doc} {
+		if bytes.Contains(h, []byte(personal)) {
+			t.Errorf("the PIX out's history holds %q", personal)
+		}
+	}
+}

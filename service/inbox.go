@@ -117,6 +117,13 @@ func (s *Inbox) TransferNotice(ctx context.Context, transferID string, n process
 		return domain.Invalidf("transfer %s is held for security review: nothing was sent yet", t.ID)
 	}
 	n.TransferID = t.ID // see ChargeNotice
+	// The recipient stays in PostgreSQL, as a charge's payer does.
+	if n.Recipient != nil {
+		if err := db.SaveNoticeParty(ctx, s.DB, t.ID, *n.Recipient); err != nil {
+			return err
+		}
+		n.Recipient = nil
+	}
 	return signalTransfer(ctx, s.Temporal, t, workflows.NoticeSignal, n)
 }
 

@@ -26,7 +26,7 @@ var _ = registerLaunch(LaunchTransfer, func(ctx context.Context, q sqlx.QueryerC
 
 // transferLaunch is a PIX out's workflow start, for its create and the sweeper.
 func transferLaunch(t domain.Transaction) launch {
-	return launch{LaunchTransfer, t.ID, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t}}
+	return launch{LaunchTransfer, t.ID, workflows.TransferStart(t), workflows.TransferWorkflow, workflows.TransferInput{Transfer: t.Referenced()}}
 }
 
 // Transfers sends PIX: create (reserve + workflow) and review decisions.
