@@ -142,3 +142,42 @@ func TestTransferHistoryHoldsNoPersonalData(t *testing.T) {
 		}
 	}
 }
+
+// A billing's workflow and a checkout's charge hold neither the customer's
+// nor the payer's name, document or e-mail.
+func TestBillingAndCheckoutHistoriesHoldNoPersonalData(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.verifiedMerchant()
+	b := e.createBilling(m, map[string]any{"method": "BOLETO", "amount": 30, "customer": map[string]any{
+		"name": "Carla Cliente", "taxId": "111.444.777-35", "email": "carla.cliente@example.com", "phone": "11987654321"}})
+	bid := b["id"].(string)
+	if r := e.call(m.Key, "POST", "/v1/sandbox/billings/"+bid+"/pay", nil); r.Status != 200 {
+		t.Fatalf("pay billing: %d %s", r.Status, r.Message)
+	}
+	e.waitBilling(m, bid, "RECEIVED")
+	linkID := e.link(m, map[string]any{"name": "Curso", "fixedAmount": 12, "customerMode": "REQUIRED"})
+	_, txID, r := e.checkout(m, map[string]any{"linkId": linkID, "method": "PIX", "payer": map[string]any{
+		"name": "Davi Comprador", "document": "529.982.247-25", "email": "davi.comprador@example.com"}})
+	if r.Status != 200 {
+		t.Fatalf("checkout: %d %s", r.Status, r.Message)
+	}
+	if p := e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+txID+"/pay", nil); p.Status != 200 {
+		t.Fatalf("pay checkout: %d %s", p.Status, p.Message)
+	}
+	e.waitStatus(m, txID, "COMPLETED")
+	for wid, personal := range map[string][]string{
+		workflows.BillingWorkflowID(bid): {"Carla Cliente", "11144477735", "111.444.777-35", "carla.cliente@example.com", "11987654321"},
+		workflows.ChargeWorkflowID(txID): {"Davi Comprador", "52998224725", "529.982.247-25", "davi.comprador@example.com"},
+	} {
+		h := historyBytes(t, e, wid)
+		if len(h) == 0 {
+			t.Fatalf("%s: no payload read", wid)
+		}
+		for _, p := range personal {
+			if bytes.Contains(h, []byte(p)) {
+				t.Errorf("%s holds %q", wid, p)
+			}
+		}
+	}
+}

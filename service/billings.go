@@ -33,7 +33,7 @@ var _ = registerLaunch(LaunchBilling, func(ctx context.Context, q sqlx.QueryerCo
 
 // billingLaunch is a billing's workflow start, for its create and the sweeper.
 func billingLaunch(b billing.Billing) launch {
-	return launch{LaunchBilling, b.ID, workflows.BillingStart(b), workflows.BillingWorkflow, workflows.BillingInput{Billing: b}}
+	return launch{LaunchBilling, b.ID, workflows.BillingStart(b), workflows.BillingWorkflow, workflows.BillingInput{Billing: b.Referenced()}}
 }
 
 // BillingFilter is a billing list's query.

@@ -38,6 +38,14 @@ type Billing struct {
 	UpdatedAt            domain.Time                   `db:"updated_at"`
 }
 
+// Referenced is the billing as its workflow carries it: references, never
+// its customer's name, taxId, e-mail or phone, which stay in PostgreSQL
+// for the steps that need them.
+func (b Billing) Referenced() Billing {
+	b.Customer = domain.JSONB[BillingCustomer]{}
+	return b
+}
+
 // BillingDetails are a billing's method-specific extras, stored as JSON.
 type BillingDetails struct {
 	// Boleto.
