@@ -10,7 +10,8 @@ export GOTOOLCHAIN := local
 ## Ctrl-C reach it and it stops cleanly (`go run` would die and leave the server running).
 run:
 	@./scripts/ensure-postgres.sh
-	$(GO) build -tags devserver -o .bin/jangada ./cmd/jangada
+	@if [ ! -x .bin/jangada ]; then echo "First build: Go downloads the modules, then compiles Jangada with the embedded Temporal server and its Web UI (several hundred packages: about 10 minutes on a fresh machine, seconds afterwards). Each package is named as it compiles."; fi
+	$(GO) build -tags devserver $(if $(wildcard .bin/jangada),,-v) -o .bin/jangada ./cmd/jangada
 	exec ./.bin/jangada dev
 
 ## unit: the fast tier (seconds): every test that needs no PostgreSQL, no Temporal server, no

@@ -141,6 +141,10 @@ func (c Config) RequireAdminToken() error {
 	return nil
 }
 
+// DefaultAdminAddr is the operators' listener when JANGADA_ADMIN_ADDR is
+// not set (the tag's default above, for the tools that call it).
+const DefaultAdminAddr = "127.0.0.1:8082"
+
 // RequirePayloadKey refuses to run a process without the payload key: its
 // Temporal payloads would rest in clear (only `dev` makes one up).
 func (c Config) RequirePayloadKey() error {

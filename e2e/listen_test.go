@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -198,4 +199,24 @@ func TestListenForwardsSignedEventsAndReconnects(t *testing.T) {
 		_, ok := has("payment.created", id2)
 		return ok
 	})
+}
+
+// A wrong key is refused before anything is ready: jangada listen stops
+// with the gateway's refusal and never prints "Ready" nor a secret to use.
+func TestListenRefusesAWrongKeyBeforeReady(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	out := &syncBuffer{}
+	l, err := listen.New(listen.Options{WSURL: e.ws, APIKey: "jgd_test_wrong", ForwardTo: "http://127.0.0.1:1/hooks", Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := l.Run(ctx); !errors.Is(err, listen.ErrRefused) {
+		t.Fatalf("Run with a wrong key = %v, want ErrRefused\n%s", err, out)
+	}
+	if strings.Contains(out.String(), "Ready") || strings.Contains(out.String(), "whsec_") {
+		t.Fatalf("a refused key was followed by Ready or a secret:\n%s", out)
+	}
 }

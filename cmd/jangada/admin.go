@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -26,7 +27,7 @@ const adminUsage = `usage: jangada admin <command> [flags]     (jangada admin <c
   revoke-key -key ID
   adjust -account ID -amount 10.50 -description "…"
 
-The HTTP commands call JANGADA_ADMIN_URL (default http://127.0.0.1:8082, the operators' listener) with JANGADA_ADMIN_TOKEN (in dev,
+The HTTP commands call JANGADA_ADMIN_URL (default: the operators' listener at JANGADA_ADMIN_ADDR, http://127.0.0.1:8082) with JANGADA_ADMIN_TOKEN (in dev,
 the token jangada dev keeps in JANGADA_DATA_DIR/admin.token when the variable is unset).
 `
 
@@ -156,11 +157,18 @@ func verifyLedger(ctx context.Context, cfg config.Config) error {
 	return nil
 }
 
-func adminCall(cfg config.Config, method, path string, body any) error {
-	base := os.Getenv("JANGADA_ADMIN_URL")
-	if base == "" {
-		base = "http://127.0.0.1:8082"
+// adminBase is the operators' listener the CLI calls: JANGADA_ADMIN_URL
+// when set, else the address the server's own configuration gives it
+// (JANGADA_ADMIN_ADDR), so the CLI follows the instance it runs beside.
+func adminBase(cfg config.Config, url string) string {
+	if url != "" {
+		return url
 	}
+	return "http://" + displayAddr(cmp.Or(cfg.AdminAddr, config.DefaultAdminAddr))
+}
+
+func adminCall(cfg config.Config, method, path string, body any) error {
+	base := adminBase(cfg, os.Getenv("JANGADA_ADMIN_URL"))
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)

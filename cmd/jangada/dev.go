@@ -130,13 +130,6 @@ func stopServer(s *devserver.Server) {
 	}
 }
 
-func displayAddr(addr string) string {
-	if strings.HasPrefix(addr, "[::]:") || strings.HasPrefix(addr, "0.0.0.0:") {
-		return "localhost" + addr[strings.LastIndex(addr, ":"):]
-	}
-	return addr
-}
-
 // demoEmail is the demo account's e-mail: the one account dev makes.
 const demoEmail = "demo@jangada.dev"
 
@@ -166,7 +159,13 @@ func seedDemo(ctx context.Context, a *app.App, cfg config.Config) (string, error
 		return b.String(), nil
 	}
 	fmt.Fprintf(&b, "  Demo account %s (%s)\n", acct.ID, demoEmail)
-	fmt.Fprintf(&b, "  A new key    %s admin create-key -account %s\n", selfCommand(), acct.ID)
+	// The CLI finds the operators' listener as this process does
+	// (JANGADA_ADMIN_ADDR): a listener moved from its default is named.
+	env := ""
+	if a.AdminAddr != "" && cfg.AdminAddr != config.DefaultAdminAddr {
+		env = "JANGADA_ADMIN_URL=http://" + displayAddr(a.AdminAddr) + " "
+	}
+	fmt.Fprintf(&b, "  A new key    %s%s admin create-key -account %s\n", env, selfCommand(), acct.ID)
 	fmt.Fprintf(&b, "               (or: curl -s -X POST -H 'X-Admin-Token: %s' -d '{\"name\":\"dev\",\"permissions\":[\"*\"]}' http://%s/admin/v1/accounts/%s/keys)\n",
 		cfg.AdminToken, displayAddr(cmp.Or(a.AdminAddr, a.HTTPAddr)), acct.ID)
 	return b.String(), nil

@@ -74,6 +74,8 @@ type Listener struct {
 	o      Options
 	sender *webhook.Sender
 	out    sync.Mutex
+	// ready prints "Ready" and the secret once, at the first subscription.
+	ready sync.Once
 }
 
 // New checks o and fills its defaults.
@@ -116,8 +118,6 @@ func (l *Listener) Secret() string { return l.o.Secret }
 // gateway refuses the key or a pattern (ErrRefused). A lost connection is
 // reconnected with the backoff, re-authenticated and re-subscribed.
 func (l *Listener) Run(ctx context.Context) error {
-	l.printf("Ready. Forwarding %s events from %s to %s\n", strings.Join(l.o.Patterns, ", "), l.o.WSURL, l.o.ForwardTo)
-	l.printf("Webhook signing secret: %s (verify with github.com/jangada/jangada/webhook/verify)\n", l.o.Secret)
 	attempt := 0
 	for {
 		ready, err := l.session(ctx, attempt > 0)
@@ -182,6 +182,12 @@ func (l *Listener) session(ctx context.Context, again bool) (ready bool, err err
 	if err := l.handshake(c, write); err != nil {
 		return false, err
 	}
+	// Ready (and the secret) only once the gateway took the key and the
+	// patterns: a wrong key is told, never followed by a secret to use.
+	l.ready.Do(func() {
+		l.printf("Ready. Forwarding %s events from %s to %s\n", strings.Join(l.o.Patterns, ", "), l.o.WSURL, l.o.ForwardTo)
+		l.printf("Webhook signing secret: %s (verify with github.com/jangada/jangada/webhook/verify)\n", l.o.Secret)
+	})
 	verb := "Connected"
 	if again {
 		verb = "Reconnected"
