@@ -143,7 +143,10 @@ var merchantAPI = apiSpec{
 	description: "PIX charges, transfers, refunds, sub-accounts and webhooks. Every answer is an envelope " +
 		"`{success, message, data, requestId}`; amounts are JSON numbers in BRL with at most two decimals. " +
 		"A `POST …/create` is safe to retry with the same `Idempotency-Key`. Each operation's `x-permission` is the " +
-		"API key permission it needs (empty: any valid key).",
+		"API key permission it needs (empty: any valid key). Events: the `webhooks` section is every catalog event as " +
+		"the signed POST an endpoint receives; the WebSocket gateway (its own listener, path `/v1`) sends the same " +
+		"envelope `{id, event, createdAt, data}` as its event frames once a client sent `{\"action\":\"authenticate\",\"apiKey\":…}` " +
+		"and `{\"action\":\"subscribe\",\"pattern\":…}`, and answers `{\"action\":\"ack\",\"id\":…}` and `{\"action\":\"ping\"}`.",
 	base: "/v1",
 	security: map[string]any{
 		"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
@@ -186,11 +189,15 @@ func buildOpenAPI(spec apiSpec) map[string]any {
 		secReq = append(secReq, map[string]any{name: []string{}})
 	}
 	sort.Slice(secReq, func(i, j int) bool { return fmt.Sprint(secReq[i]) < fmt.Sprint(secReq[j]) })
+	var hooks map[string]any
+	if !spec.admin {
+		hooks = d.webhooks()
+	}
 	schemas := map[string]any{"Envelope": envelopeSchema(), "Error": errorSchema()}
 	for name, s := range d.schemas {
 		schemas[name] = s
 	}
-	return map[string]any{
+	doc := map[string]any{
 		"openapi":           "3.1.0",
 		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
 		"info":              map[string]any{"title": spec.title, "version": "1", "description": spec.description},
@@ -203,6 +210,10 @@ func buildOpenAPI(spec apiSpec) map[string]any {
 			"responses":       errorResponses(),
 		},
 	}
+	if hooks != nil {
+		doc["webhooks"] = hooks
+	}
+	return doc
 }
 
 // operation is one route's OpenAPI operation.

@@ -17,7 +17,9 @@ import (
 //     the boolean form;
 //   - a boolean schema (true: any value, as json.RawMessage reflects) becomes
 //     {} (false: {not: {}});
-//   - jsonSchemaDialect, $schema, $id and $comment are dropped.
+//   - jsonSchemaDialect, $schema, $id and $comment are dropped, and so is
+//     the webhooks section (3.0 has none; a 3.0 client generator calls the
+//     API, it receives no webhook).
 //
 // Anything else is 3.0 already; TestOpenAPI30 proves the result loads as a
 // valid 3.0 document.
@@ -28,6 +30,7 @@ func OpenAPI30(doc []byte) ([]byte, error) {
 	}
 	d["openapi"] = "3.0.3"
 	delete(d, "jsonSchemaDialect")
+	delete(d, "webhooks")
 	walkSchemas(d, downgradeSchema)
 	return json.MarshalIndent(d, "", "  ")
 }
