@@ -175,14 +175,18 @@ func testSteps[T any](t *testing.T, f *fixture, k stepKind[T]) {
 	}
 	// credit is a posting apply writes (db.Post); refused is one the ledger
 	// refuses (more than the merchant's withdrawable money, credit's
-	// included).
+	// included). Both touch the same two accounts: a transaction that
+	// posts both takes no lock after its first posting, so it cannot
+	// deadlock with the other tests' postings on the shared clearing
+	// account (each posting locks its accounts in id order; a second
+	// posting's new account would break that order across the two).
 	credit := func(key string) db.Posting {
 		return db.Posting{Key: key, AccountID: f.merchant.ID, Kind: "STEP_TEST", Description: "step test", Entries: []db.Entry{
 			{Account: domain.LedgerPixClearing, Amount: -100}, {Account: domain.AvailableLedger(f.merchant.ID), Amount: 100}}}
 	}
 	refused := func(key string) db.Posting {
 		return db.Posting{Key: key, AccountID: f.merchant.ID, Kind: "STEP_TEST", Description: "step test", Entries: []db.Entry{
-			{Account: domain.AvailableLedger(f.merchant.ID), Amount: -1_000_000}, {Account: domain.LedgerFees, Amount: 1_000_000}},
+			{Account: domain.AvailableLedger(f.merchant.ID), Amount: -1_000_000}, {Account: domain.LedgerPixClearing, Amount: 1_000_000}},
 			Withdraw: &db.Withdrawal{AccountID: f.merchant.ID, Amount: 1_000_000}}
 	}
 	boom := errors.New("apply failed")
