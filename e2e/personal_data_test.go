@@ -94,9 +94,25 @@ func TestChargeHistoryHoldsNoPersonalData(t *testing.T) {
 	if !bytes.Contains(h, []byte(`"chargeId":"`+id+`"`)) {
 		t.Fatal("the history's payloads did not open: this test would see no name")
 	}
-	for _, personal := range []string{"Ana Criadora", "52998224725", "529.982.247-25", "Bruno Pagador", "11144477735", "111.444.777-35"} {
-		if bytes.Contains(h, []byte(personal)) {
-			t.Errorf("the charge's history holds %q", personal)
+	personal := []string{"Ana Criadora", "52998224725", "529.982.247-25", "Bruno Pagador", "11144477735", "111.444.777-35"}
+	for _, p := range personal {
+		if bytes.Contains(h, []byte(p)) {
+			t.Errorf("the charge's history holds %q", p)
+		}
+	}
+	// Its refund's workflow carries the deposit without its payer (the
+	// deposit's money is locked: the refund is paid from other funds).
+	e.fund(m, 20)
+	if r := e.call(m.Key, "POST", "/v1/refunds/create", map[string]any{"transactionId": id, "amount": 10}); r.Status != 200 {
+		t.Fatalf("refund: %d %s", r.Status, r.Message)
+	}
+	h = historyBytes(t, e, workflows.RefundWorkflowID(id))
+	if !bytes.Contains(h, []byte(id)) {
+		t.Fatal("the refund's history did not open")
+	}
+	for _, p := range personal {
+		if bytes.Contains(h, []byte(p)) {
+			t.Errorf("the refund's history holds %q", p)
 		}
 	}
 }

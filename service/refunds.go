@@ -27,7 +27,7 @@ var _ = registerLaunch(LaunchRefund, func(ctx context.Context, q sqlx.QueryerCon
 
 // refundLaunch is a refund's workflow start, for its create and the sweeper.
 func refundLaunch(deposit domain.Transaction) launch {
-	return launch{LaunchRefund, deposit.ID, workflows.RefundStart(deposit), workflows.RefundWorkflow, workflows.RefundInput{Deposit: deposit}}
+	return launch{LaunchRefund, deposit.ID, workflows.RefundStart(deposit), workflows.RefundWorkflow, workflows.RefundInput{Deposit: deposit.Referenced()}}
 }
 
 // Refunds returns received PIX: full refunds only, at most one per deposit.
