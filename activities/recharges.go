@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -42,7 +43,14 @@ func InsertRecharge(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) erro
 // short of money, a recharge written here is stored FAILED with nothing
 // debited.
 func (a *Recharges) EnsureRecharge(ctx context.Context, t domain.Transaction) (string, error) {
-	return a.ensureWithdrawal(ctx, t, InsertRecharge)
+	return a.ensureWithdrawal(ctx, t, func(ctx context.Context, tx *sqlx.Tx, t domain.Transaction) error {
+		// A workflow's input names no phone (Transaction.Referenced): only
+		// an older history's, which does, writes a recharge here.
+		if r := t.Details.V.Recharge; r == nil || r.Phone == "" {
+			return fmt.Errorf("recharge %s is not stored yet and its workflow input names no phone", t.ID)
+		}
+		return InsertRecharge(ctx, tx, t)
+	})
 }
 
 // RechargeStatus is the stored status of a recharge.

@@ -306,11 +306,19 @@ func (t Transaction) Wallet() string {
 
 // Referenced is the record as a workflow may carry it: references, never
 // a person's data. The payer, the recipient (a name, a document, a bank,
-// a PIX key) and the PIX key a transfer is sent to stay in PostgreSQL,
-// where the steps that need them read them.
+// a PIX key), the PIX key a transfer is sent to, the phone a recharge
+// tops up and the description (a merchant's free text, which may name
+// anyone: a recharge's names its phone) stay in PostgreSQL, where the
+// steps that need them read them.
 func (t Transaction) Referenced() Transaction {
 	t.Payer, t.Recipient = JSONB[Party]{}, JSONB[Party]{}
+	t.Description = ""
 	t.Details.V.PixKey = ""
+	if r := t.Details.V.Recharge; r != nil {
+		c := *r // the caller's record keeps its phone
+		c.Phone = ""
+		t.Details.V.Recharge = &c
+	}
 	return t
 }
 

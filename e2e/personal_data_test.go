@@ -197,3 +197,27 @@ func TestBillingAndCheckoutHistoriesHoldNoPersonalData(t *testing.T) {
 		}
 	}
 }
+
+// A mobile recharge's history holds no phone number: the operator's
+// request reads it from the stored recharge.
+func TestRechargeHistoryHoldsNoPhone(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.rechargeMerchant(100)
+	r := e.createRecharge(m, "11937654321", 20)
+	id := r["id"].(string)
+	eventually(t, "the recharge submitted", func() bool {
+		got := e.call(m.Key, "GET", "/v1/mobile-recharge/get/"+id, nil).m(t)
+		ref, _ := got["referenceId"].(string)
+		return ref != ""
+	})
+	h := historyBytes(t, e, workflows.RechargeWorkflowID(id))
+	if !bytes.Contains(h, []byte(id)) {
+		t.Fatal("the recharge's history did not open")
+	}
+	for _, p := range []string{"11937654321", "937654321"} {
+		if i := bytes.Index(h, []byte(p)); i >= 0 {
+			t.Errorf("the recharge's history holds %q: …%s…", p, h[max(0, i-150):min(len(h), i+60)])
+		}
+	}
+}

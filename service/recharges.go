@@ -27,7 +27,7 @@ var _ = registerLaunch(LaunchRecharge, func(ctx context.Context, q sqlx.QueryerC
 
 // rechargeLaunch is a recharge's workflow start, for its create and the sweeper.
 func rechargeLaunch(t domain.Transaction) launch {
-	return launch{LaunchRecharge, t.ID, workflows.RechargeStart(t), workflows.RechargeWorkflow, workflows.RechargeInput{Recharge: t}}
+	return launch{LaunchRecharge, t.ID, workflows.RechargeStart(t), workflows.RechargeWorkflow, workflows.RechargeInput{Recharge: t.Referenced()}}
 }
 
 // Recharges tops up mobile phones: the operator's offer for a number, the

@@ -39,10 +39,12 @@ type Billing struct {
 }
 
 // Referenced is the billing as its workflow carries it: references, never
-// its customer's name, taxId, e-mail or phone, which stay in PostgreSQL
-// for the steps that need them.
+// its customer's name, taxId, e-mail or phone, nor its description (the
+// merchant's free text), which stay in PostgreSQL for the steps that need
+// them.
 func (b Billing) Referenced() Billing {
 	b.Customer = domain.JSONB[BillingCustomer]{}
+	b.Description = ""
 	return b
 }
 
