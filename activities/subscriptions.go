@@ -48,6 +48,11 @@ type CycleInput struct {
 // account blocked) does not stop the subscription: the cycle is recorded
 // with the reason in lastError and the next one is planned.
 func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput) (billing.Subscription, error) {
+	s, err := a.runCycle(ctx, in)
+	return s.Referenced(), err // a step's result is in the workflow's history
+}
+
+func (a *Subscriptions) runCycle(ctx context.Context, in CycleInput) (billing.Subscription, error) {
 	s, err := db.GetSubscription(ctx, a.DB, "", in.SubscriptionID)
 	if err != nil || s.Status != billing.SubscriptionActive || s.NextCycle != in.Cycle {
 		return s, err // canceled, or this cycle billed already
@@ -78,6 +83,11 @@ func (a *Subscriptions) RunSubscriptionCycle(ctx context.Context, in CycleInput)
 // the row canceled and retries only the billing's cancel, which is itself
 // idempotent.
 func (a *Subscriptions) CancelSubscription(ctx context.Context, id string) (billing.Subscription, error) {
+	s, err := a.cancel(ctx, id)
+	return s.Referenced(), err // a step's result is in the workflow's history
+}
+
+func (a *Subscriptions) cancel(ctx context.Context, id string) (billing.Subscription, error) {
 	s, _, err := runStep(ctx, a.DB, id, subscriptionRecords, func(_ *sqlx.Tx, s *billing.Subscription) (change, error) {
 		if s.Status == billing.SubscriptionCanceled {
 			return change{}, nil

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
 	"go.temporal.io/api/enums/v1"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/workflows"
 )
 
@@ -218,6 +220,40 @@ func TestRechargeHistoryHoldsNoPhone(t *testing.T) {
 	for _, p := range []string{"11937654321", "937654321"} {
 		if i := bytes.Index(h, []byte(p)); i >= 0 {
 			t.Errorf("the recharge's history holds %q: …%s…", p, h[max(0, i-150):min(len(h), i+60)])
+		}
+	}
+}
+
+// A subscription's workflow (its input, each cycle's and the cancel's
+// results, the cancel's answer) holds none of its customer's data; the
+// cancel still answers with the customer, read from PostgreSQL.
+func TestSubscriptionHistoryHoldsNoPersonalData(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.merchant()
+	r := e.call(m.Key, "POST", "/v1/subscriptions/create", map[string]any{"method": "PIX", "amount": 19.90, "cycle": "MONTHLY",
+		"nextDueDate": domain.Today(time.Now()).Format(time.DateOnly), "description": "Plano",
+		"customer": map[string]any{"name": "Erica Assinante", "taxId": "111.444.777-35", "email": "erica.assinante@example.com"}})
+	if r.Status != 200 {
+		t.Fatalf("subscription: %d %s", r.Status, r.Message)
+	}
+	id := r.m(t)["subscriptionId"].(string)
+	eventually(t, "the first cycle billed", func() bool {
+		s := e.call(m.Key, "GET", "/v1/subscriptions/get/"+id, nil).m(t)
+		last, _ := s["lastBillingId"].(string)
+		return last != ""
+	})
+	c := e.call(m.Key, "POST", "/v1/subscriptions/cancel/"+id, nil)
+	if c.Status != 200 || c.m(t)["status"] != "CANCELED" || c.m(t)["customer"].(map[string]any)["name"] != "Erica Assinante" {
+		t.Fatalf("cancel: %d %s %s", c.Status, c.Message, c.Data)
+	}
+	h := historyBytes(t, e, workflows.SubscriptionWorkflowID(id))
+	if !bytes.Contains(h, []byte(id)) {
+		t.Fatal("the subscription's history did not open")
+	}
+	for _, p := range []string{"Erica Assinante", "11144477735", "111.444.777-35", "erica.assinante@example.com"} {
+		if bytes.Contains(h, []byte(p)) {
+			t.Errorf("the subscription's history holds %q", p)
 		}
 	}
 }

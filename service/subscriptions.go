@@ -29,7 +29,7 @@ var _ = registerLaunch(LaunchSubscription, func(ctx context.Context, q sqlx.Quer
 // the sweeper.
 func subscriptionLaunch(s billing.Subscription) launch {
 	return launch{LaunchSubscription, s.ID, workflows.SubscriptionStart(s), workflows.SubscriptionWorkflow,
-		workflows.SubscriptionInput{Subscription: s}}
+		workflows.SubscriptionInput{Subscription: s.Referenced()}}
 }
 
 // Subscriptions runs recurring billings: each subscription is a durable
@@ -146,10 +146,18 @@ func (s *Subscriptions) Cancel(ctx context.Context, acct domain.Account, idOrExt
 	}
 	// A workflow not running yet (its start is still owed: the sweeper
 	// makes it shortly) is a 503 (update).
+	// The workflow answers once the cancel is stored; the record is read
+	// here (the workflow carries no customer data to answer with).
 	var rec billing.SubscriptionRecord
 	err = update(ctx, s.Temporal, workflows.SubscriptionWorkflowID(sub.ID), workflows.SubscriptionCancel, &rec,
 		workflows.SubscriptionTarget{SubscriptionID: sub.ID})
-	return rec, err
+	if err != nil {
+		return rec, err
+	}
+	if sub, err = db.GetSubscription(ctx, s.DB, acct.ID, sub.ID); err != nil {
+		return billing.SubscriptionRecord{}, err
+	}
+	return sub.Public(), nil
 }
 
 // card sets the card a CARD_CREDIT subscription charges every cycle: the

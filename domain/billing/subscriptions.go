@@ -161,6 +161,16 @@ type Subscription struct {
 	CanceledAt        *domain.Time    `json:"canceledAt,omitempty"`
 }
 
+// Referenced is the subscription as its workflow carries it (its input,
+// its steps' results): references, never its customer's name, taxId,
+// e-mail or phone, its payer's address or its description, which stay in
+// PostgreSQL, where each cycle's billing reads them.
+func (s Subscription) Referenced() Subscription {
+	s.Customer = BillingCustomer{ID: s.Customer.ID}
+	s.CustomerEmail, s.CustomerPhone, s.RemoteIP, s.Description = nil, nil, "", ""
+	return s
+}
+
 // AnchorDate is the first due date as a date.
 func (s Subscription) AnchorDate() time.Time {
 	d, _ := time.Parse(time.DateOnly, s.Anchor)
