@@ -72,15 +72,9 @@ func (a *Charges) SettleCharge(ctx context.Context, in SettleChargeInput) (strin
 		t.CompletedAt = domain.TimePtr(at)
 		e2e := in.Notice.EndToEndID
 		t.EndToEndID = &e2e
-		// The payer the Inbox kept for the notice (a notice of an older
-		// history may still carry it).
-		payer := in.Notice.Payer
-		if payer == nil {
-			kept, err := db.NoticeParty(ctx, tx, t.ID)
-			if err != nil {
-				return nil, err
-			}
-			payer = kept
+		payer, err := noticeParty(ctx, tx, t.ID, in.Notice.Payer)
+		if err != nil {
+			return nil, err
 		}
 		if payer != nil {
 			t.Payer = domain.SomeJSON(*payer)

@@ -64,20 +64,13 @@ func ReserveTransfer(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, pub
 // Short of money then, the transfer is stored
 // as FAILED with nothing debited. It returns the stored status.
 func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (string, error) {
-	// The stored record answers first: a workflow's input carries no PIX
-	// key (Transaction.Referenced), so only a transfer of an older
-	// history, whose input has it, can be written here.
-	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
-	if err == nil {
-		return stored.Status, nil
-	}
-	if !errors.Is(err, domain.ErrNotFound) {
-		return "", err
+	if status, found, err := a.storedStatus(ctx, t); found || err != nil {
+		return status, err
 	}
 	if t.Details.V.PixKey == "" {
 		return "", fmt.Errorf("transfer %s is not stored yet and its workflow input names no PIX key", t.ID)
 	}
-	err = db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
+	err := db.InTx(ctx, a.DB, func(tx *sqlx.Tx) error { return ReserveTransfer(ctx, tx, t, a.PublicURL) })
 	if errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Status = domain.StatusFailed
 		if r := t.Details.V.SecurityReview; r != nil { // nothing left to review
@@ -95,7 +88,7 @@ func (a *Transfers) EnsureTransfer(ctx context.Context, t domain.Transaction) (s
 	if err != nil {
 		return "", err
 	}
-	stored, err = db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
+	stored, err := db.TransactionByID(ctx, a.DB, t.ID, domain.TypePixOut)
 	return stored.Status, err
 }
 
@@ -159,15 +152,9 @@ func (a *Transfers) CompleteTransfer(ctx context.Context, in CompleteTransferInp
 		if n.EndToEndID != "" {
 			t.EndToEndID = &n.EndToEndID
 		}
-		// The recipient the Inbox kept for the notice (a notice of an
-		// older history may still carry it).
-		recipient := n.Recipient
-		if recipient == nil {
-			kept, err := db.NoticeParty(ctx, tx, t.ID)
-			if err != nil {
-				return change{}, err
-			}
-			recipient = kept
+		recipient, err := noticeParty(ctx, tx, t.ID, n.Recipient)
+		if err != nil {
+			return change{}, err
 		}
 		if recipient != nil {
 			t.Recipient = domain.SomeJSON(*recipient)

@@ -28,16 +28,10 @@ func insertWithdrawal(ctx context.Context, tx *sqlx.Tx, t domain.Transaction, re
 // creates committed first), and short of money stores it FAILED with
 // nothing debited. It returns the stored status.
 func (b *Base) ensureWithdrawal(ctx context.Context, t domain.Transaction, insert func(context.Context, *sqlx.Tx, domain.Transaction) error) (string, error) {
-	// The stored record answers first: only an older history's input, which
-	// carries the whole record, can still have one to write.
-	stored, err := db.TransactionByID(ctx, b.DB, t.ID, t.Type)
-	if err == nil {
-		return stored.Status, nil
+	if status, found, err := b.storedStatus(ctx, t); found || err != nil {
+		return status, err
 	}
-	if !errors.Is(err, domain.ErrNotFound) {
-		return "", err
-	}
-	err = db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error { return insert(ctx, tx, t) })
+	err := db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error { return insert(ctx, tx, t) })
 	if errors.Is(err, domain.ErrInsufficientBalance) {
 		t.Status = domain.StatusFailed
 		err = db.InTx(ctx, b.DB, func(tx *sqlx.Tx) error { _, err := db.InsertTransaction(ctx, tx, t); return err })
@@ -45,6 +39,18 @@ func (b *Base) ensureWithdrawal(ctx context.Context, t domain.Transaction, inser
 	if err != nil {
 		return "", err
 	}
-	stored, err = db.TransactionByID(ctx, b.DB, t.ID, t.Type)
+	stored, err := db.TransactionByID(ctx, b.DB, t.ID, t.Type)
 	return stored.Status, err
+}
+
+// storedStatus is the status of t's stored record, if it is stored: a
+// guard answers with it first, since a workflow's input is the record's
+// references only (domain.Transaction.Referenced) and only an older
+// history's input, which carries the whole record, may write one.
+func (b *Base) storedStatus(ctx context.Context, t domain.Transaction) (string, bool, error) {
+	stored, err := db.TransactionByID(ctx, b.DB, t.ID, t.Type)
+	if errors.Is(err, domain.ErrNotFound) {
+		return "", false, nil
+	}
+	return stored.Status, err == nil, err
 }

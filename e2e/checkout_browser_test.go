@@ -38,28 +38,13 @@ func chromiumPath(t *testing.T) string {
 // dir; the page's first paint and the "pago" latency are logged.
 func TestCheckoutBrowser(t *testing.T) {
 	t.Parallel()
-	chromium := chromiumPath(t)
-	if chromium == "" {
-		t.Skip("chromium is not installed and scripts/ensure-chromium.sh could not install it (needs root, apt-get and Debian's package mirror)")
-	}
+	ctx := newBrowser(t)
 	e := sharedEnv(t)
 	m := e.verifiedMerchant()
 	prod := e.product(m, map[string]any{"name": "<script>document.title='pwned'</script>", "price": 19.90, "deliveries": []map[string]any{
 		{"type": "TEXT_LINES", "linesText": "CHAVE-<b>1</b>"}}})
 	linkID := e.link(m, map[string]any{"name": "<script>document.title='pwned'</script>", "fixedAmount": 19.90, "customerMode": "REQUIRED",
 		"productIds": []string{prod}})
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
-		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.WindowSize(390, 844), // a phone
-		chromedp.UserDataDir(t.TempDir()))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/pay/"+linkID), chromedp.WaitVisible("#pagar")); err != nil {
 		t.Fatalf("pay page: %v", err)
@@ -109,20 +94,55 @@ func TestCheckoutBrowser(t *testing.T) {
 	if !value(t, ctx, chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
 		t.Fatal(`the page reloaded to show "pago": it must update live`)
 	}
-	shot := value(t, ctx, chromedp.FullScreenshot(100))
-	path := filepath.Join(t.TempDir(), "checkout-paid.png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
-		t.Fatal(err)
+	shots := screenshots(t)
+	shots.save(ctx, "checkout-paid.png")
+	t.Logf("session page first contentful paint %.0f ms; \"pago\" shown %s after the pay call; screenshot in %s",
+		firstPaint, update.Round(time.Millisecond), shots.dir)
+	e.verifyLedger()
+}
+
+// newBrowser is a phone-sized headless chromium (Debian's, installed by
+// the project's script when missing) for one test, 90 s at most, closed
+// with the test; the test is skipped when chromium cannot be had.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	chromium := chromiumPath(t)
+	if chromium == "" {
+		t.Skip("chromium is not installed and scripts/ensure-chromium.sh could not install it (needs root, apt-get and Debian's package mirror)")
 	}
-	// JANGADA_E2E_SCREENSHOTS keeps a copy past the test (the temp dir goes).
-	if dir := os.Getenv("JANGADA_E2E_SCREENSHOTS"); dir != "" {
-		if err := os.WriteFile(filepath.Join(dir, "checkout-paid.png"), shot, 0o644); err != nil {
-			t.Fatal(err)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
+		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.WindowSize(390, 844), // a phone
+		chromedp.UserDataDir(t.TempDir()))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// shotSaver keeps a test's screenshots in its temp dir, and a copy in
+// JANGADA_E2E_SCREENSHOTS when set (the temp dir goes with the test).
+type shotSaver struct {
+	t   *testing.T
+	dir string
+}
+
+func screenshots(t *testing.T) shotSaver { return shotSaver{t: t, dir: t.TempDir()} }
+
+func (s shotSaver) save(ctx context.Context, name string) {
+	s.t.Helper()
+	shot := value(s.t, ctx, chromedp.FullScreenshot(100))
+	dirs := []string{s.dir}
+	if keep := os.Getenv("JANGADA_E2E_SCREENSHOTS"); keep != "" {
+		dirs = append(dirs, keep)
+	}
+	for _, d := range dirs {
+		if err := os.WriteFile(filepath.Join(d, name), shot, 0o644); err != nil {
+			s.t.Fatal(err)
 		}
 	}
-	t.Logf("session page first contentful paint %.0f ms; \"pago\" shown %s after the pay call; screenshot %s (%d bytes)",
-		firstPaint, update.Round(time.Millisecond), path, len(shot))
-	e.verifyLedger()
 }
 
 // value runs one browser action and returns its result, failing the test

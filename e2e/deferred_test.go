@@ -5,21 +5,32 @@ import (
 	"testing"
 
 	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
 
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/workflows"
 )
 
-// historyTypes lists a workflow's history event types.
-func historyTypes(t *testing.T, e *env, workflowID string) []enums.EventType {
+// historyEvents reads a workflow's whole history (its latest run).
+func historyEvents(t *testing.T, e *env, workflowID string) []*historypb.HistoryEvent {
 	t.Helper()
-	var out []enums.EventType
+	var out []*historypb.HistoryEvent
 	it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// historyTypes lists a workflow's history event types.
+func historyTypes(t *testing.T, e *env, workflowID string) []enums.EventType {
+	t.Helper()
+	var out []enums.EventType
+	for _, ev := range historyEvents(t, e, workflowID) {
 		out = append(out, ev.GetEventType())
 	}
 	return out

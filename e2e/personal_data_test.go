@@ -2,12 +2,10 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"testing"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
-	"go.temporal.io/api/enums/v1"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/jangada/jangada/domain"
@@ -21,12 +19,7 @@ import (
 func historyBytes(t *testing.T, e *env, workflowID string) []byte {
 	t.Helper()
 	var all []byte
-	it := e.app.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ev := range historyEvents(t, e, workflowID) {
 		for _, p := range payloadsOf(ev.ProtoReflect()) {
 			if string(p.GetMetadata()["encoding"]) == "binary/encrypted" {
 				out, err := payloadCodec.Decode([]*commonpb.Payload{p})
@@ -39,6 +32,22 @@ func historyBytes(t *testing.T, e *env, workflowID string) []byte {
 		}
 	}
 	return all
+}
+
+// holdsNone fails the test for each personal datum found in the opened
+// payloads of a workflow's history; readable must be there (the resource's
+// id): it proves the payloads opened, so a name would have been seen.
+func holdsNone(t *testing.T, e *env, workflowID, readable string, personal ...string) {
+	t.Helper()
+	h := historyBytes(t, e, workflowID)
+	if !bytes.Contains(h, []byte(readable)) {
+		t.Fatalf("%s: the history's payloads did not open: this test would see no name", workflowID)
+	}
+	for _, p := range personal {
+		if i := bytes.Index(h, []byte(p)); i >= 0 {
+			t.Errorf("%s holds %q: …%s…", workflowID, p, h[max(0, i-150):min(len(h), i+60)])
+		}
+	}
 }
 
 // payloadsOf finds every Payload message inside m.
@@ -90,33 +99,15 @@ func TestChargeHistoryHoldsNoPersonalData(t *testing.T) {
 	if p, _ := paid["payer"].(map[string]any); p["name"] != "Bruno Pagador" {
 		t.Fatalf("the paid charge's payer: %v, want the notice's", paid["payer"])
 	}
-	h := historyBytes(t, e, workflows.ChargeWorkflowID(id))
-	// The payloads are read opened: the charge's id is in them, so a
-	// name would be too.
-	if !bytes.Contains(h, []byte(`"chargeId":"`+id+`"`)) {
-		t.Fatal("the history's payloads did not open: this test would see no name")
-	}
 	personal := []string{"Ana Criadora", "52998224725", "529.982.247-25", "Bruno Pagador", "11144477735", "111.444.777-35"}
-	for _, p := range personal {
-		if bytes.Contains(h, []byte(p)) {
-			t.Errorf("the charge's history holds %q", p)
-		}
-	}
+	holdsNone(t, e, workflows.ChargeWorkflowID(id), `"chargeId":"`+id+`"`, personal...)
 	// Its refund's workflow carries the deposit without its payer (the
 	// deposit's money is locked: the refund is paid from other funds).
 	e.fund(m, 20)
 	if r := e.call(m.Key, "POST", "/v1/refunds/create", map[string]any{"transactionId": id, "amount": 10}); r.Status != 200 {
 		t.Fatalf("refund: %d %s", r.Status, r.Message)
 	}
-	h = historyBytes(t, e, workflows.RefundWorkflowID(id))
-	if !bytes.Contains(h, []byte(id)) {
-		t.Fatal("the refund's history did not open")
-	}
-	for _, p := range personal {
-		if bytes.Contains(h, []byte(p)) {
-			t.Errorf("the refund's history holds %q", p)
-		}
-	}
+	holdsNone(t, e, workflows.RefundWorkflowID(id), id, personal...)
 }
 
 // A PIX out's history holds neither the PIX key it was sent to nor the
@@ -150,15 +141,7 @@ func TestTransferHistoryHoldsNoPersonalData(t *testing.T) {
 	if name == "" || doc == "" {
 		t.Fatalf("the settled transfer's recipient: %v, want the notice's name and document", done["recipient"])
 	}
-	h := historyBytes(t, e, workflows.TransferWorkflowID(id))
-	if !bytes.Contains(h, []byte(id)) {
-		t.Fatal("the history's payloads did not open: this test would see no name")
-	}
-	for _, personal := range []string{"chave.pessoal@example.com", name, doc} {
-		if bytes.Contains(h, []byte(personal)) {
-			t.Errorf("the PIX out's history holds %q", personal)
-		}
-	}
+	holdsNone(t, e, workflows.TransferWorkflowID(id), id, "chave.pessoal@example.com", name, doc)
 }
 
 // A billing's workflow and a checkout's charge hold neither the customer's
@@ -184,20 +167,9 @@ func TestBillingAndCheckoutHistoriesHoldNoPersonalData(t *testing.T) {
 		t.Fatalf("pay checkout: %d %s", p.Status, p.Message)
 	}
 	e.waitStatus(m, txID, "COMPLETED")
-	for wid, personal := range map[string][]string{
-		workflows.BillingWorkflowID(bid): {"Carla Cliente", "11144477735", "111.444.777-35", "carla.cliente@example.com", "11987654321"},
-		workflows.ChargeWorkflowID(txID): {"Davi Comprador", "52998224725", "529.982.247-25", "davi.comprador@example.com"},
-	} {
-		h := historyBytes(t, e, wid)
-		if len(h) == 0 {
-			t.Fatalf("%s: no payload read", wid)
-		}
-		for _, p := range personal {
-			if bytes.Contains(h, []byte(p)) {
-				t.Errorf("%s holds %q", wid, p)
-			}
-		}
-	}
+	holdsNone(t, e, workflows.BillingWorkflowID(bid), bid,
+		"Carla Cliente", "11144477735", "111.444.777-35", "carla.cliente@example.com", "11987654321")
+	holdsNone(t, e, workflows.ChargeWorkflowID(txID), txID, "Davi Comprador", "52998224725", "529.982.247-25", "davi.comprador@example.com")
 }
 
 // A mobile recharge's history holds no phone number: the operator's
@@ -213,15 +185,7 @@ func TestRechargeHistoryHoldsNoPhone(t *testing.T) {
 		ref, _ := got["referenceId"].(string)
 		return ref != ""
 	})
-	h := historyBytes(t, e, workflows.RechargeWorkflowID(id))
-	if !bytes.Contains(h, []byte(id)) {
-		t.Fatal("the recharge's history did not open")
-	}
-	for _, p := range []string{"11937654321", "937654321"} {
-		if i := bytes.Index(h, []byte(p)); i >= 0 {
-			t.Errorf("the recharge's history holds %q: …%s…", p, h[max(0, i-150):min(len(h), i+60)])
-		}
-	}
+	holdsNone(t, e, workflows.RechargeWorkflowID(id), id, "11937654321", "937654321")
 }
 
 // A subscription's workflow (its input, each cycle's and the cancel's
@@ -247,13 +211,5 @@ func TestSubscriptionHistoryHoldsNoPersonalData(t *testing.T) {
 	if c.Status != 200 || c.m(t)["status"] != "CANCELED" || c.m(t)["customer"].(map[string]any)["name"] != "Erica Assinante" {
 		t.Fatalf("cancel: %d %s %s", c.Status, c.Message, c.Data)
 	}
-	h := historyBytes(t, e, workflows.SubscriptionWorkflowID(id))
-	if !bytes.Contains(h, []byte(id)) {
-		t.Fatal("the subscription's history did not open")
-	}
-	for _, p := range []string{"Erica Assinante", "11144477735", "111.444.777-35", "erica.assinante@example.com"} {
-		if bytes.Contains(h, []byte(p)) {
-			t.Errorf("the subscription's history holds %q", p)
-		}
-	}
+	holdsNone(t, e, workflows.SubscriptionWorkflowID(id), id, "Erica Assinante", "11144477735", "111.444.777-35", "erica.assinante@example.com")
 }

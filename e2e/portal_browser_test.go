@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,23 +17,9 @@ import (
 // its next request. Screenshots are kept (JANGADA_E2E_SCREENSHOTS).
 func TestPortalBrowser(t *testing.T) {
 	t.Parallel()
-	chromium := chromiumPath(t)
-	if chromium == "" {
-		t.Skip("chromium is not installed and scripts/ensure-chromium.sh could not install it (needs root, apt-get and Debian's package mirror)")
-	}
+	ctx := newBrowser(t)
 	e := sharedEnv(t)
 	m, sub, email := e.portalSub(holderPassword)
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:0:0],
-		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.WindowSize(390, 844), chromedp.UserDataDir(t.TempDir()))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	defer cancelTimeout()
 	shots := screenshots(t)
 
 	login := func(code string) {
@@ -125,27 +108,4 @@ func TestPortalBrowser(t *testing.T) {
 	}
 	t.Logf("portal charge shown paid %s after the pay call; screenshots in %s", paidIn.Round(time.Millisecond), shots.dir)
 	e.verifyLedger()
-}
-
-// shotSaver keeps a test's screenshots in its temp dir, and a copy in
-// JANGADA_E2E_SCREENSHOTS when set (the temp dir goes with the test).
-type shotSaver struct {
-	t   *testing.T
-	dir string
-}
-
-func screenshots(t *testing.T) shotSaver { return shotSaver{t: t, dir: t.TempDir()} }
-
-func (s shotSaver) save(ctx context.Context, name string) {
-	s.t.Helper()
-	shot := value(s.t, ctx, chromedp.FullScreenshot(100))
-	dirs := []string{s.dir}
-	if keep := os.Getenv("JANGADA_E2E_SCREENSHOTS"); keep != "" {
-		dirs = append(dirs, keep)
-	}
-	for _, d := range dirs {
-		if err := os.WriteFile(filepath.Join(d, name), shot, 0o644); err != nil {
-			s.t.Fatal(err)
-		}
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -120,7 +121,7 @@ func (r *Redis) within(ctx context.Context, timeout time.Duration, f func(contex
 		if !r.down.Swap(true) {
 			SharedAvailable.Set(0)
 			slog.Warn("shared rate limiter unavailable: each API process counts its share of every budget", "error", err,
-				"share", "1/"+itoa(r.Replicas))
+				"share", "1/"+strconv.Itoa(r.Replicas))
 		}
 		return err
 	}
@@ -148,19 +149,6 @@ func (r *Redis) share(limit int) int { return max(limit/r.Replicas, 1) }
 
 // key is id's Redis key under the prefix and a budget kind.
 func (r *Redis) key(kind, id string) string { return r.Prefix + kind + ":" + id }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
-}
 
 // newMember is a random suffix for sorted-set members.
 func newMember() string {

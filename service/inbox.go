@@ -43,13 +43,8 @@ func (s *Inbox) ChargeNotice(ctx context.Context, chargeID string, n processor.C
 	// The notice names its charge: the workflow ignores one naming another,
 	// so a sealed notice copied out of one history pays no other charge.
 	n.ChargeID = t.ID
-	// The payer stays in PostgreSQL: the notice reaches the workflow
-	// without it, and the settle step reads it (SettleCharge).
-	if n.Payer != nil {
-		if err := db.SaveNoticeParty(ctx, s.DB, t.ID, *n.Payer); err != nil {
-			return err
-		}
-		n.Payer = nil
+	if err := s.keepParty(ctx, t.ID, &n.Payer); err != nil {
+		return err
 	}
 	return s.forwardOrBookLate(ctx, t, "charge", n.Outcome == processor.OutcomePaid, func(t domain.Transaction) error {
 		// Signal-With-Start: a charge's workflow is started deferred until its
@@ -89,6 +84,21 @@ func (s *Inbox) forwardOrBookLate(ctx context.Context, t domain.Transaction, wha
 	return err
 }
 
+// keepParty keeps the party a notice names (a charge's payer, a PIX out's
+// recipient) in PostgreSQL and takes it off the notice: the notice reaches
+// the workflow without it, and the step that settles reads it there
+// (activities.noticeParty).
+func (s *Inbox) keepParty(ctx context.Context, id string, p **domain.Party) error {
+	if *p == nil {
+		return nil
+	}
+	if err := db.SaveNoticeParty(ctx, s.DB, id, **p); err != nil {
+		return err
+	}
+	*p = nil
+	return nil
+}
+
 // base is what the Inbox's own bookings need of the activities.
 func (s *Inbox) base() activities.Base { return activities.Base{DB: s.DB, PublicURL: s.PublicURL} }
 
@@ -117,12 +127,8 @@ func (s *Inbox) TransferNotice(ctx context.Context, transferID string, n process
 		return domain.Invalidf("transfer %s is held for security review: nothing was sent yet", t.ID)
 	}
 	n.TransferID = t.ID // see ChargeNotice
-	// The recipient stays in PostgreSQL, as a charge's payer does.
-	if n.Recipient != nil {
-		if err := db.SaveNoticeParty(ctx, s.DB, t.ID, *n.Recipient); err != nil {
-			return err
-		}
-		n.Recipient = nil
+	if err := s.keepParty(ctx, t.ID, &n.Recipient); err != nil {
+		return err
 	}
 	return signalTransfer(ctx, s.Temporal, t, workflows.NoticeSignal, n)
 }

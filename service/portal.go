@@ -161,11 +161,11 @@ func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error
 // check is Login's verdict on the credentials; the holder is set when the
 // e-mail names a portal, whatever the verdict.
 func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (PortalHolder, error) {
+	hash := dummy() // made on the first login, whatever it names, so no first refusal costs more
 	sa, secrets, err := db.PortalLogin(ctx, s.DB, email)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return PortalHolder{}, err
 	}
-	hash := dummy()
 	if err == nil && sa.PortalPasswordHash != nil {
 		hash = *sa.PortalPasswordHash
 	}

@@ -1,20 +1,10 @@
-// The portal's charge page: copy button, and the status kept live through
+// The portal's charge page: the status kept live through
 // Server-Sent Events. Text is set with textContent, never as HTML.
 (function () {
   "use strict";
   var root = document.getElementById("cobranca");
   if (!root) { return; }
   var names = { PENDING: "pendente", COMPLETED: "concluído", FAILED: "falhou", CANCELED: "cancelado", REVERSED: "estornado" };
-  var copy = document.getElementById("copiar");
-  if (copy) {
-    copy.addEventListener("click", function () {
-      var area = document.getElementById(copy.getAttribute("data-target"));
-      var done = function () { document.getElementById("copiado").textContent = "Código copiado."; };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(area.value).then(done, function () { area.select(); document.execCommand("copy"); done(); });
-      } else { area.select(); document.execCommand("copy"); done(); }
-    });
-  }
   function show(status) {
     root.setAttribute("data-status", status);
     document.getElementById("status").textContent = names[status] || status;

@@ -1,4 +1,4 @@
-// The hosted checkout session page: copy button, countdown to expiry, and
+// The hosted checkout session page: countdown to expiry, and
 // the status kept live through Server-Sent Events (no API key: the
 // session's unguessable id is its address). Text is set with textContent,
 // never as HTML.
@@ -8,16 +8,6 @@
   if (!root) { return; }
   var names = { OPEN: "aguardando pagamento", PAID: "pago", EXPIRED: "expirado" };
   var statusEl = document.getElementById("status");
-  var copy = document.getElementById("copiar");
-  if (copy) {
-    copy.addEventListener("click", function () {
-      var area = document.getElementById(copy.getAttribute("data-target"));
-      var done = function () { document.getElementById("copiado").textContent = "Código copiado."; };
-      if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(area.value).then(done, function () { area.select(); document.execCommand("copy"); done(); });
-      } else { area.select(); document.execCommand("copy"); done(); }
-    });
-  }
   var expires = Date.parse(root.getAttribute("data-expires"));
   var countdown = document.getElementById("contagem");
   function tick() {
