@@ -31,22 +31,29 @@ const accountColumns = `id, name, email, document, status, verified, features, f
 func CreateAccount(ctx context.Context, d *sqlx.DB, a domain.Account) (domain.Account, error) {
 	var out domain.Account
 	err := InTx(ctx, d, func(tx *sqlx.Tx) error {
-		var row accountRow
-		err := tx.QueryRowxContext(ctx, `
-			INSERT INTO accounts (id, name, email, document, status, verified, features, fees, security_review_threshold, pix_key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING `+accountColumns,
-			a.ID, a.Name, a.Email, a.Document, a.Status, a.Verified, domain.SomeJSON(a.Features), domain.SomeJSON(a.Fees),
-			a.SecurityReviewThreshold, a.PixKey).StructScan(&row)
-		if isUniqueViolation(err) {
-			return domain.Invalid("email", "is already used by another account")
-		}
-		if err != nil {
-			return fmt.Errorf("db: insert account: %w", err)
-		}
-		out = row.account()
-		return CreateLedgerAccounts(ctx, tx, a.ID)
+		var err error
+		out, err = InsertAccount(ctx, tx, a)
+		return err
 	})
 	return out, err
+}
+
+// InsertAccount inserts a with its ledger accounts inside tx; a taken
+// e-mail is a 400.
+func InsertAccount(ctx context.Context, tx *sqlx.Tx, a domain.Account) (domain.Account, error) {
+	var row accountRow
+	err := tx.QueryRowxContext(ctx, `
+			INSERT INTO accounts (id, name, email, document, status, verified, features, fees, security_review_threshold, pix_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING `+accountColumns,
+		a.ID, a.Name, a.Email, a.Document, a.Status, a.Verified, domain.SomeJSON(a.Features), domain.SomeJSON(a.Fees),
+		a.SecurityReviewThreshold, a.PixKey).StructScan(&row)
+	if isUniqueViolation(err) {
+		return domain.Account{}, domain.Invalid("email", "is already used by another account")
+	}
+	if err != nil {
+		return domain.Account{}, fmt.Errorf("db: insert account: %w", err)
+	}
+	return row.account(), CreateLedgerAccounts(ctx, tx, a.ID)
 }
 
 // GetAccount loads an account by id.

@@ -47,10 +47,11 @@ func CreateKey(ctx context.Context, d *sqlx.DB, k domain.APIKey, hash []byte) (d
 	return row.key(), nil
 }
 
-// KeyByHash finds an unrevoked key by the hash of its secret.
+// KeyByHash finds a valid key (never revoked, or rolled and still in its
+// grace) by the hash of its secret.
 func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, error) {
 	var row keyRow
-	err := hotGet(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`, hash)
+	err := hotGet(ctx, q, &row, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1 AND (revoked_at IS NULL OR revoked_at > now())`, hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.APIKey{}, domain.ErrUnauthorized
 	}
@@ -62,9 +63,9 @@ func KeyByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.
 
 // keyAndAccountSQL is KeyAndAccountByHash's statement, built once.
 var keyAndAccountSQL = `SELECT ` + prefixed("k", keyColumns) + `, ` + prefixed("a", accountColumns) + `
-	FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked_at IS NULL`
+	FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND (k.revoked_at IS NULL OR k.revoked_at > now())`
 
-// KeyAndAccountByHash finds an unrevoked key by the hash of its secret
+// KeyAndAccountByHash finds a valid key by the hash of its secret
 // together with its account, in one statement (every request needs both).
 func KeyAndAccountByHash(ctx context.Context, q sqlx.QueryerContext, hash []byte) (domain.APIKey, domain.Account, error) {
 	var row struct {
@@ -92,11 +93,12 @@ func prefixed(alias, columns string) string {
 	return strings.Join(parts, ", ")
 }
 
-// RevokeKey marks a key revoked; revoking twice is harmless.
+// RevokeKey marks a key revoked now (a rolled key's grace ends);
+// revoking twice is harmless.
 func RevokeKey(ctx context.Context, d *sqlx.DB, id string) (domain.APIKey, error) {
 	var row keyRow
 	err := d.QueryRowxContext(ctx, `
-		UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING `+keyColumns, id).StructScan(&row)
+		UPDATE api_keys SET revoked_at = LEAST(COALESCE(revoked_at, now()), now()) WHERE id = $1 RETURNING `+keyColumns, id).StructScan(&row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.APIKey{}, domain.NotFound("key")
 	}
@@ -107,11 +109,12 @@ func RevokeKey(ctx context.Context, d *sqlx.DB, id string) (domain.APIKey, error
 	return row.key(), nil
 }
 
-// RevokedKeyIDs returns which of the keys are revoked: the WebSocket
+// RevokedKeyIDs returns which of the keys are revoked (a rolled key once
+// its grace has passed): the WebSocket
 // gateway's periodic re-check, behind the revocation NOTIFY.
 func RevokedKeyIDs(ctx context.Context, q sqlx.QueryerContext, ids []string) ([]string, error) {
 	var out []string
-	err := sqlx.SelectContext(ctx, q, &out, `SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NOT NULL`, pq.StringArray(ids))
+	err := sqlx.SelectContext(ctx, q, &out, `SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at <= now()`, pq.StringArray(ids))
 	if err != nil {
 		return nil, fmt.Errorf("db: revoked keys: %w", err)
 	}

@@ -192,9 +192,9 @@ func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (Porta
 }
 
 // takeCode takes a TOTP code (six digits) or a recovery code, each once.
-func (s *Portal) takeCode(ctx context.Context, id string, secrets db.PortalSecrets, code string) (bool, error) {
+func (s *Portal) takeCode(ctx context.Context, id string, secrets db.FactorSecrets, code string) (bool, error) {
 	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
-		return db.TakeRecoveryCode(ctx, s.DB, id, twofactor.HashRecovery(code))
+		return db.PortalFactors.TakeRecoveryCode(ctx, s.DB, id, twofactor.HashRecovery(code))
 	}
 	if secrets.TOTPSecret == nil {
 		return false, nil
@@ -207,7 +207,7 @@ func (s *Portal) takeCode(ctx context.Context, id string, secrets db.PortalSecre
 	if err != nil {
 		return false, nil
 	}
-	return db.TakeTOTPStep(ctx, s.DB, id, step)
+	return db.PortalFactors.TakeTOTPStep(ctx, s.DB, id, step)
 }
 
 func (s *Portal) record(ctx context.Context, a db.PortalAttempt) error {

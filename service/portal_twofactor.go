@@ -46,7 +46,7 @@ func (s *Portal) ConfirmTwoFactor(ctx context.Context, h PortalHolder, sealed, c
 		return nil, 0, domain.Invalid("code", "is not the code your app shows now")
 	}
 	codes, hashes := twofactor.RecoveryCodes()
-	ok, err := db.EnrollPortalTOTP(ctx, s.DB, h.Subaccount.ID, h.Epoch, sealed, step, hashes)
+	ok, err := db.PortalFactors.Enroll(ctx, s.DB, h.Subaccount.ID, h.Epoch, sealed, step, hashes)
 	if err != nil {
 		return nil, 0, err
 	}
