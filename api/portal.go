@@ -27,7 +27,7 @@ type Portal interface {
 	Statement(ctx context.Context, h service.PortalHolder, f service.ListFilter) ([]domain.Transaction, int, error)
 	Record(ctx context.Context, h service.PortalHolder, id string, types ...string) (domain.Transaction, error)
 	CreateCharge(ctx context.Context, h service.PortalHolder, in domain.NewCharge) (service.CreatedCharge, error)
-	BeginTwoFactor(ctx context.Context, h service.PortalHolder) (service.PortalEnrollment, error)
+	BeginTwoFactor(ctx context.Context, h service.PortalHolder) (service.Enrollment, error)
 	ConfirmTwoFactor(ctx context.Context, h service.PortalHolder, sealed, code string) ([]string, int64, error)
 }
 

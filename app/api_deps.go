@@ -18,11 +18,12 @@ import (
 // (TestEveryUseCaseIsWired fails for a use case left out).
 func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.Deps {
 	cfg, d := a.Cfg, a.DB
+	a.keyAuth = &service.Auth{DB: d, TTL: cfg.KeyCacheTTL}
 	return api.Deps{
 		Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges,
 		// The tail (above) hears of every change of a key or an
 		// account, which drops the resolved keys at once.
-		Auth: &service.Auth{DB: d, TTL: cfg.KeyCacheTTL},
+		Auth: a.keyAuth,
 		// The adapter's simulator (processor.Simulator) behind the
 		// sandbox routes' use case; an adapter without one leaves
 		// Sandbox nil and the routes do not exist.

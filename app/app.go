@@ -108,6 +108,9 @@ type App struct {
 	Watchers *dispatch.Watchers
 	// budgets are the rate limits and caps (app/budgets.go).
 	budgets budgets
+	// keyAuth resolves the API's keys and writes their last uses (API
+	// processes).
+	keyAuth *service.Auth
 	// Notifier tells other processes' outbox readers of this process's
 	// commits (one NOTIFY per burst, outside the business transactions).
 	Notifier *dispatch.Notifier

@@ -137,6 +137,10 @@ func (a *App) startOutboxReaders() {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.IntentSweeper.Run(ctx, LaunchSweepInterval) }()
 	}
+	if a.keyAuth != nil {
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); a.keyAuth.RecordUses(ctx, KeyUseInterval) }()
+	}
 	if a.Tail != nil {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.Tail.Run(ctx) }()
@@ -147,6 +151,9 @@ func (a *App) startOutboxReaders() {
 		}
 	}
 }
+
+// KeyUseInterval is how often an API process writes its keys' last uses.
+const KeyUseInterval = time.Minute
 
 // purgeExpired forgets expired Idempotency-Key answers, old WebSocket
 // acknowledgements, expired page sessions and old login attempts every

@@ -24,18 +24,24 @@ type watch struct {
 	wake chan struct{}
 }
 
-// Publish wakes the watchers of ev's resource (the Tail's Publish, beside
-// the hub's).
+// Publish wakes the watchers of ev's resource and of its account
+// (AccountWatch: the dashboard's live pages), the Tail's Publish beside
+// the hub's.
 func (w *Watchers) Publish(ev domain.Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for x := range w.byID[ev.ResourceID] {
-		select {
-		case x.wake <- struct{}{}:
-		default: // a wake is already pending
+	for _, id := range [2]string{ev.ResourceID, AccountWatch(ev.AccountID)} {
+		for x := range w.byID[id] {
+			select {
+			case x.wake <- struct{}{}:
+			default: // a wake is already pending
+			}
 		}
 	}
 }
+
+// AccountWatch is the id a watcher of every event of an account watches.
+func AccountWatch(accountID string) string { return "account:" + accountID }
 
 // Watch follows the resources ids until stop is called: wake receives
 // after each of their events (coalesced).

@@ -15,11 +15,16 @@ import (
 
 // NewAccount creates a merchant account with default features and fees.
 func NewAccount(ctx context.Context, d *sqlx.DB, name, email, document string) (domain.Account, error) {
-	return db.CreateAccount(ctx, d, domain.Account{
-		ID: compactID("acc_"), Name: name, Email: strings.TrimSpace(email), Document: document,
+	return db.CreateAccount(ctx, d, accountOf(domain.NewAccount{Name: name, Email: email, Document: document}))
+}
+
+// accountOf is a new account with default features and fees, unverified.
+func accountOf(n domain.NewAccount) domain.Account {
+	return domain.Account{
+		ID: compactID("acc_"), Name: n.Name, Email: strings.TrimSpace(n.Email), Document: n.Document,
 		Status: domain.AccountActive, Features: domain.DefaultFeatures(), Fees: domain.DefaultFees(),
 		PixKey: domain.NewID(""),
-	})
+	}
 }
 
 // KeyHash is the stored form of a key secret.

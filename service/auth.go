@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -24,6 +26,11 @@ type Auth struct {
 	// resolved holds one entry per key found (so at most one per key in
 	// the database); a stale one is replaced or dropped on its next use.
 	resolved sync.Map // [sha256.Size]byte → *resolvedKey
+
+	// uncached holds the uses of keys read without the cache (TTL 0)
+	// until RecordUses writes them.
+	mu       sync.Mutex
+	uncached map[string]time.Time
 }
 
 // resolvedKey is a key Resolve found, with its account, as of generation
@@ -33,6 +40,9 @@ type resolvedKey struct {
 	acct  domain.Account
 	gen   uint64
 	until time.Time
+	// used is the last use (Unix nanoseconds), written is the last one
+	// RecordUses wrote: a use costs an atomic store, not a write.
+	used, written atomic.Int64
 }
 
 // KeyBySecret finds the key whose secret was presented (by its hash: the
@@ -49,7 +59,16 @@ func (s *Auth) KeyBySecret(ctx context.Context, secret string) (domain.APIKey, e
 func (s *Auth) Resolve(ctx context.Context, secret string) (domain.APIKey, domain.Account, error) {
 	hash := KeyHash(secret)
 	if s.TTL <= 0 {
-		return db.KeyAndAccountByHash(ctx, s.DB, hash)
+		key, acct, err := db.KeyAndAccountByHash(ctx, s.DB, hash)
+		if err == nil {
+			s.mu.Lock()
+			if s.uncached == nil {
+				s.uncached = map[string]time.Time{}
+			}
+			s.uncached[key.ID] = time.Now()
+			s.mu.Unlock()
+		}
+		return key, acct, err
 	}
 	id := [32]byte(hash)
 	now := time.Now()
@@ -57,6 +76,7 @@ func (s *Auth) Resolve(ctx context.Context, secret string) (domain.APIKey, domai
 	if v, ok := s.resolved.Load(id); ok {
 		r := v.(*resolvedKey)
 		if r.gen == gen && now.Before(r.until) {
+			r.used.Store(now.UnixNano())
 			return r.key, r.acct, nil
 		}
 		s.resolved.CompareAndDelete(id, v)
@@ -65,7 +85,54 @@ func (s *Auth) Resolve(ctx context.Context, secret string) (domain.APIKey, domai
 	// runs makes this answer stale at once, never kept.
 	key, acct, err := db.KeyAndAccountByHash(ctx, s.DB, hash)
 	if err == nil {
-		s.resolved.Store(id, &resolvedKey{key: key, acct: acct, gen: gen, until: now.Add(s.TTL)})
+		r := &resolvedKey{key: key, acct: acct, gen: gen, until: now.Add(s.TTL)}
+		r.used.Store(now.UnixNano())
+		s.resolved.Store(id, r)
 	}
 	return key, acct, err
+}
+
+// RecordUses writes the keys' last uses (the dashboard lists them) every
+// interval until ctx ends, then once more: one statement for every key
+// used since the last write.
+func (s *Auth) RecordUses(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			wctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			s.writeUses(wctx)
+			cancel()
+			return
+		case <-t.C:
+			s.writeUses(ctx)
+		}
+	}
+}
+
+// writeUses writes the uses seen since the last write.
+func (s *Auth) writeUses(ctx context.Context) {
+	uses := map[string]time.Time{}
+	s.resolved.Range(func(_, v any) bool {
+		r := v.(*resolvedKey)
+		if u := r.used.Load(); u > r.written.Load() {
+			r.written.Store(u)
+			if at := time.Unix(0, u); at.After(uses[r.key.ID]) {
+				uses[r.key.ID] = at
+			}
+		}
+		return true
+	})
+	s.mu.Lock()
+	for id, at := range s.uncached {
+		if at.After(uses[id]) {
+			uses[id] = at
+		}
+	}
+	s.uncached = nil
+	s.mu.Unlock()
+	if err := db.TouchKeys(ctx, s.DB, uses); err != nil && ctx.Err() == nil {
+		slog.Warn("record key uses", "error", err)
+	}
 }

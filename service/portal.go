@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -105,52 +104,26 @@ func (s *Portal) now() time.Time {
 	return time.Now()
 }
 
-var (
-	dummyOnce sync.Once
-	dummyHash string
-)
-
-// dummy is a hash no password matches, verified for an unknown e-mail so
-// that it costs what a known one does.
-func dummy() string {
-	dummyOnce.Do(func() { dummyHash, _ = subaccount.HashPassword("no portal has this password: Aa1!") })
-	return dummyHash
-}
-
 // Login checks a holder's e-mail, password and, once enrolled, code, and
 // answers the holder. Every attempt is recorded; every failure counts
 // against the e-mail and the address, and once either has spent its
 // budget the attempt is refused (ThrottledError) before any check.
 func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error) {
 	email := strings.ToLower(strings.TrimSpace(in.Email))
-	byEmail, byAddr := "portal-email:"+email, "portal-address:"+in.Address
 	attempt := db.PortalAttempt{Email: truncate(email, 320), Address: in.Address, UserAgent: truncate(in.UserAgent, 512)}
-	perEmail, perAddr := orDefault(s.FailuresPerEmail, DefaultLoginFailuresPerEmail), orDefault(s.FailuresPerAddress, DefaultLoginFailuresPerAddress)
-	wait := max(s.Throttle.Blocked(ctx, byEmail, perEmail), s.Throttle.Blocked(ctx, byAddr, perAddr))
-	if wait > 0 {
-		attempt.Outcome = subaccount.LoginThrottled
-		return PortalHolder{}, errors.Join(&ThrottledError{RetryAfter: wait}, s.record(ctx, attempt))
-	}
-	h, err := s.check(ctx, email, in)
-	if h.Subaccount.ID != "" {
-		attempt.SubaccountID = &h.Subaccount.ID
-	}
-	switch {
-	case err == nil:
-		attempt.Outcome = subaccount.LoginSucceeded
-		s.Throttle.Forget(ctx, byEmail)
-	case errors.Is(err, ErrCodeNeeded):
-		attempt.Outcome = subaccount.LoginCodeAsked
-	case errors.Is(err, ErrLoginFailed):
-		attempt.Outcome = subaccount.LoginFailed
-		s.Throttle.Fail(ctx, byEmail, perEmail)
-		s.Throttle.Fail(ctx, byAddr, perAddr)
-	default:
-		return PortalHolder{}, err
-	}
-	if rerr := s.record(ctx, attempt); rerr != nil {
-		return PortalHolder{}, rerr
-	}
+	var h PortalHolder
+	gate := loginGate{area: "portal", throttle: s.Throttle, perEmail: s.FailuresPerEmail, perAddress: s.FailuresPerAddress}
+	err := gate.run(ctx, email, in.Address, func() error {
+		var err error
+		h, err = s.check(ctx, email, in)
+		if h.Subaccount.ID != "" {
+			attempt.SubaccountID = &h.Subaccount.ID
+		}
+		return err
+	}, func(outcome string) error {
+		attempt.Outcome = outcome
+		return db.RecordPortalAttempt(ctx, s.DB, attempt, s.now())
+	})
 	if err != nil {
 		return PortalHolder{}, err
 	}
@@ -161,27 +134,21 @@ func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error
 // check is Login's verdict on the credentials; the holder is set when the
 // e-mail names a portal, whatever the verdict.
 func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (PortalHolder, error) {
-	hash := dummy() // made on the first login, whatever it names, so no first refusal costs more
 	sa, secrets, err := db.PortalLogin(ctx, s.DB, email)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return PortalHolder{}, err
 	}
-	if err == nil && sa.PortalPasswordHash != nil {
-		hash = *sa.PortalPasswordHash
+	var hash *string
+	if err == nil {
+		hash = sa.PortalPasswordHash
 	}
-	// The hash is verified whatever the e-mail names, so every refusal
-	// costs one argon2id verification.
-	if !subaccount.VerifyPassword(hash, in.Password) || err != nil || !sa.CanLogIn() {
+	if !passwordMatches(hash, in.Password) || err != nil || !sa.CanLogIn() {
 		return PortalHolder{Subaccount: sa}, ErrLoginFailed
 	}
 	h := PortalHolder{Subaccount: sa, Epoch: sa.PortalEpoch}
 	if sa.PortalTwoFactor {
-		code := strings.TrimSpace(in.Code)
-		if code == "" {
-			return h, ErrCodeNeeded
-		}
-		if ok, err := s.takeCode(ctx, sa.ID, secrets, code); err != nil || !ok {
-			return h, errors.Join(ErrLoginFailed, err)
+		if err := s.factor().take(ctx, sa.ID, secrets, in.Code); err != nil {
+			return h, err
 		}
 	}
 	if h.Account, err = db.GetAccount(ctx, s.DB, sa.AccountID); err != nil {
@@ -191,27 +158,8 @@ func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (Porta
 	return h, nil
 }
 
-// takeCode takes a TOTP code (six digits) or a recovery code, each once.
-func (s *Portal) takeCode(ctx context.Context, id string, secrets db.FactorSecrets, code string) (bool, error) {
-	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
-		return db.PortalFactors.TakeRecoveryCode(ctx, s.DB, id, twofactor.HashRecovery(code))
-	}
-	if secrets.TOTPSecret == nil {
-		return false, nil
-	}
-	secret, err := s.Sealer.Open(id, *secrets.TOTPSecret)
-	if err != nil {
-		return false, err
-	}
-	step, err := twofactor.Verify(secret, code, s.now(), secrets.TOTPStep)
-	if err != nil {
-		return false, nil
-	}
-	return db.PortalFactors.TakeTOTPStep(ctx, s.DB, id, step)
-}
-
-func (s *Portal) record(ctx context.Context, a db.PortalAttempt) error {
-	return db.RecordPortalAttempt(ctx, s.DB, a, s.now())
+func (s *Portal) factor() secondFactor {
+	return secondFactor{db: s.DB, factors: db.PortalFactors, sealer: s.Sealer, now: s.now()}
 }
 
 // Holder is the holder of a session of subID's portal opened under epoch,

@@ -59,10 +59,10 @@ func (mr *MockPortalMockRecorder) Balance(ctx, h any) *gomock.Call {
 }
 
 // BeginTwoFactor mocks base method.
-func (m *MockPortal) BeginTwoFactor(ctx context.Context, h service.PortalHolder) (service.PortalEnrollment, error) {
+func (m *MockPortal) BeginTwoFactor(ctx context.Context, h service.PortalHolder) (service.Enrollment, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "BeginTwoFactor", ctx, h)
-	ret0, _ := ret[0].(service.PortalEnrollment)
+	ret0, _ := ret[0].(service.Enrollment)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
