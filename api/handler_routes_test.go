@@ -13,6 +13,7 @@ import (
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/dashboard"
 	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/domain/store"
 	"github.com/jangada/jangada/domain/subaccount"
@@ -97,6 +98,12 @@ var adminRouteCases = map[string]routeCase{
 	"POST /accounts/:id/webhooks": {"/admin/v1/accounts/acc_1/webhooks", `{"url":"https://hooks.example.com/j","events":["*"]}`,
 		"Webhook endpoint created; the secret is shown only now", func(f *fixture) {
 			f.webhooks.EXPECT().Create(gomock.Any(), "acc_1", nil, gomock.Any()).Return(routeEndpoint, nil)
+		}},
+	"POST /accounts/:id/users": {"/admin/v1/accounts/acc_1/users", `{"email":"Dev@Example.com","role":"developer"}`,
+		"Dashboard user invited; the link is shown only now", func(f *fixture) {
+			f.dash.EXPECT().Invite(gomock.Any(), "acc_1", nil, dashboard.Invite{Email: "dev@example.com", Role: "developer"}).
+				Return(service.Invitation{User: dashboard.User{ID: "usr_1", Email: "dev@example.com", Role: "developer"},
+					URL: testPublicURL + "/dashboard/set-password/tok"}, nil)
 		}},
 	"GET /accounts/:id/webhooks": {"/admin/v1/accounts/acc_1/webhooks", "", "Webhook endpoints", func(f *fixture) {
 		f.webhooks.EXPECT().List(gomock.Any(), service.EndpointScope{AccountID: "acc_1"}, 1, 50).Return(nil, 0, nil)

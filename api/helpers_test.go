@@ -47,6 +47,7 @@ func testConfig() config.Config {
 		PublicURL:          testPublicURL,
 		Processor:          "sandbox",
 		RateLimitPerMinute: 1000,
+		DashboardSignup:    true,
 	}
 }
 
@@ -99,6 +100,8 @@ type fixture struct {
 	bureau *apimock.MockBureau
 	// The sub-account portal.
 	portal *apimock.MockPortal
+	// The merchant dashboard.
+	dash *apimock.MockDashboard
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -148,6 +151,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Credit bureau.
 		bureau: apimock.NewMockBureau(ctrl),
 		portal: apimock.NewMockPortal(ctrl),
+		dash:   apimock.NewMockDashboard(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -181,6 +185,8 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		Bureau: f.bureau,
 		// The sub-account portal, its sessions in memory.
 		Portal: f.portal, Sessions: memstore.NewWithCleanupInterval(0),
+		// The merchant dashboard, on the same sessions' store.
+		Dashboard: f.dash,
 	}
 	for _, o := range opts {
 		o(&d)

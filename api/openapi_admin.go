@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/dashboard"
 	"github.com/jangada/jangada/service"
 )
 
@@ -45,6 +46,10 @@ var _ = documents(adminDocs, map[string]Doc{
 	"POST /transfers/:id/review":     {Summary: "Approve or reject a withdrawal (PIX out or crypto) held for security review", Body: domain.ReviewRequest{}, Data: reviewed{}, Example: map[string]any{"decision": "approve"}},
 	"GET /ledger/verify":             {Summary: "Check the ledger's invariants", Data: ledgerCheck{}},
 	"POST /accounts/:id/webhooks":    {Summary: "Create a dashboard webhook endpoint (the whole account's events)", Body: domain.EndpointRequest{}, Data: createdWebhook{}},
+	"POST /accounts/:id/users": {
+		Summary: "Invite a dashboard user", Description: "setPasswordUrl (absolute, single use, valid 24 h) is in this answer only.",
+		Body: dashboard.InviteRequest{}, Data: invitedUser{}, Example: map[string]any{"email": "dev@example.com", "role": "developer"},
+	},
 	"GET /accounts/:id/webhooks":     {Summary: "List an account's webhook endpoints", Query: pageQuery{}, Data: webhookView{}, List: true},
 	"GET /webhooks/:id/deliveries":   {Summary: "An endpoint's deliveries, newest first, with their attempts", Query: deliveriesQuery{}, Data: service.Delivery{}, List: true},
 	"GET /deliveries/:id":            {Summary: "A delivery with its attempts", Data: service.Delivery{}},

@@ -45,6 +45,10 @@ var pageTemplates = template.Must(template.New("pages").Funcs(template.FuncMap{
 	"typeName":   typeName,
 	"txStatus":   txStatusName,
 	"lockName":   lockName,
+	// The dashboard's (api/dashboard_words.go).
+	"roleName": roleName, "endpointStatus": endpointStatus, "deliveryStatus": deliveryStatus, "auditName": auditName,
+	"portalState": portalState, "stepTitle": stepTitle, "localWhen": localWhen, "localSeconds": localSeconds,
+	"join": join, "revokedNow": revokedNow, "firstBytes": firstBytes,
 	"methodName": func(m string) string {
 		if m == domain.MethodPix {
 			return "PIX"
@@ -156,10 +160,13 @@ type pageData struct {
 	// A boleto's slip (api/billing_pages.go), on a wider card.
 	Slip billingPageData
 	Wide bool
-	// Area is the pages' area ("portal"; empty for the payer's pages).
+	// Area is the pages' area ("portal", "dashboard"; empty for the
+	// payer's pages).
 	Area string
 	// The sub-account portal's pages (api/portal_pages.go).
 	Portal portalPage
+	// The merchant dashboard's pages (api/dashboard_pages.go).
+	Dash dashPage
 }
 
 // pageForm is what the payer typed, shown again with an error.

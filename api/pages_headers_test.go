@@ -112,6 +112,9 @@ func TestEveryPageRouteSendsThePageHeaders(t *testing.T) {
 	for name, calls := range portalPageCalls() {
 		cases[name] = calls
 	}
+	for name, calls := range dashPageCalls() {
+		cases[name] = calls
+	}
 	routes := newFixture(t).srv.engine.Routes()
 	if len(routes) == 0 {
 		t.Fatal("no routes")

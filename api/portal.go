@@ -99,30 +99,39 @@ func (s *Server) portalLogin(c *gin.Context) {
 	in := service.PortalLogin{Email: c.PostForm("email"), Password: c.PostForm("password"), Code: c.PostForm("code"),
 		Address: c.ClientIP(), UserAgent: c.Request.UserAgent()}
 	h, err := s.Portal.Login(c.Request.Context(), in)
-	form := portalPage{Email: in.Email}
-	var throttled *service.ThrottledError
-	switch {
-	case err == nil:
+	if err == nil {
 		if err := s.portalSessions.start(c, map[string]any{portalSub: h.Subaccount.ID, portalEpoch: h.Epoch}); err != nil {
 			portalUnavailable(c)
 			return
 		}
 		c.Redirect(http.StatusSeeOther, "/portal/")
+		return
+	}
+	status, msg, askCode, known := loginRefusal(c, err)
+	if !known {
+		portalUnavailable(c)
+		return
+	}
+	portalRender(c, status, "portal_login.html", "Entrar", portalPage{Email: in.Email, Error: msg, AskCode: askCode})
+}
+
+// loginRefusal is how every area's login form shows a refusal: 429 with
+// Retry-After once the e-mail or the address spent its failures, 401
+// asking for the code, 401 with the one generic message; known is false
+// for a failure that is not the visitor's (the area's unavailable page).
+func loginRefusal(c *gin.Context, err error) (status int, msg string, askCode, known bool) {
+	var throttled *service.ThrottledError
+	switch {
 	case errors.As(err, &throttled):
 		secs := int(math.Ceil(throttled.RetryAfter.Seconds()))
 		c.Header("Retry-After", strconv.Itoa(secs))
-		form.Error = "Muitas tentativas sem sucesso. Tente novamente em " + strconv.Itoa((secs+59)/60) + " minuto(s)."
-		portalRender(c, http.StatusTooManyRequests, "portal_login.html", "Entrar", form)
+		return http.StatusTooManyRequests, "Muitas tentativas sem sucesso. Tente novamente em " + strconv.Itoa((secs+59)/60) + " minuto(s).", false, true
 	case errors.Is(err, service.ErrCodeNeeded):
-		form.AskCode = true
-		form.Error = "Digite o código do seu aplicativo autenticador (ou um código de recuperação) e a sua senha."
-		portalRender(c, http.StatusUnauthorized, "portal_login.html", "Entrar", form)
+		return http.StatusUnauthorized, "Digite o código do seu aplicativo autenticador (ou um código de recuperação) e a sua senha.", true, true
 	case errors.Is(err, service.ErrLoginFailed):
-		form.Error = loginFailed
-		portalRender(c, http.StatusUnauthorized, "portal_login.html", "Entrar", form)
-	default:
-		portalUnavailable(c)
+		return http.StatusUnauthorized, loginFailed, false, true
 	}
+	return 0, "", false, false
 }
 
 // portalLogout ends the session and answers the login page.

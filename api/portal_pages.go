@@ -114,22 +114,31 @@ var csvHeader = []string{"id", "createdAt", "type", "status", "amount", "feeAmou
 // csvPage is how many records the CSV export reads per query.
 const csvPage = 100
 
-// portalStatementCSV is the whole statement (or the dates asked) as CSV,
-// newest first, read a page at a time and written as it is read.
+// portalStatementCSV is the whole statement (or the dates asked) as CSV.
 func (s *Server) portalStatementCSV(c *gin.Context) {
+	ctx, h := c.Request.Context(), holderOf(c)
+	statementCSV(c, func(f service.ListFilter) ([]domain.Transaction, int, error) { return s.Portal.Statement(ctx, h, f) },
+		func(err error) {
+			portalFail(c, err, map[string]string{"dateFrom": "Data inicial inválida.", "dateTo": "Data final inválida."})
+		})
+}
+
+// statementCSV writes the records the query's filter selects as CSV
+// (CONTRACTS.md's shape), newest first, read a page at a time and written
+// as it is read; fail shows a refusal before the first byte.
+func statementCSV(c *gin.Context, read func(service.ListFilter) ([]domain.Transaction, int, error), fail func(error)) {
 	f, err := listFilter(c, false)
 	if err != nil {
-		portalFail(c, err, map[string]string{"dateFrom": "Data inicial inválida.", "dateTo": "Data final inválida."})
+		fail(err)
 		return
 	}
-	ctx, h := c.Request.Context(), holderOf(c)
 	f.PageSize = csvPage
 	w := csv.NewWriter(c.Writer)
 	for f.Page = 1; ; f.Page++ {
-		recs, total, err := s.Portal.Statement(ctx, h, f)
+		recs, total, err := read(f)
 		if err != nil {
 			if f.Page == 1 {
-				portalFail(c, err, nil)
+				fail(err)
 			}
 			return // a failure midway cuts the file: the client sees it short
 		}

@@ -206,6 +206,7 @@ func adminRoutes() []Route {
 		{Method: "POST", Path: "/transfers/:id/review", Handler: (*Server).adminReview},
 		{Method: "GET", Path: "/ledger/verify", Handler: (*Server).adminVerifyLedger},
 		{Method: "POST", Path: "/accounts/:id/webhooks", Handler: (*Server).adminCreateWebhook},
+		{Method: "POST", Path: "/accounts/:id/users", Handler: (*Server).adminInviteUser},
 		{Method: "GET", Path: "/accounts/:id/webhooks", Handler: (*Server).adminListWebhooks},
 		{Method: "GET", Path: "/webhooks/:id/deliveries", Handler: (*Server).adminDeliveries},
 		{Method: "GET", Path: "/deliveries/:id", Handler: (*Server).adminGetDelivery},

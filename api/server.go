@@ -43,6 +43,9 @@ type Deps struct {
 	Subaccounts Subaccounts
 	// Portal is the sub-account portal's use cases (pages under /portal).
 	Portal Portal
+	// Dashboard is the merchant dashboard's use cases (pages under
+	// /dashboard, and the admin API's invitations).
+	Dashboard Dashboard
 	// Limits counts every request budget (per key, per address, the admin
 	// API's, the pages'): shared by the replicas through Redis with
 	// JANGADA_REDIS_URL; nil is this process's own limiter.
@@ -100,6 +103,8 @@ type Server struct {
 	limiter ratelimit.Counter
 	// portalSessions are the portal's sessions (mountPortal).
 	portalSessions *webSessions
+	// dashSessions are the dashboard's sessions (mountDashboard).
+	dashSessions *webSessions
 	// slots caps the pages' open event streams per client address (Deps.Slots).
 	slots  ratelimit.Slots
 	engine *gin.Engine
@@ -172,8 +177,10 @@ func New(d Deps) *Server {
 	pages.GET("/billings/slip/:token", s.billingSlip)
 	pages.GET("/billings/invoice/:token", s.billingInvoice)
 	pages.POST("/billings/invoice/:token/pay", s.payInvoice)
-	// The sub-account portal (api/portal.go).
+	// The sub-account portal (api/portal.go) and the merchant dashboard
+	// (api/dashboard.go).
 	s.mountPortal(pages)
+	s.mountDashboard(pages)
 	// No payload codec endpoint here: it seals what the worker trusts, and
 	// has a loopback listener of its own in dev (app.Options.CodecListener).
 

@@ -19,6 +19,8 @@ import (
 func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.Deps {
 	cfg, d := a.Cfg, a.DB
 	a.keyAuth = &service.Auth{DB: d, TTL: cfg.KeyCacheTTL}
+	sealer := a.sealer()
+	webhooks := &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate, Temporal: a.Temporal, Queue: cfg.WebhookQueue()}
 	return api.Deps{
 		Config: cfg, DB: d, Temporal: a.Temporal, Charges: a.Charges,
 		// The tail (above) hears of every change of a key or an
@@ -29,8 +31,7 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		// Sandbox nil and the routes do not exist.
 		Sandbox:   &service.Sandbox{DB: d, Simulator: sbx},
 		Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
-		Webhooks: &service.Webhooks{DB: d, AllowPrivate: cfg.WebhookAllowPrivate,
-			Temporal: a.Temporal, Queue: cfg.WebhookQueue()},
+		Webhooks: webhooks,
 		Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
 		Idempotency: &service.Idempotency{DB: d},
 		Subaccounts: a.Subaccounts,
@@ -39,8 +40,14 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		// like every budget (app/budgets.go).
 		Portal: &service.Portal{DB: d, Charges: a.Charges, Throttle: a.budgets.logins,
 			FailuresPerEmail: cfg.LoginFailuresPerEmail, FailuresPerAddress: cfg.LoginFailuresPerAddress,
-			Sealer: a.sealer()},
+			Sealer: sealer},
 		Sessions: a.sessionStore(),
+		// The merchant dashboard: the portal's foundation, its own users.
+		Dashboard: &service.Dashboard{DB: d, Throttle: a.budgets.logins,
+			FailuresPerEmail: cfg.LoginFailuresPerEmail, FailuresPerAddress: cfg.LoginFailuresPerAddress,
+			Signups: a.budgets.signups, SignupsPerAddress: cfg.SignupsPerAddress, Sealer: sealer,
+			PublicURL: cfg.PublicURL, Webhooks: webhooks, KeyRevoked: a.Hub.CloseKey,
+			RateLimitPerMinute: cfg.RateLimitPerMinute},
 		// Every request budget, shared by the replicas with Redis.
 		Limits: a.budgets.requests, Slots: a.budgets.slots,
 		// Payment links and checkout.
@@ -66,6 +73,9 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 
 // LoginWindow is the window the login throttles count failures over.
 const LoginWindow = 15 * time.Minute
+
+// SignupWindow is the window the dashboard's sign-ups are counted over.
+const SignupWindow = time.Hour
 
 // sessionStore keeps the human pages' sessions in PostgreSQL; only the
 // wiring test builds an App without a database, and gets a memory store.

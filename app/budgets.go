@@ -14,6 +14,7 @@ import (
 type budgets struct {
 	requests ratelimit.Counter
 	logins   service.LoginThrottle
+	signups  service.LoginThrottle
 	slots    ratelimit.Slots
 	close    func()
 }
@@ -22,7 +23,7 @@ type budgets struct {
 func newBudgets(cfg config.Config) (budgets, error) {
 	if cfg.RedisURL == "" {
 		return budgets{requests: ratelimit.New(), logins: ratelimit.NewFailures(LoginWindow),
-			slots: ratelimit.NewLocalSlots(), close: func() {}}, nil
+			signups: ratelimit.NewFailures(SignupWindow), slots: ratelimit.NewLocalSlots(), close: func() {}}, nil
 	}
 	r, err := ratelimit.NewRedis(cfg.RedisURL, cfg.APIReplicas, cfg.RedisTimeout)
 	if err != nil {
@@ -33,6 +34,7 @@ func newBudgets(cfg config.Config) (budgets, error) {
 	}
 	slots := ratelimit.NewSharedSlots(r)
 	slog.Info("budgets shared through Redis", "replicas", r.Replicas, "timeout", r.Timeout)
-	return budgets{requests: ratelimit.NewShared(r), logins: ratelimit.NewSharedFailures(r, LoginWindow), slots: slots,
+	return budgets{requests: ratelimit.NewShared(r), logins: ratelimit.NewSharedFailures(r, LoginWindow),
+		signups: ratelimit.NewSharedFailures(r, SignupWindow), slots: slots,
 		close: func() { slots.Close(); _ = r.Close() }}, nil
 }

@@ -58,6 +58,12 @@ type Config struct {
 	// within 15 minutes; past them a login answers 429 with Retry-After.
 	LoginFailuresPerEmail   int `envconfig:"LOGIN_FAILURES_PER_EMAIL" default:"10"`
 	LoginFailuresPerAddress int `envconfig:"LOGIN_FAILURES_PER_ADDRESS" default:"100"`
+	// DashboardSignup opens the dashboard's self-service sign-up (an
+	// unverified account and its owner); jangada dev turns it on unless
+	// set. SignupsPerAddress bounds the sign-ups of one client address in
+	// an hour.
+	DashboardSignup   bool `envconfig:"DASHBOARD_SIGNUP" default:"false"`
+	SignupsPerAddress int  `envconfig:"SIGNUPS_PER_ADDRESS" default:"20"`
 	// RedisURL (redis://host:port/db) makes every budget — requests per key
 	// and per address, the admin API's, the pages', WebSocket caps and
 	// authentication failures, login throttles — one budget shared by all

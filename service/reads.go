@@ -29,6 +29,10 @@ type (
 	StoredAnswer = db.StoredAnswer
 	// IdempotencyClaim is what a request's Idempotency-Key found.
 	IdempotencyClaim = db.Claim
+	// ListedKey is an API key with its last use (the dashboard's list).
+	ListedKey = db.ListedKey
+	// AuditEntry is one line of an account's audit log.
+	AuditEntry = db.AuditEntry
 )
 
 // Unavailable reports whether err means the database could not be reached

@@ -41,6 +41,9 @@ func runDev(ctx context.Context, cfg config.Config) error {
 			return err
 		}
 	}
+	if _, set := os.LookupEnv("JANGADA_DASHBOARD_SIGNUP"); !set {
+		cfg.DashboardSignup = true // a newcomer signs up at /dashboard/signup
+	}
 	if _, set := os.LookupEnv("JANGADA_WEBHOOK_ALLOW_PRIVATE"); !set {
 		cfg.WebhookAllowPrivate = true // local receivers are the point of dev
 	}
