@@ -31,7 +31,7 @@ func (a *App) apiDeps(sbx processor.Simulator, internal *service.Internal) api.D
 		// Sandbox nil and the routes do not exist.
 		Sandbox:   &service.Sandbox{DB: d, Simulator: sbx},
 		Transfers: a.Transfers, Refunds: a.Refunds, Internal: internal, Schedules: a.Schedules,
-		Webhooks: webhooks,
+		Webhooks:     webhooks,
 		Transactions: &service.Transactions{DB: d}, Accounts: &service.Accounts{DB: d},
 		Idempotency: &service.Idempotency{DB: d},
 		Subaccounts: a.Subaccounts,

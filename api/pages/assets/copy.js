@@ -14,3 +14,17 @@
     });
   }
 })();
+// The dashboard's copy buttons: each copies its own data-copy text (a
+// secret shown once, an invitation's link) and says so on itself.
+(function () {
+  "use strict";
+  var buttons = document.querySelectorAll("button.copy[data-copy]");
+  Array.prototype.forEach.call(buttons, function (b) {
+    b.addEventListener("click", function () {
+      var done = function () { b.textContent = "Copiado"; };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(b.getAttribute("data-copy")).then(done, function () {});
+      }
+    });
+  });
+})();
