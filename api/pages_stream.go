@@ -50,16 +50,18 @@ func (s *Server) statusStream(c *gin.Context, ids []string, lookAt time.Time, re
 	c.Header("Cache-Control", "no-store")
 	c.Header("X-Accel-Buffering", "no")
 	c.Status(http.StatusOK)
-	last := ""
+	last, sent := "", false
 	send := func() bool {
 		st, err := read(ctx)
 		if err != nil {
 			return false
 		}
-		if st.Status == last {
+		// The first read is always sent, whatever its status (an empty
+		// one included): the page learns the stream is live.
+		if sent && st.Status == last {
 			return true
 		}
-		last = st.Status
+		last, sent = st.Status, true
 		b, _ := json.Marshal(st.Data)
 		if _, err := fmt.Fprintf(c.Writer, "event: status\ndata: %s\n\n", b); err != nil {
 			return false

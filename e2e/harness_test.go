@@ -232,8 +232,9 @@ func baseConfig(dsn string) config.Config {
 		AdminToken: adminToken, PublicURL: "http://jangada.test", Processor: "sandbox",
 		RateLimitPerMinute: 100, AdminRateLimitPerMinute: 1_000_000, PageViewsPerMinute: 1_000_000, PageCheckoutsPerMinute: 1_000_000,
 		LoginFailuresPerAddress: 1_000_000, // parallel tests share 127.0.0.1; the per-e-mail budget stays 10
-		ShutdownTimeout:         5 * time.Second,
-		HTTPReadTimeout:         30 * time.Second, HTTPWriteTimeout: 60 * time.Second, HTTPIdleTimeout: 2 * time.Minute,
+		DashboardSignup:         true, SignupsPerAddress: 1_000_000,
+		ShutdownTimeout: 5 * time.Second,
+		HTTPReadTimeout: 30 * time.Second, HTTPWriteTimeout: 60 * time.Second, HTTPIdleTimeout: 2 * time.Minute,
 		KeyCacheTTL: 2 * time.Second, // the default (JANGADA_KEY_CACHE_TTL): the tests run with resolved keys kept
 	}
 }
