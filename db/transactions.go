@@ -91,6 +91,21 @@ func GetTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, idOrR
 	return t, nil
 }
 
+// AccountTransaction loads one of the account's records by its id alone,
+// whatever its type (the human pages' detail); another account's is not
+// found.
+func AccountTransaction(ctx context.Context, q sqlx.QueryerContext, accountID, id string) (domain.Transaction, error) {
+	var t domain.Transaction
+	err := hotGet(ctx, q, &t, `SELECT `+txColumns+` FROM transactions WHERE id = $1 AND account_id = $2`, id, accountID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, domain.NotFound("transaction")
+	}
+	if err != nil {
+		return t, fmt.Errorf("db: account transaction: %w", err)
+	}
+	return t, nil
+}
+
 // TransactionByID loads a transaction of the given type by id, whatever its
 // account: for workflows and operators, never for merchant routes.
 func TransactionByID(ctx context.Context, q sqlx.QueryerContext, id, typ string) (domain.Transaction, error) {

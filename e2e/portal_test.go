@@ -107,7 +107,10 @@ func TestPortalLoginAndPages(t *testing.T) {
 		rows[1][0] != chargeID || rows[1][4] != "12.50" || rows[1][7] != "Venda no portal" {
 		t.Fatalf("csv rows: %q", rows)
 	}
-	// Another sub-account's record is not found.
+	// The holder's own record opens; another sub-account's is not found.
+	if res, body := h.do("GET", "/portal/statement/"+chargeID, nil); res.StatusCode != 200 || !strings.Contains(body, "R$ 12,50") {
+		t.Fatalf("the holder's own record: %d", res.StatusCode)
+	}
 	if res, _ := h.do("GET", "/portal/statement/"+e.createCharge(m, map[string]any{"amount": 3, "description": "Main"})["id"].(string), nil); res.StatusCode != 404 {
 		t.Fatalf("the main account's record from the portal: %d", res.StatusCode)
 	}

@@ -60,12 +60,9 @@ func (s *Dashboard) Payment(ctx context.Context, u DashboardUser, id string) (Ti
 	if err := may(u, dashboard.ReadMoney); err != nil {
 		return Timeline{}, err
 	}
-	t, err := db.GetTransaction(ctx, s.DB, u.Account.ID, id)
+	t, err := db.AccountTransaction(ctx, s.DB, u.Account.ID, id)
 	if err != nil {
 		return Timeline{}, err
-	}
-	if t.ID != id {
-		return Timeline{}, domain.NotFound("record")
 	}
 	ids := []string{t.ID}
 	if t.Details.Valid && t.Details.V.Refund != nil && t.Details.V.Refund.RefundID != "" {

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
@@ -21,14 +22,15 @@ func (s *Portal) Statement(ctx context.Context, h PortalHolder, f ListFilter) ([
 	return db.ListTransactions(ctx, s.DB, h.Account.ID, f)
 }
 
-// Record is one of the sub-account's records; another sub-account's, or
-// the main account's own, is not found.
+// Record is one of the sub-account's records (of types, or of any type
+// when none is named); another sub-account's, or the main account's own,
+// is not found.
 func (s *Portal) Record(ctx context.Context, h PortalHolder, id string, types ...string) (domain.Transaction, error) {
-	t, err := db.GetTransaction(ctx, s.DB, h.Account.ID, id, types...)
+	t, err := db.AccountTransaction(ctx, s.DB, h.Account.ID, id)
 	if err != nil {
 		return t, err
 	}
-	if t.ID != id || !ofSubaccount(t, h.Subaccount.ID) {
+	if !ofSubaccount(t, h.Subaccount.ID) || (len(types) > 0 && !slices.Contains(types, t.Type)) {
 		return domain.Transaction{}, domain.NotFound("record")
 	}
 	return t, nil
