@@ -78,7 +78,8 @@ const LoginAttemptsKept = 90 * 24 * time.Hour
 // cleanup goroutine is off, so one process's purge serves every store.
 func PurgeSessions(ctx context.Context, d *sqlx.DB) (int64, error) {
 	res, err := d.ExecContext(ctx, `
-		WITH old AS (DELETE FROM portal_login_attempts WHERE created_at < now() - $1 * interval '1 second')
+		WITH old AS (DELETE FROM portal_login_attempts WHERE created_at < now() - $1 * interval '1 second'),
+			old_dashboard AS (DELETE FROM dashboard_login_attempts WHERE created_at < now() - $1 * interval '1 second')
 		DELETE FROM sessions WHERE expiry < now()`, int64(LoginAttemptsKept/time.Second))
 	if err != nil {
 		return 0, fmt.Errorf("db: purge sessions: %w", err)
