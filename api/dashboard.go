@@ -53,12 +53,11 @@ type Dashboard interface {
 // over https).
 const dashCookie = "jangada_dashboard"
 
-// The dashboard session's values.
+// The dashboard session's user (its id), and the user in a request's
+// context.
 const (
-	dashUser   = "user"
-	dashEpoch  = "epoch"
-	dashEnroll = "enroll"
-	userKey    = "dashboardUser"
+	dashUser = "user"
+	userKey  = "dashboardUser"
 )
 
 // mountDashboard adds the merchant dashboard to the pages' group
@@ -69,15 +68,25 @@ func (s *Server) mountDashboard(pages *gin.RouterGroup) {
 		return
 	}
 	s.dashSessions = newWebSessions(s.Sessions, dashCookie, s.cfg.PublicURL)
+	s.dashArea = area{sessions: s.dashSessions, idKey: dashUser, userKey: userKey, home: "/dashboard/", login: "/dashboard/login",
+		show: func(c *gin.Context, status int, name, title string, f areaForm) {
+			dashRender(c, status, name, title, dashPage{Error: f.Error, Email: f.Email, AskCode: f.AskCode, SignupOpen: s.cfg.DashboardSignup,
+				Secret: f.Secret, OTPAuth: f.OTPAuth, QR: f.QR, RecoveryCodes: f.RecoveryCodes})
+		},
+		fail: dashFail, unavailable: dashUnavailable}
 	d := pages.Group("/dashboard", s.dashSessions.load)
 	d.GET("/login", s.dashLoginPage)
 	d.POST("/login", s.dashLogin)
-	d.POST("/logout", s.dashLogout)
+	d.POST("/logout", s.dashArea.logout)
 	d.GET("/signup", s.dashSignupPage)
 	d.POST("/signup", s.dashSignup)
 	d.GET("/set-password/:token", s.dashSetPasswordPage)
 	d.POST("/set-password/:token", s.dashSetPassword)
-	in := d.Group("", s.dashboardUser, viewerReadsOnly)
+	// The user of a session that has ended (removed, its second factor
+	// enrolled in another session) is sent to the login.
+	in := d.Group("", s.dashArea.require(func(ctx context.Context, id string, epoch int64, c *gin.Context) (any, error) {
+		return s.Dashboard.User(ctx, id, epoch, c.ClientIP())
+	}), viewerReadsOnly)
 	in.GET("/", s.dashHome)
 	in.GET("/events", s.dashHomeEvents)
 	in.GET("/transactions", s.dashTransactions)
@@ -100,8 +109,16 @@ func (s *Server) mountDashboard(pages *gin.RouterGroup) {
 	in.POST("/users", s.dashInvite)
 	in.POST("/users/:id/remove", s.dashRemoveUser)
 	in.GET("/audit", s.dashAudit)
-	in.GET("/security/2fa", s.dashTwoFactorPage)
-	in.POST("/security/2fa", s.dashTwoFactorConfirm)
+	in.GET("/security/2fa", func(c *gin.Context) {
+		s.dashArea.enrollPage(c, func(ctx context.Context) (service.Enrollment, error) {
+			return s.Dashboard.BeginTwoFactor(ctx, userOf(c))
+		})
+	})
+	in.POST("/security/2fa", func(c *gin.Context) {
+		s.dashArea.enrollConfirm(c, func(ctx context.Context, sealed, code string) ([]string, int64, error) {
+			return s.Dashboard.ConfirmTwoFactor(ctx, userOf(c), sealed, code)
+		})
+	})
 }
 
 // dashRender renders a dashboard page: the user's account names it.
@@ -126,7 +143,7 @@ func (s *Server) dashLoginPage(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, "/dashboard/")
 		return
 	}
-	dashRender(c, http.StatusOK, "dashboard_login.html", "Entrar", dashPage{SignupOpen: s.cfg.DashboardSignup})
+	dashRender(c, http.StatusOK, "login.html", "Entrar", dashPage{SignupOpen: s.cfg.DashboardSignup})
 }
 
 // dashLogin answers a login form as the portal's does (loginRefusal).
@@ -134,67 +151,7 @@ func (s *Server) dashLogin(c *gin.Context) {
 	in := service.DashboardLogin{Email: c.PostForm("email"), Password: c.PostForm("password"), Code: c.PostForm("code"),
 		Address: c.ClientIP(), UserAgent: c.Request.UserAgent()}
 	u, err := s.Dashboard.Login(c.Request.Context(), in)
-	if err == nil {
-		s.dashStart(c, u)
-		return
-	}
-	status, msg, askCode, known := loginRefusal(c, err)
-	if !known {
-		dashUnavailable(c)
-		return
-	}
-	dashRender(c, status, "dashboard_login.html", "Entrar", dashPage{Email: in.Email, Error: msg, AskCode: askCode,
-		SignupOpen: s.cfg.DashboardSignup})
-}
-
-// dashStart opens u's session and answers 303 to the dashboard.
-func (s *Server) dashStart(c *gin.Context, u service.DashboardUser) {
-	if err := s.dashSessions.start(c, map[string]any{dashUser: u.User.ID, dashEpoch: u.Epoch}); err != nil {
-		dashUnavailable(c)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, "/dashboard/")
-}
-
-// dashLogout ends the session and answers the login page.
-func (s *Server) dashLogout(c *gin.Context) {
-	if err := s.dashSessions.end(c); err != nil {
-		dashUnavailable(c)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, "/dashboard/login")
-}
-
-// dashboardUser lets a request through with the session's user, or
-// answers 303 to the login page: no session, or one that has ended (the
-// user removed, its second factor enrolled in another session), which is
-// destroyed.
-func (s *Server) dashboardUser(c *gin.Context) {
-	ctx := c.Request.Context()
-	id := s.dashSessions.sm.GetString(ctx, dashUser)
-	if id == "" {
-		c.Redirect(http.StatusSeeOther, "/dashboard/login")
-		c.Abort()
-		return
-	}
-	u, err := s.Dashboard.User(ctx, id, s.dashSessions.sm.GetInt64(ctx, dashEpoch), c.ClientIP())
-	if errors.Is(err, service.ErrSessionEnded) {
-		if err := s.dashSessions.end(c); err != nil {
-			dashUnavailable(c)
-			c.Abort()
-			return
-		}
-		c.Redirect(http.StatusSeeOther, "/dashboard/login")
-		c.Abort()
-		return
-	}
-	if err != nil {
-		dashUnavailable(c)
-		c.Abort()
-		return
-	}
-	c.Set(userKey, u)
-	c.Next()
+	s.dashArea.answerLogin(c, u.User.ID, u.Epoch, err, areaForm{Email: in.Email})
 }
 
 // viewerReadsOnly refuses a viewer's every form (403) but its own second

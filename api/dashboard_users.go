@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/dashboard"
-	"github.com/jangada/jangada/qr"
 	"github.com/jangada/jangada/service"
 )
 
@@ -48,7 +46,7 @@ func (s *Server) dashSignup(c *gin.Context) {
 	var de *domain.Error
 	switch {
 	case err == nil:
-		s.dashStart(c, u)
+		s.dashArea.answerLogin(c, u.User.ID, u.Epoch, nil, areaForm{})
 	case errors.As(err, &throttled):
 		c.Header("Retry-After", strconv.Itoa(int(throttled.RetryAfter.Seconds())+1))
 		form.Error = "Muitos cadastros a partir deste endereço. Tente novamente mais tarde."
@@ -149,47 +147,4 @@ func (s *Server) dashAudit(c *gin.Context) {
 		p.NextAuditPage = "/dashboard/audit?before=" + strconv.FormatInt(es[len(es)-1].ID, 10)
 	}
 	dashRender(c, http.StatusOK, "dashboard_audit.html", "Registro de auditoria", p)
-}
-
-// dashTwoFactorPage shows a new TOTP secret to enroll (data-otpauth, a
-// QR code); the secret waits, sealed, in the session.
-func (s *Server) dashTwoFactorPage(c *gin.Context) {
-	e, err := s.Dashboard.BeginTwoFactor(c.Request.Context(), userOf(c))
-	if err != nil {
-		dashFail(c, err)
-		return
-	}
-	img, err := qr.DataURI(e.URI)
-	if err != nil {
-		dashFail(c, err)
-		return
-	}
-	s.dashSessions.sm.Put(c.Request.Context(), dashEnroll, e.Sealed)
-	dashRender(c, http.StatusOK, "dashboard_2fa.html", "Verificação em duas etapas",
-		dashPage{Secret: e.Secret, OTPAuth: e.URI, QR: template.URL(img)}) // #nosec G203 -- a data: URI this server drew
-}
-
-// dashTwoFactorConfirm enrolls the secret being shown once the code is
-// one of its codes: 200 with the recovery codes this once; a wrong code
-// is a 400 and the same secret stays to try again.
-func (s *Server) dashTwoFactorConfirm(c *gin.Context) {
-	ctx := c.Request.Context()
-	sealed := s.dashSessions.sm.GetString(ctx, dashEnroll)
-	codes, epoch, err := s.Dashboard.ConfirmTwoFactor(ctx, userOf(c), sealed, c.PostForm("code"))
-	if errors.Is(err, domain.ErrInvalid) {
-		dashRender(c, http.StatusBadRequest, "dashboard_2fa.html", "Verificação em duas etapas",
-			dashPage{Error: "Código incorreto. Confira o horário do seu celular e digite o código que o aplicativo mostra agora."})
-		return
-	}
-	if err != nil {
-		if errors.Is(err, service.ErrSessionEnded) {
-			_ = s.dashSessions.end(c)
-		}
-		dashFail(c, err)
-		return
-	}
-	// This session goes on under the new epoch; the others have ended.
-	s.dashSessions.sm.Remove(ctx, dashEnroll)
-	s.dashSessions.sm.Put(ctx, dashEpoch, epoch)
-	dashRender(c, http.StatusOK, "dashboard_2fa_done.html", "Verificação em duas etapas ativada", dashPage{RecoveryCodes: codes})
 }

@@ -35,12 +35,11 @@ type Portal interface {
 // over https).
 const portalCookie = "jangada_portal"
 
-// The portal session's values.
+// The portal session's holder (a sub-account's id), and the holder in a
+// request's context.
 const (
-	portalSub    = "sub"
-	portalEpoch  = "epoch"
-	portalEnroll = "enroll"
-	holderKey    = "portalHolder"
+	portalSub = "sub"
+	holderKey = "portalHolder"
 )
 
 // loginFailed is the one message of every failed login: it tells nobody
@@ -55,11 +54,22 @@ func (s *Server) mountPortal(pages *gin.RouterGroup) {
 		return
 	}
 	s.portalSessions = newWebSessions(s.Sessions, portalCookie, s.cfg.PublicURL)
+	s.portalArea = area{sessions: s.portalSessions, idKey: portalSub, userKey: holderKey, home: "/portal/", login: "/portal/login",
+		show: func(c *gin.Context, status int, name, title string, f areaForm) {
+			portalRender(c, status, name, title, portalPage{Error: f.Error, Email: f.Email, AskCode: f.AskCode, Secret: f.Secret,
+				OTPAuth: f.OTPAuth, QR: f.QR, RecoveryCodes: f.RecoveryCodes})
+		},
+		fail: func(c *gin.Context, err error) { portalFail(c, err, nil) }, unavailable: portalUnavailable}
 	p := pages.Group("/portal", s.portalSessions.load)
 	p.GET("/login", s.portalLoginPage)
 	p.POST("/login", s.portalLogin)
-	p.POST("/logout", s.portalLogout)
-	in := p.Group("", s.portalHolder)
+	p.POST("/logout", s.portalArea.logout)
+	// The holder of a session that has ended (the portal revoked, its
+	// e-mail changed, its second factor reset, the sub-account disabled or
+	// deleted) is sent to the login.
+	in := p.Group("", s.portalArea.require(func(ctx context.Context, id string, epoch int64, _ *gin.Context) (any, error) {
+		return s.Portal.Holder(ctx, id, epoch)
+	}))
 	in.GET("/", s.portalHome)
 	in.GET("/statement", s.portalStatement)
 	in.GET("/statement.csv", s.portalStatementCSV)
@@ -67,8 +77,16 @@ func (s *Server) mountPortal(pages *gin.RouterGroup) {
 	in.POST("/charges", s.portalCreateCharge)
 	in.GET("/charges/:id", s.portalCharge)
 	in.GET("/charges/:id/events", s.portalChargeEvents)
-	in.GET("/security/2fa", s.portalTwoFactorPage)
-	in.POST("/security/2fa", s.portalTwoFactorConfirm)
+	in.GET("/security/2fa", func(c *gin.Context) {
+		s.portalArea.enrollPage(c, func(ctx context.Context) (service.Enrollment, error) {
+			return s.Portal.BeginTwoFactor(ctx, holderOf(c))
+		})
+	})
+	in.POST("/security/2fa", func(c *gin.Context) {
+		s.portalArea.enrollConfirm(c, func(ctx context.Context, sealed, code string) ([]string, int64, error) {
+			return s.Portal.ConfirmTwoFactor(ctx, holderOf(c), sealed, code)
+		})
+	})
 }
 
 // portalRender renders a portal page: the holder's account names it.
@@ -89,7 +107,7 @@ func (s *Server) portalLoginPage(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, "/portal/")
 		return
 	}
-	portalRender(c, http.StatusOK, "portal_login.html", "Entrar", portalPage{})
+	portalRender(c, http.StatusOK, "login.html", "Entrar", portalPage{})
 }
 
 // portalLogin answers a login form: 303 to the portal with a new session,
@@ -99,20 +117,7 @@ func (s *Server) portalLogin(c *gin.Context) {
 	in := service.PortalLogin{Email: c.PostForm("email"), Password: c.PostForm("password"), Code: c.PostForm("code"),
 		Address: c.ClientIP(), UserAgent: c.Request.UserAgent()}
 	h, err := s.Portal.Login(c.Request.Context(), in)
-	if err == nil {
-		if err := s.portalSessions.start(c, map[string]any{portalSub: h.Subaccount.ID, portalEpoch: h.Epoch}); err != nil {
-			portalUnavailable(c)
-			return
-		}
-		c.Redirect(http.StatusSeeOther, "/portal/")
-		return
-	}
-	status, msg, askCode, known := loginRefusal(c, err)
-	if !known {
-		portalUnavailable(c)
-		return
-	}
-	portalRender(c, status, "portal_login.html", "Entrar", portalPage{Email: in.Email, Error: msg, AskCode: askCode})
+	s.portalArea.answerLogin(c, h.Subaccount.ID, h.Epoch, err, areaForm{Email: in.Email})
 }
 
 // loginRefusal is how every area's login form shows a refusal: 429 with
@@ -132,47 +137,6 @@ func loginRefusal(c *gin.Context, err error) (status int, msg string, askCode, k
 		return http.StatusUnauthorized, loginFailed, false, true
 	}
 	return 0, "", false, false
-}
-
-// portalLogout ends the session and answers the login page.
-func (s *Server) portalLogout(c *gin.Context) {
-	if err := s.portalSessions.end(c); err != nil {
-		portalUnavailable(c)
-		return
-	}
-	c.Redirect(http.StatusSeeOther, "/portal/login")
-}
-
-// portalHolder lets a request through with the session's holder, or
-// answers 303 to the login page: no session, or one that has ended (the
-// portal revoked, its e-mail changed, its second factor reset, the
-// sub-account disabled or deleted), which is destroyed.
-func (s *Server) portalHolder(c *gin.Context) {
-	ctx := c.Request.Context()
-	sub := s.portalSessions.sm.GetString(ctx, portalSub)
-	if sub == "" {
-		c.Redirect(http.StatusSeeOther, "/portal/login")
-		c.Abort()
-		return
-	}
-	h, err := s.Portal.Holder(ctx, sub, s.portalSessions.sm.GetInt64(ctx, portalEpoch))
-	if errors.Is(err, service.ErrSessionEnded) {
-		if err := s.portalSessions.end(c); err != nil {
-			portalUnavailable(c)
-			c.Abort()
-			return
-		}
-		c.Redirect(http.StatusSeeOther, "/portal/login")
-		c.Abort()
-		return
-	}
-	if err != nil {
-		portalUnavailable(c)
-		c.Abort()
-		return
-	}
-	c.Set(holderKey, h)
-	c.Next()
 }
 
 func holderOf(c *gin.Context) service.PortalHolder {

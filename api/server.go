@@ -101,10 +101,13 @@ type Server struct {
 	Deps
 	cfg     config.Config
 	limiter ratelimit.Counter
-	// portalSessions are the portal's sessions (mountPortal).
+	// portalSessions and portalArea are the portal's sessions and login
+	// (mountPortal).
 	portalSessions *webSessions
-	// dashSessions are the dashboard's sessions (mountDashboard).
+	portalArea     area
+	// dashSessions and dashArea are the dashboard's (mountDashboard).
 	dashSessions *webSessions
+	dashArea     area
 	// slots caps the pages' open event streams per client address (Deps.Slots).
 	slots  ratelimit.Slots
 	engine *gin.Engine

@@ -62,7 +62,7 @@ func UserLogin(ctx context.Context, q sqlx.QueryerContext, email string) (dashbo
 		Hash *string `db:"password_hash"`
 		FactorSecrets
 	}
-	err := sqlx.GetContext(ctx, q, &row, `SELECT `+userColumns+`, password_hash, `+DashboardFactors.secretColumns()+`
+	err := sqlx.GetContext(ctx, q, &row, `SELECT `+userColumns+`, password_hash, `+DashboardLogins.secretColumns()+`
 		FROM dashboard_users WHERE lower(email) = $1 AND deleted_at IS NULL`, email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return row.User, nil, row.FactorSecrets, domain.NotFound("user")
@@ -140,30 +140,6 @@ func InviteLive(ctx context.Context, q sqlx.QueryerContext, inviteHash []byte, n
 		return false, fmt.Errorf("db: invitation: %w", err)
 	}
 	return ok, nil
-}
-
-// LoginAttempt is one login attempt of the dashboard, as recorded.
-type LoginAttempt struct {
-	UserID    *string
-	Email     string
-	Address   string
-	UserAgent string
-	Outcome   string
-}
-
-// RecordLoginAttempt stores the attempt and, when it succeeded, the
-// user's last login time (at).
-func RecordLoginAttempt(ctx context.Context, q sqlx.ExecerContext, a LoginAttempt, at time.Time, succeeded string) error {
-	_, err := q.ExecContext(ctx, `
-		WITH attempt AS (
-			INSERT INTO dashboard_login_attempts (user_id, email, address, user_agent, outcome, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6))
-		UPDATE dashboard_users SET last_login_at = $6 WHERE id = $1 AND $5 = $7`,
-		a.UserID, a.Email, a.Address, a.UserAgent, a.Outcome, at, succeeded)
-	if err != nil {
-		return fmt.Errorf("db: record dashboard attempt: %w", err)
-	}
-	return nil
 }
 
 // AuditEntry is one line of an account's audit log.

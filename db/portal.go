@@ -21,7 +21,7 @@ func PortalLogin(ctx context.Context, q sqlx.QueryerContext, email string) (suba
 		FactorSecrets
 	}
 	err := sqlx.GetContext(ctx, q, &row, `
-		SELECT `+subColumns+`, `+PortalFactors.secretColumns()+`
+		SELECT `+subColumns+`, `+PortalLogins.secretColumns()+`
 		FROM subaccounts WHERE portal_email = $1 AND deleted_at IS NULL`, email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return row.Subaccount, row.FactorSecrets, domain.NotFound("portal")
@@ -43,30 +43,6 @@ func PortalHolder(ctx context.Context, q sqlx.QueryerContext, id string) (subacc
 		return s, fmt.Errorf("db: portal holder: %w", err)
 	}
 	return s, nil
-}
-
-// PortalAttempt is one login attempt of the portal, as recorded.
-type PortalAttempt struct {
-	SubaccountID *string
-	Email        string
-	Address      string
-	UserAgent    string
-	Outcome      string
-}
-
-// RecordPortalAttempt stores the attempt and, when it succeeded, the
-// portal's last login time (at).
-func RecordPortalAttempt(ctx context.Context, q sqlx.ExecerContext, a PortalAttempt, at time.Time) error {
-	_, err := q.ExecContext(ctx, `
-		WITH attempt AS (
-			INSERT INTO portal_login_attempts (subaccount_id, email, address, user_agent, outcome, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6))
-		UPDATE subaccounts SET portal_last_login_at = $6 WHERE id = $1 AND $5 = $7`,
-		a.SubaccountID, a.Email, a.Address, a.UserAgent, a.Outcome, at, subaccount.LoginSucceeded)
-	if err != nil {
-		return fmt.Errorf("db: record portal attempt: %w", err)
-	}
-	return nil
 }
 
 // LoginAttemptsKept is how long login attempts are kept: long enough to

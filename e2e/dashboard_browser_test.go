@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -38,15 +39,7 @@ func TestDashboardBrowser(t *testing.T) {
 	shots.save(ctx, "dashboard-home.png")
 
 	// Enroll the second factor, then log out and in with a code.
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/security/2fa"), chromedp.WaitVisible("#qr")); err != nil {
-		t.Fatalf("2fa page: %v", err)
-	}
-	secret := enrollSecret(t, `data-otpauth>`+value(t, ctx, chromedp.Text("[data-otpauth]"))+`<`)
-	now := time.Now()
-	if err := chromedp.Do(ctx, chromedp.SendKeys("#code", codeAt(t, secret, now)), chromedp.Submit("#code"),
-		chromedp.WaitVisible("[data-recovery-code]")); err != nil {
-		t.Fatalf("enroll: %v", err)
-	}
+	secret, now := enrollInBrowser(t, ctx, e.base+"/dashboard/security/2fa")
 	if err := chromedp.Do(ctx, chromedp.Click(`form[action="/dashboard/logout"] button`), chromedp.WaitVisible("#email"),
 		chromedp.SendKeys("#email", email), chromedp.SendKeys("#password", password), chromedp.Submit("#password"),
 		chromedp.WaitVisible("#code"), chromedp.SendKeys("#password", password),
@@ -102,13 +95,21 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("endpoint secret %q", recv.secret)
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/webhooks/"+endpointID),
-		chromedp.WaitVisible(`form[action$="/test"] button`), chromedp.Click(`form[action$="/test"] button`),
-		chromedp.WaitVisible("#entregas")); err != nil {
+		chromedp.WaitVisible(`form[action$="/test"] button`)); err != nil {
+		t.Fatalf("endpoint page: %v", err)
+	}
+	value(t, ctx, chromedp.Evaluate[bool](`window.__sent = true`))
+	if err := chromedp.Do(ctx, chromedp.Click(`form[action$="/test"] button`)); err != nil {
 		t.Fatalf("send the test event: %v", err)
 	}
+	afterForm(t, ctx, "the test event's answer")
+	// The page is opened again (a whole load each time) until it shows the
+	// attempt: the delivery runs in its own workflow.
 	eventuallyWithin(t, 30*time.Second, "the test delivery's attempt on the endpoint's page", func() bool {
-		return value(t, ctx, chromedp.Evaluate[bool](`(function(){ var ok = document.querySelector('[data-attempt][data-status-code="200"]') !== null;
-			if (!ok) { location.reload(); } return ok; })()`))
+		if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/webhooks/"+endpointID), chromedp.WaitVisible("#entregas")); err != nil {
+			t.Fatalf("endpoint page: %v", err)
+		}
+		return value(t, ctx, chromedp.Evaluate[bool](`document.querySelector('[data-attempt][data-status-code="200"]') !== null`))
 	})
 	recv.mu.Lock()
 	got := len(recv.got) == 1 && recv.got[0].Event == "webhook.test"
@@ -120,14 +121,51 @@ func TestDashboardBrowser(t *testing.T) {
 
 	// Revoke the key: the API refuses it at once.
 	revoke := `tr[data-key="` + keyID + `"] form[action$="/revoke"]`
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/keys"), chromedp.WaitVisible(revoke), chromedp.Submit(revoke)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/keys"), chromedp.WaitVisible(revoke)); err != nil {
+		t.Fatalf("keys page: %v", err)
+	}
+	value(t, ctx, chromedp.Evaluate[bool](`window.__sent = true`))
+	if err := chromedp.Do(ctx, chromedp.Submit(revoke)); err != nil {
 		t.Fatalf("revoke: %v", err)
 	}
-	value(t, ctx, chromedp.Poll[bool](`(document.querySelector('tr[data-key="`+keyID+`"]') || {textContent: ""}).textContent.indexOf("revogada") >= 0`,
-		chromedp.WithPollingInterval(20*time.Millisecond)))
+	afterForm(t, ctx, "the revoke's answer")
+	if row := value(t, ctx, chromedp.Text(`tr[data-key="`+keyID+`"]`)); !strings.Contains(row, "revogada") {
+		t.Fatalf("the revoked key's row says %q", row)
+	}
 	if r := e.call(key, "GET", "/v1/payment-pix/get/"+chargeID, nil); r.Status != 401 {
 		t.Fatalf("the revoked key: %d", r.Status)
 	}
 	shots.save(ctx, "dashboard-key-revoked.png")
 	t.Logf("screenshots in %s", shots.dir)
+}
+
+// enrollInBrowser enrolls a second factor on an area's page (the secret
+// read from the page's otpauth URI) and answers the secret and the time
+// of the code that confirmed it, once the recovery codes are shown.
+func enrollInBrowser(t *testing.T, ctx context.Context, page string) (string, time.Time) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible("#qr")); err != nil {
+		t.Fatalf("2fa page: %v", err)
+	}
+	secret := enrollSecret(t, `data-otpauth>`+value(t, ctx, chromedp.Text("[data-otpauth]"))+`<`)
+	now := time.Now()
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#code", codeAt(t, secret, now)), chromedp.Submit("#code"),
+		chromedp.WaitVisible("[data-recovery-code]")); err != nil {
+		t.Fatalf("enroll: %v", err)
+	}
+	if n := value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-recovery-code]').length`)); n != 10 {
+		t.Fatalf("%d recovery codes shown", n)
+	}
+	return secret, now
+}
+
+// afterForm waits for the page a form's answer loads: a new document
+// (window.__sent, set before the form was sent, is gone) fully loaded. A
+// read while it loads fails and is tried again.
+func afterForm(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	eventuallyWithin(t, 15*time.Second, what, func() bool {
+		done, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__sent === undefined && document.readyState === "complete"`))
+		return err == nil && done
+	})
 }

@@ -42,18 +42,7 @@ func TestPortalBrowser(t *testing.T) {
 	}
 
 	// Enroll the second factor.
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/portal/security/2fa"), chromedp.WaitVisible("#qr")); err != nil {
-		t.Fatalf("2fa page: %v", err)
-	}
-	secret := enrollSecret(t, `data-otpauth>`+value(t, ctx, chromedp.Text("[data-otpauth]"))+`<`)
-	now := time.Now()
-	if err := chromedp.Do(ctx, chromedp.SendKeys("#code", codeAt(t, secret, now)), chromedp.Submit("#code"),
-		chromedp.WaitVisible("[data-recovery-code]")); err != nil {
-		t.Fatalf("enroll: %v", err)
-	}
-	if n := value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-recovery-code]').length`)); n != 10 {
-		t.Fatalf("%d recovery codes shown", n)
-	}
+	secret, now := enrollInBrowser(t, ctx, e.base+"/portal/security/2fa")
 	shots.save(ctx, "portal-recovery-codes.png")
 	if e.portalStatus(m, sub)["twoFactorEnabled"] != true {
 		t.Fatal("twoFactorEnabled is not true after enrolling in the browser")

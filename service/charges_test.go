@@ -3,12 +3,13 @@ package service_test
 import (
 	"context"
 	"errors"
-	"github.com/jmoiron/sqlx"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"

@@ -98,7 +98,7 @@ func (s *Dashboard) Login(ctx context.Context, in DashboardLogin) (DashboardUser
 		return err
 	}, func(outcome string) error {
 		attempt.Outcome = outcome
-		return db.RecordLoginAttempt(ctx, s.DB, attempt, s.now(), subaccount.LoginSucceeded)
+		return db.DashboardLogins.RecordAttempt(ctx, s.DB, attempt, s.now(), subaccount.LoginSucceeded)
 	})
 	if err != nil {
 		return DashboardUser{}, err
@@ -119,7 +119,7 @@ func (s *Dashboard) check(ctx context.Context, email string, in DashboardLogin) 
 	}
 	u := DashboardUser{User: user, Epoch: user.Epoch}
 	if user.TwoFactor {
-		f := secondFactor{db: s.DB, factors: db.DashboardFactors, sealer: s.Sealer, now: s.now()}
+		f := secondFactor{db: s.DB, logins: db.DashboardLogins, sealer: s.Sealer, now: s.now()}
 		if err := f.take(ctx, user.ID, secrets, in.Code); err != nil {
 			return u, err
 		}
@@ -235,7 +235,7 @@ func (s *Dashboard) BeginTwoFactor(_ context.Context, u DashboardUser) (Enrollme
 // codes (secondFactor.confirm): the recovery codes to show once and the
 // epoch the enrolling session goes on under.
 func (s *Dashboard) ConfirmTwoFactor(ctx context.Context, u DashboardUser, sealed, code string) ([]string, int64, error) {
-	f := secondFactor{db: s.DB, factors: db.DashboardFactors, sealer: s.Sealer, now: s.now()}
+	f := secondFactor{db: s.DB, logins: db.DashboardLogins, sealer: s.Sealer, now: s.now()}
 	codes, epoch, err := f.confirm(ctx, u.User.ID, u.Epoch, sealed, code)
 	if err != nil {
 		return nil, 0, err

@@ -62,7 +62,6 @@ func (f *dashFixture) login(t *testing.T, email, password, code string) (service
 	return f.dash.Login(t.Context(), service.DashboardLogin{Email: email, Password: password, Code: code, Address: "198.51.100.2", UserAgent: "test"})
 }
 
-
 // A sign-up makes an unverified account and its owner, who logs in; the
 // audit log names both.
 func TestDashboardSignupAndLogin(t *testing.T) {

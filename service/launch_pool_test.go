@@ -3,10 +3,11 @@ package service_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/jmoiron/sqlx"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"go.temporal.io/sdk/client"
 	"go.uber.org/mock/gomock"

@@ -83,10 +83,10 @@ func passwordMatches(hash *string, password string) bool {
 
 // secondFactor checks a login's code against a user's second factor.
 type secondFactor struct {
-	db      sqlx.ExecerContext
-	factors db.Factors
-	sealer  *twofactor.Sealer
-	now     time.Time
+	db     sqlx.ExecerContext
+	logins db.Logins
+	sealer *twofactor.Sealer
+	now    time.Time
 }
 
 // take takes a TOTP code (six digits) or a recovery code of the user id,
@@ -100,12 +100,12 @@ func (f secondFactor) take(ctx context.Context, id string, secrets db.FactorSecr
 	var ok bool
 	var err error
 	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
-		ok, err = f.factors.TakeRecoveryCode(ctx, f.db, id, twofactor.HashRecovery(code))
+		ok, err = f.logins.TakeRecoveryCode(ctx, f.db, id, twofactor.HashRecovery(code))
 	} else if secrets.TOTPSecret != nil {
 		var secret string
 		if secret, err = f.sealer.Open(id, *secrets.TOTPSecret); err == nil {
 			if step, verr := twofactor.Verify(secret, code, f.now, secrets.TOTPStep); verr == nil {
-				ok, err = f.factors.TakeTOTPStep(ctx, f.db, id, step)
+				ok, err = f.logins.TakeTOTPStep(ctx, f.db, id, step)
 			}
 		}
 	}
@@ -150,7 +150,7 @@ func (f secondFactor) confirm(ctx context.Context, owner string, epoch int64, se
 		return nil, 0, domain.Invalid("code", "is not the code your app shows now")
 	}
 	codes, hashes := twofactor.RecoveryCodes()
-	ok, err := f.factors.Enroll(ctx, f.db, owner, epoch, sealed, step, hashes)
+	ok, err := f.logins.Enroll(ctx, f.db, owner, epoch, sealed, step, hashes)
 	if err != nil {
 		return nil, 0, err
 	}

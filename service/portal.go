@@ -110,19 +110,19 @@ func (s *Portal) now() time.Time {
 // budget the attempt is refused (ThrottledError) before any check.
 func (s *Portal) Login(ctx context.Context, in PortalLogin) (PortalHolder, error) {
 	email := strings.ToLower(strings.TrimSpace(in.Email))
-	attempt := db.PortalAttempt{Email: truncate(email, 320), Address: in.Address, UserAgent: truncate(in.UserAgent, 512)}
+	attempt := db.LoginAttempt{Email: truncate(email, 320), Address: in.Address, UserAgent: truncate(in.UserAgent, 512)}
 	var h PortalHolder
 	gate := loginGate{area: "portal", throttle: s.Throttle, perEmail: s.FailuresPerEmail, perAddress: s.FailuresPerAddress}
 	err := gate.run(ctx, email, in.Address, func() error {
 		var err error
 		h, err = s.check(ctx, email, in)
 		if h.Subaccount.ID != "" {
-			attempt.SubaccountID = &h.Subaccount.ID
+			attempt.UserID = &h.Subaccount.ID
 		}
 		return err
 	}, func(outcome string) error {
 		attempt.Outcome = outcome
-		return db.RecordPortalAttempt(ctx, s.DB, attempt, s.now())
+		return db.PortalLogins.RecordAttempt(ctx, s.DB, attempt, s.now(), subaccount.LoginSucceeded)
 	})
 	if err != nil {
 		return PortalHolder{}, err
@@ -159,7 +159,7 @@ func (s *Portal) check(ctx context.Context, email string, in PortalLogin) (Porta
 }
 
 func (s *Portal) factor() secondFactor {
-	return secondFactor{db: s.DB, factors: db.PortalFactors, sealer: s.Sealer, now: s.now()}
+	return secondFactor{db: s.DB, logins: db.PortalLogins, sealer: s.Sealer, now: s.now()}
 }
 
 // Holder is the holder of a session of subID's portal opened under epoch,
