@@ -119,6 +119,18 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 		strings.Contains(body, theirCharge) {
 		t.Fatalf("csv: %d %q", res.StatusCode, body)
 	}
+	// The payment's page tells its whole life: created, paid, and the
+	// delivery attempt to the developer's endpoint (an address that does
+	// not answer here: the attempt's error is shown).
+	if p := e.call(m.Key, "POST", "/v1/sandbox/payment-pix/"+charge+"/pay", nil); p.Status != 200 {
+		t.Fatalf("pay: %d %s", p.Status, p.Message)
+	}
+	e.waitStatus(m, charge, "COMPLETED")
+	eventually(t, "the payment's page to show its paid event and a delivery attempt", func() bool {
+		res, body := owner.do("GET", "/dashboard/payments/"+charge, nil)
+		return res.StatusCode == 200 && strings.Contains(body, "payment.paid") && strings.Contains(body, `data-step="attempt"`) &&
+			strings.Contains(body, "concluído")
+	})
 	// The audit log holds what was done, with who and from where.
 	res, body = owner.do("GET", "/dashboard/audit", nil)
 	if res.StatusCode != 200 || !strings.Contains(body, dev.email) || !strings.Contains(body, "criou endpoint") || !strings.Contains(body, "127.0.0.1") {
