@@ -16,16 +16,47 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for TransferScheduledCreateJSONBodyPayloadMethod.
+const (
+	Cripto    TransferScheduledCreateJSONBodyPayloadMethod = "cripto"
+	Interna   TransferScheduledCreateJSONBodyPayloadMethod = "interna"
+	PixPadrao TransferScheduledCreateJSONBodyPayloadMethod = "pix_padrao"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyPayloadMethod enum.
+func (e TransferScheduledCreateJSONBodyPayloadMethod) Valid() bool {
+	switch e {
+	case Cripto:
+		return true
+	case Interna:
+		return true
+	case PixPadrao:
+		return true
+	default:
+		return false
+	}
+}
+
 // TransferScheduledCreateJSONBody defines parameters for TransferScheduledCreate.
 type TransferScheduledCreateJSONBody struct {
 	BalanceThreshold *float64 `json:"balanceThreshold,omitempty"`
 	Label            *string  `json:"label,omitempty"`
 	MaxRuns          *int     `json:"maxRuns,omitempty"`
 	Payload          *struct {
-		Amount         *float64    `json:"amount,omitempty"`
-		CoverFee       *bool       `json:"coverFee,omitempty"`
-		Description    *string     `json:"description,omitempty"`
-		Method         *string     `json:"method,omitempty"`
+		// Address cripto: the destination address of payCurrency
+		Address     *string  `json:"address,omitempty"`
+		Amount      *float64 `json:"amount,omitempty"`
+		CoverFee    *bool    `json:"coverFee,omitempty"`
+		Description *string  `json:"description,omitempty"`
+
+		// ExtraId cripto: the destination tag (required for XRP)
+		ExtraId *string `json:"extraId,omitempty"`
+
+		// Method pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
+		Method *TransferScheduledCreateJSONBodyPayloadMethod `json:"method,omitempty"`
+
+		// PayCurrency cripto: BTC
+		PayCurrency    *string     `json:"payCurrency,omitempty"`
 		PixKey         *string     `json:"pixKey,omitempty"`
 		PixKeyType     *string     `json:"pixKeyType,omitempty"`
 		PixRail        interface{} `json:"pixRail,omitempty"`
@@ -49,6 +80,9 @@ type TransferScheduledCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// TransferScheduledCreateJSONBodyPayloadMethod defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyPayloadMethod string
 
 // TransferScheduledListParams defines parameters for TransferScheduledList.
 type TransferScheduledListParams struct {
@@ -396,49 +430,4 @@ func NewTransferScheduledListRequest(server string, params *TransferScheduledLis
 	}
 
 	return req, nil
-}
-
-// NewTransferScheduledRunNowRequest constructs an http.Request for the TransferScheduledRunNow method
-func NewTransferScheduledRunNowRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/run-now/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledUpdateRequest calls the generic TransferScheduledUpdate builder with application/json body
-func NewTransferScheduledUpdateRequest(server string, id string, body TransferScheduledUpdateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewTransferScheduledUpdateRequestWithBody(server, id, "application/json", bodyReader)
 }

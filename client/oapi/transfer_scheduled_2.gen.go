@@ -4,16 +4,61 @@
 package oapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewTransferScheduledRunNowRequest constructs an http.Request for the TransferScheduledRunNow method
+func NewTransferScheduledRunNowRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/transfer-scheduled/run-now/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTransferScheduledUpdateRequest calls the generic TransferScheduledUpdate builder with application/json body
+func NewTransferScheduledUpdateRequest(server string, id string, body TransferScheduledUpdateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTransferScheduledUpdateRequestWithBody(server, id, "application/json", bodyReader)
+}
 
 // NewTransferScheduledUpdateRequestWithBody constructs an http.Request for the TransferScheduledUpdate method, with any body, and a specified content type
 func NewTransferScheduledUpdateRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
@@ -398,43 +443,4 @@ func (c *ClientWithResponses) TransferScheduledUpdateWithBodyWithResponse(ctx co
 		return nil, err
 	}
 	return ParseTransferScheduledUpdateResponse(rsp)
-}
-
-// TransferScheduledUpdateWithResponse Update, pause or resume a scheduled transfer
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
-func (c *ClientWithResponses) TransferScheduledUpdateWithResponse(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
-	rsp, err := c.TransferScheduledUpdate(ctx, id, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledUpdateResponse(rsp)
-}
-
-// ParseTransferScheduledCancelResponse parses an HTTP response from a TransferScheduledCancelWithResponse call
-func ParseTransferScheduledCancelResponse(rsp *http.Response) (*TransferScheduledCancelResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferScheduledCancelResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Record
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
 }

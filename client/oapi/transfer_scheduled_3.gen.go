@@ -4,11 +4,51 @@
 package oapi
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// TransferScheduledUpdateWithResponse Update, pause or resume a scheduled transfer
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+func (c *ClientWithResponses) TransferScheduledUpdateWithResponse(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
+	rsp, err := c.TransferScheduledUpdate(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledUpdateResponse(rsp)
+}
+
+// ParseTransferScheduledCancelResponse parses an HTTP response from a TransferScheduledCancelWithResponse call
+func ParseTransferScheduledCancelResponse(rsp *http.Response) (*TransferScheduledCancelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TransferScheduledCancelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Record
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
 
 // ParseTransferScheduledCreateResponse parses an HTTP response from a TransferScheduledCreateWithResponse call
 func ParseTransferScheduledCreateResponse(rsp *http.Response) (*TransferScheduledCreateResponse, error) {
