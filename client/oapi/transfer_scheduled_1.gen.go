@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/oapi-codegen/runtime"
 )
@@ -114,6 +113,57 @@ type TransferScheduledCreateJSONRequestBody TransferScheduledCreateJSONBody
 
 // TransferScheduledUpdateJSONRequestBody defines body for TransferScheduledUpdate for application/json ContentType.
 type TransferScheduledUpdateJSONRequestBody TransferScheduledUpdateJSONBody
+
+// TransferScheduledClient is the part of ClientInterface that calls the operations tagged transfer-scheduled.
+type TransferScheduledClient interface {
+	// TransferScheduledCancel Cancel a scheduled transfer for good
+	//
+	// Corresponds with POST /transfer-scheduled/cancel/{id} (the `TransferScheduledCancel` operationId).
+	TransferScheduledCancel(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledCreateWithBody Schedule a transfer (once or recurring)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreateWithBody(ctx context.Context, params *TransferScheduledCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledCreate Schedule a transfer (once or recurring)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreate(ctx context.Context, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledGet Get a scheduled transfer
+	//
+	// Corresponds with GET /transfer-scheduled/get/{id} (the `TransferScheduledGet` operationId).
+	TransferScheduledGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledList List scheduled transfers
+	//
+	// Corresponds with GET /transfer-scheduled/list (the `TransferScheduledList` operationId).
+	TransferScheduledList(ctx context.Context, params *TransferScheduledListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledRunNow Run a scheduled transfer now
+	//
+	// Corresponds with POST /transfer-scheduled/run-now/{id} (the `TransferScheduledRunNow` operationId).
+	TransferScheduledRunNow(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledUpdateWithBody Update, pause or resume a scheduled transfer
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledUpdate Update, pause or resume a scheduled transfer
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdate(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
 
 // TransferScheduledCancel Cancel a scheduled transfer for good
 //
@@ -356,72 +406,6 @@ func NewTransferScheduledGetRequest(server string, id string) (*http.Request, er
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledListRequest constructs an http.Request for the TransferScheduledList method
-func NewTransferScheduledListRequest(server string, params *TransferScheduledListParams) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/list")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	if params != nil {
-		// queryValues collects non-styled parameters (passthrough, JSON)
-		// that are safe to round-trip through url.Values.Encode().
-		queryValues := queryURL.Query()
-		// rawQueryFragments collects pre-encoded query fragments from
-		// styled parameters, preserving literal commas as delimiters
-		// per the OpenAPI spec (e.g. "color=blue,black,brown").
-		var rawQueryFragments []string
-
-		if params.Page != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.PageSize != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if encoded := queryValues.Encode(); encoded != "" {
-			rawQueryFragments = append(rawQueryFragments, encoded)
-		}
-		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
