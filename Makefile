@@ -2,7 +2,7 @@
 GO ?= go
 export GOTOOLCHAIN := local
 
-.PHONY: run unit test soak lint bench bench-split bench-mixed build tidy generate
+.PHONY: run unit test soak lint bench bench-split bench-mixed build tidy generate clients
 
 ## run: the whole system in the foreground (API :8080, WebSocket :8081, operators :8082 on
 ## 127.0.0.1, Temporal UI :8233). The dev binary is built, then exec'd: the shell becomes the
@@ -68,3 +68,12 @@ build:
 ## generate: regenerate the committed mocks (go.uber.org/mock) after an interface changes
 generate:
 	$(GO) generate ./...
+
+## clients: regenerate both clients of the merchant API from the document the API serves: the Go
+## client (client/oapi, oapi-codegen, through the document's 3.0 view) and the TypeScript client's
+## types (clients/typescript/src/schema.ts, openapi-typescript on the 3.1 document; needs Node.js
+## and npm). TestClientIsFresh and TestTypeScriptClient (make test) fail when either is stale.
+clients:
+	$(GO) generate ./client/...
+	$(GO) run ./client/internal/gendoc -document clients/typescript/openapi.json
+	cd clients/typescript && npm ci --prefer-offline --no-audit --no-fund --loglevel=error && npm run --silent generate

@@ -145,7 +145,7 @@ var merchantAPI = apiSpec{
 		"A `POST …/create` is safe to retry with the same `Idempotency-Key`. Each operation's `x-permission` is the " +
 		"API key permission it needs (empty: any valid key). Events: the `webhooks` section is every catalog event as " +
 		"the signed POST an endpoint receives; the WebSocket gateway (its own listener, path `/v1`) sends the same " +
-		"envelope `{id, event, createdAt, data}` as its event frames once a client sent `{\"action\":\"authenticate\",\"apiKey\":…}` " +
+		"envelope `{id, event, createdAt, data}` as its event frames (`id` the delivery id of the event to the connection's API key) once a client sent `{\"action\":\"authenticate\",\"apiKey\":…}` " +
 		"and `{\"action\":\"subscribe\",\"pattern\":…}`, and answers `{\"action\":\"ack\",\"id\":…}` and `{\"action\":\"ping\"}`.",
 	base: "/v1",
 	security: map[string]any{

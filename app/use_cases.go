@@ -22,8 +22,6 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	a.Customers = &service.Customers{DB: d}
 	a.Products = &service.Products{DB: d}
 	a.Coupons = &service.Coupons{DB: d}
-	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
-		Transfers: a.Transfers, Internal: internal}
 	// PIX automatic: authorizations and their instructions (one workflow per authorization).
 	a.PixAutomatic = &service.PixAutomatic{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	// Billings.
@@ -31,6 +29,9 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	// Mobile recharge and crypto.
 	a.Recharges = &service.Recharges{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	a.Crypto = &service.Crypto{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
+	// Scheduled transfers: each run through the PIX, internal or crypto use case.
+	a.Schedules = &service.Schedules{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL,
+		Transfers: a.Transfers, Internal: internal, Crypto: a.Crypto}
 	// Subscriptions: each cycle's billing through the billing use case.
 	a.Subscriptions = &service.Subscriptions{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Billings: a.Billings}
 	// Credit bureau.

@@ -14,7 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/internal/listen"
+	"github.com/jangada/jangada/webhook"
 	"github.com/jangada/jangada/webhook/verify"
 )
 
@@ -180,10 +182,22 @@ func TestListenForwardsSignedEventsAndReconnects(t *testing.T) {
 	eventually(t, "the printed line of payment.paid", func() bool {
 		return strings.Contains(out.String(), "payment.paid") && strings.Contains(out.String(), paid.id+"  "+id+"  [204 No Content]")
 	})
+	// The forwarded id is the gateway's delivery id of the event to the
+	// key, not the event's id.
+	var paidEvent string
+	evs, _ := db.EventsFor(context.Background(), e.app.DB, id)
+	for _, ev := range evs {
+		if ev.Type == "payment.paid" {
+			paidEvent = ev.ID
+		}
+	}
+	if want := webhook.SocketDeliveryID(paidEvent, m.KeyID); paid.id != want {
+		t.Fatalf("forwarded id %s, want the delivery id %s of event %s", paid.id, want, paidEvent)
+	}
 	// Each forwarded event is acknowledged to the gateway, which records it.
 	eventually(t, "the gateway to record the ack of payment.paid", func() bool {
 		var n int
-		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE event_id = $1 AND api_key_id = $2`, paid.id, m.KeyID)
+		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE event_id = $1 AND api_key_id = $2`, paidEvent, m.KeyID)
 		return n == 1
 	})
 

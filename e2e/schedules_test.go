@@ -105,7 +105,9 @@ func TestScheduleCreateValidationListGet(t *testing.T) {
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "maxRuns": 10000, "payload": weeklyPix(10)["payload"]}, 400, "maxRuns"},
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "maxRuns": 0, "payload": weeklyPix(10)["payload"]}, 400, "maxRuns"},
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "label": strings.Repeat("x", 121), "payload": weeklyPix(10)["payload"]}, 400, "label"},
-		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "cripto", "amount": 10, "address": "bc1q", "payCurrency": "BTC"}}, 400, "cripto is not available"},
+		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "cripto", "amount": 10, "address": "bc1q", "payCurrency": "BTC"}}, 400, "payload.address"},
+		// A valid cripto payload on an account without the crypto feature.
+		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "cripto", "amount": 10, "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "payCurrency": "BTC"}}, 403, "crypto"},
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "pix_padrao", "amount": 10, "pixKey": "123", "pixKeyType": "CPF"}}, 400, "payload.pixKey"},
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "pix_padrao", "amount": 10.001, "pixKey": "52998224725", "pixKeyType": "CPF"}}, 400, "amount"},
 		{map[string]any{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100, "payload": map[string]any{"method": "interna", "amount": 10, "recipientEmail": m.Email}}, 400, "yourself"},

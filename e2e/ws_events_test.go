@@ -16,8 +16,8 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 	cb.subscribe("pattern", "*")
 	id := e.createCharge(a, map[string]any{"amount": 9, "description": "Ordem"})["id"].(string)
 	e.call(a.Key, "POST", "/v1/sandbox/payment-pix/"+id+"/pay", nil)
-	envelopeOK(t, e, ca.read(), "payment.created", id)
-	envelopeOK(t, e, ca.read(), "payment.paid", id)
+	envelopeOK(t, e, a.KeyID, ca.read(), "payment.created", id)
+	envelopeOK(t, e, a.KeyID, ca.read(), "payment.paid", id)
 	mark(t, e, a.ID, "payment.marker") // keyless: both connections get it
 	ca.quietUntil("payment.marker")
 	cb.quietUntil("payment.marker") // another key's transactions are not its events
@@ -34,7 +34,7 @@ func TestWSEventsFollowTheKeyRuleInOrder(t *testing.T) {
 	if f["event"] == "payment.created" { // committed before the subscription, published after it
 		f = cp.read()
 	}
-	envelopeOK(t, e, f, "payment.paid", id2)
+	envelopeOK(t, e, b.KeyID, f, "payment.paid", id2)
 	// A pattern that only the marker below matches.
 	if f := cp.subscribe("pattern", "test.marker"); f["event"] != "subscribed" {
 		t.Fatalf("unexpected frame %v", f["_raw"])
@@ -82,8 +82,8 @@ func TestWSTwoHubsOneDatabase(t *testing.T) {
 	c2.subscribe("pattern", "payment.created")
 	id := e.createCharge(m, map[string]any{"amount": 2, "description": "Dois hubs"})["id"].(string)
 	f1, f2 := c1.read(), c2.read()
-	envelopeOK(t, e, f1, "payment.created", id)
-	envelopeOK(t, e, f2, "payment.created", id)
+	envelopeOK(t, e, m.KeyID, f1, "payment.created", id)
+	created := envelopeOK(t, e, m.KeyID, f2, "payment.created", id)
 	if f1["_raw"] != f2["_raw"] {
 		t.Fatalf("hubs sent different frames:\n%s\n%s", f1["_raw"], f2["_raw"])
 	}
@@ -94,11 +94,11 @@ func TestWSTwoHubsOneDatabase(t *testing.T) {
 	mark(t, e, m.ID, "test.marker") // each hub's tail publishes it after the charge's event
 	c1.quietUntil("test.marker")    // exactly once
 	c2.quietUntil("test.marker")
-	// ack is recorded
+	// The ack names the frame's delivery id; it is recorded against the event.
 	c2.send(map[string]any{"action": "ack", "id": f2["id"]})
 	eventually(t, "the ack to be recorded", func() bool {
 		var n int
-		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE event_id = $1 AND api_key_id = $2`, f2["id"], m.KeyID)
+		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE event_id = $1 AND api_key_id = $2`, created, m.KeyID)
 		return n == 1
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jangada/jangada/app"
 	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/webhook"
 )
 
 // wsClient is a real WebSocket client of the gateway.
@@ -276,8 +277,9 @@ func TestWSSubscriptionRules(t *testing.T) {
 	}
 }
 
-// envelopeOK checks a business frame against the stored event.
-func envelopeOK(t *testing.T, e *env, f map[string]any, event, resource string) {
+// envelopeOK checks a business frame against the stored event: the same
+// data, and as id the delivery id of the event to the connection's key.
+func envelopeOK(t *testing.T, e *env, keyID string, f map[string]any, event, resource string) string {
 	t.Helper()
 	data, _ := f["data"].(map[string]any)
 	if f["event"] != event || data["id"] != resource || f["id"] == nil || f["id"] == data["id"] || f["createdAt"] == nil {
@@ -291,13 +293,14 @@ func envelopeOK(t *testing.T, e *env, f map[string]any, event, resource string) 
 			if b1, _ := json.Marshal(stored); string(b1) != mustMarshal(data) {
 				t.Fatalf("data %s differs from the stored record %s", mustMarshal(data), b1)
 			}
-			if f["id"] != ev.ID {
-				t.Fatalf("frame id %v, event id %s", f["id"], ev.ID)
+			if want := webhook.SocketDeliveryID(ev.ID, keyID); f["id"] != want {
+				t.Fatalf("frame id %v, want the delivery id %s of event %s", f["id"], want, ev.ID)
 			}
-			return
+			return ev.ID
 		}
 	}
 	t.Fatalf("no stored %s for %s", event, resource)
+	return ""
 }
 
 func mustMarshal(v any) string { b, _ := json.Marshal(v); return string(b) }

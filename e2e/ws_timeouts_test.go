@@ -61,7 +61,7 @@ func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
 			c.send(map[string]any{"action": "ping"})
 		case "pong":
 		case "payment.created":
-			envelopeOK(t, e, f, "payment.created", id)
+			envelopeOK(t, e, m.KeyID, f, "payment.created", id)
 			return
 		default:
 			t.Fatalf("unexpected frame %v", f["_raw"])

@@ -12,6 +12,7 @@ import (
 	"github.com/jangada/jangada/activities"
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/domain/schedule"
 	"github.com/jangada/jangada/workflows"
 )
@@ -40,10 +41,11 @@ type Schedules struct {
 	Temporal  Temporal
 	TaskQueue string
 	PublicURL string
-	// Transfers and Internal make a run's transfer, through the API's own
-	// code path.
+	// Transfers, Internal and Crypto make a run's transfer, through the
+	// API's own code path.
 	Transfers *Transfers
 	Internal  *Internal
+	Crypto    *Crypto
 }
 
 // Create stores the schedule and starts its workflow in one database
@@ -62,7 +64,12 @@ func (s *Schedules) Create(ctx context.Context, acct domain.Account, key domain.
 			return schedule.Record{}, err
 		}
 	}
-	// A schedule may only do what its key could do by hand.
+	// A schedule may only do what its account and key could do by hand.
+	if f := in.Payload.Feature(); f != "" {
+		if err := acct.Require(f); err != nil {
+			return schedule.Record{}, err
+		}
+	}
 	if err := schedule.ActsFor(key, in.Payload, in.CreatedFrom); err != nil {
 		return schedule.Record{}, err
 	}
@@ -185,8 +192,9 @@ func (s *Schedules) update(ctx context.Context, id, name string, args ...any) (s
 	return rec, err
 }
 
-// Run makes run number n of a schedule: a real PIX out or internal
-// transfer through the API's code path, under the key that created the
+// Run makes run number n of a schedule: a real PIX out, internal
+// transfer or crypto withdrawal (quoted and sent at once, as
+// /transfer-crypto-auto/create does) through the API's code path, under the key that created the
 // schedule with its permissions and allowlist as they stand at run time. Its externalReference sched-<id>-<n> makes a retried run find
 // the transfer it created instead of sending twice.
 func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResult, error) {
@@ -232,6 +240,8 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 	case schedule.MethodInternal:
 		t, err = s.Internal.Create(ctx, acct, key, domain.NewInternal{Amount: p.Amount, RecipientEmail: p.RecipientEmail,
 			Description: desc, ExternalReference: &ref})
+	case schedule.MethodCrypto:
+		t, err = s.runCrypto(ctx, acct, key, p, desc, ref)
 	default:
 		err = domain.Invalidf("payload method %s cannot run", p.Method)
 	}
@@ -245,14 +255,34 @@ func (s *Schedules) Run(ctx context.Context, id string, n int) (schedule.RunResu
 // payload's kind of move whose externalReference is the run's ref.
 func earlierRun(ctx context.Context, q sqlx.QueryerContext, sc schedule.Schedule, ref string) (domain.Transaction, bool, error) {
 	typ := domain.TypePixOut
-	if sc.Payload.Method == schedule.MethodInternal {
+	switch sc.Payload.Method {
+	case schedule.MethodInternal:
 		typ = domain.TypeInternalOut
+	case schedule.MethodCrypto:
+		typ = domain.TypeCryptoOut
 	}
 	t, err := db.GetTransaction(ctx, q, sc.AccountID, ref, typ)
 	if errors.Is(err, domain.ErrNotFound) {
 		return t, false, nil
 	}
 	return t, err == nil, err
+}
+
+// runCrypto makes a cripto run's withdrawal: a quote at the rate of the
+// moment, used at once (Crypto.SendAuto), so each run sends the payload's
+// BRL amount in the currency it buys then. The account's crypto feature is
+// checked again by the crypto use case: switched off since the schedule
+// was made, the run fails with that reason recorded.
+func (s *Schedules) runCrypto(ctx context.Context, acct domain.Account, key domain.APIKey, p schedule.Payload, desc, ref string) (domain.Transaction, error) {
+	if s.Crypto == nil {
+		return domain.Transaction{}, domain.Invalidf("crypto withdrawals are not available in this process")
+	}
+	cur, err := crypto.ParseCryptoCurrency("payload.payCurrency", &p.PayCurrency)
+	if err != nil {
+		return domain.Transaction{}, err
+	}
+	return s.Crypto.SendAuto(ctx, acct, key, crypto.NewCryptoWithdrawal{Address: p.Address, Currency: cur, Amount: p.Amount,
+		ExtraID: p.ExtraID, Description: desc, ExternalReference: &ref})
 }
 
 // runResult is what a run answers for the transfer it made.

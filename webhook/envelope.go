@@ -42,6 +42,17 @@ func DeliveryID(eventID, endpointID string) string {
 	return domain.DerivedID("dlv_", "delivery:"+eventID+"\x00"+endpointID)
 }
 
+// SocketDeliveryID is the id of the delivery of an event to an API key's
+// WebSocket connections, the envelope id of its frame. It is derived from
+// the key rather than the connection so that every connection of the key,
+// on any API process and after any reconnect, sees one id for one event:
+// a client that dedupes on it (as the specification asks of deliveries)
+// drops the copy a second connection got, and the id never equals a
+// webhook endpoint's delivery id of the same event.
+func SocketDeliveryID(eventID, keyID string) string {
+	return domain.DerivedID("dlv_", "socket:"+eventID+"\x00"+keyID)
+}
+
 // SecretPrefix starts every endpoint signing secret.
 const SecretPrefix = "whsec_"
 

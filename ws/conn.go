@@ -11,6 +11,7 @@ import (
 
 	"github.com/jangada/jangada/dispatch"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/webhook"
 )
 
 // terminal payment events end a paymentId subscription.
@@ -43,6 +44,48 @@ type conn struct {
 	closing   bool
 	// keySlot gives back the slot of the key's connection cap.
 	keySlot func()
+	// recent holds the ids of the last events sent, so that an ack, which
+	// names a delivery id, is recorded against its event; nil until the
+	// first event, so an idle connection pays nothing for it.
+	recent     []string
+	recentNext int
+}
+
+// recentDeliveries is how many of its last events a connection can match
+// an ack against. An ack is tracking only: one for an older event is not
+// recorded, which costs the client nothing (the gateway never redelivers).
+const recentDeliveries = 64
+
+// delivered remembers that ev's frame was queued to the connection.
+func (c *conn) delivered(eventID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.recent) < recentDeliveries {
+		c.recent = append(c.recent, eventID)
+		return
+	}
+	c.recent[c.recentNext] = eventID
+	c.recentNext = (c.recentNext + 1) % recentDeliveries
+}
+
+// ackedEvent is the event an ack's id names: a delivery id sent on this
+// connection, or the event id itself (what frames carried before they
+// carried the delivery id, which a client written then still sends).
+func (c *conn) ackedEvent(id string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.k == nil {
+		return "", false
+	}
+	// Newest first: a client acks what it just read. At most
+	// recentDeliveries hashes, microseconds, on the read goroutine.
+	for i := range c.recent {
+		ev := c.recent[(c.recentNext-1-i+2*len(c.recent))%len(c.recent)]
+		if ev == id || webhook.SocketDeliveryID(ev, c.k.ID) == id {
+			return ev, true
+		}
+	}
+	return "", false
 }
 
 // releaseKey gives the key's connection slot back (once, if taken).

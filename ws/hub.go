@@ -262,7 +262,6 @@ func (h *Hub) index(c *conn, accountID string) {
 // paymentId subscription. Called from one goroutine (the process's outbox
 // tail), it keeps each connection's frames in commit order.
 func (h *Hub) Publish(ev domain.Event) {
-	var frame []byte
 	now := time.Now()
 	h.mu.RLock()
 	var targets []*conn
@@ -272,12 +271,24 @@ func (h *Hub) Publish(ev domain.Event) {
 		}
 	}
 	h.mu.RUnlock()
+	// The envelope id is the delivery id of the event to the connection's
+	// key, as the specification makes it: one frame per key, shared by
+	// that key's connections (most events have one target key).
+	var frames map[string][]byte
 	for _, c := range targets {
-		if frame == nil {
-			// On the WebSocket the envelope id is the event id: the same on
-			// every connection, and never the record's id.
-			frame = webhook.Encode(ev.ID, ev)
+		k := c.key()
+		if k == nil {
+			continue
 		}
+		frame, ok := frames[k.ID]
+		if !ok {
+			frame = webhook.Encode(webhook.SocketDeliveryID(ev.ID, k.ID), ev)
+			if frames == nil {
+				frames = make(map[string][]byte, 1)
+			}
+			frames[k.ID] = frame
+		}
+		c.delivered(ev.ID)
 		c.s.Write(frame)
 	}
 }

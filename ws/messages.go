@@ -62,10 +62,12 @@ func (h *Hub) onMessage(s *melody.Session, raw []byte) {
 		c.send(map[string]any{"event": "pong"})
 	case "ack":
 		if m.ID == "" || len(m.ID) > 128 {
-			c.sendError("BAD_REQUEST", "ack needs the event's id")
+			c.sendError("BAD_REQUEST", "ack needs the id of the event frame")
 			return
 		}
-		h.acks.add(Ack{EventID: m.ID, KeyID: c.key().ID})
+		if ev, ok := c.ackedEvent(m.ID); ok {
+			h.acks.add(Ack{EventID: ev, KeyID: c.key().ID})
+		}
 	default:
 		c.sendError("BAD_REQUEST", "unknown action; use authenticate, subscribe, unsubscribe, ack or ping")
 	}

@@ -35,6 +35,19 @@ type AccountTransactionsParams struct {
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
 
+// AccountClient is the part of ClientInterface that calls the operations tagged account.
+type AccountClient interface {
+	// AccountBalance The account's balance
+	//
+	// Corresponds with GET /account/balance (the `AccountBalance` operationId).
+	AccountBalance(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AccountTransactions The account's statement: every transaction, newest first
+	//
+	// Corresponds with GET /account/transactions (the `AccountTransactions` operationId).
+	AccountTransactions(ctx context.Context, params *AccountTransactionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
 // AccountBalance The account's balance
 //
 // Corresponds with GET /account/balance (the `AccountBalance` operationId).
@@ -228,6 +241,23 @@ func NewAccountTransactionsRequest(server string, params *AccountTransactionsPar
 	}
 
 	return req, nil
+}
+
+// AccountClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged account.
+type AccountClientWithResponses interface {
+	// AccountBalanceWithResponse The account's balance
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /account/balance (the `AccountBalance` operationId).
+	AccountBalanceWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*AccountBalanceResponse, error)
+
+	// AccountTransactionsWithResponse The account's statement: every transaction, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /account/transactions (the `AccountTransactions` operationId).
+	AccountTransactionsWithResponse(ctx context.Context, params *AccountTransactionsParams, reqEditors ...RequestEditorFn) (*AccountTransactionsResponse, error)
 }
 
 type AccountBalanceResponse struct {

@@ -67,6 +67,42 @@ type PaymentPixListParams struct {
 // PaymentPixCreateJSONRequestBody defines body for PaymentPixCreate for application/json ContentType.
 type PaymentPixCreateJSONRequestBody PaymentPixCreateJSONBody
 
+// PaymentPixClient is the part of ClientInterface that calls the operations tagged payment-pix.
+type PaymentPixClient interface {
+	// PaymentPixCreateWithBody Create a PIX charge
+	//
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /payment-pix/create (the `PaymentPixCreate` operationId).
+	PaymentPixCreateWithBody(ctx context.Context, params *PaymentPixCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PaymentPixCreate Create a PIX charge
+	//
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /payment-pix/create (the `PaymentPixCreate` operationId).
+	PaymentPixCreate(ctx context.Context, params *PaymentPixCreateParams, body PaymentPixCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PaymentPixGet Get a PIX charge by id or externalReference
+	//
+	// Corresponds with GET /payment-pix/get/{id} (the `PaymentPixGet` operationId).
+	PaymentPixGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PaymentPixList List PIX charges
+	//
+	// Corresponds with GET /payment-pix/list (the `PaymentPixList` operationId).
+	PaymentPixList(ctx context.Context, params *PaymentPixListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PaymentPixStatus A PIX charge's status
+	//
+	// Corresponds with GET /payment-pix/status/{id} (the `PaymentPixStatus` operationId).
+	PaymentPixStatus(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
 // PaymentPixCreateWithBody Create a PIX charge
 //
 // Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
@@ -375,71 +411,4 @@ func NewPaymentPixListRequest(server string, params *PaymentPixListParams) (*htt
 	}
 
 	return req, nil
-}
-
-// NewPaymentPixStatusRequest constructs an http.Request for the PaymentPixStatus method
-func NewPaymentPixStatusRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/payment-pix/status/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-type PaymentPixCreateResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ChargeCreated
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r PaymentPixCreateResponse) GetJSON200() *ChargeCreated {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r PaymentPixCreateResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r PaymentPixCreateResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r PaymentPixCreateResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
 }

@@ -6,10 +6,123 @@ package oapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
+
+	"github.com/oapi-codegen/runtime"
 )
+
+// NewPaymentPixStatusRequest constructs an http.Request for the PaymentPixStatus method
+func NewPaymentPixStatusRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/payment-pix/status/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// PaymentPixClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged payment-pix.
+type PaymentPixClientWithResponses interface {
+	// PaymentPixCreateWithBodyWithResponse Create a PIX charge
+	//
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /payment-pix/create (the `PaymentPixCreate` operationId).
+	PaymentPixCreateWithBodyWithResponse(ctx context.Context, params *PaymentPixCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PaymentPixCreateResponse, error)
+
+	// PaymentPixCreateWithResponse Create a PIX charge
+	//
+	// Answers the BR Code (copyPaste), its QR as a PNG data URL and a public QR URL. The charge becomes COMPLETED when paid (event payment.paid), CANCELED once expirationSeconds pass unpaid.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /payment-pix/create (the `PaymentPixCreate` operationId).
+	PaymentPixCreateWithResponse(ctx context.Context, params *PaymentPixCreateParams, body PaymentPixCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*PaymentPixCreateResponse, error)
+
+	// PaymentPixGetWithResponse Get a PIX charge by id or externalReference
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /payment-pix/get/{id} (the `PaymentPixGet` operationId).
+	PaymentPixGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PaymentPixGetResponse, error)
+
+	// PaymentPixListWithResponse List PIX charges
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /payment-pix/list (the `PaymentPixList` operationId).
+	PaymentPixListWithResponse(ctx context.Context, params *PaymentPixListParams, reqEditors ...RequestEditorFn) (*PaymentPixListResponse, error)
+
+	// PaymentPixStatusWithResponse A PIX charge's status
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /payment-pix/status/{id} (the `PaymentPixStatus` operationId).
+	PaymentPixStatusWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PaymentPixStatusResponse, error)
+}
+
+type PaymentPixCreateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChargeCreated
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PaymentPixCreateResponse) GetJSON200() *ChargeCreated {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r PaymentPixCreateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PaymentPixCreateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PaymentPixCreateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PaymentPixCreateResponse) ContentType() string {
@@ -297,32 +410,6 @@ func ParsePaymentPixListResponse(rsp *http.Response) (*PaymentPixListResponse, e
 			Pages    int                 `json:"pages"`
 			Total    int                 `json:"total"`
 		}
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParsePaymentPixStatusResponse parses an HTTP response from a PaymentPixStatusWithResponse call
-func ParsePaymentPixStatusResponse(rsp *http.Response) (*PaymentPixStatusResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &PaymentPixStatusResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Lean
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

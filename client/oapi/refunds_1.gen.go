@@ -86,6 +86,37 @@ type RefundsListParams struct {
 // RefundsCreateJSONRequestBody defines body for RefundsCreate for application/json ContentType.
 type RefundsCreateJSONRequestBody RefundsCreateJSONBody
 
+// RefundsClient is the part of ClientInterface that calls the operations tagged refunds.
+type RefundsClient interface {
+	// RefundsCreateWithBody Refund a received PIX
+	//
+	// The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /refunds/create (the `RefundsCreate` operationId).
+	RefundsCreateWithBody(ctx context.Context, params *RefundsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundsCreate Refund a received PIX
+	//
+	// The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /refunds/create (the `RefundsCreate` operationId).
+	RefundsCreate(ctx context.Context, params *RefundsCreateParams, body RefundsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundsGet Get a refund by transaction id, refundId or e2eId
+	//
+	// Corresponds with GET /refunds/get/{id} (the `RefundsGet` operationId).
+	RefundsGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundsList List refunded PIX charges
+	//
+	// Corresponds with GET /refunds/list (the `RefundsList` operationId).
+	RefundsList(ctx context.Context, params *RefundsListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
 // RefundsCreateWithBody Refund a received PIX
 //
 // The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).
@@ -379,62 +410,4 @@ func NewRefundsListRequest(server string, params *RefundsListParams) (*http.Requ
 	}
 
 	return req, nil
-}
-
-type RefundsCreateResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PublicTransaction
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r RefundsCreateResponse) GetJSON200() *PublicTransaction {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r RefundsCreateResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r RefundsCreateResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r RefundsCreateResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r RefundsCreateResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type RefundsGetResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PublicTransaction
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r RefundsGetResponse) GetJSON200() *PublicTransaction {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r RefundsGetResponse) GetBody() []byte {
-	return r.Body
 }

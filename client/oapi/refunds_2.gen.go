@@ -11,6 +11,99 @@ import (
 	"strings"
 )
 
+// RefundsClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged refunds.
+type RefundsClientWithResponses interface {
+	// RefundsCreateWithBodyWithResponse Refund a received PIX
+	//
+	// The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /refunds/create (the `RefundsCreate` operationId).
+	RefundsCreateWithBodyWithResponse(ctx context.Context, params *RefundsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundsCreateResponse, error)
+
+	// RefundsCreateWithResponse Refund a received PIX
+	//
+	// The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /refunds/create (the `RefundsCreate` operationId).
+	RefundsCreateWithResponse(ctx context.Context, params *RefundsCreateParams, body RefundsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundsCreateResponse, error)
+
+	// RefundsGetWithResponse Get a refund by transaction id, refundId or e2eId
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /refunds/get/{id} (the `RefundsGet` operationId).
+	RefundsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*RefundsGetResponse, error)
+
+	// RefundsListWithResponse List refunded PIX charges
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /refunds/list (the `RefundsList` operationId).
+	RefundsListWithResponse(ctx context.Context, params *RefundsListParams, reqEditors ...RequestEditorFn) (*RefundsListResponse, error)
+}
+
+type RefundsCreateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicTransaction
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefundsCreateResponse) GetJSON200() *PublicTransaction {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r RefundsCreateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefundsCreateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefundsCreateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefundsCreateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RefundsGetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicTransaction
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefundsGetResponse) GetJSON200() *PublicTransaction {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r RefundsGetResponse) GetBody() []byte {
+	return r.Body
+}
+
 // Status returns HTTPResponse.Status
 func (r RefundsGetResponse) Status() string {
 	if r.HTTPResponse != nil {

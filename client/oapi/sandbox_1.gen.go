@@ -4,15 +4,9 @@
 package oapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-
-	"github.com/oapi-codegen/runtime"
 )
 
 // SandboxMedsJSONBody defines parameters for SandboxMeds.
@@ -41,6 +35,125 @@ type SandboxMedsResolveJSONRequestBody SandboxMedsResolveJSONBody
 
 // SandboxPaymentPixPayJSONRequestBody defines body for SandboxPaymentPixPay for application/json ContentType.
 type SandboxPaymentPixPayJSONRequestBody SandboxPaymentPixPayJSONBody
+
+// SandboxClient is the part of ClientInterface that calls the operations tagged sandbox.
+type SandboxClient interface {
+	// SandboxBillingsOverdue Sandbox: the billing's due date passes now
+	//
+	// Corresponds with POST /sandbox/billings/{id}/overdue (the `SandboxBillingsOverdue` operationId).
+	SandboxBillingsOverdue(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxBillingsPay Sandbox: the billing is paid (a PIX billing through its charge)
+	//
+	// Corresponds with POST /sandbox/billings/{id}/pay (the `SandboxBillingsPay` operationId).
+	SandboxBillingsPay(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxMedsWithBody Sandbox: an infraction report (MED) against a received PIX
+	//
+	// amount defaults to the PIX's amount and may not exceed it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+	SandboxMedsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxMeds Sandbox: an infraction report (MED) against a received PIX
+	//
+	// amount defaults to the PIX's amount and may not exceed it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+	SandboxMeds(ctx context.Context, body SandboxMedsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxMedsResolveWithBody Sandbox: the processor's decision on a MED dispute
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /sandbox/meds/{id}/resolve (the `SandboxMedsResolve` operationId).
+	SandboxMedsResolveWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxMedsResolve Sandbox: the processor's decision on a MED dispute
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /sandbox/meds/{id}/resolve (the `SandboxMedsResolve` operationId).
+	SandboxMedsResolve(ctx context.Context, id string, body SandboxMedsResolveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxMobileRechargeComplete Sandbox: the operator delivers the recharge (fails it for an inactive number)
+	//
+	// Corresponds with POST /sandbox/mobile-recharge/{id}/complete (the `SandboxMobileRechargeComplete` operationId).
+	SandboxMobileRechargeComplete(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPaymentCryptoPay Sandbox: the payer pays the crypto deposit
+	//
+	// Corresponds with POST /sandbox/payment-crypto/{id}/pay (the `SandboxPaymentCryptoPay` operationId).
+	SandboxPaymentCryptoPay(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPaymentPixExpire Sandbox: the charge's expiry fires now
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/expire (the `SandboxPaymentPixExpire` operationId).
+	SandboxPaymentPixExpire(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPaymentPixFail Sandbox: the charge's receive flow fails
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/fail (the `SandboxPaymentPixFail` operationId).
+	SandboxPaymentPixFail(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPaymentPixPayWithBody Sandbox: the payer pays the charge
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/pay (the `SandboxPaymentPixPay` operationId).
+	SandboxPaymentPixPayWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPaymentPixPay Sandbox: the payer pays the charge
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/pay (the `SandboxPaymentPixPay` operationId).
+	SandboxPaymentPixPay(ctx context.Context, id string, body SandboxPaymentPixPayJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPixAutomaticAuthorizationsApprove Sandbox: the payer approves the authorization
+	//
+	// Corresponds with POST /sandbox/pix-automatic/authorizations/{id}/approve (the `SandboxPixAutomaticAuthorizationsApprove` operationId).
+	SandboxPixAutomaticAuthorizationsApprove(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxPixAutomaticAuthorizationsReject Sandbox: the payer rejects the authorization
+	//
+	// Corresponds with POST /sandbox/pix-automatic/authorizations/{id}/reject (the `SandboxPixAutomaticAuthorizationsReject` operationId).
+	SandboxPixAutomaticAuthorizationsReject(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxRefundsFail Sandbox: the refund fails
+	//
+	// Corresponds with POST /sandbox/refunds/{id}/fail (the `SandboxRefundsFail` operationId).
+	SandboxRefundsFail(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxRefundsSettle Sandbox: the refund concludes
+	//
+	// Corresponds with POST /sandbox/refunds/{id}/settle (the `SandboxRefundsSettle` operationId).
+	SandboxRefundsSettle(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxTransferCryptoFail Sandbox: the network rejects the crypto withdrawal
+	//
+	// Corresponds with POST /sandbox/transfer-crypto/{id}/fail (the `SandboxTransferCryptoFail` operationId).
+	SandboxTransferCryptoFail(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxTransferCryptoSettle Sandbox: the network confirms the crypto withdrawal
+	//
+	// Corresponds with POST /sandbox/transfer-crypto/{id}/settle (the `SandboxTransferCryptoSettle` operationId).
+	SandboxTransferCryptoSettle(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxTransferPixFail Sandbox: the PIX out fails (money back)
+	//
+	// Corresponds with POST /sandbox/transfer-pix/{id}/fail (the `SandboxTransferPixFail` operationId).
+	SandboxTransferPixFail(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SandboxTransferPixSettle Sandbox: the PIX out settles
+	//
+	// Corresponds with POST /sandbox/transfer-pix/{id}/settle (the `SandboxTransferPixSettle` operationId).
+	SandboxTransferPixSettle(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
 
 // SandboxBillingsOverdue Sandbox: the billing's due date passes now
 //
@@ -311,128 +424,4 @@ func (c *Client) SandboxTransferCryptoFail(ctx context.Context, id string, reqEd
 		return nil, err
 	}
 	return c.Client.Do(req)
-}
-
-// SandboxTransferCryptoSettle Sandbox: the network confirms the crypto withdrawal
-//
-// Corresponds with POST /sandbox/transfer-crypto/{id}/settle (the `SandboxTransferCryptoSettle` operationId).
-func (c *Client) SandboxTransferCryptoSettle(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSandboxTransferCryptoSettleRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// SandboxTransferPixFail Sandbox: the PIX out fails (money back)
-//
-// Corresponds with POST /sandbox/transfer-pix/{id}/fail (the `SandboxTransferPixFail` operationId).
-func (c *Client) SandboxTransferPixFail(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSandboxTransferPixFailRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// SandboxTransferPixSettle Sandbox: the PIX out settles
-//
-// Corresponds with POST /sandbox/transfer-pix/{id}/settle (the `SandboxTransferPixSettle` operationId).
-func (c *Client) SandboxTransferPixSettle(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSandboxTransferPixSettleRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// NewSandboxBillingsOverdueRequest constructs an http.Request for the SandboxBillingsOverdue method
-func NewSandboxBillingsOverdueRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/sandbox/billings/%s/overdue", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewSandboxBillingsPayRequest constructs an http.Request for the SandboxBillingsPay method
-func NewSandboxBillingsPayRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/sandbox/billings/%s/pay", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewSandboxMedsRequest calls the generic SandboxMeds builder with application/json body
-func NewSandboxMedsRequest(server string, body SandboxMedsJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewSandboxMedsRequestWithBody(server, "application/json", bodyReader)
 }

@@ -4,12 +4,150 @@
 package oapi
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewSandboxPixAutomaticAuthorizationsRejectRequest constructs an http.Request for the SandboxPixAutomaticAuthorizationsReject method
+func NewSandboxPixAutomaticAuthorizationsRejectRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/pix-automatic/authorizations/%s/reject", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSandboxRefundsFailRequest constructs an http.Request for the SandboxRefundsFail method
+func NewSandboxRefundsFailRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/refunds/%s/fail", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSandboxRefundsSettleRequest constructs an http.Request for the SandboxRefundsSettle method
+func NewSandboxRefundsSettleRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/refunds/%s/settle", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSandboxTransferCryptoFailRequest constructs an http.Request for the SandboxTransferCryptoFail method
+func NewSandboxTransferCryptoFailRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/sandbox/transfer-crypto/%s/fail", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
 
 // NewSandboxTransferCryptoSettleRequest constructs an http.Request for the SandboxTransferCryptoSettle method
 func NewSandboxTransferCryptoSettleRequest(server string, id string) (*http.Request, error) {
@@ -113,6 +251,153 @@ func NewSandboxTransferPixSettleRequest(server string, id string) (*http.Request
 	return req, nil
 }
 
+// SandboxClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged sandbox.
+type SandboxClientWithResponses interface {
+	// SandboxBillingsOverdueWithResponse Sandbox: the billing's due date passes now
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/billings/{id}/overdue (the `SandboxBillingsOverdue` operationId).
+	SandboxBillingsOverdueWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsOverdueResponse, error)
+
+	// SandboxBillingsPayWithResponse Sandbox: the billing is paid (a PIX billing through its charge)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/billings/{id}/pay (the `SandboxBillingsPay` operationId).
+	SandboxBillingsPayWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsPayResponse, error)
+
+	// SandboxMedsWithBodyWithResponse Sandbox: an infraction report (MED) against a received PIX
+	//
+	// amount defaults to the PIX's amount and may not exceed it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+	SandboxMedsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error)
+
+	// SandboxMedsWithResponse Sandbox: an infraction report (MED) against a received PIX
+	//
+	// amount defaults to the PIX's amount and may not exceed it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+	SandboxMedsWithResponse(ctx context.Context, body SandboxMedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error)
+
+	// SandboxMedsResolveWithBodyWithResponse Sandbox: the processor's decision on a MED dispute
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/meds/{id}/resolve (the `SandboxMedsResolve` operationId).
+	SandboxMedsResolveWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SandboxMedsResolveResponse, error)
+
+	// SandboxMedsResolveWithResponse Sandbox: the processor's decision on a MED dispute
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/meds/{id}/resolve (the `SandboxMedsResolve` operationId).
+	SandboxMedsResolveWithResponse(ctx context.Context, id string, body SandboxMedsResolveJSONRequestBody, reqEditors ...RequestEditorFn) (*SandboxMedsResolveResponse, error)
+
+	// SandboxMobileRechargeCompleteWithResponse Sandbox: the operator delivers the recharge (fails it for an inactive number)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/mobile-recharge/{id}/complete (the `SandboxMobileRechargeComplete` operationId).
+	SandboxMobileRechargeCompleteWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxMobileRechargeCompleteResponse, error)
+
+	// SandboxPaymentCryptoPayWithResponse Sandbox: the payer pays the crypto deposit
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/payment-crypto/{id}/pay (the `SandboxPaymentCryptoPay` operationId).
+	SandboxPaymentCryptoPayWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxPaymentCryptoPayResponse, error)
+
+	// SandboxPaymentPixExpireWithResponse Sandbox: the charge's expiry fires now
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/expire (the `SandboxPaymentPixExpire` operationId).
+	SandboxPaymentPixExpireWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxPaymentPixExpireResponse, error)
+
+	// SandboxPaymentPixFailWithResponse Sandbox: the charge's receive flow fails
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/fail (the `SandboxPaymentPixFail` operationId).
+	SandboxPaymentPixFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxPaymentPixFailResponse, error)
+
+	// SandboxPaymentPixPayWithBodyWithResponse Sandbox: the payer pays the charge
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/pay (the `SandboxPaymentPixPay` operationId).
+	SandboxPaymentPixPayWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SandboxPaymentPixPayResponse, error)
+
+	// SandboxPaymentPixPayWithResponse Sandbox: the payer pays the charge
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/payment-pix/{id}/pay (the `SandboxPaymentPixPay` operationId).
+	SandboxPaymentPixPayWithResponse(ctx context.Context, id string, body SandboxPaymentPixPayJSONRequestBody, reqEditors ...RequestEditorFn) (*SandboxPaymentPixPayResponse, error)
+
+	// SandboxPixAutomaticAuthorizationsApproveWithResponse Sandbox: the payer approves the authorization
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/pix-automatic/authorizations/{id}/approve (the `SandboxPixAutomaticAuthorizationsApprove` operationId).
+	SandboxPixAutomaticAuthorizationsApproveWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxPixAutomaticAuthorizationsApproveResponse, error)
+
+	// SandboxPixAutomaticAuthorizationsRejectWithResponse Sandbox: the payer rejects the authorization
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/pix-automatic/authorizations/{id}/reject (the `SandboxPixAutomaticAuthorizationsReject` operationId).
+	SandboxPixAutomaticAuthorizationsRejectWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxPixAutomaticAuthorizationsRejectResponse, error)
+
+	// SandboxRefundsFailWithResponse Sandbox: the refund fails
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/refunds/{id}/fail (the `SandboxRefundsFail` operationId).
+	SandboxRefundsFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxRefundsFailResponse, error)
+
+	// SandboxRefundsSettleWithResponse Sandbox: the refund concludes
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/refunds/{id}/settle (the `SandboxRefundsSettle` operationId).
+	SandboxRefundsSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxRefundsSettleResponse, error)
+
+	// SandboxTransferCryptoFailWithResponse Sandbox: the network rejects the crypto withdrawal
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/transfer-crypto/{id}/fail (the `SandboxTransferCryptoFail` operationId).
+	SandboxTransferCryptoFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoFailResponse, error)
+
+	// SandboxTransferCryptoSettleWithResponse Sandbox: the network confirms the crypto withdrawal
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/transfer-crypto/{id}/settle (the `SandboxTransferCryptoSettle` operationId).
+	SandboxTransferCryptoSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoSettleResponse, error)
+
+	// SandboxTransferPixFailWithResponse Sandbox: the PIX out fails (money back)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/transfer-pix/{id}/fail (the `SandboxTransferPixFail` operationId).
+	SandboxTransferPixFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixFailResponse, error)
+
+	// SandboxTransferPixSettleWithResponse Sandbox: the PIX out settles
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /sandbox/transfer-pix/{id}/settle (the `SandboxTransferPixSettle` operationId).
+	SandboxTransferPixSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixSettleResponse, error)
+}
+
 type SandboxBillingsOverdueResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -148,293 +433,6 @@ func (r SandboxBillingsOverdueResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SandboxBillingsOverdueResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxBillingsPayResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxBillingsPayResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxBillingsPayResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxBillingsPayResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxBillingsPayResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxBillingsPayResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxMedsResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxMedsResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxMedsResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxMedsResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxMedsResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxMedsResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxMedsResolveResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxMedsResolveResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxMedsResolveResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxMedsResolveResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxMedsResolveResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxMedsResolveResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxMobileRechargeCompleteResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxMobileRechargeCompleteResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxMobileRechargeCompleteResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxMobileRechargeCompleteResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxMobileRechargeCompleteResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxMobileRechargeCompleteResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxPaymentCryptoPayResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxPaymentCryptoPayResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxPaymentCryptoPayResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxPaymentCryptoPayResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxPaymentCryptoPayResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxPaymentCryptoPayResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxPaymentPixExpireResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxPaymentPixExpireResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxPaymentPixExpireResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxPaymentPixExpireResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxPaymentPixExpireResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxPaymentPixExpireResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxPaymentPixFailResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxPaymentPixFailResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxPaymentPixFailResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxPaymentPixFailResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxPaymentPixFailResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxPaymentPixFailResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}

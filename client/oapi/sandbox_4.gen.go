@@ -4,10 +4,295 @@
 package oapi
 
 import (
-	"context"
-	"io"
 	"net/http"
 )
+
+type SandboxBillingsPayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxBillingsPayResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxBillingsPayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxBillingsPayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxBillingsPayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxBillingsPayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxMedsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxMedsResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxMedsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxMedsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxMedsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxMedsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxMedsResolveResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxMedsResolveResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxMedsResolveResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxMedsResolveResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxMedsResolveResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxMedsResolveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxMobileRechargeCompleteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxMobileRechargeCompleteResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxMobileRechargeCompleteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxMobileRechargeCompleteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxMobileRechargeCompleteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxMobileRechargeCompleteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxPaymentCryptoPayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxPaymentCryptoPayResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxPaymentCryptoPayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxPaymentCryptoPayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxPaymentCryptoPayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxPaymentCryptoPayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxPaymentPixExpireResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxPaymentPixExpireResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxPaymentPixExpireResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxPaymentPixExpireResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxPaymentPixExpireResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxPaymentPixExpireResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxPaymentPixFailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxPaymentPixFailResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxPaymentPixFailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxPaymentPixFailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxPaymentPixFailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxPaymentPixFailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
 
 type SandboxPaymentPixPayResponse struct {
 	Body         []byte
@@ -147,289 +432,4 @@ func (r SandboxRefundsFailResponse) GetJSON200() *Simulation {
 // GetBody returns the raw response body bytes
 func (r SandboxRefundsFailResponse) GetBody() []byte {
 	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxRefundsFailResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxRefundsFailResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxRefundsFailResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxRefundsSettleResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxRefundsSettleResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxRefundsSettleResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxRefundsSettleResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxRefundsSettleResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxRefundsSettleResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxTransferCryptoFailResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxTransferCryptoFailResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxTransferCryptoFailResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxTransferCryptoFailResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxTransferCryptoFailResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxTransferCryptoFailResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxTransferCryptoSettleResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxTransferCryptoSettleResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxTransferCryptoSettleResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxTransferCryptoSettleResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxTransferCryptoSettleResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxTransferCryptoSettleResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxTransferPixFailResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxTransferPixFailResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxTransferPixFailResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxTransferPixFailResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxTransferPixFailResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxTransferPixFailResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type SandboxTransferPixSettleResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *Simulation
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SandboxTransferPixSettleResponse) GetJSON200() *Simulation {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SandboxTransferPixSettleResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SandboxTransferPixSettleResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SandboxTransferPixSettleResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SandboxTransferPixSettleResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-// SandboxBillingsOverdueWithResponse Sandbox: the billing's due date passes now
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/billings/{id}/overdue (the `SandboxBillingsOverdue` operationId).
-func (c *ClientWithResponses) SandboxBillingsOverdueWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsOverdueResponse, error) {
-	rsp, err := c.SandboxBillingsOverdue(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxBillingsOverdueResponse(rsp)
-}
-
-// SandboxBillingsPayWithResponse Sandbox: the billing is paid (a PIX billing through its charge)
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/billings/{id}/pay (the `SandboxBillingsPay` operationId).
-func (c *ClientWithResponses) SandboxBillingsPayWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsPayResponse, error) {
-	rsp, err := c.SandboxBillingsPay(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxBillingsPayResponse(rsp)
-}
-
-// SandboxMedsWithBodyWithResponse Sandbox: an infraction report (MED) against a received PIX
-//
-// amount defaults to the PIX's amount and may not exceed it.
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
-func (c *ClientWithResponses) SandboxMedsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error) {
-	rsp, err := c.SandboxMedsWithBody(ctx, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxMedsResponse(rsp)
-}
-
-// SandboxMedsWithResponse Sandbox: an infraction report (MED) against a received PIX
-//
-// amount defaults to the PIX's amount and may not exceed it.
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
-func (c *ClientWithResponses) SandboxMedsWithResponse(ctx context.Context, body SandboxMedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error) {
-	rsp, err := c.SandboxMeds(ctx, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxMedsResponse(rsp)
 }

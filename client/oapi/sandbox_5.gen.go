@@ -5,11 +5,294 @@ package oapi
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 )
+
+// Status returns HTTPResponse.Status
+func (r SandboxRefundsFailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxRefundsFailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxRefundsFailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxRefundsSettleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxRefundsSettleResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxRefundsSettleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxRefundsSettleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxRefundsSettleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxRefundsSettleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxTransferCryptoFailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxTransferCryptoFailResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxTransferCryptoFailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxTransferCryptoFailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxTransferCryptoFailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxTransferCryptoFailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxTransferCryptoSettleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxTransferCryptoSettleResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxTransferCryptoSettleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxTransferCryptoSettleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxTransferCryptoSettleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxTransferCryptoSettleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxTransferPixFailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxTransferPixFailResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxTransferPixFailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxTransferPixFailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxTransferPixFailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxTransferPixFailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type SandboxTransferPixSettleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Simulation
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SandboxTransferPixSettleResponse) GetJSON200() *Simulation {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SandboxTransferPixSettleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SandboxTransferPixSettleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SandboxTransferPixSettleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SandboxTransferPixSettleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SandboxBillingsOverdueWithResponse Sandbox: the billing's due date passes now
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/billings/{id}/overdue (the `SandboxBillingsOverdue` operationId).
+func (c *ClientWithResponses) SandboxBillingsOverdueWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsOverdueResponse, error) {
+	rsp, err := c.SandboxBillingsOverdue(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxBillingsOverdueResponse(rsp)
+}
+
+// SandboxBillingsPayWithResponse Sandbox: the billing is paid (a PIX billing through its charge)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/billings/{id}/pay (the `SandboxBillingsPay` operationId).
+func (c *ClientWithResponses) SandboxBillingsPayWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxBillingsPayResponse, error) {
+	rsp, err := c.SandboxBillingsPay(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxBillingsPayResponse(rsp)
+}
+
+// SandboxMedsWithBodyWithResponse Sandbox: an infraction report (MED) against a received PIX
+//
+// amount defaults to the PIX's amount and may not exceed it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+func (c *ClientWithResponses) SandboxMedsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error) {
+	rsp, err := c.SandboxMedsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxMedsResponse(rsp)
+}
+
+// SandboxMedsWithResponse Sandbox: an infraction report (MED) against a received PIX
+//
+// amount defaults to the PIX's amount and may not exceed it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/meds (the `SandboxMeds` operationId).
+func (c *ClientWithResponses) SandboxMedsWithResponse(ctx context.Context, body SandboxMedsJSONRequestBody, reqEditors ...RequestEditorFn) (*SandboxMedsResponse, error) {
+	rsp, err := c.SandboxMeds(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxMedsResponse(rsp)
+}
 
 // SandboxMedsResolveWithBodyWithResponse Sandbox: the processor's decision on a MED dispute
 //
@@ -152,277 +435,4 @@ func (c *ClientWithResponses) SandboxRefundsFailWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseSandboxRefundsFailResponse(rsp)
-}
-
-// SandboxRefundsSettleWithResponse Sandbox: the refund concludes
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/refunds/{id}/settle (the `SandboxRefundsSettle` operationId).
-func (c *ClientWithResponses) SandboxRefundsSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxRefundsSettleResponse, error) {
-	rsp, err := c.SandboxRefundsSettle(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxRefundsSettleResponse(rsp)
-}
-
-// SandboxTransferCryptoFailWithResponse Sandbox: the network rejects the crypto withdrawal
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/transfer-crypto/{id}/fail (the `SandboxTransferCryptoFail` operationId).
-func (c *ClientWithResponses) SandboxTransferCryptoFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoFailResponse, error) {
-	rsp, err := c.SandboxTransferCryptoFail(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxTransferCryptoFailResponse(rsp)
-}
-
-// SandboxTransferCryptoSettleWithResponse Sandbox: the network confirms the crypto withdrawal
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/transfer-crypto/{id}/settle (the `SandboxTransferCryptoSettle` operationId).
-func (c *ClientWithResponses) SandboxTransferCryptoSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoSettleResponse, error) {
-	rsp, err := c.SandboxTransferCryptoSettle(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxTransferCryptoSettleResponse(rsp)
-}
-
-// SandboxTransferPixFailWithResponse Sandbox: the PIX out fails (money back)
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/transfer-pix/{id}/fail (the `SandboxTransferPixFail` operationId).
-func (c *ClientWithResponses) SandboxTransferPixFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixFailResponse, error) {
-	rsp, err := c.SandboxTransferPixFail(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxTransferPixFailResponse(rsp)
-}
-
-// SandboxTransferPixSettleWithResponse Sandbox: the PIX out settles
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /sandbox/transfer-pix/{id}/settle (the `SandboxTransferPixSettle` operationId).
-func (c *ClientWithResponses) SandboxTransferPixSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixSettleResponse, error) {
-	rsp, err := c.SandboxTransferPixSettle(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseSandboxTransferPixSettleResponse(rsp)
-}
-
-// ParseSandboxBillingsOverdueResponse parses an HTTP response from a SandboxBillingsOverdueWithResponse call
-func ParseSandboxBillingsOverdueResponse(rsp *http.Response) (*SandboxBillingsOverdueResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxBillingsOverdueResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxBillingsPayResponse parses an HTTP response from a SandboxBillingsPayWithResponse call
-func ParseSandboxBillingsPayResponse(rsp *http.Response) (*SandboxBillingsPayResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxBillingsPayResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxMedsResponse parses an HTTP response from a SandboxMedsWithResponse call
-func ParseSandboxMedsResponse(rsp *http.Response) (*SandboxMedsResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxMedsResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxMedsResolveResponse parses an HTTP response from a SandboxMedsResolveWithResponse call
-func ParseSandboxMedsResolveResponse(rsp *http.Response) (*SandboxMedsResolveResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxMedsResolveResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxMobileRechargeCompleteResponse parses an HTTP response from a SandboxMobileRechargeCompleteWithResponse call
-func ParseSandboxMobileRechargeCompleteResponse(rsp *http.Response) (*SandboxMobileRechargeCompleteResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxMobileRechargeCompleteResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxPaymentCryptoPayResponse parses an HTTP response from a SandboxPaymentCryptoPayWithResponse call
-func ParseSandboxPaymentCryptoPayResponse(rsp *http.Response) (*SandboxPaymentCryptoPayResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxPaymentCryptoPayResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxPaymentPixExpireResponse parses an HTTP response from a SandboxPaymentPixExpireWithResponse call
-func ParseSandboxPaymentPixExpireResponse(rsp *http.Response) (*SandboxPaymentPixExpireResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxPaymentPixExpireResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxPaymentPixFailResponse parses an HTTP response from a SandboxPaymentPixFailWithResponse call
-func ParseSandboxPaymentPixFailResponse(rsp *http.Response) (*SandboxPaymentPixFailResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxPaymentPixFailResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
 }

@@ -4,11 +4,285 @@
 package oapi
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// SandboxRefundsSettleWithResponse Sandbox: the refund concludes
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/refunds/{id}/settle (the `SandboxRefundsSettle` operationId).
+func (c *ClientWithResponses) SandboxRefundsSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxRefundsSettleResponse, error) {
+	rsp, err := c.SandboxRefundsSettle(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxRefundsSettleResponse(rsp)
+}
+
+// SandboxTransferCryptoFailWithResponse Sandbox: the network rejects the crypto withdrawal
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/transfer-crypto/{id}/fail (the `SandboxTransferCryptoFail` operationId).
+func (c *ClientWithResponses) SandboxTransferCryptoFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoFailResponse, error) {
+	rsp, err := c.SandboxTransferCryptoFail(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxTransferCryptoFailResponse(rsp)
+}
+
+// SandboxTransferCryptoSettleWithResponse Sandbox: the network confirms the crypto withdrawal
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/transfer-crypto/{id}/settle (the `SandboxTransferCryptoSettle` operationId).
+func (c *ClientWithResponses) SandboxTransferCryptoSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferCryptoSettleResponse, error) {
+	rsp, err := c.SandboxTransferCryptoSettle(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxTransferCryptoSettleResponse(rsp)
+}
+
+// SandboxTransferPixFailWithResponse Sandbox: the PIX out fails (money back)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/transfer-pix/{id}/fail (the `SandboxTransferPixFail` operationId).
+func (c *ClientWithResponses) SandboxTransferPixFailWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixFailResponse, error) {
+	rsp, err := c.SandboxTransferPixFail(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxTransferPixFailResponse(rsp)
+}
+
+// SandboxTransferPixSettleWithResponse Sandbox: the PIX out settles
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /sandbox/transfer-pix/{id}/settle (the `SandboxTransferPixSettle` operationId).
+func (c *ClientWithResponses) SandboxTransferPixSettleWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*SandboxTransferPixSettleResponse, error) {
+	rsp, err := c.SandboxTransferPixSettle(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSandboxTransferPixSettleResponse(rsp)
+}
+
+// ParseSandboxBillingsOverdueResponse parses an HTTP response from a SandboxBillingsOverdueWithResponse call
+func ParseSandboxBillingsOverdueResponse(rsp *http.Response) (*SandboxBillingsOverdueResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxBillingsOverdueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxBillingsPayResponse parses an HTTP response from a SandboxBillingsPayWithResponse call
+func ParseSandboxBillingsPayResponse(rsp *http.Response) (*SandboxBillingsPayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxBillingsPayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxMedsResponse parses an HTTP response from a SandboxMedsWithResponse call
+func ParseSandboxMedsResponse(rsp *http.Response) (*SandboxMedsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxMedsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxMedsResolveResponse parses an HTTP response from a SandboxMedsResolveWithResponse call
+func ParseSandboxMedsResolveResponse(rsp *http.Response) (*SandboxMedsResolveResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxMedsResolveResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxMobileRechargeCompleteResponse parses an HTTP response from a SandboxMobileRechargeCompleteWithResponse call
+func ParseSandboxMobileRechargeCompleteResponse(rsp *http.Response) (*SandboxMobileRechargeCompleteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxMobileRechargeCompleteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxPaymentCryptoPayResponse parses an HTTP response from a SandboxPaymentCryptoPayWithResponse call
+func ParseSandboxPaymentCryptoPayResponse(rsp *http.Response) (*SandboxPaymentCryptoPayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxPaymentCryptoPayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxPaymentPixExpireResponse parses an HTTP response from a SandboxPaymentPixExpireWithResponse call
+func ParseSandboxPaymentPixExpireResponse(rsp *http.Response) (*SandboxPaymentPixExpireResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxPaymentPixExpireResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseSandboxPaymentPixFailResponse parses an HTTP response from a SandboxPaymentPixFailWithResponse call
+func ParseSandboxPaymentPixFailResponse(rsp *http.Response) (*SandboxPaymentPixFailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SandboxPaymentPixFailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Simulation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
 
 // ParseSandboxPaymentPixPayResponse parses an HTTP response from a SandboxPaymentPixPayWithResponse call
 func ParseSandboxPaymentPixPayResponse(rsp *http.Response) (*SandboxPaymentPixPayResponse, error) {
@@ -149,84 +423,6 @@ func ParseSandboxTransferCryptoFailResponse(rsp *http.Response) (*SandboxTransfe
 	}
 
 	response := &SandboxTransferCryptoFailResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxTransferCryptoSettleResponse parses an HTTP response from a SandboxTransferCryptoSettleWithResponse call
-func ParseSandboxTransferCryptoSettleResponse(rsp *http.Response) (*SandboxTransferCryptoSettleResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxTransferCryptoSettleResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxTransferPixFailResponse parses an HTTP response from a SandboxTransferPixFailWithResponse call
-func ParseSandboxTransferPixFailResponse(rsp *http.Response) (*SandboxTransferPixFailResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxTransferPixFailResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Simulation
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseSandboxTransferPixSettleResponse parses an HTTP response from a SandboxTransferPixSettleWithResponse call
-func ParseSandboxTransferPixSettleResponse(rsp *http.Response) (*SandboxTransferPixSettleResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &SandboxTransferPixSettleResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

@@ -54,6 +54,37 @@ type TransferInternalListParams struct {
 // TransferInternalCreateJSONRequestBody defines body for TransferInternalCreate for application/json ContentType.
 type TransferInternalCreateJSONRequestBody TransferInternalCreateJSONBody
 
+// TransferInternalClient is the part of ClientInterface that calls the operations tagged transfer-internal.
+type TransferInternalClient interface {
+	// TransferInternalCreateWithBody Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreateWithBody(ctx context.Context, params *TransferInternalCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferInternalCreate Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreate(ctx context.Context, params *TransferInternalCreateParams, body TransferInternalCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferInternalGet Get an internal transfer
+	//
+	// Corresponds with GET /transfer-internal/get/{id} (the `TransferInternalGet` operationId).
+	TransferInternalGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferInternalList List internal transfers
+	//
+	// Corresponds with GET /transfer-internal/list (the `TransferInternalList` operationId).
+	TransferInternalList(ctx context.Context, params *TransferInternalListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
 // TransferInternalCreateWithBody Transfer to another Jangada account
 //
 // Immediate: both statements change in one database transaction.
@@ -349,6 +380,41 @@ func NewTransferInternalListRequest(server string, params *TransferInternalListP
 	return req, nil
 }
 
+// TransferInternalClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged transfer-internal.
+type TransferInternalClientWithResponses interface {
+	// TransferInternalCreateWithBodyWithResponse Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreateWithBodyWithResponse(ctx context.Context, params *TransferInternalCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
+
+	// TransferInternalCreateWithResponse Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreateWithResponse(ctx context.Context, params *TransferInternalCreateParams, body TransferInternalCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
+
+	// TransferInternalGetWithResponse Get an internal transfer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-internal/get/{id} (the `TransferInternalGet` operationId).
+	TransferInternalGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferInternalGetResponse, error)
+
+	// TransferInternalListWithResponse List internal transfers
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-internal/list (the `TransferInternalList` operationId).
+	TransferInternalListWithResponse(ctx context.Context, params *TransferInternalListParams, reqEditors ...RequestEditorFn) (*TransferInternalListResponse, error)
+}
+
 type TransferInternalCreateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -372,74 +438,4 @@ func (r TransferInternalCreateResponse) Status() string {
 		return r.HTTPResponse.Status
 	}
 	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r TransferInternalCreateResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r TransferInternalCreateResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type TransferInternalGetResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PublicTransaction
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r TransferInternalGetResponse) GetJSON200() *PublicTransaction {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r TransferInternalGetResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r TransferInternalGetResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r TransferInternalGetResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r TransferInternalGetResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type TransferInternalListResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *struct {
-		Items    []PublicTransaction `json:"items"`
-		Page     int                 `json:"page"`
-		PageSize int                 `json:"pageSize"`
-		Pages    int                 `json:"pages"`
-		Total    int                 `json:"total"`
-	}
 }

@@ -11,6 +11,76 @@ import (
 	"strings"
 )
 
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferInternalCreateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferInternalCreateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type TransferInternalGetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicTransaction
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferInternalGetResponse) GetJSON200() *PublicTransaction {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferInternalGetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferInternalGetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferInternalGetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferInternalGetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type TransferInternalListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Items    []PublicTransaction `json:"items"`
+		Page     int                 `json:"page"`
+		PageSize int                 `json:"pageSize"`
+		Pages    int                 `json:"pages"`
+		Total    int                 `json:"total"`
+	}
+}
+
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TransferInternalListResponse) GetJSON200() *struct {
 	Items    []PublicTransaction `json:"items"`

@@ -11,47 +11,46 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/oapi-codegen/runtime"
 )
 
 // Defines values for TransferPixCreateJSONBodyPixKeyType.
 const (
-	CHAVEALEATORIA TransferPixCreateJSONBodyPixKeyType = "CHAVE_ALEATORIA"
-	CNPJ           TransferPixCreateJSONBodyPixKeyType = "CNPJ"
-	CPF            TransferPixCreateJSONBodyPixKeyType = "CPF"
-	ChaveAleatoria TransferPixCreateJSONBodyPixKeyType = "chave_aleatoria"
-	Cnpj           TransferPixCreateJSONBodyPixKeyType = "cnpj"
-	Cpf            TransferPixCreateJSONBodyPixKeyType = "cpf"
-	EMAIL          TransferPixCreateJSONBodyPixKeyType = "EMAIL"
-	Email          TransferPixCreateJSONBodyPixKeyType = "email"
-	TELEFONE       TransferPixCreateJSONBodyPixKeyType = "TELEFONE"
-	Telefone       TransferPixCreateJSONBodyPixKeyType = "telefone"
+	TransferPixCreateJSONBodyPixKeyTypeCHAVEALEATORIA TransferPixCreateJSONBodyPixKeyType = "CHAVE_ALEATORIA"
+	TransferPixCreateJSONBodyPixKeyTypeCNPJ           TransferPixCreateJSONBodyPixKeyType = "CNPJ"
+	TransferPixCreateJSONBodyPixKeyTypeCPF            TransferPixCreateJSONBodyPixKeyType = "CPF"
+	TransferPixCreateJSONBodyPixKeyTypeChaveAleatoria TransferPixCreateJSONBodyPixKeyType = "chave_aleatoria"
+	TransferPixCreateJSONBodyPixKeyTypeCnpj           TransferPixCreateJSONBodyPixKeyType = "cnpj"
+	TransferPixCreateJSONBodyPixKeyTypeCpf            TransferPixCreateJSONBodyPixKeyType = "cpf"
+	TransferPixCreateJSONBodyPixKeyTypeEMAIL          TransferPixCreateJSONBodyPixKeyType = "EMAIL"
+	TransferPixCreateJSONBodyPixKeyTypeEmail          TransferPixCreateJSONBodyPixKeyType = "email"
+	TransferPixCreateJSONBodyPixKeyTypeTELEFONE       TransferPixCreateJSONBodyPixKeyType = "TELEFONE"
+	TransferPixCreateJSONBodyPixKeyTypeTelefone       TransferPixCreateJSONBodyPixKeyType = "telefone"
 )
 
 // Valid indicates whether the value is a known member of the TransferPixCreateJSONBodyPixKeyType enum.
 func (e TransferPixCreateJSONBodyPixKeyType) Valid() bool {
 	switch e {
-	case CHAVEALEATORIA:
+	case TransferPixCreateJSONBodyPixKeyTypeCHAVEALEATORIA:
 		return true
-	case CNPJ:
+	case TransferPixCreateJSONBodyPixKeyTypeCNPJ:
 		return true
-	case CPF:
+	case TransferPixCreateJSONBodyPixKeyTypeCPF:
 		return true
-	case ChaveAleatoria:
+	case TransferPixCreateJSONBodyPixKeyTypeChaveAleatoria:
 		return true
-	case Cnpj:
+	case TransferPixCreateJSONBodyPixKeyTypeCnpj:
 		return true
-	case Cpf:
+	case TransferPixCreateJSONBodyPixKeyTypeCpf:
 		return true
-	case EMAIL:
+	case TransferPixCreateJSONBodyPixKeyTypeEMAIL:
 		return true
-	case Email:
+	case TransferPixCreateJSONBodyPixKeyTypeEmail:
 		return true
-	case TELEFONE:
+	case TransferPixCreateJSONBodyPixKeyTypeTELEFONE:
 		return true
-	case Telefone:
+	case TransferPixCreateJSONBodyPixKeyTypeTelefone:
 		return true
 	default:
 		return false
@@ -109,6 +108,42 @@ type TransferPixListParams struct {
 
 // TransferPixCreateJSONRequestBody defines body for TransferPixCreate for application/json ContentType.
 type TransferPixCreateJSONRequestBody TransferPixCreateJSONBody
+
+// TransferPixClient is the part of ClientInterface that calls the operations tagged transfer-pix.
+type TransferPixClient interface {
+	// TransferPixCreateWithBody Send a PIX
+	//
+	// To a PIX key or a BR Code. The amount and fee are reserved at once; the transfer is PROCESSING (or held for security review) and becomes COMPLETED or FAILED a moment later (events transfer.completed, transfer.failed).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /transfer-pix/create (the `TransferPixCreate` operationId).
+	TransferPixCreateWithBody(ctx context.Context, params *TransferPixCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferPixCreate Send a PIX
+	//
+	// To a PIX key or a BR Code. The amount and fee are reserved at once; the transfer is PROCESSING (or held for security review) and becomes COMPLETED or FAILED a moment later (events transfer.completed, transfer.failed).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /transfer-pix/create (the `TransferPixCreate` operationId).
+	TransferPixCreate(ctx context.Context, params *TransferPixCreateParams, body TransferPixCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferPixGet Get a PIX transfer
+	//
+	// Corresponds with GET /transfer-pix/get/{id} (the `TransferPixGet` operationId).
+	TransferPixGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferPixList List PIX transfers
+	//
+	// Corresponds with GET /transfer-pix/list (the `TransferPixList` operationId).
+	TransferPixList(ctx context.Context, params *TransferPixListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferPixStatus A PIX transfer's status
+	//
+	// Corresponds with GET /transfer-pix/status/{id} (the `TransferPixStatus` operationId).
+	TransferPixStatus(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
 
 // TransferPixCreateWithBody Send a PIX
 //
@@ -272,144 +307,6 @@ func NewTransferPixGetRequest(server string, id string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferPixListRequest constructs an http.Request for the TransferPixList method
-func NewTransferPixListRequest(server string, params *TransferPixListParams) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-pix/list")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	if params != nil {
-		// queryValues collects non-styled parameters (passthrough, JSON)
-		// that are safe to round-trip through url.Values.Encode().
-		queryValues := queryURL.Query()
-		// rawQueryFragments collects pre-encoded query fragments from
-		// styled parameters, preserving literal commas as delimiters
-		// per the OpenAPI spec (e.g. "color=blue,black,brown").
-		var rawQueryFragments []string
-
-		if params.Page != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.PageSize != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.Status != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.DateFrom != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dateFrom", *params.DateFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.DateTo != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dateTo", *params.DateTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.ExternalReference != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "externalReference", *params.ExternalReference, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.Search != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.SubaccountId != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "subaccountId", *params.SubaccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if encoded := queryValues.Encode(); encoded != "" {
-			rawQueryFragments = append(rawQueryFragments, encoded)
-		}
-		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)

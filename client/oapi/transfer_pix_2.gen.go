@@ -5,7 +5,6 @@ package oapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +13,144 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewTransferPixListRequest constructs an http.Request for the TransferPixList method
+func NewTransferPixListRequest(server string, params *TransferPixListParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/transfer-pix/list")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PageSize != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DateFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dateFrom", *params.DateFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.DateTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dateTo", *params.DateTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ExternalReference != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "externalReference", *params.ExternalReference, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Search != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "search", *params.Search, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SubaccountId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "subaccountId", *params.SubaccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
 
 // NewTransferPixStatusRequest constructs an http.Request for the TransferPixStatus method
 func NewTransferPixStatusRequest(server string, id string) (*http.Request, error) {
@@ -47,6 +184,48 @@ func NewTransferPixStatusRequest(server string, id string) (*http.Request, error
 	}
 
 	return req, nil
+}
+
+// TransferPixClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged transfer-pix.
+type TransferPixClientWithResponses interface {
+	// TransferPixCreateWithBodyWithResponse Send a PIX
+	//
+	// To a PIX key or a BR Code. The amount and fee are reserved at once; the transfer is PROCESSING (or held for security review) and becomes COMPLETED or FAILED a moment later (events transfer.completed, transfer.failed).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-pix/create (the `TransferPixCreate` operationId).
+	TransferPixCreateWithBodyWithResponse(ctx context.Context, params *TransferPixCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferPixCreateResponse, error)
+
+	// TransferPixCreateWithResponse Send a PIX
+	//
+	// To a PIX key or a BR Code. The amount and fee are reserved at once; the transfer is PROCESSING (or held for security review) and becomes COMPLETED or FAILED a moment later (events transfer.completed, transfer.failed).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-pix/create (the `TransferPixCreate` operationId).
+	TransferPixCreateWithResponse(ctx context.Context, params *TransferPixCreateParams, body TransferPixCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferPixCreateResponse, error)
+
+	// TransferPixGetWithResponse Get a PIX transfer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-pix/get/{id} (the `TransferPixGet` operationId).
+	TransferPixGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferPixGetResponse, error)
+
+	// TransferPixListWithResponse List PIX transfers
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-pix/list (the `TransferPixList` operationId).
+	TransferPixListWithResponse(ctx context.Context, params *TransferPixListParams, reqEditors ...RequestEditorFn) (*TransferPixListResponse, error)
+
+	// TransferPixStatusWithResponse A PIX transfer's status
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-pix/status/{id} (the `TransferPixStatus` operationId).
+	TransferPixStatusWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferPixStatusResponse, error)
 }
 
 type TransferPixCreateResponse struct {
@@ -253,153 +432,4 @@ func (c *ClientWithResponses) TransferPixCreateWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseTransferPixCreateResponse(rsp)
-}
-
-// TransferPixGetWithResponse Get a PIX transfer
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /transfer-pix/get/{id} (the `TransferPixGet` operationId).
-func (c *ClientWithResponses) TransferPixGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferPixGetResponse, error) {
-	rsp, err := c.TransferPixGet(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferPixGetResponse(rsp)
-}
-
-// TransferPixListWithResponse List PIX transfers
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /transfer-pix/list (the `TransferPixList` operationId).
-func (c *ClientWithResponses) TransferPixListWithResponse(ctx context.Context, params *TransferPixListParams, reqEditors ...RequestEditorFn) (*TransferPixListResponse, error) {
-	rsp, err := c.TransferPixList(ctx, params, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferPixListResponse(rsp)
-}
-
-// TransferPixStatusWithResponse A PIX transfer's status
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /transfer-pix/status/{id} (the `TransferPixStatus` operationId).
-func (c *ClientWithResponses) TransferPixStatusWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferPixStatusResponse, error) {
-	rsp, err := c.TransferPixStatus(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferPixStatusResponse(rsp)
-}
-
-// ParseTransferPixCreateResponse parses an HTTP response from a TransferPixCreateWithResponse call
-func ParseTransferPixCreateResponse(rsp *http.Response) (*TransferPixCreateResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferPixCreateResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest PublicTransaction
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseTransferPixGetResponse parses an HTTP response from a TransferPixGetWithResponse call
-func ParseTransferPixGetResponse(rsp *http.Response) (*TransferPixGetResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferPixGetResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest PublicTransaction
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseTransferPixListResponse parses an HTTP response from a TransferPixListWithResponse call
-func ParseTransferPixListResponse(rsp *http.Response) (*TransferPixListResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferPixListResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest struct {
-			Items    []PublicTransaction `json:"items"`
-			Page     int                 `json:"page"`
-			PageSize int                 `json:"pageSize"`
-			Pages    int                 `json:"pages"`
-			Total    int                 `json:"total"`
-		}
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseTransferPixStatusResponse parses an HTTP response from a TransferPixStatusWithResponse call
-func ParseTransferPixStatusResponse(rsp *http.Response) (*TransferPixStatusResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferPixStatusResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Lean
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
 }

@@ -11,10 +11,30 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// Defines values for TransferScheduledCreateJSONBodyPayloadMethod.
+const (
+	Cripto    TransferScheduledCreateJSONBodyPayloadMethod = "cripto"
+	Interna   TransferScheduledCreateJSONBodyPayloadMethod = "interna"
+	PixPadrao TransferScheduledCreateJSONBodyPayloadMethod = "pix_padrao"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyPayloadMethod enum.
+func (e TransferScheduledCreateJSONBodyPayloadMethod) Valid() bool {
+	switch e {
+	case Cripto:
+		return true
+	case Interna:
+		return true
+	case PixPadrao:
+		return true
+	default:
+		return false
+	}
+}
 
 // TransferScheduledCreateJSONBody defines parameters for TransferScheduledCreate.
 type TransferScheduledCreateJSONBody struct {
@@ -22,10 +42,20 @@ type TransferScheduledCreateJSONBody struct {
 	Label            *string  `json:"label,omitempty"`
 	MaxRuns          *int     `json:"maxRuns,omitempty"`
 	Payload          *struct {
-		Amount         *float64    `json:"amount,omitempty"`
-		CoverFee       *bool       `json:"coverFee,omitempty"`
-		Description    *string     `json:"description,omitempty"`
-		Method         *string     `json:"method,omitempty"`
+		// Address cripto: the destination address of payCurrency
+		Address     *string  `json:"address,omitempty"`
+		Amount      *float64 `json:"amount,omitempty"`
+		CoverFee    *bool    `json:"coverFee,omitempty"`
+		Description *string  `json:"description,omitempty"`
+
+		// ExtraId cripto: the destination tag (required for XRP)
+		ExtraId *string `json:"extraId,omitempty"`
+
+		// Method pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
+		Method *TransferScheduledCreateJSONBodyPayloadMethod `json:"method,omitempty"`
+
+		// PayCurrency cripto: BTC
+		PayCurrency    *string     `json:"payCurrency,omitempty"`
 		PixKey         *string     `json:"pixKey,omitempty"`
 		PixKeyType     *string     `json:"pixKeyType,omitempty"`
 		PixRail        interface{} `json:"pixRail,omitempty"`
@@ -49,6 +79,9 @@ type TransferScheduledCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// TransferScheduledCreateJSONBodyPayloadMethod defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyPayloadMethod string
 
 // TransferScheduledListParams defines parameters for TransferScheduledList.
 type TransferScheduledListParams struct {
@@ -80,6 +113,57 @@ type TransferScheduledCreateJSONRequestBody TransferScheduledCreateJSONBody
 
 // TransferScheduledUpdateJSONRequestBody defines body for TransferScheduledUpdate for application/json ContentType.
 type TransferScheduledUpdateJSONRequestBody TransferScheduledUpdateJSONBody
+
+// TransferScheduledClient is the part of ClientInterface that calls the operations tagged transfer-scheduled.
+type TransferScheduledClient interface {
+	// TransferScheduledCancel Cancel a scheduled transfer for good
+	//
+	// Corresponds with POST /transfer-scheduled/cancel/{id} (the `TransferScheduledCancel` operationId).
+	TransferScheduledCancel(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledCreateWithBody Schedule a transfer (once or recurring)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreateWithBody(ctx context.Context, params *TransferScheduledCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledCreate Schedule a transfer (once or recurring)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreate(ctx context.Context, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledGet Get a scheduled transfer
+	//
+	// Corresponds with GET /transfer-scheduled/get/{id} (the `TransferScheduledGet` operationId).
+	TransferScheduledGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledList List scheduled transfers
+	//
+	// Corresponds with GET /transfer-scheduled/list (the `TransferScheduledList` operationId).
+	TransferScheduledList(ctx context.Context, params *TransferScheduledListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledRunNow Run a scheduled transfer now
+	//
+	// Corresponds with POST /transfer-scheduled/run-now/{id} (the `TransferScheduledRunNow` operationId).
+	TransferScheduledRunNow(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledUpdateWithBody Update, pause or resume a scheduled transfer
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TransferScheduledUpdate Update, pause or resume a scheduled transfer
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdate(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
 
 // TransferScheduledCancel Cancel a scheduled transfer for good
 //
@@ -330,115 +414,4 @@ func NewTransferScheduledGetRequest(server string, id string) (*http.Request, er
 	}
 
 	return req, nil
-}
-
-// NewTransferScheduledListRequest constructs an http.Request for the TransferScheduledList method
-func NewTransferScheduledListRequest(server string, params *TransferScheduledListParams) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/list")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	if params != nil {
-		// queryValues collects non-styled parameters (passthrough, JSON)
-		// that are safe to round-trip through url.Values.Encode().
-		queryValues := queryURL.Query()
-		// rawQueryFragments collects pre-encoded query fragments from
-		// styled parameters, preserving literal commas as delimiters
-		// per the OpenAPI spec (e.g. "color=blue,black,brown").
-		var rawQueryFragments []string
-
-		if params.Page != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.PageSize != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if encoded := queryValues.Encode(); encoded != "" {
-			rawQueryFragments = append(rawQueryFragments, encoded)
-		}
-		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledRunNowRequest constructs an http.Request for the TransferScheduledRunNow method
-func NewTransferScheduledRunNowRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/run-now/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledUpdateRequest calls the generic TransferScheduledUpdate builder with application/json body
-func NewTransferScheduledUpdateRequest(server string, id string, body TransferScheduledUpdateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewTransferScheduledUpdateRequestWithBody(server, id, "application/json", bodyReader)
 }

@@ -4,6 +4,7 @@
 package oapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,117 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewTransferScheduledListRequest constructs an http.Request for the TransferScheduledList method
+func NewTransferScheduledListRequest(server string, params *TransferScheduledListParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/transfer-scheduled/list")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PageSize != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTransferScheduledRunNowRequest constructs an http.Request for the TransferScheduledRunNow method
+func NewTransferScheduledRunNowRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/transfer-scheduled/run-now/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewTransferScheduledUpdateRequest calls the generic TransferScheduledUpdate builder with application/json body
+func NewTransferScheduledUpdateRequest(server string, id string, body TransferScheduledUpdateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTransferScheduledUpdateRequestWithBody(server, id, "application/json", bodyReader)
+}
 
 // NewTransferScheduledUpdateRequestWithBody constructs an http.Request for the TransferScheduledUpdate method, with any body, and a specified content type
 func NewTransferScheduledUpdateRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
@@ -49,6 +161,65 @@ func NewTransferScheduledUpdateRequestWithBody(server string, id string, content
 	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
+}
+
+// TransferScheduledClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged transfer-scheduled.
+type TransferScheduledClientWithResponses interface {
+	// TransferScheduledCancelWithResponse Cancel a scheduled transfer for good
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-scheduled/cancel/{id} (the `TransferScheduledCancel` operationId).
+	TransferScheduledCancelWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledCancelResponse, error)
+
+	// TransferScheduledCreateWithBodyWithResponse Schedule a transfer (once or recurring)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreateWithBodyWithResponse(ctx context.Context, params *TransferScheduledCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error)
+
+	// TransferScheduledCreateWithResponse Schedule a transfer (once or recurring)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+	TransferScheduledCreateWithResponse(ctx context.Context, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error)
+
+	// TransferScheduledGetWithResponse Get a scheduled transfer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-scheduled/get/{id} (the `TransferScheduledGet` operationId).
+	TransferScheduledGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledGetResponse, error)
+
+	// TransferScheduledListWithResponse List scheduled transfers
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-scheduled/list (the `TransferScheduledList` operationId).
+	TransferScheduledListWithResponse(ctx context.Context, params *TransferScheduledListParams, reqEditors ...RequestEditorFn) (*TransferScheduledListResponse, error)
+
+	// TransferScheduledRunNowWithResponse Run a scheduled transfer now
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-scheduled/run-now/{id} (the `TransferScheduledRunNow` operationId).
+	TransferScheduledRunNowWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledRunNowResponse, error)
+
+	// TransferScheduledUpdateWithBodyWithResponse Update, pause or resume a scheduled transfer
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error)
+
+	// TransferScheduledUpdateWithResponse Update, pause or resume a scheduled transfer
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+	TransferScheduledUpdateWithResponse(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error)
 }
 
 type TransferScheduledCancelResponse struct {
@@ -273,168 +444,4 @@ type TransferScheduledUpdateResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *Record
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r TransferScheduledUpdateResponse) GetJSON200() *Record {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r TransferScheduledUpdateResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r TransferScheduledUpdateResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r TransferScheduledUpdateResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r TransferScheduledUpdateResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-// TransferScheduledCancelWithResponse Cancel a scheduled transfer for good
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /transfer-scheduled/cancel/{id} (the `TransferScheduledCancel` operationId).
-func (c *ClientWithResponses) TransferScheduledCancelWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledCancelResponse, error) {
-	rsp, err := c.TransferScheduledCancel(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledCancelResponse(rsp)
-}
-
-// TransferScheduledCreateWithBodyWithResponse Schedule a transfer (once or recurring)
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
-func (c *ClientWithResponses) TransferScheduledCreateWithBodyWithResponse(ctx context.Context, params *TransferScheduledCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error) {
-	rsp, err := c.TransferScheduledCreateWithBody(ctx, params, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledCreateResponse(rsp)
-}
-
-// TransferScheduledCreateWithResponse Schedule a transfer (once or recurring)
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
-func (c *ClientWithResponses) TransferScheduledCreateWithResponse(ctx context.Context, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error) {
-	rsp, err := c.TransferScheduledCreate(ctx, params, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledCreateResponse(rsp)
-}
-
-// TransferScheduledGetWithResponse Get a scheduled transfer
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /transfer-scheduled/get/{id} (the `TransferScheduledGet` operationId).
-func (c *ClientWithResponses) TransferScheduledGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledGetResponse, error) {
-	rsp, err := c.TransferScheduledGet(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledGetResponse(rsp)
-}
-
-// TransferScheduledListWithResponse List scheduled transfers
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /transfer-scheduled/list (the `TransferScheduledList` operationId).
-func (c *ClientWithResponses) TransferScheduledListWithResponse(ctx context.Context, params *TransferScheduledListParams, reqEditors ...RequestEditorFn) (*TransferScheduledListResponse, error) {
-	rsp, err := c.TransferScheduledList(ctx, params, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledListResponse(rsp)
-}
-
-// TransferScheduledRunNowWithResponse Run a scheduled transfer now
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /transfer-scheduled/run-now/{id} (the `TransferScheduledRunNow` operationId).
-func (c *ClientWithResponses) TransferScheduledRunNowWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledRunNowResponse, error) {
-	rsp, err := c.TransferScheduledRunNow(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledRunNowResponse(rsp)
-}
-
-// TransferScheduledUpdateWithBodyWithResponse Update, pause or resume a scheduled transfer
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
-func (c *ClientWithResponses) TransferScheduledUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
-	rsp, err := c.TransferScheduledUpdateWithBody(ctx, id, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledUpdateResponse(rsp)
-}
-
-// TransferScheduledUpdateWithResponse Update, pause or resume a scheduled transfer
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
-func (c *ClientWithResponses) TransferScheduledUpdateWithResponse(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
-	rsp, err := c.TransferScheduledUpdate(ctx, id, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseTransferScheduledUpdateResponse(rsp)
-}
-
-// ParseTransferScheduledCancelResponse parses an HTTP response from a TransferScheduledCancelWithResponse call
-func ParseTransferScheduledCancelResponse(rsp *http.Response) (*TransferScheduledCancelResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferScheduledCancelResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Record
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
 }

@@ -4,11 +4,176 @@
 package oapi
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferScheduledUpdateResponse) GetJSON200() *Record {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferScheduledUpdateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferScheduledUpdateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferScheduledUpdateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferScheduledUpdateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// TransferScheduledCancelWithResponse Cancel a scheduled transfer for good
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /transfer-scheduled/cancel/{id} (the `TransferScheduledCancel` operationId).
+func (c *ClientWithResponses) TransferScheduledCancelWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledCancelResponse, error) {
+	rsp, err := c.TransferScheduledCancel(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledCancelResponse(rsp)
+}
+
+// TransferScheduledCreateWithBodyWithResponse Schedule a transfer (once or recurring)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+func (c *ClientWithResponses) TransferScheduledCreateWithBodyWithResponse(ctx context.Context, params *TransferScheduledCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error) {
+	rsp, err := c.TransferScheduledCreateWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledCreateResponse(rsp)
+}
+
+// TransferScheduledCreateWithResponse Schedule a transfer (once or recurring)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /transfer-scheduled/create (the `TransferScheduledCreate` operationId).
+func (c *ClientWithResponses) TransferScheduledCreateWithResponse(ctx context.Context, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledCreateResponse, error) {
+	rsp, err := c.TransferScheduledCreate(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledCreateResponse(rsp)
+}
+
+// TransferScheduledGetWithResponse Get a scheduled transfer
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /transfer-scheduled/get/{id} (the `TransferScheduledGet` operationId).
+func (c *ClientWithResponses) TransferScheduledGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledGetResponse, error) {
+	rsp, err := c.TransferScheduledGet(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledGetResponse(rsp)
+}
+
+// TransferScheduledListWithResponse List scheduled transfers
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /transfer-scheduled/list (the `TransferScheduledList` operationId).
+func (c *ClientWithResponses) TransferScheduledListWithResponse(ctx context.Context, params *TransferScheduledListParams, reqEditors ...RequestEditorFn) (*TransferScheduledListResponse, error) {
+	rsp, err := c.TransferScheduledList(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledListResponse(rsp)
+}
+
+// TransferScheduledRunNowWithResponse Run a scheduled transfer now
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /transfer-scheduled/run-now/{id} (the `TransferScheduledRunNow` operationId).
+func (c *ClientWithResponses) TransferScheduledRunNowWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferScheduledRunNowResponse, error) {
+	rsp, err := c.TransferScheduledRunNow(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledRunNowResponse(rsp)
+}
+
+// TransferScheduledUpdateWithBodyWithResponse Update, pause or resume a scheduled transfer
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+func (c *ClientWithResponses) TransferScheduledUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
+	rsp, err := c.TransferScheduledUpdateWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledUpdateResponse(rsp)
+}
+
+// TransferScheduledUpdateWithResponse Update, pause or resume a scheduled transfer
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
+func (c *ClientWithResponses) TransferScheduledUpdateWithResponse(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferScheduledUpdateResponse, error) {
+	rsp, err := c.TransferScheduledUpdate(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTransferScheduledUpdateResponse(rsp)
+}
+
+// ParseTransferScheduledCancelResponse parses an HTTP response from a TransferScheduledCancelWithResponse call
+func ParseTransferScheduledCancelResponse(rsp *http.Response) (*TransferScheduledCancelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TransferScheduledCancelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Record
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
 
 // ParseTransferScheduledCreateResponse parses an HTTP response from a TransferScheduledCreateWithResponse call
 func ParseTransferScheduledCreateResponse(rsp *http.Response) (*TransferScheduledCreateResponse, error) {

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/oapi-codegen/runtime"
 )
@@ -111,6 +110,56 @@ type WebhooksCreateJSONRequestBody WebhooksCreateJSONBody
 
 // WebhooksUpdateJSONRequestBody defines body for WebhooksUpdate for application/json ContentType.
 type WebhooksUpdateJSONRequestBody WebhooksUpdateJSONBody
+
+// WebhooksClient is the part of ClientInterface that calls the operations tagged webhooks.
+type WebhooksClient interface {
+	// WebhooksCreateWithBody Create a webhook endpoint
+	//
+	// Its secret (whsec_…) is in this answer only.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /webhooks/create (the `WebhooksCreate` operationId).
+	WebhooksCreateWithBody(ctx context.Context, params *WebhooksCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksCreate Create a webhook endpoint
+	//
+	// Its secret (whsec_…) is in this answer only.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /webhooks/create (the `WebhooksCreate` operationId).
+	WebhooksCreate(ctx context.Context, params *WebhooksCreateParams, body WebhooksCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksDelete Delete a webhook endpoint
+	//
+	// Corresponds with DELETE /webhooks/delete/{id} (the `WebhooksDelete` operationId).
+	WebhooksDelete(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksGet Get a webhook endpoint
+	//
+	// Corresponds with GET /webhooks/get/{id} (the `WebhooksGet` operationId).
+	WebhooksGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksList List this key's webhook endpoints
+	//
+	// Corresponds with GET /webhooks/list (the `WebhooksList` operationId).
+	WebhooksList(ctx context.Context, params *WebhooksListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksUpdateWithBody Update a webhook endpoint
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+	WebhooksUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// WebhooksUpdate Update a webhook endpoint
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+	WebhooksUpdate(ctx context.Context, id string, body WebhooksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
 
 // WebhooksCreateWithBody Create a webhook endpoint
 //
@@ -350,81 +399,4 @@ func NewWebhooksGetRequest(server string, id string) (*http.Request, error) {
 	}
 
 	return req, nil
-}
-
-// NewWebhooksListRequest constructs an http.Request for the WebhooksList method
-func NewWebhooksListRequest(server string, params *WebhooksListParams) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/webhooks/list")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	if params != nil {
-		// queryValues collects non-styled parameters (passthrough, JSON)
-		// that are safe to round-trip through url.Values.Encode().
-		queryValues := queryURL.Query()
-		// rawQueryFragments collects pre-encoded query fragments from
-		// styled parameters, preserving literal commas as delimiters
-		// per the OpenAPI spec (e.g. "color=blue,black,brown").
-		var rawQueryFragments []string
-
-		if params.Page != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if params.PageSize != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
-			}
-
-		}
-
-		if encoded := queryValues.Encode(); encoded != "" {
-			rawQueryFragments = append(rawQueryFragments, encoded)
-		}
-		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewWebhooksUpdateRequest calls the generic WebhooksUpdate builder with application/json body
-func NewWebhooksUpdateRequest(server string, id string, body WebhooksUpdateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewWebhooksUpdateRequestWithBody(server, id, "application/json", bodyReader)
 }

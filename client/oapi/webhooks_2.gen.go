@@ -4,6 +4,7 @@
 package oapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,83 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewWebhooksListRequest constructs an http.Request for the WebhooksList method
+func NewWebhooksListRequest(server string, params *WebhooksListParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/webhooks/list")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PageSize != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageSize", *params.PageSize, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewWebhooksUpdateRequest calls the generic WebhooksUpdate builder with application/json body
+func NewWebhooksUpdateRequest(server string, id string, body WebhooksUpdateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewWebhooksUpdateRequestWithBody(server, id, "application/json", bodyReader)
+}
 
 // NewWebhooksUpdateRequestWithBody constructs an http.Request for the WebhooksUpdate method, with any body, and a specified content type
 func NewWebhooksUpdateRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
@@ -49,6 +127,62 @@ func NewWebhooksUpdateRequestWithBody(server string, id string, contentType stri
 	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
+}
+
+// WebhooksClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged webhooks.
+type WebhooksClientWithResponses interface {
+	// WebhooksCreateWithBodyWithResponse Create a webhook endpoint
+	//
+	// Its secret (whsec_…) is in this answer only.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /webhooks/create (the `WebhooksCreate` operationId).
+	WebhooksCreateWithBodyWithResponse(ctx context.Context, params *WebhooksCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WebhooksCreateResponse, error)
+
+	// WebhooksCreateWithResponse Create a webhook endpoint
+	//
+	// Its secret (whsec_…) is in this answer only.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /webhooks/create (the `WebhooksCreate` operationId).
+	WebhooksCreateWithResponse(ctx context.Context, params *WebhooksCreateParams, body WebhooksCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*WebhooksCreateResponse, error)
+
+	// WebhooksDeleteWithResponse Delete a webhook endpoint
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /webhooks/delete/{id} (the `WebhooksDelete` operationId).
+	WebhooksDeleteWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*WebhooksDeleteResponse, error)
+
+	// WebhooksGetWithResponse Get a webhook endpoint
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /webhooks/get/{id} (the `WebhooksGet` operationId).
+	WebhooksGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*WebhooksGetResponse, error)
+
+	// WebhooksListWithResponse List this key's webhook endpoints
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /webhooks/list (the `WebhooksList` operationId).
+	WebhooksListWithResponse(ctx context.Context, params *WebhooksListParams, reqEditors ...RequestEditorFn) (*WebhooksListResponse, error)
+
+	// WebhooksUpdateWithBodyWithResponse Update a webhook endpoint
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+	WebhooksUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error)
+
+	// WebhooksUpdateWithResponse Update a webhook endpoint
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+	WebhooksUpdateWithResponse(ctx context.Context, id string, body WebhooksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error)
 }
 
 type WebhooksCreateResponse struct {
@@ -309,134 +443,4 @@ func (c *ClientWithResponses) WebhooksDeleteWithResponse(ctx context.Context, id
 		return nil, err
 	}
 	return ParseWebhooksDeleteResponse(rsp)
-}
-
-// WebhooksGetWithResponse Get a webhook endpoint
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /webhooks/get/{id} (the `WebhooksGet` operationId).
-func (c *ClientWithResponses) WebhooksGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*WebhooksGetResponse, error) {
-	rsp, err := c.WebhooksGet(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseWebhooksGetResponse(rsp)
-}
-
-// WebhooksListWithResponse List this key's webhook endpoints
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /webhooks/list (the `WebhooksList` operationId).
-func (c *ClientWithResponses) WebhooksListWithResponse(ctx context.Context, params *WebhooksListParams, reqEditors ...RequestEditorFn) (*WebhooksListResponse, error) {
-	rsp, err := c.WebhooksList(ctx, params, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseWebhooksListResponse(rsp)
-}
-
-// WebhooksUpdateWithBodyWithResponse Update a webhook endpoint
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
-func (c *ClientWithResponses) WebhooksUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error) {
-	rsp, err := c.WebhooksUpdateWithBody(ctx, id, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseWebhooksUpdateResponse(rsp)
-}
-
-// WebhooksUpdateWithResponse Update a webhook endpoint
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
-func (c *ClientWithResponses) WebhooksUpdateWithResponse(ctx context.Context, id string, body WebhooksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error) {
-	rsp, err := c.WebhooksUpdate(ctx, id, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseWebhooksUpdateResponse(rsp)
-}
-
-// ParseWebhooksCreateResponse parses an HTTP response from a WebhooksCreateWithResponse call
-func ParseWebhooksCreateResponse(rsp *http.Response) (*WebhooksCreateResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &WebhooksCreateResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest CreatedWebhook
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseWebhooksDeleteResponse parses an HTTP response from a WebhooksDeleteWithResponse call
-func ParseWebhooksDeleteResponse(rsp *http.Response) (*WebhooksDeleteResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &WebhooksDeleteResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Deleted
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseWebhooksGetResponse parses an HTTP response from a WebhooksGetWithResponse call
-func ParseWebhooksGetResponse(rsp *http.Response) (*WebhooksGetResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &WebhooksGetResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest WebhookView
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
 }

@@ -4,11 +4,142 @@
 package oapi
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// WebhooksGetWithResponse Get a webhook endpoint
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /webhooks/get/{id} (the `WebhooksGet` operationId).
+func (c *ClientWithResponses) WebhooksGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*WebhooksGetResponse, error) {
+	rsp, err := c.WebhooksGet(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWebhooksGetResponse(rsp)
+}
+
+// WebhooksListWithResponse List this key's webhook endpoints
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /webhooks/list (the `WebhooksList` operationId).
+func (c *ClientWithResponses) WebhooksListWithResponse(ctx context.Context, params *WebhooksListParams, reqEditors ...RequestEditorFn) (*WebhooksListResponse, error) {
+	rsp, err := c.WebhooksList(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWebhooksListResponse(rsp)
+}
+
+// WebhooksUpdateWithBodyWithResponse Update a webhook endpoint
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+func (c *ClientWithResponses) WebhooksUpdateWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error) {
+	rsp, err := c.WebhooksUpdateWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWebhooksUpdateResponse(rsp)
+}
+
+// WebhooksUpdateWithResponse Update a webhook endpoint
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /webhooks/update/{id} (the `WebhooksUpdate` operationId).
+func (c *ClientWithResponses) WebhooksUpdateWithResponse(ctx context.Context, id string, body WebhooksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*WebhooksUpdateResponse, error) {
+	rsp, err := c.WebhooksUpdate(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseWebhooksUpdateResponse(rsp)
+}
+
+// ParseWebhooksCreateResponse parses an HTTP response from a WebhooksCreateWithResponse call
+func ParseWebhooksCreateResponse(rsp *http.Response) (*WebhooksCreateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WebhooksCreateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CreatedWebhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseWebhooksDeleteResponse parses an HTTP response from a WebhooksDeleteWithResponse call
+func ParseWebhooksDeleteResponse(rsp *http.Response) (*WebhooksDeleteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WebhooksDeleteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Deleted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseWebhooksGetResponse parses an HTTP response from a WebhooksGetWithResponse call
+func ParseWebhooksGetResponse(rsp *http.Response) (*WebhooksGetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &WebhooksGetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	}
+
+	return response, nil
+}
 
 // ParseWebhooksListResponse parses an HTTP response from a WebhooksListWithResponse call
 func ParseWebhooksListResponse(rsp *http.Response) (*WebhooksListResponse, error) {

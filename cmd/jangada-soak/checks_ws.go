@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/dispatch"
+	"github.com/jangada/jangada/webhook"
 )
 
 // wsMargin bounds the time between an event's commit and its frame on a
@@ -60,7 +61,8 @@ func (k *checker) wsOnce(ctx context.Context, subs []*subscriber) []check {
 				}
 				wantN++
 				mine++
-				switch got[ev.ID] {
+				// A frame's id is the event's delivery id to the subscriber's key.
+				switch got[webhook.SocketDeliveryID(ev.ID, s.m.KeyID)] {
 				case 0:
 					missing = append(missing, ev.Type+" "+ev.ResourceID)
 				case 1:

@@ -19,7 +19,7 @@ type subscriber struct {
 	api *proc
 
 	mu        sync.Mutex
-	got       map[string]int // event id → frames received
+	got       map[string]int // delivery id → frames received
 	intervals []interval
 	open      time.Time // start of the current subscription, if any
 	dials     int
@@ -123,7 +123,7 @@ func (s *subscriber) subscribed() bool {
 	return !s.open.IsZero()
 }
 
-// result copies what the subscriber saw: frames by event id, the
+// result copies what the subscriber saw: frames by delivery id, the
 // intervals it was subscribed (the current one up to now) and its dials.
 func (s *subscriber) result() (map[string]int, []interval, int) {
 	s.mu.Lock()

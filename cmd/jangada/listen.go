@@ -16,8 +16,8 @@ const listenUsage = `usage: jangada listen --api-key KEY --forward-to URL [--eve
 
 Connects to the WebSocket gateway, subscribes to the events and forwards each one to URL exactly as a
 webhook delivery would arrive (same body, x-jangada-* and Standard Webhooks headers, both signatures),
-signed with the whsec_ secret printed at start. One line per event: time, event, event id, resource id,
-the receiver's answer. A lost connection is retried after 1, 2, 4, 8, 16, then every 30 s, and
+signed with the whsec_ secret printed at start. One line per event: time, event, delivery id (the
+gateway's, also sent as x-jangada-delivery), resource id, the receiver's answer. A lost connection is retried after 1, 2, 4, 8, 16, then every 30 s, and
 re-subscribed.
 
   --api-key KEY       the merchant API key (default $JANGADA_API_KEY)

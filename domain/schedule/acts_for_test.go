@@ -11,7 +11,7 @@ import (
 
 func TestActsForChecksTheKeyAsItStands(t *testing.T) {
 	t.Parallel()
-	pix, internal := Payload{Method: MethodPix}, Payload{Method: MethodInternal}
+	pix, internal, cripto := Payload{Method: MethodPix}, Payload{Method: MethodInternal}, Payload{Method: MethodCrypto}
 	revoked := domain.NewTime(time.Now())
 	for _, c := range []struct {
 		name string
@@ -24,6 +24,8 @@ func TestActsForChecksTheKeyAsItStands(t *testing.T) {
 		{"group wildcard", domain.APIKey{Permissions: []string{"transfer-internal/*"}}, internal, "", ""},
 		{"schedules only cannot send PIX", domain.APIKey{Permissions: []string{"transfer-scheduled/*"}}, pix, "", "permission transfer-pix/create"},
 		{"PIX key cannot move internally", domain.APIKey{Permissions: []string{"transfer-pix/create"}}, internal, "", "permission transfer-internal/create"},
+		{"crypto runs quote and send", domain.APIKey{Permissions: []string{"transfer-crypto-auto/create"}}, cripto, "", ""},
+		{"PIX key cannot send crypto", domain.APIKey{Permissions: []string{"transfer-pix/*"}}, cripto, "", "permission transfer-crypto-auto/create"},
 		{"revoked", domain.APIKey{Permissions: []string{"*"}, RevokedAt: &revoked}, pix, "", "revoked"},
 		{"allowlist still admits", domain.APIKey{Permissions: []string{"*"}, IPAllowlist: []string{"203.0.113.0/24"}}, pix, "203.0.113.7", ""},
 		{"allowlist no longer admits", domain.APIKey{Permissions: []string{"*"}, IPAllowlist: []string{"198.51.100.0/24"}}, pix, "203.0.113.7", "203.0.113.7"},

@@ -78,13 +78,19 @@ func MethodLabel(m string) string {
 }
 
 // Destination is the masked destination: the PIX key as receipts show it,
-// or the recipient's e-mail with most of its local part hidden.
+// the recipient's e-mail with most of its local part hidden, or the
+// currency and the ends of a crypto address (what a wallet shows to tell
+// addresses apart).
 func (p Payload) Destination() string {
 	switch p.Method {
 	case MethodPix:
 		return pixkey.Mask(pixkey.Type(p.PixKeyType), p.PixKey)
 	case MethodInternal:
 		return pixkey.Mask(pixkey.EMAIL, p.RecipientEmail)
+	case MethodCrypto:
+		if a := p.Address; len(a) > 10 {
+			return p.PayCurrency + " " + a[:6] + "…" + a[len(a)-4:]
+		}
 	}
 	return "***"
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/money"
 )
 
@@ -39,7 +40,7 @@ func (b *RuleRequest) rule() (*Rule, error) {
 
 // PayloadRequest is the transfer a schedule runs, as a request gives it.
 type PayloadRequest struct {
-	Method         *string      `json:"method"`
+	Method         *string      `json:"method" jsonschema:"enum=pix_padrao,enum=interna,enum=cripto,description=pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)"`
 	Amount         *money.Cents `json:"amount"`
 	Description    *string      `json:"description"`
 	CoverFee       *bool        `json:"coverFee"`
@@ -47,16 +48,20 @@ type PayloadRequest struct {
 	PixKeyType     *string      `json:"pixKeyType"`
 	SubaccountID   *string      `json:"subaccountId"`
 	RecipientEmail *string      `json:"recipientEmail"`
+	Address        *string      `json:"address" jsonschema:"description=cripto: the destination address of payCurrency"`
+	PayCurrency    *string      `json:"payCurrency" jsonschema:"description=cripto: BTC, ETH, USDT or XRP"`
+	ExtraID        *string      `json:"extraId" jsonschema:"description=cripto: the destination tag (required for XRP)"`
 	PixRail        any          `json:"pixRail"`
 }
 
 // payload validates a run's transfer with the very rules of
-// /transfer-pix/create and /transfer-internal/create, so that a schedule
-// cannot hold a transfer the API would refuse.
+// /transfer-pix/create, /transfer-internal/create and
+// /transfer-crypto-auto/create, so that a schedule cannot hold a transfer
+// the API would refuse.
 func (b *PayloadRequest) payload() (Payload, error) {
 	var p Payload
 	if b.Method == nil {
-		return p, domain.Invalid("payload.method", "is required (pix_padrao or interna)")
+		return p, domain.Invalid("payload.method", "is required (pix_padrao, interna or cripto)")
 	}
 	p.Method = strings.ToLower(strings.TrimSpace(*b.Method))
 	switch p.Method {
@@ -76,9 +81,20 @@ func (b *PayloadRequest) payload() (Payload, error) {
 		p.Amount, p.Description, p.RecipientEmail = n.Amount, n.Description, n.RecipientEmail
 		p.CoverFee = b.CoverFee != nil && *b.CoverFee
 	case MethodCrypto:
-		return p, domain.Invalid("payload.method", "cripto is not available yet: scheduled crypto transfers need crypto withdrawals, which Jangada does not offer; use pix_padrao or interna")
+		if b.SubaccountID != nil {
+			// A crypto withdrawal leaves the main account's withdrawable
+			// money; no sub-account has a crypto balance to debit.
+			return p, domain.Invalid("payload.subaccountId", "applies only to pix_padrao: crypto withdrawals leave the main account")
+		}
+		n, err := crypto.CryptoWithdrawalRequest{Address: b.Address, PayCurrency: b.PayCurrency, Amount: b.Amount,
+			ExtraID: b.ExtraID, Description: b.Description}.Validate()
+		if err != nil {
+			return p, inPayload(err)
+		}
+		p.Amount, p.Description, p.Address, p.PayCurrency, p.ExtraID = n.Amount, n.Description, n.Address, n.Currency.Code, n.ExtraID
+		p.CoverFee = b.CoverFee != nil && *b.CoverFee
 	default:
-		return p, domain.Invalid("payload.method", "must be pix_padrao or interna")
+		return p, domain.Invalid("payload.method", "must be pix_padrao, interna or cripto")
 	}
 	return p, nil
 }

@@ -39,6 +39,9 @@ func wantReqErr(t *testing.T, err error, kind error, prefix string) {
 	}
 }
 
+// btcAddress is a valid Bitcoin (bech32) address.
+const btcAddress = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+
 // pixPayload is a valid pix_padrao payload to wrap in bodies.
 const pixPayload = `"payload": {"method": "pix_padrao", "amount": 25.50, "pixKey": "529.982.247-25", "pixKeyType": "CPF"}`
 
@@ -83,7 +86,13 @@ func TestCreateRequestInvalid(t *testing.T) {
 		{"payload absent", `{` + once[:len(once)-2] + `}`, "payload"},
 		{"method absent", payload(`{"amount": 10}`), "payload.method"},
 		{"method unknown", payload(`{"method": "ted", "amount": 10}`), "payload.method"},
-		{"method cripto", payload(`{"method": "cripto", "amount": 10}`), "payload.method"},
+		{"crypto address absent", payload(`{"method": "cripto", "amount": 10, "payCurrency": "BTC"}`), "payload.address"},
+		{"crypto currency absent", payload(`{"method": "cripto", "amount": 10, "address": "` + btcAddress + `"}`), "payload.payCurrency"},
+		{"crypto currency unknown", payload(`{"method": "cripto", "amount": 10, "payCurrency": "DOGE", "address": "` + btcAddress + `"}`), "payload.payCurrency"},
+		{"crypto address of another network", payload(`{"method": "cripto", "amount": 10, "payCurrency": "BTC", "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"}`), "payload.address"},
+		{"crypto amount absent", payload(`{"method": "cripto", "payCurrency": "BTC", "address": "` + btcAddress + `"}`), "payload.amount"},
+		{"crypto XRP without tag", payload(`{"method": "cripto", "amount": 10, "payCurrency": "XRP", "address": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh"}`), "payload.extraId"},
+		{"crypto from a sub-account", payload(`{"method": "cripto", "amount": 10, "payCurrency": "BTC", "address": "` + btcAddress + `", "subaccountId": "sub_1"}`), "payload.subaccountId"},
 		{"pix amount absent", payload(`{"method": "pix_padrao", "pixKey": "52998224725", "pixKeyType": "CPF"}`), "payload.amount"},
 		{"pix amount too large", payload(`{"method": "pix_padrao", "amount": 1000000.01, "pixKey": "52998224725", "pixKeyType": "CPF"}`), "payload.amount"},
 		{"pix key absent", payload(`{"method": "pix_padrao", "amount": 10}`), "payload.pixKey"},
@@ -140,6 +149,10 @@ func TestCreateRequestValid(t *testing.T) {
 			"payload": {"method": "INTERNA", "amount": 0.01, "recipientEmail": " Bob@Example.com ", "description": " Repasse "}}`,
 			schedule.NewSchedule{Trigger: schedule.BalanceThreshold, Threshold: 50000,
 				Payload: schedule.Payload{Method: schedule.MethodInternal, Amount: 1, RecipientEmail: "bob@example.com", Description: "Repasse"}}},
+		{"cripto: the spec's word, a BTC withdrawal", `{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 100,
+			"payload": {"method": " Cripto ", "amount": 25, "payCurrency": "btc", "address": " ` + btcAddress + ` ", "description": "Reserva"}}`,
+			schedule.NewSchedule{Trigger: schedule.BalanceThreshold, Threshold: 10000,
+				Payload: schedule.Payload{Method: schedule.MethodCrypto, Amount: 2500, PayCurrency: "BTC", Address: btcAddress, Description: "Reserva"}}},
 		{"pix coverFee false, e-mail key", `{"triggerType": "BALANCE_THRESHOLD", "balanceThreshold": 1,
 			"payload": {"method": "pix_padrao", "amount": 10, "coverFee": false, "pixKey": "Ana@Example.com", "pixKeyType": "email"}}`,
 			schedule.NewSchedule{Trigger: schedule.BalanceThreshold, Threshold: 100,

@@ -120,4 +120,8 @@ func TestPublicMasksAndDashes(t *testing.T) {
 	if r := s.Public(); r.Destination != "fi***@loja.com.br" || r.Method != "Transferência interna" {
 		t.Fatalf("%+v", r)
 	}
+	s.Payload = Payload{Method: MethodCrypto, PayCurrency: "BTC", Address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"}
+	if r := s.Public(); r.Destination != "BTC bc1qar…5mdq" || r.Method != "Cripto" {
+		t.Fatalf("%+v", r)
+	}
 }

@@ -63,6 +63,11 @@ type Payload struct {
 	// SubaccountID debits each run's PIX out from that sub-account, under
 	// its lock mode and limits as they stand at run time.
 	SubaccountID string `json:"subaccountId,omitempty"`
+	// Address, PayCurrency and ExtraID are a cripto run's destination: each
+	// run quotes the amount in that currency at the rate of the moment.
+	Address     string `json:"address,omitempty"`
+	PayCurrency string `json:"payCurrency,omitempty"`
+	ExtraID     string `json:"extraId,omitempty"`
 }
 
 // Schedule is a stored scheduled transfer: its definition (trigger and
@@ -95,10 +100,23 @@ type Schedule struct {
 // Permission is the key permission a run of this payload needs: the
 // permission of the create route it stands for.
 func (p Payload) Permission() string {
-	if p.Method == MethodInternal {
+	switch p.Method {
+	case MethodInternal:
 		return "transfer-internal/create"
+	case MethodCrypto:
+		// Each run quotes and sends in one step, as that route does.
+		return "transfer-crypto-auto/create"
 	}
 	return "transfer-pix/create"
+}
+
+// Feature is the account feature a run of this payload needs, or "" when
+// the product is open to every account.
+func (p Payload) Feature() string {
+	if p.Method == MethodCrypto {
+		return domain.FeatureCrypto
+	}
+	return ""
 }
 
 // ActsFor checks that key may make the runs of a schedule created from

@@ -279,6 +279,9 @@ func (l *Listener) handshake(c *websocket.Conn, write func(any) error) error {
 func (l *Listener) forward(ctx context.Context, raw []byte, write func(any) error) {
 	var f frame
 	json.Unmarshal(raw, &f)
+	// The frame's id is the gateway's delivery id of the event to this key:
+	// stable across reconnects, so the receiver dedupes on it as it would
+	// on a webhook's.
 	res := l.sender.Send(ctx, webhook.Message{URL: l.o.ForwardTo, Secret: l.o.Secret, DeliveryID: f.ID, EventType: f.Event, Body: raw})
 	l.printf("%s\n", Line(l.o.Now(), f.Event, f.ID, resourceID(f.Data), res))
 	// The ack tells the gateway the event reached this client (tracking
@@ -297,7 +300,8 @@ func resourceID(data json.RawMessage) string {
 }
 
 // Line is the printed line of one forwarded event: time, event type,
-// event id, resource id and what the receiver answered.
+// delivery id (the frame's id, forwarded as x-jangada-delivery and
+// webhook-id), resource id and what the receiver answered.
 func Line(at time.Time, event, id, resource string, r webhook.Result) string {
 	status := fmt.Sprintf("[%d %s]", r.StatusCode, http.StatusText(r.StatusCode))
 	if r.StatusCode == 0 {

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/jangada/jangada/api"
+	"github.com/jangada/jangada/client/oapi"
 )
 
 // TestClientIsFresh fails when the committed client is stale: generated
@@ -66,5 +70,27 @@ func TestClientViewUnwrapsTheEnvelope(t *testing.T) {
 		if bytes.Contains(doc, []byte(gone)) {
 			t.Errorf("the client's document still has %s", gone)
 		}
+	}
+}
+
+// TestClientCoversEveryOperation: every operation of the merchant document
+// has its typed call in the generated client (XxxWithResponse).
+func TestClientCoversEveryOperation(t *testing.T) {
+	tags, err := operationTags(api.MerchantOpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	iface := reflect.TypeFor[oapi.ClientWithResponsesInterface]()
+	for i := range iface.NumMethod() {
+		have[normalised(iface.Method(i).Name)] = true
+	}
+	for op := range tags {
+		if !have[op+"withresponse"] {
+			t.Errorf("operation %s has no %sWithResponse in client/oapi", op, op)
+		}
+	}
+	if len(tags) < 100 {
+		t.Fatalf("%d operations: the document lost its paths?", len(tags))
 	}
 }

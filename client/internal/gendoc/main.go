@@ -10,7 +10,8 @@
 //
 // (client/oapi/generate.go's //go:generate line). The document is not
 // committed: only a change that alters the generated code makes the
-// committed client stale.
+// committed client stale. `gendoc -document FILE` writes the served
+// document (3.1) for the TypeScript client (clients/typescript).
 package main
 
 import (
@@ -25,8 +26,18 @@ import (
 )
 
 func main() {
+	// -document FILE writes the merchant document as the API serves it
+	// (GET /v1/openapi.json), for the TypeScript client's generator
+	// (`make clients`), which reads OpenAPI 3.1 as it is.
+	if len(os.Args) == 3 && os.Args[1] == "-document" {
+		if err := os.WriteFile(os.Args[2], api.MerchantOpenAPI(), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gendoc:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: gendoc <dir>")
+		fmt.Fprintln(os.Stderr, "usage: gendoc <dir> | gendoc -document <file>")
 		os.Exit(2)
 	}
 	if err := generate(os.Args[1]); err != nil {

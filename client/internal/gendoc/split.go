@@ -33,7 +33,8 @@ type decl struct {
 // builders, its response type and parser) go to the file of the operation's
 // first tag in the OpenAPI document doc (payment-pix: payment_pix.gen.go);
 // the schemas' types to models.gen.go; the client core (Client, its
-// options, the two interfaces) to client.gen.go. A group over the limit is
+// options) to client.gen.go; each of the two interfaces is cut by tag
+// (splitInterfaces), its parts filed with their operations. A group over the limit is
 // cut between declarations into numbered parts (client_1.gen.go, ...).
 // The declarations are copied as text, in oapi-codegen's order, so the
 // split is deterministic; each file imports what its declarations use.
@@ -56,6 +57,9 @@ func split(src, doc []byte) (map[string][]byte, error) {
 		return nil, err
 	}
 	if err := classify(decls, tags); err != nil {
+		return nil, err
+	}
+	if decls, err = splitInterfaces(decls, fset, src, tags); err != nil {
 		return nil, err
 	}
 	imports := f.Imports
