@@ -10,6 +10,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/domain/dashboard"
 	"github.com/jangada/jangada/service"
 )
@@ -47,6 +49,9 @@ type Dashboard interface {
 	Statement(ctx context.Context, u service.DashboardUser, f service.ListFilter) ([]domain.Transaction, int, error)
 	Payment(ctx context.Context, u service.DashboardUser, id string) (service.Timeline, error)
 	Subaccounts(ctx context.Context, u service.DashboardUser, page int) ([]service.SubaccountRow, int, error)
+	Billings(ctx context.Context, u service.DashboardUser, f service.BillingFilter) ([]billing.Billing, int, error)
+	Checkouts(ctx context.Context, u service.DashboardUser, status string, page int) ([]checkout.CheckoutSession, int, error)
+	RollEndpointSecret(ctx context.Context, u service.DashboardUser, id string) (service.WebhookEndpoint, error)
 }
 
 // dashCookie names the dashboard's session cookie (__Host-jangada_dashboard
@@ -94,6 +99,8 @@ func (s *Server) mountDashboard(pages *gin.RouterGroup) {
 	in.GET("/payments/:id", s.dashPayment)
 	in.GET("/payments/:id/events", s.dashPaymentEvents)
 	in.GET("/subaccounts", s.dashSubaccounts)
+	in.GET("/billings", s.dashBillings)
+	in.GET("/checkouts", s.dashCheckouts)
 	in.GET("/keys", s.dashKeys)
 	in.POST("/keys", s.dashCreateKey)
 	in.POST("/keys/:id/revoke", s.dashRevokeKey)
@@ -104,6 +111,7 @@ func (s *Server) mountDashboard(pages *gin.RouterGroup) {
 	in.POST("/webhooks/:id/test", s.dashTestWebhook)
 	in.POST("/webhooks/:id/status", s.dashWebhookStatus)
 	in.POST("/webhooks/:id/delete", s.dashDeleteWebhook)
+	in.POST("/webhooks/:id/roll", s.dashRollWebhookSecret)
 	in.POST("/deliveries/:id/resend", s.dashResend)
 	in.GET("/users", s.dashUsers)
 	in.POST("/users", s.dashInvite)

@@ -144,8 +144,12 @@ func (s *Server) dashCreateWebhook(c *gin.Context) {
 
 // dashWebhook is one endpoint with its latest deliveries and every
 // attempt of each (time, status, latency, the answer's first bytes).
-func (s *Server) dashWebhook(c *gin.Context) {
-	ctx, u, id := c.Request.Context(), userOf(c), c.Param("id")
+func (s *Server) dashWebhook(c *gin.Context) { s.renderWebhook(c, c.Param("id"), "") }
+
+// renderWebhook renders the endpoint's page; secret, when set, is its new
+// secret, shown this once.
+func (s *Server) renderWebhook(c *gin.Context, id, secret string) {
+	ctx, u := c.Request.Context(), userOf(c)
 	page, err := intParam(c, "page", 1, 1, 1_000_000)
 	if err != nil {
 		dashFail(c, err)
@@ -162,7 +166,7 @@ func (s *Server) dashWebhook(c *gin.Context) {
 		return
 	}
 	e.Secret = ""
-	dashRender(c, http.StatusOK, "dashboard_webhook.html", "Webhook", dashPage{Endpoint: e, Deliveries: ds,
+	dashRender(c, http.StatusOK, "dashboard_webhook.html", "Webhook", dashPage{Endpoint: e, Deliveries: ds, Secret: secret,
 		ResentDelivery: c.Query("resent")})
 }
 

@@ -12,6 +12,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/domain/dashboard"
 	"github.com/jangada/jangada/service"
 )
@@ -50,6 +52,9 @@ type dashPage struct {
 	InviteURL      string
 	Audit          []service.AuditEntry
 	Subaccounts    []service.SubaccountRow
+	Billings       []billing.Billing
+	Methods        []string
+	Checkouts      []checkout.CheckoutSession
 	OTPAuth        string
 	QR             template.URL
 	RecoveryCodes  []string

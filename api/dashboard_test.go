@@ -9,6 +9,8 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/checkout"
 	"github.com/jangada/jangada/domain/dashboard"
 	"github.com/jangada/jangada/money"
 	"github.com/jangada/jangada/service"
@@ -45,9 +47,9 @@ func dashPageCalls() map[string][]pageCall {
 // dashUserRoutes are the dashboard's routes behind a login.
 var dashUserRoutes = []string{"GET /dashboard/", "GET /dashboard/events", "GET /dashboard/transactions",
 	"GET /dashboard/transactions.csv", "GET /dashboard/payments/:id", "GET /dashboard/payments/:id/events",
-	"GET /dashboard/subaccounts", "GET /dashboard/keys", "POST /dashboard/keys", "POST /dashboard/keys/:id/revoke",
+	"GET /dashboard/subaccounts", "GET /dashboard/billings", "GET /dashboard/checkouts", "GET /dashboard/keys", "POST /dashboard/keys", "POST /dashboard/keys/:id/revoke",
 	"POST /dashboard/keys/:id/roll", "GET /dashboard/webhooks", "POST /dashboard/webhooks", "GET /dashboard/webhooks/:id",
-	"POST /dashboard/webhooks/:id/test", "POST /dashboard/webhooks/:id/status", "POST /dashboard/webhooks/:id/delete",
+	"POST /dashboard/webhooks/:id/test", "POST /dashboard/webhooks/:id/status", "POST /dashboard/webhooks/:id/delete", "POST /dashboard/webhooks/:id/roll",
 	"POST /dashboard/deliveries/:id/resend", "GET /dashboard/users", "POST /dashboard/users",
 	"POST /dashboard/users/:id/remove", "GET /dashboard/audit", "GET /dashboard/security/2fa", "POST /dashboard/security/2fa"}
 
@@ -164,6 +166,20 @@ func TestDashboardPages(t *testing.T) {
 			f.dash.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_x"}, nil)
 			f.dash.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return([]service.Delivery{{ID: "dlv_1", Status: "DELIVERED"}}, 1, nil)
 		}, 200, `data-delivery-id="dlv_1"`},
+		{"billings", "GET", "/dashboard/billings?status=pending&method=boleto", nil, func(f *fixture) {
+			f.dash.EXPECT().Billings(gomock.Any(), owner, service.BillingFilter{Page: 1, PageSize: 50, Status: "PENDING", Method: "BOLETO"}).
+				Return([]billing.Billing{{ID: "bil_1", Method: "BOLETO", Status: "PENDING", Amount: 15000}}, 1, nil)
+		}, 200, "R$ 150,00"},
+		{"billings, bad status", "GET", "/dashboard/billings?status=nope", nil, func(*fixture) {}, 400, "Situação"},
+		{"checkouts", "GET", "/dashboard/checkouts?status=paid", nil, func(f *fixture) {
+			f.dash.EXPECT().Checkouts(gomock.Any(), owner, "PAID", 1).
+				Return([]checkout.CheckoutSession{{ID: "cs_1", Status: "PAID", TransactionID: "tx_1", Amount: 990}}, 1, nil)
+		}, 200, `/dashboard/payments/tx_1`},
+		{"roll an endpoint's secret", "POST", "/dashboard/webhooks/whe_1/roll", url.Values{}, func(f *fixture) {
+			f.dash.EXPECT().RollEndpointSecret(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
+			f.dash.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
+			f.dash.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return(nil, 0, nil)
+		}, 200, `<code data-secret>whsec_new</code>`},
 		{"users, a developer", "GET", "/dashboard/users", nil, func(f *fixture) {
 			f.dash.EXPECT().Users(gomock.Any(), owner).Return(nil, domain.Forbidden("no"))
 		}, 403, "papel"},

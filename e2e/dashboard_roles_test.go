@@ -63,7 +63,8 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 	theirEndpoint := ep.m(t)["id"].(string)
 
 	viewer := e.dashInvite(m, "viewer")
-	for _, page := range []string{"/dashboard/", "/dashboard/transactions", "/dashboard/payments/" + charge, "/dashboard/subaccounts"} {
+	for _, page := range []string{"/dashboard/", "/dashboard/transactions", "/dashboard/payments/" + charge, "/dashboard/subaccounts",
+		"/dashboard/billings", "/dashboard/checkouts"} {
 		if res, _ := viewer.do("GET", page, nil); res.StatusCode != 200 {
 			t.Errorf("viewer GET %s = %d", page, res.StatusCode)
 		}
@@ -74,7 +75,7 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 		}
 	}
 	for _, form := range []string{"/dashboard/keys", "/dashboard/keys/" + m.KeyID + "/revoke", "/dashboard/keys/" + m.KeyID + "/roll",
-		"/dashboard/webhooks", "/dashboard/webhooks/whe_x/test", "/dashboard/webhooks/whe_x/status", "/dashboard/webhooks/whe_x/delete",
+		"/dashboard/webhooks", "/dashboard/webhooks/whe_x/test", "/dashboard/webhooks/whe_x/status", "/dashboard/webhooks/whe_x/delete", "/dashboard/webhooks/whe_x/roll",
 		"/dashboard/deliveries/dlv_x/resend", "/dashboard/users", "/dashboard/users/usr_x/remove"} {
 		if res, _ := viewer.do("POST", form, url.Values{"name": {"x"}, "permissions": {"*"}, "email": {"a@b.com"}, "role": {"owner"}}); res.StatusCode != 403 {
 			t.Errorf("viewer POST %s = %d, want 403", form, res.StatusCode)
@@ -100,7 +101,8 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 		}
 	}
 	for _, form := range []string{"/dashboard/keys/" + other.KeyID + "/revoke", "/dashboard/keys/" + other.KeyID + "/roll",
-		"/dashboard/webhooks/" + theirEndpoint + "/test", "/dashboard/webhooks/" + theirEndpoint + "/delete"} {
+		"/dashboard/webhooks/" + theirEndpoint + "/test", "/dashboard/webhooks/" + theirEndpoint + "/delete",
+		"/dashboard/webhooks/" + theirEndpoint + "/roll"} {
 		if res, _ := owner.do("POST", form, url.Values{}); res.StatusCode != 404 {
 			t.Errorf("owner POST another account's %s = %d, want 404", form, res.StatusCode)
 		}

@@ -181,6 +181,7 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 		"test":       func() error { _, err := f.dash.TestEndpoint(t.Context(), owner, e.ID, "req"); return err },
 		"deliveries": func() error { _, _, err := f.dash.Deliveries(t.Context(), owner, e.ID, 1); return err },
 		"delete":     func() error { return f.dash.DeleteEndpoint(t.Context(), owner, e.ID) },
+		"roll":       func() error { _, err := f.dash.RollEndpointSecret(t.Context(), owner, e.ID); return err },
 		"disable":    func() error { return f.dash.SetEndpointStatus(t.Context(), owner, e.ID, domain.EndpointDisabled) },
 		"payment":    func() error { _, err := f.dash.Payment(t.Context(), owner, "tx_of_nobody"); return err },
 	} {

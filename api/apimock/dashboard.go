@@ -15,6 +15,8 @@ import (
 	time "time"
 
 	domain "github.com/jangada/jangada/domain"
+	billing "github.com/jangada/jangada/domain/billing"
+	checkout "github.com/jangada/jangada/domain/checkout"
 	dashboard "github.com/jangada/jangada/domain/dashboard"
 	service "github.com/jangada/jangada/service"
 	gomock "go.uber.org/mock/gomock"
@@ -87,6 +89,38 @@ func (m *MockDashboard) BeginTwoFactor(ctx context.Context, u service.DashboardU
 func (mr *MockDashboardMockRecorder) BeginTwoFactor(ctx, u any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "BeginTwoFactor", reflect.TypeOf((*MockDashboard)(nil).BeginTwoFactor), ctx, u)
+}
+
+// Billings mocks base method.
+func (m *MockDashboard) Billings(ctx context.Context, u service.DashboardUser, f service.BillingFilter) ([]billing.Billing, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Billings", ctx, u, f)
+	ret0, _ := ret[0].([]billing.Billing)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// Billings indicates an expected call of Billings.
+func (mr *MockDashboardMockRecorder) Billings(ctx, u, f any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Billings", reflect.TypeOf((*MockDashboard)(nil).Billings), ctx, u, f)
+}
+
+// Checkouts mocks base method.
+func (m *MockDashboard) Checkouts(ctx context.Context, u service.DashboardUser, status string, page int) ([]checkout.CheckoutSession, int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Checkouts", ctx, u, status, page)
+	ret0, _ := ret[0].([]checkout.CheckoutSession)
+	ret1, _ := ret[1].(int)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// Checkouts indicates an expected call of Checkouts.
+func (mr *MockDashboardMockRecorder) Checkouts(ctx, u, status, page any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Checkouts", reflect.TypeOf((*MockDashboard)(nil).Checkouts), ctx, u, status, page)
 }
 
 // ConfirmTwoFactor mocks base method.
@@ -313,6 +347,21 @@ func (m *MockDashboard) RevokeKey(ctx context.Context, u service.DashboardUser, 
 func (mr *MockDashboardMockRecorder) RevokeKey(ctx, u, id any) *gomock.Call {
 	mr.mock.ctrl.T.Helper()
 	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RevokeKey", reflect.TypeOf((*MockDashboard)(nil).RevokeKey), ctx, u, id)
+}
+
+// RollEndpointSecret mocks base method.
+func (m *MockDashboard) RollEndpointSecret(ctx context.Context, u service.DashboardUser, id string) (service.WebhookEndpoint, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RollEndpointSecret", ctx, u, id)
+	ret0, _ := ret[0].(service.WebhookEndpoint)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RollEndpointSecret indicates an expected call of RollEndpointSecret.
+func (mr *MockDashboardMockRecorder) RollEndpointSecret(ctx, u, id any) *gomock.Call {
+	mr.mock.ctrl.T.Helper()
+	return mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RollEndpointSecret", reflect.TypeOf((*MockDashboard)(nil).RollEndpointSecret), ctx, u, id)
 }
 
 // RollKey mocks base method.
