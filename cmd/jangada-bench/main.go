@@ -32,6 +32,7 @@ func main() {
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")
 	profileFrom := flag.String("cpuprofile-from", "", "start the CPU profile when this phase begins (a late phase as it runs after the others)")
 	split := flag.String("split", "", "worker process counts, like 1,2: measure the production split (jangada temporal, api, workers) instead")
+	cluster := flag.Int("cluster", 0, "with -split: Temporal as a cluster of this many nodes on PostgreSQL (8 shards) instead of jangada temporal")
 	var mo mixedOptions
 	flag.DurationVar(&mo.duration, "mixed", 0, "run the sustained mixed load on the production split for this long instead (10m is the long form, 1m the short)")
 	flag.DurationVar(&mo.bucket, "mixed-bucket", 0, "width of one point of the mixed run's series (default: a minute, or a sixth of a shorter run)")
@@ -58,8 +59,12 @@ func main() {
 	if *split != "" {
 		counts, err := parseWorkers(*split)
 		if err == nil {
-			fmt.Printf("production split, Temporal store: file; %d CPUs\n", numCPU())
-			err = runSplit(ctx, counts, sz)
+			store := "file (jangada temporal)"
+			if *cluster > 0 {
+				store = fmt.Sprintf("PostgreSQL, a cluster of %d nodes", *cluster)
+			}
+			fmt.Printf("production split, Temporal store: %s; %d CPUs\n", store, numCPU())
+			err = runSplit(ctx, counts, *cluster, sz)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)

@@ -69,7 +69,7 @@ func removeSplitBinary() {
 // store), one `jangada api` and workers `jangada worker` processes on a
 // fresh database — and fills the rig the phases use. The rig returned is
 // never nil: stop it whatever the error.
-func startSplitRig(ctx context.Context, workers int) (*rig, error) {
+func startSplitRig(ctx context.Context, workers, nodes int) (*rig, error) {
 	r := &rig{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 30 * time.Second}}
 	bin, err := splitBinary(ctx)
 	if err != nil {
@@ -87,7 +87,14 @@ func startSplitRig(ctx context.Context, workers int) (*rig, error) {
 	// default rate budget, raised so that no 429 can shape a figure (the
 	// bench key has its own); the split adds what every split needs
 	// (payload key, admin token, webhooks to 127.0.0.1 allowed).
-	split, err := procs.Start(ctx, procs.Options{Bin: bin, Dir: r.tmp, DatabaseURL: dbURL.String(), APIs: 1, Workers: workers,
+	var cluster *procs.ClusterOptions
+	if nodes > 0 {
+		// A Temporal cluster on this PostgreSQL, its databases named after
+		// the rig's and dropped with it.
+		cluster = &procs.ClusterOptions{PG: dbURL.Host, Database: strings.Replace(r.dbName, "jangada_bench_", "temporal_cluster_", 1),
+			Nodes: nodes, Shards: splitShards}
+	}
+	split, err := procs.Start(ctx, procs.Options{Bin: bin, Dir: r.tmp, DatabaseURL: dbURL.String(), APIs: 1, Workers: workers, Cluster: cluster,
 		Env: map[string]string{
 			"JANGADA_TASK_QUEUE":            splitQueue,
 			"JANGADA_PROCESSOR":             "sandbox",
@@ -101,6 +108,11 @@ func startSplitRig(ctx context.Context, workers int) (*rig, error) {
 			r.db.Close()
 		}
 		split.Stop(20 * time.Second)
+		if split.Cluster != nil {
+			if err := split.Cluster.DropDatabases(r.adminURL); err != nil {
+				fmt.Println("dropping the Temporal cluster's databases:", err)
+			}
+		}
 	}
 	if err != nil {
 		return r, fmt.Errorf("split: %w", err)
@@ -116,7 +128,13 @@ func startSplitRig(ctx context.Context, workers int) (*rig, error) {
 	// The bench's own client: the bare baselines, and the poller check. It
 	// has no payload codec: the bare workflows are the bench's, not sealed.
 	quiet := log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	if r.client, err = client.Dial(client.Options{HostPort: split.Temporal.HTTPAddr, Namespace: api.Getenv("JANGADA_TEMPORAL_NAMESPACE"), Logger: quiet}); err != nil {
+	frontend := ""
+	if split.Cluster != nil {
+		frontend = split.Cluster.Frontends[0]
+	} else {
+		frontend = split.Temporal.HTTPAddr
+	}
+	if r.client, err = client.Dial(client.Options{HostPort: frontend, Namespace: api.Getenv("JANGADA_TEMPORAL_NAMESPACE"), Logger: quiet}); err != nil {
 		return r, err
 	}
 	// /readyz wants one worker; the figure is about all of them.
@@ -177,7 +195,9 @@ func waitPollers(ctx context.Context, c client.Client, namespace string, n int) 
 
 // splitRow is one line of the split table: one count of worker processes.
 type splitRow struct {
-	workers             int
+	workers int
+	// cpu is each kind of process's CPU per create (creates alone).
+	cpu                 splitCPU
 	creates, bareStarts result
 	hooks, hooksBare    hookRun
 	// failed lists the delivery attempts that got no 2xx.
@@ -187,14 +207,18 @@ type splitRow struct {
 // runSplit measures creates/s and deliveries/s on the production shape
 // for each count of worker processes, each on a fresh split, beside the
 // bare baselines on that split's Temporal, and prints one table.
-func runSplit(ctx context.Context, workerCounts []int, sz sizes) error {
+func runSplit(ctx context.Context, workerCounts []int, nodes int, sz sizes) error {
 	defer removeSplitBinary()
 	var rows []splitRow
 	defer func() { printSplit(rows, sz) }()
 	for _, n := range workerCounts {
-		fmt.Printf("\n— split: jangada temporal, 1 jangada api, %d jangada worker —\n", n)
+		temporal := "jangada temporal"
+		if nodes > 0 {
+			temporal = fmt.Sprintf("a Temporal cluster of %d nodes on PostgreSQL (%d shards)", nodes, splitShards)
+		}
+		fmt.Printf("\n— split: %s, 1 jangada api, %d jangada worker —\n", temporal, n)
 		began := time.Now()
-		r, err := startSplitRig(ctx, n)
+		r, err := startSplitRig(ctx, n, nodes)
 		if err == nil {
 			fmt.Printf("up in %.1f s\n", time.Since(began).Seconds())
 			var row splitRow
@@ -214,6 +238,10 @@ func runSplit(ctx context.Context, workerCounts []int, sz sizes) error {
 	return nil
 }
 
+// splitShards is the history shard count of a -cluster split: more than
+// its nodes, as a deployment has.
+const splitShards = 8
+
 // splitPhases runs the two figures of the split on one rig.
 func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error) {
 	row := splitRow{workers: n}
@@ -228,6 +256,11 @@ func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error)
 	if row.creates.firstErr != nil {
 		fmt.Println("   first error:", row.creates.firstErr)
 	}
+	pause()
+	var alone result
+	row.cpu, alone = cpuPerOp(ctx, r.split, "creates alone (CPU per create)", 32, sz.n32/2, r.createCharge)
+	fmt.Println(alone)
+	fmt.Println("   CPU per create, ms:", row.cpu)
 	pause()
 	var err error
 	row.hooks, row.hooksBare, err = deliveries(ctx, r, sz.charges)
@@ -285,6 +318,10 @@ func printSplit(rows []splitRow, sz sizes) {
 		}
 		fmt.Printf("| %d | %.1f%s | %.1f | %.2f | %s | %.1f | %s | %s |\n", w.workers, w.creates.perSecond(), note,
 			w.bareStarts.perSecond(), w.creates.perSecond()/w.bareStarts.perSecond(), hooks, w.hooksBare.perSecond(), hooksRatio, lost)
+	}
+	fmt.Println()
+	for _, w := range rows {
+		fmt.Printf("%d worker processes: CPU per create (creates alone, c=32), ms: %s\n", w.workers, w.cpu)
 	}
 	for _, w := range rows {
 		if w.failed != "" {
