@@ -92,7 +92,7 @@ func startSplitRig(ctx context.Context, workers, nodes int) (*rig, error) {
 		// A Temporal cluster on this PostgreSQL, its databases named after
 		// the rig's and dropped with it.
 		cluster = &procs.ClusterOptions{PG: dbURL.Host, Database: strings.Replace(r.dbName, "jangada_bench_", "temporal_cluster_", 1),
-			Nodes: nodes, Shards: splitShards}
+			Nodes: nodes, Shards: splitShards, Conns: splitNodeConns}
 	}
 	split, err := procs.Start(ctx, procs.Options{Bin: bin, Dir: r.tmp, DatabaseURL: dbURL.String(), APIs: 1, Workers: workers, Cluster: cluster,
 		Env: map[string]string{
@@ -241,6 +241,11 @@ func runSplit(ctx context.Context, workerCounts []int, nodes int, sz sizes) erro
 // splitShards is the history shard count of a -cluster split: more than
 // its nodes, as a deployment has.
 const splitShards = 8
+
+// splitNodeConns caps a -cluster node's pools (per database): two nodes
+// take 32 connections, and the api and worker fit beside them under the
+// shared server's 100.
+const splitNodeConns = 8
 
 // splitPhases runs the two figures of the split on one rig.
 func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error) {

@@ -49,14 +49,16 @@ Ctrl-C stops it cleanly. Built with -tags devserver (make run).
 `,
 	"temporal": `usage: jangada temporal
        jangada temporal -store postgres [-pg 127.0.0.1:5432] [-pg-user postgres] [-db temporal]
-                        [-shards 8] [-base-port 7233] -migrate | -node N | -register ADDRS | -nodes N
+                        [-shards 8] [-base-port 7233] [-pg-conns 20] -migrate | -node N | -register ADDRS | -nodes N
 
 Runs only the embedded Temporal dev server (build tag devserver): frontend on
 127.0.0.1:JANGADA_DEV_TEMPORAL_PORT (7233), Web UI on JANGADA_DEV_TEMPORAL_UI_PORT (8233; 0: none), state in
 JANGADA_DATA_DIR/temporal. For api and worker processes on one machine.
 
 With -store postgres, a Temporal cluster on PostgreSQL (databases <db> and <db>_visibility; password in
-JANGADA_TEMPORAL_PG_PASSWORD), every step what a deployment's set-up jobs and server containers do:
+JANGADA_TEMPORAL_PG_PASSWORD; -pg-conns caps each node's pool per database, so that the nodes and Jangada's
+processes fit under PostgreSQL's max_connections), every step what a deployment's set-up jobs and server
+containers do:
   -migrate         create both databases if missing and migrate their schemas (temporal-sql-tool's
                    create-database, setup-schema -v 0.0, update-schema, from the server's embedded files)
   -node N          run node N (every service; ports base+20(N-1)+0..4, membership +10..13, all < 32768)

@@ -24,6 +24,7 @@ type clusterFlags struct {
 	store, pg, user, db, register string
 	nodeLog                       string
 	shards, basePort, node, nodes int
+	conns                         int
 	migrate                       bool
 }
 
@@ -43,6 +44,7 @@ func parseTemporal(args []string) (clusterFlags, error) {
 	fs.IntVar(&f.node, "node", 0, "run node n of the cluster")
 	fs.StringVar(&f.register, "register", "", "register the namespace and search attributes on these frontends (comma-separated), then exit")
 	fs.StringVar(&f.nodeLog, "node-log", "warn", "a node's own log level (warn; info shows shard acquisition and membership)")
+	fs.IntVar(&f.conns, "pg-conns", 20, "each node's connection pool per database (two databases per node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "migrate, start this many nodes as child processes, register; until SIGINT/SIGTERM")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "jangada temporal: %v %v\n\n%s", err, fs.Args(), helps["temporal"])
@@ -67,7 +69,7 @@ func parseTemporal(args []string) (clusterFlags, error) {
 // pgStore is the cluster's PostgreSQL as the flags name it.
 func (f clusterFlags) pgStore() devserver.PostgresStore {
 	return devserver.PostgresStore{Addr: f.pg, User: f.user, Password: os.Getenv("JANGADA_TEMPORAL_PG_PASSWORD"),
-		Database: f.db, VisibilityDatabase: f.db + "_visibility"}
+		Database: f.db, VisibilityDatabase: f.db + "_visibility", MaxConns: f.conns}
 }
 
 // runTemporalCluster runs one mode of a Temporal cluster on PostgreSQL.

@@ -35,6 +35,9 @@ type ClusterOptions struct {
 	BasePort int
 	// NodeLog is the nodes' own log level ("": warn).
 	NodeLog string
+	// Conns caps each node's pool per database (0: the tool's 20): the
+	// nodes and Jangada's processes share PostgreSQL's max_connections.
+	Conns int
 	// Env is set over the tool's environment in every process
 	// (JANGADA_TEMPORAL_NAMESPACE, JANGADA_LOG_LEVEL…).
 	Env map[string]string
@@ -56,6 +59,9 @@ func (o ClusterOptions) Args(extra ...string) []string {
 		"-shards", strconv.Itoa(o.Shards), "-base-port", strconv.Itoa(o.BasePort)}
 	if o.NodeLog != "" {
 		args = append(args, "-node-log", o.NodeLog)
+	}
+	if o.Conns > 0 {
+		args = append(args, "-pg-conns", strconv.Itoa(o.Conns))
 	}
 	return append(args, extra...)
 }
