@@ -53,6 +53,11 @@ func TestComposeSetupIsTheClusterSetup(t *testing.T) {
 		}
 	}
 
+	// The shard count the cluster tool starts with (jangada temporal -shards).
+	if got := p.Services["temporal"].Environment["NUM_HISTORY_SHARDS"]; got == nil || *got != "8" {
+		t.Errorf("temporal: NUM_HISTORY_SHARDS %v, want the cluster tool's 8", got)
+	}
+
 	schema := strings.Join(p.Services["temporal-schema"].Command, "\n")
 	for _, want := range []string{
 		"temporal-sql-tool --plugin postgres12",
