@@ -12,8 +12,9 @@ import (
 
 // internalTransfers measures POST /v1/transfer-internal/create at
 // concurrency 16 between two accounts in both directions, beside one
-// PostgreSQL transaction with the same writes on the same database: two
-// balance rows locked in id order and updated, two rows inserted.
+// PostgreSQL transaction with the same writes on the same database, the
+// best a client does (bare_pgx.go): two balance rows updated in id order,
+// two rows inserted, in one round trip.
 func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
 	other, otherKey, err := r.secondAccount(ctx)
 	if err != nil {
@@ -24,25 +25,24 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 		CREATE TABLE IF NOT EXISTS bench_moves (id bigserial PRIMARY KEY, account bigint, amount bigint, note text)`); err != nil {
 		return ours, bare, err
 	}
+	pool, err := r.barePool(ctx)
+	if err != nil {
+		return ours, bare, err
+	}
+	defer pool.Close()
+	// The two balance rows updated in id order (the updates take the
+	// locks), then the two moves inserted: one round trip.
 	bareTx := func(ctx context.Context, i int) error {
-		tx, err := r.db.BeginTxx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
 		from, to := int64(1+i%2), int64(2-i%2)
-		if _, err := tx.ExecContext(ctx, `SELECT id FROM bench_balances WHERE id IN (1, 2) ORDER BY id FOR UPDATE`); err != nil {
-			return err
+		first, second := int64(-1), int64(1) // row 1's change, row 2's
+		if from == 2 {
+			first, second = 1, -1
 		}
-		for _, m := range []struct{ acct, amount int64 }{{from, -1}, {to, 1}} {
-			if _, err := tx.ExecContext(ctx, `UPDATE bench_balances SET balance = balance + $2 WHERE id = $1`, m.acct, m.amount); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO bench_moves (account, amount, note) VALUES ($1, $2, 'move')`, m.acct, m.amount); err != nil {
-				return err
-			}
-		}
-		return tx.Commit()
+		return bareBatch(ctx, pool,
+			bareStatement{`UPDATE bench_balances SET balance = balance + $2 WHERE id = $1`, []any{int64(1), first}},
+			bareStatement{`UPDATE bench_balances SET balance = balance + $2 WHERE id = $1`, []any{int64(2), second}},
+			bareStatement{`INSERT INTO bench_moves (account, amount, note) VALUES ($1, $2, 'move')`, []any{from, int64(-1)}},
+			bareStatement{`INSERT INTO bench_moves (account, amount, note) VALUES ($1, $2, 'move')`, []any{to, int64(1)}})
 	}
 	myEmail := r.email
 	transfer := func(ctx context.Context, i int) error {
@@ -54,7 +54,7 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 		body["recipientEmail"] = myEmail
 		return r.postAs(ctx, otherKey, "/v1/transfer-internal/create", body)
 	}
-	bare, ours = paired(ctx, 16, n, "bare PG tx (2 rows locked, 2 inserts)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
+	bare, ours = paired(ctx, 16, n, "bare PG tx (pgx, prepared, 1 round trip)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
 	return ours, bare, nil
 }
 

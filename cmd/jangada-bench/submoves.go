@@ -13,9 +13,9 @@ import (
 // The sub-account moves rows: POST /v1/subaccount/add-balance (main → sub)
 // and /v1/subaccount/transfer (sub → sub, both directions) at concurrency
 // 16, each beside one PostgreSQL transaction with the same writes on the
-// same database (the sub-account rows locked, the ledger rows locked, the
-// record, the ledger transaction and its two entries inserted, the two
-// balances updated), in alternating rounds.
+// same database (the sub-account rows locked, the record, the ledger
+// transaction and its two entries inserted, the two balances updated in id
+// order), the best a client does (bare_pgx.go), in alternating rounds.
 
 func subAddFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
 	return subMoveFigure(ctx, r, sz, false)
@@ -44,6 +44,11 @@ func subMoveFigure(ctx context.Context, r *rig, sz sizes, transfer bool) (figure
 		return r.post(ctx, path, map[string]any{"fromSubaccountId": from, "toSubaccountId": to, "amount": 0.01,
 			"description": "bench", "externalReference": ref})
 	}
+	pool, err := r.barePool(ctx)
+	if err != nil {
+		return figure{}, err
+	}
+	defer pool.Close()
 	bare := func(ctx context.Context, i int) error {
 		from, to := r.accountID, subs[0]
 		locked := []string{subs[0]}
@@ -52,29 +57,22 @@ func subMoveFigure(ctx context.Context, r *rig, sz sizes, transfer bool) (figure
 			locked = []string{subs[0], subs[1]}
 		}
 		id := domain.NewID("")
-		tx, err := r.db.BeginTxx(ctx, nil)
-		if err != nil {
-			return err
+		// The ledger rows updated in id order take their locks (the best a
+		// client does: bare_pgx.go), one round trip.
+		low, high := ledger(from), ledger(to)
+		lowChange := int64(-1)
+		if high < low {
+			low, high, lowChange = high, low, 1
 		}
-		defer tx.Rollback()
-		for _, s := range []struct {
-			q    string
-			args []any
-		}{
-			{`SELECT id FROM subaccounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, []any{"{" + locked[0] + "," + locked[len(locked)-1] + "}"}},
-			{`SELECT id FROM ledger_accounts WHERE id IN ($1, $2) ORDER BY id FOR UPDATE`, []any{ledger(from), ledger(to)}},
-			{`INSERT INTO transactions (id, account_id, type, status, amount, net_amount, external_reference, subaccount_id, details, completed_at)
+		return bareBatch(ctx, pool,
+			bareStatement{`SELECT id FROM subaccounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, []any{[]string{locked[0], locked[len(locked)-1]}}},
+			bareStatement{`INSERT INTO transactions (id, account_id, type, status, amount, net_amount, external_reference, subaccount_id, details, completed_at)
 			  VALUES ($1, $2, 'SUBACCOUNT_TRANSFER', 'COMPLETED', 1, 1, $3, $4, '{}', now())`, []any{id, r.accountID, "bare-" + id, subs[0]}},
-			{`WITH t AS (INSERT INTO ledger_transactions (idempotency_key, account_id, transaction_id, kind) VALUES ($1, $2, $3, 'SUBACCOUNT_TRANSFER') RETURNING id)
+			bareStatement{`WITH t AS (INSERT INTO ledger_transactions (idempotency_key, account_id, transaction_id, kind) VALUES ($1, $2, $3, 'SUBACCOUNT_TRANSFER') RETURNING id)
 			  INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount) SELECT t.id, a, m FROM t, unnest($4::text[], $5::bigint[]) u(a, m)`,
-				[]any{"bare:" + id, r.accountID, id, "{" + ledger(from) + "," + ledger(to) + "}", "{-1,1}"}},
-			{`UPDATE ledger_accounts SET balance = balance + CASE WHEN id = $1 THEN -1 ELSE 1 END WHERE id IN ($1, $2)`, []any{ledger(from), ledger(to)}},
-		} {
-			if _, err := tx.ExecContext(ctx, s.q, s.args...); err != nil {
-				return err
-			}
-		}
-		return tx.Commit()
+				[]any{"bare:" + id, r.accountID, id, []string{ledger(from), ledger(to)}, []int64{-1, 1}}},
+			bareStatement{`UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`, []any{low, lowChange}},
+			bareStatement{`UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`, []any{high, -lowChange}})
 	}
 	b, o := paired(ctx, 16, sz.internal, "bare PG tx (same writes)", bare, "POST "+path, ours, nil)
 	show(b, o)
