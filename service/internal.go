@@ -17,6 +17,11 @@ import (
 type Internal struct {
 	DB        *sqlx.DB
 	PublicURL string
+	// RecipientTTL bounds how long a recipient found by e-mail is kept
+	// (JANGADA_KEY_CACHE_TTL, as resolved keys; 0 reads it each time): any
+	// change of an account drops them at once.
+	RecipientTTL time.Duration
+	recipients   recipients
 }
 
 // Create moves money between two Jangada accounts by the recipient's
@@ -38,7 +43,7 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	if t, found, err := earlierMove(ctx, d, acct.ID, outID, in.IdempotencyKey, in.ExternalReference, domain.TypeInternalOut, same); found || err != nil {
 		return t, err
 	}
-	to, err := db.GetAccountByEmail(ctx, d, in.RecipientEmail)
+	to, err := s.recipients.byEmail(ctx, d, in.RecipientEmail, s.RecipientTTL)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.Transaction{}, domain.Invalid("recipientEmail", "is not the e-mail of a Jangada account")
 	}
