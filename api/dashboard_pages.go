@@ -104,6 +104,11 @@ type liveRecord struct {
 func (s *Server) dashHomeEvents(c *gin.Context) {
 	u := userOf(c)
 	s.statusStream(c, []string{accountWatch(u.Account.ID)}, time.Now().Add(24*time.Hour), func(ctx context.Context) (streamState, error) {
+		// A user removed (or whose session ended) while the page is open
+		// hears no more: the stream ends at its next read.
+		if _, err := s.Dashboard.User(ctx, u.User.ID, u.Epoch, u.Address); err != nil {
+			return streamState{}, err
+		}
 		recs, _, err := s.Dashboard.Statement(ctx, u, service.ListFilter{Page: 1, PageSize: dashRecent})
 		if err != nil {
 			return streamState{}, err
@@ -204,6 +209,9 @@ func (s *Server) dashPaymentEvents(c *gin.Context) {
 		lookAt = tl.Record.ExpiresAt.Time
 	}
 	s.statusStream(c, []string{id}, lookAt, func(ctx context.Context) (streamState, error) {
+		if _, err := s.Dashboard.User(ctx, u.User.ID, u.Epoch, u.Address); err != nil {
+			return streamState{}, err
+		}
 		tl, err := s.Dashboard.Payment(ctx, u, id)
 		if err != nil {
 			return streamState{}, err

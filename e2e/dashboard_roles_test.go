@@ -139,3 +139,63 @@ func TestDashboardRolesAndAccounts(t *testing.T) {
 		t.Fatalf("audit: %d", res.StatusCode)
 	}
 }
+
+// A live page's stream ends once its user is removed: the removed user's
+// open home page hears nothing more after the account's next event.
+func TestDashboardStreamEndsWithItsUser(t *testing.T) {
+	t.Parallel()
+	e := sharedEnv(t)
+	m := e.merchant()
+	owner, viewer := e.dashInvite(m, "owner"), e.dashInvite(m, "viewer")
+	req, _ := http.NewRequest("GET", e.base+"/dashboard/events", nil)
+	res, err := viewer.client.Do(req)
+	if err != nil || res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("stream: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		buf := make([]byte, 4096)
+		for {
+			n, err := res.Body.Read(buf)
+			if n > 0 {
+				lines <- string(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	// The first read is sent at once: the stream is live.
+	select {
+	case first := <-lines:
+		if !strings.Contains(first, "event: status") {
+			t.Fatalf("first frame %q", first)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no first frame")
+	}
+	// The owner removes the viewer; the account's next event wakes the
+	// stream, whose read finds the user gone and ends it.
+	res2, body := owner.do("GET", "/dashboard/users", nil)
+	id := regexp.MustCompile(`data-user="(usr_[^"]+)">\s*<td>` + regexp.QuoteMeta(viewer.email)).FindStringSubmatch(body)
+	if res2.StatusCode != 200 || id == nil {
+		t.Fatalf("users page: %d", res2.StatusCode)
+	}
+	if res, _ := owner.do("POST", "/dashboard/users/"+id[1]+"/remove", url.Values{}); res.StatusCode != 303 {
+		t.Fatalf("remove: %d", res.StatusCode)
+	}
+	e.createCharge(m, map[string]any{"amount": 1, "description": "wake"})
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case _, open := <-lines:
+			if !open {
+				return // the stream ended
+			}
+		case <-deadline:
+			t.Fatal("the removed user's stream is still open")
+		}
+	}
+}
