@@ -44,8 +44,16 @@ type Doc struct {
 	OneOrList bool
 	// Patch says the body is a partial update: no field of Body is required.
 	Patch bool
-	// Example is an example request body (marshalled as JSON).
+	// Example is an example request body (marshalled as JSON): a realistic,
+	// valid request. Every route with a Body has one
+	// (TestEveryBodyHasAnExample): the document's required fields are derived
+	// from it (requiredFields) and the contract test sends it.
 	Example any
+	// Alternatives are other valid shapes of the body, by name (a transfer
+	// to a BR Code instead of a PIX key): a field that one shape needs and
+	// another does without is not required. The document lists them beside
+	// Example.
+	Alternatives map[string]any
 	// Raw is the media type of a success answer that is not an envelope
 	// (a profile); "" for the envelope.
 	Raw string
@@ -257,7 +265,15 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 			body.Required = nil
 		}
 		media := map[string]any{"schema": body}
-		if doc.Example != nil {
+		switch {
+		case len(doc.Alternatives) > 0:
+			// OpenAPI allows example or examples, not both.
+			examples := map[string]any{"example": map[string]any{"value": doc.Example}}
+			for name, v := range doc.Alternatives {
+				examples[name] = map[string]any{"value": v}
+			}
+			media["examples"] = examples
+		case doc.Example != nil:
 			media["example"] = doc.Example
 		}
 		// An empty body reads as {} (bind): it is required only when a
