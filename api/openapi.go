@@ -27,9 +27,11 @@ type Doc struct {
 	Summary     string
 	Description string
 	// Body is the JSON request body's type, as a zero value
-	// (domain.ChargeRequest{}); nil: the route reads no body. Its fields are
-	// optional unless tagged `jsonschema:"required"`; bounds and enums are
-	// `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
+	// (domain.ChargeRequest{}); nil: the route reads no body. Its required
+	// fields are those its Validate refuses the Example without
+	// (requiredFields), and those tagged `jsonschema:"required"` (which
+	// TestRequiredTagsAgreeWithValidate holds to Validate); bounds and enums
+	// are `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
 	Body any
 	// Query is a struct (zero value) whose json-tagged fields are the query
 	// parameters (listQuery for the common list filters).
@@ -263,6 +265,10 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 		body := d.inline(doc.Body)
 		if doc.Patch {
 			body.Required = nil
+		} else {
+			// Required is what Validate refuses to do without, not
+			// only what the tags say (api/openapi_required.go).
+			applyRequired(body, doc)
 		}
 		media := map[string]any{"schema": body}
 		switch {
