@@ -1,0 +1,249 @@
+package api
+
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	oasvalidator "github.com/pb33f/libopenapi-validator"
+	"go.uber.org/mock/gomock"
+
+	"github.com/jangada/jangada/api/apimock"
+	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/service"
+)
+
+// The request contract: what the served document says of a request body
+// is what the server does with it. For every merchant route with a body,
+// each of its examples reaches the use case (no 400 from binding or
+// validation) and is valid against the document; each field the document
+// calls required, left out, is a 400 whose message names it; and no other
+// field's absence is a 400 naming it. Its rules and the document's
+// required lists come from one source (requiredFields); this test is what
+// keeps a handler from binding or validating beside it.
+
+// counting is a gomock matcher that matches anything and counts the calls
+// it sees: the use case was reached.
+type counting struct{ calls *atomic.Int32 }
+
+func (c counting) Matches(any) bool { c.calls.Add(1); return true }
+func (c counting) String() string   { return "anything (counted)" }
+
+// useCases are f's use case mocks but Auth (the key the test sends) and
+// Idempotency (no contract request sends a key).
+func (f *fixture) useCases() []any {
+	return []any{f.charges, f.transfers, f.refunds, f.internal, f.schedules, f.webhooks, f.sandbox, f.subs, f.txs,
+		f.accounts, f.links, f.pixauto, f.customers, f.checkouts, f.products, f.billings, f.coupons, f.meds,
+		f.recharges, f.crypto, f.subscriptions, f.bureau, f.portal, f.dash}
+}
+
+// answerAnything lets every use case of f (useCases) take any call, any
+// number of times, answering zero values, and counts the calls in calls: the
+// contract is the binding and validation layer's, whatever a use case
+// would answer.
+func (f *fixture) answerAnything(calls *atomic.Int32) {
+	f.t.Helper()
+	mocks := 0
+	ft := reflect.TypeFor[fixture]()
+	for i := range ft.NumField() {
+		if t := ft.Field(i).Type; t.Kind() == reflect.Pointer && t.Elem().PkgPath() == reflect.TypeFor[apimock.MockAuth]().PkgPath() {
+			mocks++
+		}
+	}
+	if uc := f.useCases(); len(uc)+2 != mocks {
+		f.t.Fatalf("the fixture has %d mocks, useCases lists %d (and Auth, Idempotency): add the new one", mocks, len(uc))
+	}
+	for _, m := range f.useCases() {
+		rec := reflect.ValueOf(m).MethodByName("EXPECT").Call(nil)[0]
+		for j := range rec.NumMethod() {
+			method := rec.Method(j)
+			// One matcher per parameter; a variadic one's matches the
+			// whole list.
+			args := make([]reflect.Value, method.Type().NumIn())
+			args[0] = reflect.ValueOf(counting{calls})
+			for k := 1; k < len(args); k++ {
+				args[k] = reflect.ValueOf(gomock.Any())
+			}
+			method.Call(args)[0].Interface().(*gomock.Call).AnyTimes()
+		}
+	}
+}
+
+// realAnswers set, before answerAnything, the use case answers a route
+// cannot render from a zero value (a charge's answer is its BR Code and
+// its expiry): gomock matches the earlier expectation first.
+var realAnswers = map[string]func(f *fixture, reached gomock.Matcher){
+	"POST /payment-pix/create": func(f *fixture, reached gomock.Matcher) {
+		code := "000201"
+		f.charges.EXPECT().Create(reached, gomock.Any(), gomock.Any(), gomock.Any()).
+			Return(service.CreatedCharge{Charge: domain.Transaction{ID: "tx_1", CopyPaste: &code, ExpiresAt: &routeTime}}, nil).AnyTimes()
+	},
+}
+
+// servedRequestSchemas reads the document as the server serves it and
+// returns each operation's JSON request schema by "METHOD /path" (the
+// route table's spelling).
+func servedRequestSchemas(t *testing.T) (doc []byte, schemas map[string]requestSchema) {
+	t.Helper()
+	w := newFixture(t).serve(http.MethodGet, "/v1/openapi.json", "")
+	if w.Code != http.StatusOK {
+		t.Fatalf("GET /v1/openapi.json: %d", w.Code)
+	}
+	doc = w.Body.Bytes()
+	ops := openAPIOps(t, doc)
+	schemas = map[string]requestSchema{}
+	for _, r := range Routes() {
+		op := ops[r.Method+" "+openAPIPath(r.Path)]
+		b, _ := json.Marshal(op["requestBody"])
+		var rb struct {
+			Content map[string]struct {
+				Schema requestSchema `json:"schema"`
+			} `json:"content"`
+		}
+		if err := json.Unmarshal(b, &rb); err == nil {
+			schemas[docKey(r)] = rb.Content["application/json"].Schema
+		}
+	}
+	return doc, schemas
+}
+
+// requestSchema is as much of a request body's schema as the contract
+// reads: its required fields, and those of its object fields.
+type requestSchema struct {
+	Required   []string `json:"required"`
+	Properties map[string]struct {
+		Required []string `json:"required"`
+	} `json:"properties"`
+}
+
+// TestRequestContract proves the request contract (above) for every
+// merchant route with a body.
+func TestRequestContract(t *testing.T) {
+	t.Parallel()
+	doc, schemas := servedRequestSchemas(t)
+	parsed, err := libopenapi.NewDocument(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validator, errs := oasvalidator.NewValidator(parsed)
+	if len(errs) > 0 {
+		t.Fatalf("validator: %v", errs)
+	}
+	var validating sync.Mutex // the validator is not documented as safe for concurrent use
+	for _, r := range Routes() {
+		doc := merchantDocs[docKey(r)]
+		if doc.Body == nil {
+			continue
+		}
+		t.Run(docKey(r), func(t *testing.T) {
+			t.Parallel()
+			tc, ok := routeCases[docKey(r)]
+			if !ok {
+				t.Fatal("no route case: its path is taken from routeCases")
+			}
+			send := func(t *testing.T, body map[string]json.RawMessage) (*httptest.ResponseRecorder, int32) {
+				t.Helper()
+				f := newFixture(t).withAllFeatures("*")
+				calls := new(atomic.Int32)
+				if real, ok := realAnswers[docKey(r)]; ok {
+					real(f, counting{calls})
+				}
+				f.answerAnything(calls)
+				raw, _ := json.Marshal(body)
+				return f.merchant(r.Method, tc.path, string(raw)), calls.Load()
+			}
+			examples := map[string]any{"example": doc.Example}
+			maps.Copy(examples, doc.Alternatives)
+			shapes := map[string]map[string]json.RawMessage{}
+			for name, ex := range examples {
+				fields, err := exampleFields(ex)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				shapes[name] = fields
+				w, calls := send(t, fields)
+				if w.Code/100 != 2 || calls == 0 {
+					t.Errorf("%s: %d, %d use case calls; want 2xx through the use case: %s", name, w.Code, calls, w.Body)
+				}
+				raw, _ := json.Marshal(fields)
+				req := httptest.NewRequest(r.Method, tc.path, strings.NewReader(string(raw)))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("X-API-Key", testSecret)
+				validating.Lock()
+				valid, verrs := validator.ValidateHttpRequest(req)
+				validating.Unlock()
+				if !valid {
+					for _, ve := range verrs {
+						t.Errorf("%s breaks the document: %s (%s)", name, ve.Message, ve.Reason)
+						for _, se := range ve.SchemaValidationErrors {
+							t.Errorf("    %s at %s", se.Reason, se.FieldPath)
+						}
+					}
+				}
+			}
+			schema := schemas[docKey(r)]
+			main := shapes["example"]
+			for _, field := range slices.Sorted(maps.Keys(main)) {
+				without := maps.Clone(main)
+				delete(without, field)
+				w, _ := send(t, without)
+				msg := message(w)
+				refused := w.Code == http.StatusBadRequest && namesField(msg, field)
+				switch {
+				case slices.Contains(schema.Required, field) && !refused:
+					t.Errorf("the document requires %s, but leaving it out answers %d %q", field, w.Code, msg)
+				case !slices.Contains(schema.Required, field) && refused && !doneWithout(shapes, field):
+					t.Errorf("the document does not require %s, but leaving it out is a 400 naming it: %q", field, msg)
+				}
+				for _, inner := range schema.Properties[field].Required {
+					obj, _ := objectOf(main[field])
+					if _, sent := obj[inner]; !sent {
+						continue
+					}
+					delete(obj, inner)
+					with := maps.Clone(main)
+					with[field], _ = json.Marshal(obj)
+					w, _ := send(t, with)
+					if path := field + "." + inner; w.Code != http.StatusBadRequest || !namesField(message(w), path) {
+						t.Errorf("the document requires %s, but leaving it out answers %d %q", path, w.Code, message(w))
+					}
+				}
+			}
+		})
+	}
+}
+
+// doneWithout says whether another shape of the body (an alternative
+// example, which the contract sends too) does without field: then the
+// example's refusal without it is that shape's rule, not a requirement.
+func doneWithout(shapes map[string]map[string]json.RawMessage, field string) bool {
+	for name, s := range shapes {
+		if _, has := s[field]; name != "example" && !has {
+			return true
+		}
+	}
+	return false
+}
+
+// message is an answer's envelope message ("" when it has none).
+func message(w *httptest.ResponseRecorder) string {
+	var env struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &env)
+	return env.Message
+}
+
+// namesField says whether an error message is about field (names does the
+// same for the document's derivation).
+func namesField(msg, field string) bool {
+	return strings.HasPrefix(msg, field+" ") || strings.HasPrefix(msg, field+".")
+}
