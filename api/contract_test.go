@@ -22,7 +22,8 @@ import (
 )
 
 // The request contract: what the served document says of a request body
-// is what the server does with it. For every merchant route with a body,
+// is what the server does with it. For every route with a body (both
+// APIs),
 // each of its examples reaches the use case (no 400 from binding or
 // validation) and is valid against the document; each field the document
 // calls required, left out, is a 400 whose message names it; and no other
@@ -77,30 +78,46 @@ func (f *fixture) answerAnything(calls *atomic.Int32) {
 	}
 }
 
-// realAnswers set, before answerAnything, the use case answers a route
-// cannot render from a zero value (a charge's answer is its BR Code and
+// realAnswers set, before answerAnything, by "api METHOD /path", the use
+// case answers a route cannot render from a zero value (a charge's answer is its BR Code and
 // its expiry): gomock matches the earlier expectation first.
 var realAnswers = map[string]func(f *fixture, reached gomock.Matcher){
-	"POST /payment-pix/create": func(f *fixture, reached gomock.Matcher) {
+	"merchant POST /payment-pix/create": func(f *fixture, reached gomock.Matcher) {
 		code := "000201"
 		f.charges.EXPECT().Create(reached, gomock.Any(), gomock.Any(), gomock.Any()).
 			Return(service.CreatedCharge{Charge: domain.Transaction{ID: "tx_1", CopyPaste: &code, ExpiresAt: &routeTime}}, nil).AnyTimes()
 	},
 }
 
-// servedRequestSchemas reads the document as the server serves it and
-// returns each operation's JSON request schema by "METHOD /path" (the
+// contractAPI is one API under the request contract.
+type contractAPI struct {
+	name, docPath string
+	routes        []Route
+	docs          map[string]Doc
+	// cases give each route's path with its parameters filled.
+	cases map[string]routeCase
+	// credential is the header that authenticates a request.
+	credential [2]string
+}
+
+var contractAPIs = []contractAPI{
+	{"merchant", "/v1/openapi.json", Routes(), merchantDocs, routeCases, [2]string{"X-API-Key", testSecret}},
+	{"admin", "/admin/v1/openapi.json", adminRoutes(), adminDocs, adminRouteCases, [2]string{"X-Admin-Token", testAdminToken}},
+}
+
+// servedRequestSchemas reads an API's document as the server serves it
+// and returns each operation's JSON request schema by "METHOD /path" (the
 // route table's spelling).
-func servedRequestSchemas(t *testing.T) (doc []byte, schemas map[string]requestSchema) {
+func servedRequestSchemas(t *testing.T, api contractAPI) (doc []byte, schemas map[string]requestSchema) {
 	t.Helper()
-	w := newFixture(t).serve(http.MethodGet, "/v1/openapi.json", "")
+	w := newFixture(t).serve(http.MethodGet, api.docPath, "")
 	if w.Code != http.StatusOK {
-		t.Fatalf("GET /v1/openapi.json: %d", w.Code)
+		t.Fatalf("GET %s: %d", api.docPath, w.Code)
 	}
 	doc = w.Body.Bytes()
 	ops := openAPIOps(t, doc)
 	schemas = map[string]requestSchema{}
-	for _, r := range Routes() {
+	for _, r := range api.routes {
 		op := ops[r.Method+" "+openAPIPath(r.Path)]
 		b, _ := json.Marshal(op["requestBody"])
 		var rb struct {
@@ -124,100 +141,129 @@ type requestSchema struct {
 	} `json:"properties"`
 }
 
-// TestRequestContract proves the request contract (above) for every
-// merchant route with a body.
+// TestRequestContract proves the request contract (above) for every route
+// with a body, of both APIs.
 func TestRequestContract(t *testing.T) {
 	t.Parallel()
-	doc, schemas := servedRequestSchemas(t)
-	parsed, err := libopenapi.NewDocument(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	validator, errs := oasvalidator.NewValidator(parsed)
-	if len(errs) > 0 {
-		t.Fatalf("validator: %v", errs)
-	}
-	var validating sync.Mutex // the validator is not documented as safe for concurrent use
-	for _, r := range Routes() {
-		doc := merchantDocs[docKey(r)]
-		if doc.Body == nil {
-			continue
-		}
-		t.Run(docKey(r), func(t *testing.T) {
+	for _, api := range contractAPIs {
+		t.Run(api.name, func(t *testing.T) {
 			t.Parallel()
-			tc, ok := routeCases[docKey(r)]
-			if !ok {
-				t.Fatal("no route case: its path is taken from routeCases")
+			doc, schemas := servedRequestSchemas(t, api)
+			parsed, err := libopenapi.NewDocument(doc)
+			if err != nil {
+				t.Fatal(err)
 			}
-			send := func(t *testing.T, body map[string]json.RawMessage) (*httptest.ResponseRecorder, int32) {
-				t.Helper()
-				f := newFixture(t).withAllFeatures("*")
-				calls := new(atomic.Int32)
-				if real, ok := realAnswers[docKey(r)]; ok {
-					real(f, counting{calls})
-				}
-				f.answerAnything(calls)
-				raw, _ := json.Marshal(body)
-				return f.merchant(r.Method, tc.path, string(raw)), calls.Load()
+			validator, errs := oasvalidator.NewValidator(parsed)
+			if len(errs) > 0 {
+				t.Fatalf("validator: %v", errs)
 			}
-			examples := map[string]any{"example": doc.Example}
-			maps.Copy(examples, doc.Alternatives)
-			shapes := map[string]map[string]json.RawMessage{}
-			for name, ex := range examples {
-				fields, err := exampleFields(ex)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
+			c := &contractCheck{api: api, validator: validator, schemas: schemas}
+			for _, r := range api.routes {
+				if api.docs[docKey(r)].Body == nil {
+					continue
 				}
-				shapes[name] = fields
-				w, calls := send(t, fields)
-				if w.Code/100 != 2 || calls == 0 {
-					t.Errorf("%s: %d, %d use case calls; want 2xx through the use case: %s", name, w.Code, calls, w.Body)
-				}
-				raw, _ := json.Marshal(fields)
-				req := httptest.NewRequest(r.Method, tc.path, strings.NewReader(string(raw)))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("X-API-Key", testSecret)
-				validating.Lock()
-				valid, verrs := validator.ValidateHttpRequest(req)
-				validating.Unlock()
-				if !valid {
-					for _, ve := range verrs {
-						t.Errorf("%s breaks the document: %s (%s)", name, ve.Message, ve.Reason)
-						for _, se := range ve.SchemaValidationErrors {
-							t.Errorf("    %s at %s", se.Reason, se.FieldPath)
-						}
-					}
-				}
-			}
-			schema := schemas[docKey(r)]
-			main := shapes["example"]
-			for _, field := range slices.Sorted(maps.Keys(main)) {
-				without := maps.Clone(main)
-				delete(without, field)
-				w, _ := send(t, without)
-				msg := message(w)
-				refused := w.Code == http.StatusBadRequest && namesField(msg, field)
-				switch {
-				case slices.Contains(schema.Required, field) && !refused:
-					t.Errorf("the document requires %s, but leaving it out answers %d %q", field, w.Code, msg)
-				case !slices.Contains(schema.Required, field) && refused && !doneWithout(shapes, field):
-					t.Errorf("the document does not require %s, but leaving it out is a 400 naming it: %q", field, msg)
-				}
-				for _, inner := range schema.Properties[field].Required {
-					obj, _ := objectOf(main[field])
-					if _, sent := obj[inner]; !sent {
-						continue
-					}
-					delete(obj, inner)
-					with := maps.Clone(main)
-					with[field], _ = json.Marshal(obj)
-					w, _ := send(t, with)
-					if path := field + "." + inner; w.Code != http.StatusBadRequest || !namesField(message(w), path) {
-						t.Errorf("the document requires %s, but leaving it out answers %d %q", path, w.Code, message(w))
-					}
-				}
+				t.Run(docKey(r), func(t *testing.T) {
+					t.Parallel()
+					c.route(t, r)
+				})
 			}
 		})
+	}
+}
+
+// contractCheck checks the routes of one API against its served document.
+type contractCheck struct {
+	api       contractAPI
+	validator oasvalidator.Validator
+	// validating serialises the validator, not documented as safe for
+	// concurrent use.
+	validating sync.Mutex
+	schemas    map[string]requestSchema
+}
+
+// send sends body to route r through fresh mocks that answer anything,
+// and tells how many use case calls it made.
+func (c *contractCheck) send(t *testing.T, r Route, body map[string]json.RawMessage) (*httptest.ResponseRecorder, int32) {
+	t.Helper()
+	f := newFixture(t).withAllFeatures("*")
+	calls := new(atomic.Int32)
+	if real, ok := realAnswers[c.api.name+" "+docKey(r)]; ok {
+		real(f, counting{calls})
+	}
+	f.answerAnything(calls)
+	raw, _ := json.Marshal(body)
+	return f.serve(r.Method, c.api.cases[docKey(r)].path, string(raw), c.api.credential[0], c.api.credential[1]), calls.Load()
+}
+
+// valid checks a request body against the document.
+func (c *contractCheck) valid(t *testing.T, r Route, name string, body map[string]json.RawMessage) {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req := httptest.NewRequest(r.Method, c.api.cases[docKey(r)].path, strings.NewReader(string(raw)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(c.api.credential[0], c.api.credential[1])
+	c.validating.Lock()
+	ok, errs := c.validator.ValidateHttpRequest(req)
+	c.validating.Unlock()
+	if ok {
+		return
+	}
+	for _, ve := range errs {
+		t.Errorf("%s breaks the document: %s (%s)", name, ve.Message, ve.Reason)
+		for _, se := range ve.SchemaValidationErrors {
+			t.Errorf("    %s at %s", se.Reason, se.FieldPath)
+		}
+	}
+}
+
+// route checks one route: its examples, then each field of its Example
+// left out.
+func (c *contractCheck) route(t *testing.T, r Route) {
+	doc := c.api.docs[docKey(r)]
+	if _, ok := c.api.cases[docKey(r)]; !ok {
+		t.Fatal("no route case: its path is taken from routeCases/adminRouteCases")
+	}
+	examples := map[string]any{"example": doc.Example}
+	maps.Copy(examples, doc.Alternatives)
+	shapes := map[string]map[string]json.RawMessage{}
+	for name, ex := range examples {
+		fields, err := exampleFields(ex)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		shapes[name] = fields
+		if w, calls := c.send(t, r, fields); w.Code/100 != 2 || calls == 0 {
+			t.Errorf("%s: %d, %d use case calls; want 2xx through the use case: %s", name, w.Code, calls, w.Body)
+		}
+		c.valid(t, r, name, fields)
+	}
+	schema := c.schemas[docKey(r)]
+	main := shapes["example"]
+	for _, field := range slices.Sorted(maps.Keys(main)) {
+		without := maps.Clone(main)
+		delete(without, field)
+		w, _ := c.send(t, r, without)
+		msg := message(w)
+		refused := w.Code == http.StatusBadRequest && namesField(msg, field)
+		switch {
+		case slices.Contains(schema.Required, field) && !refused:
+			t.Errorf("the document requires %s, but leaving it out answers %d %q", field, w.Code, msg)
+		case !slices.Contains(schema.Required, field) && refused && !doneWithout(shapes, field):
+			t.Errorf("the document does not require %s, but leaving it out is a 400 naming it: %q", field, msg)
+		}
+		for _, inner := range schema.Properties[field].Required {
+			obj, _ := objectOf(main[field])
+			if _, sent := obj[inner]; !sent {
+				continue
+			}
+			delete(obj, inner)
+			with := maps.Clone(main)
+			with[field], _ = json.Marshal(obj)
+			w, _ := c.send(t, r, with)
+			if path := field + "." + inner; w.Code != http.StatusBadRequest || !namesField(message(w), path) {
+				t.Errorf("the document requires %s, but leaving it out answers %d %q", path, w.Code, message(w))
+			}
+		}
 	}
 }
 
