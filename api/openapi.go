@@ -283,8 +283,8 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 			media["example"] = doc.Example
 		}
 		// An empty body reads as {} (bind): it is required only when a
-		// field of it is.
-		op["requestBody"] = map[string]any{"required": len(body.Required) > 0, "content": map[string]any{"application/json": media}}
+		// field of it is, or one of its shapes' (applyRequired).
+		op["requestBody"] = map[string]any{"required": len(body.Required) > 0 || len(body.AllOf) > 0, "content": map[string]any{"application/json": media}}
 	}
 	content := map[string]any{"application/json": map[string]any{"schema": d.success(doc)}}
 	if doc.Raw != "" {

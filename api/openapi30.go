@@ -19,7 +19,10 @@ import (
 //     {} (false: {not: {}});
 //   - a request body's named examples (the Example and its Alternatives)
 //     become its one example, the Example (the keyword check of
-//     TestOpenAPI30DocumentsAreValid keeps "examples" out of the view);
+//     TestOpenAPI30DocumentsAreValid keeps "examples" out of the view),
+//     and the allOf holding the anyOf of its shapes' required fields is
+//     dropped (a validation rule only, which a generator would make a
+//     union type of);
 //   - jsonSchemaDialect, $schema, $id and $comment are dropped, and so is
 //     the webhooks section (3.0 has none; a 3.0 client generator calls the
 //     API, it receives no webhook).
@@ -40,7 +43,8 @@ func OpenAPI30(doc []byte) ([]byte, error) {
 }
 
 // oneExample turns each request body's named examples into its one
-// example, the one named "example" (operation in buildOpenAPI).
+// example, the one named "example" (operation in buildOpenAPI), and drops
+// the allOf of its shapes (applyRequired).
 func oneExample(d map[string]any) {
 	paths, _ := d["paths"].(map[string]any)
 	for _, item := range paths {
@@ -51,6 +55,9 @@ func oneExample(d map[string]any) {
 			content, _ := body["content"].(map[string]any)
 			for _, media := range content {
 				m, _ := media.(map[string]any)
+				if schema, ok := m["schema"].(map[string]any); ok {
+					delete(schema, "allOf")
+				}
 				named, ok := m["examples"].(map[string]any)
 				if !ok {
 					continue

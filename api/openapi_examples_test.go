@@ -93,7 +93,8 @@ func TestRequiredTagsAgreeWithValidate(t *testing.T) {
 
 // TestDocumentRequiresWhatValidateRequires pins the derivation on bodies
 // whose fields carry no required tag, one shape and several: the served
-// document's required lists are Validate's.
+// document's required lists are Validate's, and a body of several shapes
+// requires one shape's fields (an anyOf in an allOf).
 func TestDocumentRequiresWhatValidateRequires(t *testing.T) {
 	t.Parallel()
 	ops := openAPIOps(t, MerchantOpenAPI())
@@ -118,7 +119,8 @@ func TestDocumentRequiresWhatValidateRequires(t *testing.T) {
 	// fixedAmount or a maxAmount; a portal revoke an id or an
 	// externalReference.
 	for op, field := range map[string]string{
-		"POST /transfer-pix/create":                 `"pixKey"`,
+		"POST /transfer-pix/create":                 `"amount"`,
+		"POST /payouts/create":                      `"pixKey"`,
 		"POST /pix-automatic/authorizations/create": `"fixedAmount"`,
 		"POST /subaccount/portal/revoke":            `"id"`,
 	} {
@@ -133,6 +135,16 @@ func TestDocumentRequiresWhatValidateRequires(t *testing.T) {
 		_ = json.Unmarshal(b, &rb)
 		if slices.Contains(rb.Content["application/json"].Schema.Required, strings.Trim(field, `"`)) {
 			t.Errorf("%s: %s is required, but another shape does without it", op, field)
+		}
+	}
+	// Each shape's own fields are one member of the anyOf.
+	for op, want := range map[string]string{
+		"POST /pix-automatic/authorizations/create": `"anyOf":[{"properties":{"fixedAmount":true},"required":["fixedAmount"]},{"properties":{"maxAmount":true},"required":["maxAmount"]}]`,
+		"POST /subaccount/portal/revoke":            `"anyOf":[{"properties":{"id":true},"required":["id"]},{"properties":{"externalReference":true},"required":["externalReference"]}]`,
+		"POST /transfer-scheduled/create":           `{"properties":{"scheduledAt":true},"required":["scheduledAt"]}`,
+	} {
+		if b, _ := json.Marshal(ops[op]["requestBody"]); !strings.Contains(string(b), want) {
+			t.Errorf("%s: want %s in %s", op, want, b)
 		}
 	}
 }

@@ -25,6 +25,12 @@ import (
 type requiredOf struct {
 	top    []string
 	nested map[string][]string
+	// shapes are, when the examples need different fields beyond top
+	// (a PIX key and its type, or a BR Code), what each one needs: a
+	// request must satisfy one of them. A shape needs a field when leaving
+	// it out is a 400, whichever field the message names ("pixKey is
+	// required" when a BR Code's pixCopyPaste is left out).
+	shapes [][]string
 }
 
 // requiredFields asks a body type's Validate which fields it requires:
@@ -32,7 +38,7 @@ type requiredOf struct {
 // left out in turn, the rest bound into the body type as the handlers bind
 // it (bindJSON) and validated; a field is required when every example has
 // it and leaving it out of any of them is a 400 whose message begins with
-// its name. The fields of an object field are probed the same way, one
+// its name. Examples that need different fields are the body's shapes. The fields of an object field are probed the same way, one
 // level down. A type without Validate requires nothing (ok false); an
 // example that does not validate whole is an error (TestExamplesValidate).
 func requiredFields(body any, examples []any) (req requiredOf, ok bool, err error) {
@@ -40,7 +46,7 @@ func requiredFields(body any, examples []any) (req requiredOf, ok bool, err erro
 	if !ok || len(examples) == 0 {
 		return req, ok, nil
 	}
-	var topSets []map[string]bool
+	var topSets, neededSets []map[string]bool
 	nestedSets := map[string][]map[string]bool{}
 	for i, ex := range examples {
 		fields, err := exampleFields(ex)
@@ -50,12 +56,16 @@ func requiredFields(body any, examples []any) (req requiredOf, ok bool, err erro
 		if err := validate(fields); err != nil {
 			return req, true, fmt.Errorf("example %d does not validate: %w", i, err)
 		}
-		top := map[string]bool{}
+		top, needed := map[string]bool{}, map[string]bool{}
 		for name := range fields {
 			without := maps.Clone(fields)
 			delete(without, name)
-			if names(validate(without), name) {
+			err := validate(without)
+			if names(err, name) {
 				top[name] = true
+			}
+			if errors.Is(err, domain.ErrInvalid) {
+				needed[name] = true
 			}
 			inner, isObject := objectOf(fields[name])
 			if !isObject {
@@ -74,9 +84,10 @@ func requiredFields(body any, examples []any) (req requiredOf, ok bool, err erro
 			}
 			nestedSets[name] = append(nestedSets[name], sub)
 		}
-		topSets = append(topSets, top)
+		topSets, neededSets = append(topSets, top), append(neededSets, needed)
 	}
 	req.top = intersect(topSets)
+	req.shapes = shapesOf(neededSets, req.top)
 	req.nested = map[string][]string{}
 	for name, sets := range nestedSets {
 		// A shape that does without the object says nothing of its
@@ -148,6 +159,32 @@ func names(err error, field string) bool {
 	return strings.HasPrefix(de.Message, field+" ") || strings.HasPrefix(de.Message, field+".")
 }
 
+// shapesOf is what each example needs beyond the fields all need, when
+// every one needs something more and two of them differ; nil otherwise
+// (one shape needing nothing more makes the alternatives say nothing).
+func shapesOf(sets []map[string]bool, common []string) [][]string {
+	var out [][]string
+	for _, set := range sets {
+		var extra []string
+		for name := range set {
+			if !slices.Contains(common, name) {
+				extra = append(extra, name)
+			}
+		}
+		if len(extra) == 0 {
+			return nil
+		}
+		sort.Strings(extra)
+		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, extra) }) {
+			out = append(out, extra)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
 // intersect is the names every set holds, sorted.
 func intersect(sets []map[string]bool) []string {
 	if len(sets) == 0 {
@@ -178,14 +215,31 @@ func docExamples(doc Doc) []any {
 
 // applyRequired adds what Validate requires to a body's schema (beside its
 // `jsonschema:"required"` tags), in the order of the schema's properties.
-// An error leaves the schema as its tags made it: TestExamplesValidate
-// reports it.
+// A body of several shapes (requiredOf.shapes) says so with anyOf, each
+// member the required fields of one shape. An error leaves the schema as
+// its tags made it: TestExamplesValidate reports it.
 func applyRequired(s *jsonschema.Schema, doc Doc) {
 	req, ok, err := requiredFields(doc.Body, docExamples(doc))
 	if !ok || err != nil {
 		return
 	}
 	s.Required = mergeRequired(s, s.Required, req.top)
+	// A body of several shapes requires the fields of one of them. The
+	// anyOf sits in an allOf, and each member names its fields as
+	// properties: a TypeScript generator then intersects the body's type
+	// with the union of its shapes, where a bare anyOf beside properties
+	// would make the whole body unknown.
+	if len(req.shapes) > 0 {
+		shapes := &jsonschema.Schema{}
+		for _, shape := range req.shapes {
+			member := &jsonschema.Schema{Required: mergeRequired(s, nil, shape), Properties: jsonschema.NewProperties()}
+			for _, name := range member.Required {
+				member.Properties.Set(name, &jsonschema.Schema{})
+			}
+			shapes.AnyOf = append(shapes.AnyOf, member)
+		}
+		s.AllOf = append(s.AllOf, shapes)
+	}
 	for name, inner := range req.nested {
 		if p, found := s.Properties.Get(name); found && p.Properties != nil {
 			p.Required = mergeRequired(p, p.Required, inner)

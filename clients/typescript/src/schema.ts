@@ -5751,7 +5751,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
@@ -5770,7 +5770,13 @@ export interface operations {
                     externalReference?: string;
                     /** @description must not be sent: the rail comes from the API key */
                     pixRail?: unknown;
-                };
+                } & ({
+                    amount: unknown;
+                    pixKey: unknown;
+                    pixKeyType: unknown;
+                } | {
+                    pixCopyPaste: unknown;
+                });
             };
         };
         responses: {
@@ -5962,7 +5968,11 @@ export interface operations {
                     startDate: string;
                     endDate?: string;
                     firstPaymentAmount?: number;
-                };
+                } & ({
+                    fixedAmount: unknown;
+                } | {
+                    maxAmount: unknown;
+                });
             };
         };
         responses: {
@@ -7517,12 +7527,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                };
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7554,12 +7568,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                };
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7598,7 +7616,11 @@ export interface operations {
                     externalReference?: string;
                     email: string;
                     password: string;
-                };
+                } & ({
+                    externalReference: unknown;
+                } | {
+                    id: unknown;
+                });
             };
         };
         responses: {
@@ -7677,7 +7699,11 @@ export interface operations {
                     id?: string;
                     externalReference?: string;
                     email: string;
-                };
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7981,7 +8007,11 @@ export interface operations {
                     id: string;
                     name?: string;
                     status?: string;
-                };
+                } & ({
+                    name: unknown;
+                } | {
+                    status: unknown;
+                });
             };
         };
         responses: {
@@ -8569,7 +8599,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
@@ -8588,7 +8618,13 @@ export interface operations {
                     externalReference?: string;
                     /** @description must not be sent: the rail comes from the API key */
                     pixRail?: unknown;
-                };
+                } & ({
+                    amount: unknown;
+                    pixKey: unknown;
+                    pixKeyType: unknown;
+                } | {
+                    pixCopyPaste: unknown;
+                });
             };
         };
         responses: {
@@ -8806,7 +8842,13 @@ export interface operations {
                         extraId?: string;
                         pixRail?: unknown;
                     };
-                };
+                } & ({
+                    recurrenceRule: unknown;
+                } | {
+                    balanceThreshold: unknown;
+                } | {
+                    scheduledAt: unknown;
+                });
             };
         };
         responses: {
