@@ -23,20 +23,23 @@ import (
 
 // The request contract: what the served document says of a request body
 // is what the server does with it. For every route with a body (both
-// APIs),
-// each of its examples reaches the use case (no 400 from binding or
-// validation) and is valid against the document; each field the document
-// calls required, left out, is a 400 whose message names it; and no other
-// field's absence is a 400 naming it. Its rules and the document's
-// required lists come from one source (requiredFields); this test is what
-// keeps a handler from binding or validating beside it.
+// APIs), each of its examples answers 2xx through the use case (no 400
+// from binding or validation) and is valid against the document; each
+// field the document calls required, left out, is a 400 whose message
+// names it; and no other field's absence is a 400 naming it. The rules
+// and the document's required lists come from one source
+// (requiredFields); this test is what keeps a handler from binding or
+// validating beside it.
 
 // counting is a gomock matcher that matches anything and counts the calls
 // it sees: the use case was reached.
 type counting struct{ calls *atomic.Int32 }
 
+// Matches counts the call and accepts any argument.
 func (c counting) Matches(any) bool { c.calls.Add(1); return true }
-func (c counting) String() string   { return "anything (counted)" }
+
+// String is how gomock names the matcher in its reports.
+func (c counting) String() string { return "anything (counted)" }
 
 // useCases are f's use case mocks but Auth (the key the test sends) and
 // Idempotency (no contract request sends a key).
