@@ -27,9 +27,11 @@ type Doc struct {
 	Summary     string
 	Description string
 	// Body is the JSON request body's type, as a zero value
-	// (domain.ChargeRequest{}); nil: the route reads no body. Its fields are
-	// optional unless tagged `jsonschema:"required"`; bounds and enums are
-	// `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
+	// (domain.ChargeRequest{}); nil: the route reads no body. Its required
+	// fields are those its Validate refuses the Example without
+	// (requiredFields), and those tagged `jsonschema:"required"` (which
+	// TestRequiredTagsAgreeWithValidate holds to Validate); bounds and enums
+	// are `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
 	Body any
 	// Query is a struct (zero value) whose json-tagged fields are the query
 	// parameters (listQuery for the common list filters).
@@ -44,8 +46,16 @@ type Doc struct {
 	OneOrList bool
 	// Patch says the body is a partial update: no field of Body is required.
 	Patch bool
-	// Example is an example request body (marshalled as JSON).
+	// Example is an example request body (marshalled as JSON): a realistic,
+	// valid request. Every route with a Body has one
+	// (TestEveryBodyHasAnExample): the document's required fields are derived
+	// from it (requiredFields) and the contract test sends it.
 	Example any
+	// Alternatives are other valid shapes of the body, by name (a transfer
+	// to a BR Code instead of a PIX key): a field that one shape needs and
+	// another does without is not required. The document lists them beside
+	// Example.
+	Alternatives map[string]any
 	// Raw is the media type of a success answer that is not an envelope
 	// (a profile); "" for the envelope.
 	Raw string
@@ -255,14 +265,26 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 		body := d.inline(doc.Body)
 		if doc.Patch {
 			body.Required = nil
+		} else {
+			// Required is what Validate refuses to do without, not
+			// only what the tags say (api/openapi_required.go).
+			applyRequired(body, doc)
 		}
 		media := map[string]any{"schema": body}
-		if doc.Example != nil {
+		switch {
+		case len(doc.Alternatives) > 0:
+			// OpenAPI allows example or examples, not both.
+			examples := map[string]any{"example": map[string]any{"value": doc.Example}}
+			for name, v := range doc.Alternatives {
+				examples[name] = map[string]any{"value": v}
+			}
+			media["examples"] = examples
+		case doc.Example != nil:
 			media["example"] = doc.Example
 		}
 		// An empty body reads as {} (bind): it is required only when a
-		// field of it is.
-		op["requestBody"] = map[string]any{"required": len(body.Required) > 0, "content": map[string]any{"application/json": media}}
+		// field of it is, or one of its shapes' (applyRequired).
+		op["requestBody"] = map[string]any{"required": len(body.Required) > 0 || len(body.AllOf) > 0, "content": map[string]any{"application/json": media}}
 	}
 	content := map[string]any{"application/json": map[string]any{"schema": d.success(doc)}}
 	if doc.Raw != "" {

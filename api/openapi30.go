@@ -17,6 +17,12 @@ import (
 //     the boolean form;
 //   - a boolean schema (true: any value, as json.RawMessage reflects) becomes
 //     {} (false: {not: {}});
+//   - a request body's named examples (the Example and its Alternatives)
+//     become its one example, the Example (the keyword check of
+//     TestOpenAPI30DocumentsAreValid keeps "examples" out of the view),
+//     and the allOf holding the anyOf of its shapes' required fields is
+//     dropped (a validation rule only, which a generator would make a
+//     union type of);
 //   - jsonSchemaDialect, $schema, $id and $comment are dropped, and so is
 //     the webhooks section (3.0 has none; a 3.0 client generator calls the
 //     API, it receives no webhook).
@@ -32,7 +38,37 @@ func OpenAPI30(doc []byte) ([]byte, error) {
 	delete(d, "jsonSchemaDialect")
 	delete(d, "webhooks")
 	walkSchemas(d, downgradeSchema)
+	oneExample(d)
 	return json.MarshalIndent(d, "", "  ")
+}
+
+// oneExample turns each request body's named examples into its one
+// example, the one named "example" (operation in buildOpenAPI), and drops
+// the allOf of its shapes (applyRequired).
+func oneExample(d map[string]any) {
+	paths, _ := d["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for _, op := range ops {
+			o, _ := op.(map[string]any)
+			body, _ := o["requestBody"].(map[string]any)
+			content, _ := body["content"].(map[string]any)
+			for _, media := range content {
+				m, _ := media.(map[string]any)
+				if schema, ok := m["schema"].(map[string]any); ok {
+					delete(schema, "allOf")
+				}
+				named, ok := m["examples"].(map[string]any)
+				if !ok {
+					continue
+				}
+				delete(m, "examples")
+				if ex, ok := named["example"].(map[string]any); ok {
+					m["example"] = ex["value"]
+				}
+			}
+		}
+	}
 }
 
 // walkSchemas calls fix on every schema of a document: the values of

@@ -45,7 +45,8 @@ var _ = documents(adminDocs, map[string]Doc{
 	"POST /accounts/:id/adjustments": {Summary: "Post a ledger adjustment", Body: domain.AdjustmentRequest{}, Data: domain.PublicTransaction{}, Example: map[string]any{"amount": 100, "description": "Saldo inicial"}},
 	"POST /transfers/:id/review":     {Summary: "Approve or reject a withdrawal (PIX out or crypto) held for security review", Body: domain.ReviewRequest{}, Data: reviewed{}, Example: map[string]any{"decision": "approve"}},
 	"GET /ledger/verify":             {Summary: "Check the ledger's invariants", Data: ledgerCheck{}},
-	"POST /accounts/:id/webhooks":    {Summary: "Create a dashboard webhook endpoint (the whole account's events)", Body: domain.EndpointRequest{}, Data: createdWebhook{}},
+	"POST /accounts/:id/webhooks": {Summary: "Create a dashboard webhook endpoint (the whole account's events)", Body: domain.EndpointRequest{},
+		Example: map[string]any{"url": "https://example.com/hooks", "events": []string{"*"}, "description": "ERP da loja"}, Data: createdWebhook{}},
 	"POST /accounts/:id/users": {
 		Summary: "Invite a dashboard user", Description: "setPasswordUrl (absolute, single use, valid 24 h) is in this answer only.",
 		Body: dashboard.InviteRequest{}, Data: invitedUser{}, Example: map[string]any{"email": "dev@example.com", "role": "developer"},

@@ -27,9 +27,12 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Body: billing.BillingRequest{}, Data: billing.PublicBilling{},
 		Example: map[string]any{"method": "BOLETO", "amount": 150, "description": "Mensalidade",
 			"customer": map[string]any{"name": "Maria Silva", "taxId": "52998224725"}, "externalReference": "fatura-77"},
+		Alternatives: map[string]any{"storedCustomer": map[string]any{"method": "PIX", "amount": 89.9, "description": "Mensalidade",
+			"customer": map[string]any{"id": "cus_0193c1f0-8a4b-7e2d-9c1a-3b5d7f9e1a2c"}}},
 	},
 	"POST /billings/tokenize-card": {
-		Summary: "Tokenize a card for later billings", Body: billing.TokenizeCardRequest{}, Data: service.CardTokenView{},
+		Summary: "Tokenize a card for later billings", Body: billing.TokenizeCardRequest{},
+		Example: map[string]any{"customer": map[string]any{"id": "cus_0193c1f0-8a4b-7e2d-9c1a-3b5d7f9e1a2c"}, "creditCard": map[string]any{"holderName": "MARIA SILVA", "number": "4111111111111111", "expiryMonth": "12", "expiryYear": "2035", "ccv": "123"}, "creditCardHolderInfo": map[string]any{"name": "Maria Silva", "email": "maria@example.com", "cpfCnpj": "529.982.247-25", "postalCode": "01310-100", "addressNumber": "1000", "phone": "11987654321"}, "remoteIp": "203.0.113.7"}, Data: service.CardTokenView{},
 		Description: "Answers creditCardToken, creditCardBrand and creditCardNumber (the last four digits only).",
 	},
 	"GET /billings/get/:id": {Summary: "Get a billing by id or externalId", Data: billing.PublicBilling{}},

@@ -21,12 +21,15 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Description: "JSON with description and attachments [{name, contentBase64}], or multipart/form-data with description and files. " +
 			"At most 3 files of 256 KiB, PDF, PNG or JPEG (sniffed from the bytes). 403 while the automatic contest applies " +
 			"(autoContest on and the dispute above R$ 50); 400 once the dispute is not OPEN or its defence deadline passed.",
-		Body: med.EvidenceRequest{}, Data: domain.PublicTransaction{},
+		Body:    med.EvidenceRequest{},
+		Example: map[string]any{"description": "Venda regular: o produto foi entregue em 12/11; segue a nota fiscal.", "attachments": []any{map[string]any{"name": "nota-fiscal.pdf", "contentBase64": "JVBERi0xLjQK"}}}, Data: domain.PublicTransaction{},
 	},
 	"POST /sandbox/meds": {
 		Summary:     "Sandbox: an infraction report (MED) against a received PIX",
 		Description: "amount defaults to the PIX's amount and may not exceed it.",
-		Body:        med.MedOpeningRequest{}, Data: simulation{},
+		Body:        med.MedOpeningRequest{},
+		Example:     map[string]any{"transactionId": "0193c0e8-3b9a-7d4c-a1e2-5f7b9c3d1e86", "amount": 25.9, "reason": "O pagador relata um golpe"}, Data: simulation{},
 	},
-	"POST /sandbox/meds/:id/resolve": {Summary: "Sandbox: the processor's decision on a MED dispute", Body: med.MedResolveRequest{}, Data: simulation{}},
+	"POST /sandbox/meds/:id/resolve": {Summary: "Sandbox: the processor's decision on a MED dispute", Body: med.MedResolveRequest{},
+		Example: map[string]any{"status": "ACCEPTED"}, Data: simulation{}},
 })

@@ -229,7 +229,9 @@ func TestOpenAPIAdmitsWhatTheCodeAccepts(t *testing.T) {
 		{merchant["POST /products/create"], "products create", `"enum":["ACTIVE","INACTIVE","active","inactive"]`, ""},
 		{admin["POST /transfers/{id}/review"], "review", `"enum":["approve","reject"]`, `"APPROVE"`},
 		{merchant["POST /subaccount/set-limits"], "set-limits", `"daily":{"oneOf":[`, ""},
-		{merchant["POST /transfer-pix/create"], "transfer-pix create", "required unless pixCopyPaste", `"required":["amount"`},
+		{merchant["POST /transfer-pix/create"], "transfer-pix create", "required unless pixCopyPaste", ""},
+		// A PIX key with its type and amount, or a BR Code (applyRequired).
+		{merchant["POST /transfer-pix/create"], "transfer-pix shapes", `"allOf":[{"anyOf":[{"properties":{"amount":true,"pixKey":true,"pixKeyType":true},"required":["amount","pixKey","pixKeyType"]},{"properties":{"pixCopyPaste":true},"required":["pixCopyPaste"]}]}]`, ""},
 		{merchant["GET /subaccount/portal/status"], "portal status", `"data":{"anyOf":[{"$ref":"#/components/schemas/PortalItem"},`, ""},
 	} {
 		b, _ := json.Marshal(c.op)

@@ -113,9 +113,9 @@ func (e BillingsListParamsMethod) Valid() bool {
 
 // BillingsCreateJSONBody defines parameters for BillingsCreate.
 type BillingsCreateJSONBody struct {
-	Amount      *float64 `json:"amount,omitempty"`
-	BillingType *string  `json:"billingType,omitempty"`
-	CardToken   *string  `json:"cardToken,omitempty"`
+	Amount      float64 `json:"amount"`
+	BillingType *string `json:"billingType,omitempty"`
+	CardToken   *string `json:"cardToken,omitempty"`
 	CreditCard  *struct {
 		Ccv         *BillingsCreateJSONBody_CreditCard_Ccv         `json:"ccv,omitempty"`
 		ExpiryMonth *BillingsCreateJSONBody_CreditCard_ExpiryMonth `json:"expiryMonth,omitempty"`
@@ -131,7 +131,7 @@ type BillingsCreateJSONBody struct {
 		Phone         *string `json:"phone,omitempty"`
 		PostalCode    *string `json:"postalCode,omitempty"`
 	} `json:"creditCardHolderInfo,omitempty"`
-	Customer *struct {
+	Customer struct {
 		Email *string `json:"email,omitempty"`
 
 		// Id A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer.
@@ -141,12 +141,12 @@ type BillingsCreateJSONBody struct {
 		Name  *string `json:"name,omitempty"`
 		Phone *string `json:"phone,omitempty"`
 		TaxId *string `json:"taxId,omitempty"`
-	} `json:"customer,omitempty"`
+	} `json:"customer"`
 	Description       *string `json:"description,omitempty"`
 	DueDate           *string `json:"dueDate,omitempty"`
 	ExternalReference *string `json:"externalReference,omitempty"`
 	InstallmentCount  *int    `json:"installmentCount,omitempty"`
-	Method            *string `json:"method,omitempty"`
+	Method            string  `json:"method"`
 	RemoteIp          *string `json:"remoteIp,omitempty"`
 }
 
@@ -215,7 +215,7 @@ type BillingsListParamsMethod string
 type BillingsRefundJSONBody struct {
 	Amount      *float64 `json:"amount,omitempty"`
 	Description *string  `json:"description,omitempty"`
-	Id          *string  `json:"id,omitempty"`
+	Id          string   `json:"id"`
 }
 
 // BillingsRefundParams defines parameters for BillingsRefund.
@@ -226,22 +226,22 @@ type BillingsRefundParams struct {
 
 // BillingsTokenizeCardJSONBody defines parameters for BillingsTokenizeCard.
 type BillingsTokenizeCardJSONBody struct {
-	CreditCard *struct {
-		Ccv         *BillingsTokenizeCardJSONBody_CreditCard_Ccv         `json:"ccv,omitempty"`
-		ExpiryMonth *BillingsTokenizeCardJSONBody_CreditCard_ExpiryMonth `json:"expiryMonth,omitempty"`
-		ExpiryYear  *BillingsTokenizeCardJSONBody_CreditCard_ExpiryYear  `json:"expiryYear,omitempty"`
-		HolderName  *string                                              `json:"holderName,omitempty"`
-		Number      *string                                              `json:"number,omitempty"`
-	} `json:"creditCard,omitempty"`
+	CreditCard struct {
+		Ccv         BillingsTokenizeCardJSONBody_CreditCard_Ccv         `json:"ccv"`
+		ExpiryMonth BillingsTokenizeCardJSONBody_CreditCard_ExpiryMonth `json:"expiryMonth"`
+		ExpiryYear  BillingsTokenizeCardJSONBody_CreditCard_ExpiryYear  `json:"expiryYear"`
+		HolderName  string                                              `json:"holderName"`
+		Number      string                                              `json:"number"`
+	} `json:"creditCard"`
 	CreditCardHolderInfo *struct {
-		AddressNumber *string `json:"addressNumber,omitempty"`
-		CpfCnpj       *string `json:"cpfCnpj,omitempty"`
-		Email         *string `json:"email,omitempty"`
-		Name          *string `json:"name,omitempty"`
-		Phone         *string `json:"phone,omitempty"`
-		PostalCode    *string `json:"postalCode,omitempty"`
+		AddressNumber string `json:"addressNumber"`
+		CpfCnpj       string `json:"cpfCnpj"`
+		Email         string `json:"email"`
+		Name          string `json:"name"`
+		Phone         string `json:"phone"`
+		PostalCode    string `json:"postalCode"`
 	} `json:"creditCardHolderInfo,omitempty"`
-	Customer *struct {
+	Customer struct {
 		Email *string `json:"email,omitempty"`
 
 		// Id A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer.
@@ -251,7 +251,7 @@ type BillingsTokenizeCardJSONBody struct {
 		Name  *string `json:"name,omitempty"`
 		Phone *string `json:"phone,omitempty"`
 		TaxId *string `json:"taxId,omitempty"`
-	} `json:"customer,omitempty"`
+	} `json:"customer"`
 	RemoteIp *string `json:"remoteIp,omitempty"`
 }
 

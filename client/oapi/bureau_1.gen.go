@@ -84,7 +84,7 @@ type BureauDunningsCreateJSONBody struct {
 	CustomerState         string  `json:"customerState"`
 	Description           *string `json:"description,omitempty"`
 	Documents             struct {
-		ContentBase64 *string `json:"contentBase64,omitempty"`
+		ContentBase64 string  `json:"contentBase64"`
 		Name          *string `json:"name,omitempty"`
 	} `json:"documents"`
 	Payment string `json:"payment"`

@@ -82,7 +82,7 @@ type MedsEvidenceJSONBody struct {
 		ContentBase64 *string `json:"contentBase64,omitempty"`
 		Name          *string `json:"name,omitempty"`
 	} `json:"attachments,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description"`
 }
 
 // MedsEvidenceJSONRequestBody defines body for MedsEvidence for application/json ContentType.

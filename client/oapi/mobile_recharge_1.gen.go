@@ -17,9 +17,9 @@ import (
 
 // MobileRechargeCreateJSONBody defines parameters for MobileRechargeCreate.
 type MobileRechargeCreateJSONBody struct {
-	Amount            *float64 `json:"amount,omitempty"`
-	ExternalReference *string  `json:"externalReference,omitempty"`
-	Phone             *string  `json:"phone,omitempty"`
+	Amount            float64 `json:"amount"`
+	ExternalReference *string `json:"externalReference,omitempty"`
+	Phone             string  `json:"phone"`
 }
 
 // MobileRechargeCreateParams defines parameters for MobileRechargeCreate.

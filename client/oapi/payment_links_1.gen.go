@@ -52,8 +52,8 @@ type PaymentLinksCheckoutJSONBody struct {
 	Amount            *float64 `json:"amount,omitempty"`
 	CouponCode        *string  `json:"couponCode,omitempty"`
 	ExternalReference *string  `json:"externalReference,omitempty"`
-	LinkId            *string  `json:"linkId,omitempty"`
-	Method            *string  `json:"method,omitempty"`
+	LinkId            string   `json:"linkId"`
+	Method            string   `json:"method"`
 
 	// PayCurrency CRYPTO only (case-insensitive); USDT when absent
 	PayCurrency *PaymentLinksCheckoutJSONBodyPayCurrency `json:"payCurrency,omitempty"`
@@ -79,7 +79,7 @@ type PaymentLinksCreateJSONBody struct {
 	CustomerMode   *string   `json:"customerMode,omitempty"`
 	Description    *string   `json:"description,omitempty"`
 	FixedAmount    *float64  `json:"fixedAmount,omitempty"`
-	Name           *string   `json:"name,omitempty"`
+	Name           string    `json:"name"`
 	ProductIds     *[]string `json:"productIds,omitempty"`
 	Status         *string   `json:"status,omitempty"`
 }
@@ -100,7 +100,7 @@ type PaymentLinksListParams struct {
 
 // PaymentLinksStatusJSONBody defines parameters for PaymentLinksStatus.
 type PaymentLinksStatusJSONBody struct {
-	Status *string `json:"status,omitempty"`
+	Status string `json:"status"`
 }
 
 // PaymentLinksUpdateJSONBody defines parameters for PaymentLinksUpdate.

@@ -17,14 +17,14 @@ import (
 
 // PixAutomaticAuthorizationsCreateJSONBody defines parameters for PixAutomaticAuthorizationsCreate.
 type PixAutomaticAuthorizationsCreateJSONBody struct {
-	CustomerId         *string  `json:"customerId,omitempty"`
-	Description        *string  `json:"description,omitempty"`
+	CustomerId         string   `json:"customerId"`
+	Description        string   `json:"description"`
 	EndDate            *string  `json:"endDate,omitempty"`
 	FirstPaymentAmount *float64 `json:"firstPaymentAmount,omitempty"`
 	FixedAmount        *float64 `json:"fixedAmount,omitempty"`
-	Frequency          *string  `json:"frequency,omitempty"`
+	Frequency          string   `json:"frequency"`
 	MaxAmount          *float64 `json:"maxAmount,omitempty"`
-	StartDate          *string  `json:"startDate,omitempty"`
+	StartDate          string   `json:"startDate"`
 }
 
 // PixAutomaticAuthorizationsCreateParams defines parameters for PixAutomaticAuthorizationsCreate.
@@ -42,9 +42,9 @@ type PixAutomaticAuthorizationsListParams struct {
 
 // PixAutomaticPaymentInstructionsCreateJSONBody defines parameters for PixAutomaticPaymentInstructionsCreate.
 type PixAutomaticPaymentInstructionsCreateJSONBody struct {
-	Amount          *float64 `json:"amount,omitempty"`
-	AuthorizationId *string  `json:"authorizationId,omitempty"`
-	DueDate         *string  `json:"dueDate,omitempty"`
+	Amount          float64 `json:"amount"`
+	AuthorizationId string  `json:"authorizationId"`
+	DueDate         string  `json:"dueDate"`
 }
 
 // PixAutomaticPaymentInstructionsCreateParams defines parameters for PixAutomaticPaymentInstructionsCreate.

@@ -12,13 +12,13 @@ import (
 // SandboxMedsJSONBody defines parameters for SandboxMeds.
 type SandboxMedsJSONBody struct {
 	Amount        *float64 `json:"amount,omitempty"`
-	Reason        *string  `json:"reason,omitempty"`
-	TransactionId *string  `json:"transactionId,omitempty"`
+	Reason        string   `json:"reason"`
+	TransactionId string   `json:"transactionId"`
 }
 
 // SandboxMedsResolveJSONBody defines parameters for SandboxMedsResolve.
 type SandboxMedsResolveJSONBody struct {
-	Status *string `json:"status,omitempty"`
+	Status string `json:"status"`
 }
 
 // SandboxPaymentPixPayJSONBody defines parameters for SandboxPaymentPixPay.

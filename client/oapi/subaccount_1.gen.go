@@ -22,10 +22,10 @@ type SubaccountBalanceView struct {
 
 // SubaccountAddBalanceJSONBody defines parameters for SubaccountAddBalance.
 type SubaccountAddBalanceJSONBody struct {
-	Amount            *float64 `json:"amount,omitempty"`
-	Description       *string  `json:"description,omitempty"`
-	ExternalReference *string  `json:"externalReference,omitempty"`
-	Id                *string  `json:"id,omitempty"`
+	Amount            float64 `json:"amount"`
+	Description       *string `json:"description,omitempty"`
+	ExternalReference string  `json:"externalReference"`
+	Id                string  `json:"id"`
 }
 
 // SubaccountBalanceParams defines parameters for SubaccountBalance.
@@ -36,16 +36,16 @@ type SubaccountBalanceParams struct {
 
 // SubaccountCreateJSONBody defines parameters for SubaccountCreate.
 type SubaccountCreateJSONBody struct {
-	BirthDate         *string `json:"birthDate,omitempty"`
+	BirthDate         string  `json:"birthDate"`
 	Cnpj              *string `json:"cnpj,omitempty"`
 	CompanyName       *string `json:"companyName,omitempty"`
-	Cpf               *string `json:"cpf,omitempty"`
-	ExternalReference *string `json:"externalReference,omitempty"`
-	FullName          *string `json:"fullName,omitempty"`
+	Cpf               string  `json:"cpf"`
+	ExternalReference string  `json:"externalReference"`
+	FullName          string  `json:"fullName"`
 	PersonType        *string `json:"personType,omitempty"`
 	PortalEmail       *string `json:"portalEmail,omitempty"`
 	PortalPassword    *string `json:"portalPassword,omitempty"`
-	PostalCode        *string `json:"postalCode,omitempty"`
+	PostalCode        string  `json:"postalCode"`
 	Site              *string `json:"site,omitempty"`
 }
 
@@ -57,7 +57,7 @@ type SubaccountCreateParams struct {
 
 // SubaccountDeleteJSONBody defines parameters for SubaccountDelete.
 type SubaccountDeleteJSONBody struct {
-	Id *string `json:"id,omitempty"`
+	Id string `json:"id"`
 }
 
 // SubaccountListParams defines parameters for SubaccountList.
@@ -69,8 +69,8 @@ type SubaccountListParams struct {
 
 // SubaccountLockJSONBody defines parameters for SubaccountLock.
 type SubaccountLockJSONBody struct {
-	Id   *string `json:"id,omitempty"`
-	Mode *string `json:"mode,omitempty"`
+	Id   string `json:"id"`
+	Mode string `json:"mode"`
 }
 
 // SubaccountPortalReset2faJSONBody defines parameters for SubaccountPortalReset2fa.
@@ -87,10 +87,10 @@ type SubaccountPortalRevokeJSONBody struct {
 
 // SubaccountPortalSetupJSONBody defines parameters for SubaccountPortalSetup.
 type SubaccountPortalSetupJSONBody struct {
-	Email             *string `json:"email,omitempty"`
+	Email             string  `json:"email"`
 	ExternalReference *string `json:"externalReference,omitempty"`
 	Id                *string `json:"id,omitempty"`
-	Password          *string `json:"password,omitempty"`
+	Password          string  `json:"password"`
 }
 
 // SubaccountPortalStatusParams defines parameters for SubaccountPortalStatus.
@@ -117,7 +117,7 @@ type SubaccountPortalStatus200JSONResponseBody struct {
 
 // SubaccountPortalUpdateEmailJSONBody defines parameters for SubaccountPortalUpdateEmail.
 type SubaccountPortalUpdateEmailJSONBody struct {
-	Email             *string `json:"email,omitempty"`
+	Email             string  `json:"email"`
 	ExternalReference *string `json:"externalReference,omitempty"`
 	Id                *string `json:"id,omitempty"`
 }
@@ -130,17 +130,17 @@ type SubaccountPricingParams struct {
 
 // SubaccountRemoveBalanceJSONBody defines parameters for SubaccountRemoveBalance.
 type SubaccountRemoveBalanceJSONBody struct {
-	Amount            *float64 `json:"amount,omitempty"`
-	Description       *string  `json:"description,omitempty"`
-	ExternalReference *string  `json:"externalReference,omitempty"`
-	Id                *string  `json:"id,omitempty"`
+	Amount            float64 `json:"amount"`
+	Description       *string `json:"description,omitempty"`
+	ExternalReference string  `json:"externalReference"`
+	Id                string  `json:"id"`
 }
 
 // SubaccountSetLimitsJSONBody defines parameters for SubaccountSetLimits.
 type SubaccountSetLimitsJSONBody struct {
 	// Daily null: no limit
 	Daily *float64 `json:"daily,omitempty"`
-	Id    *string  `json:"id,omitempty"`
+	Id    string   `json:"id"`
 
 	// Monthly null: no limit
 	Monthly *float64 `json:"monthly,omitempty"`
@@ -151,7 +151,7 @@ type SubaccountSetLimitsJSONBody struct {
 
 // SubaccountSetPricingJSONBody defines parameters for SubaccountSetPricing.
 type SubaccountSetPricingJSONBody struct {
-	Id            *string  `json:"id,omitempty"`
+	Id            string   `json:"id"`
 	PixInFixed    *float64 `json:"pixInFixed,omitempty"`
 	PixInPercent  *float64 `json:"pixInPercent,omitempty"`
 	PixOutFixed   *float64 `json:"pixOutFixed,omitempty"`
@@ -160,21 +160,21 @@ type SubaccountSetPricingJSONBody struct {
 
 // SubaccountTransferJSONBody defines parameters for SubaccountTransfer.
 type SubaccountTransferJSONBody struct {
-	Amount            *float64 `json:"amount,omitempty"`
-	Description       *string  `json:"description,omitempty"`
-	ExternalReference *string  `json:"externalReference,omitempty"`
-	FromSubaccountId  *string  `json:"fromSubaccountId,omitempty"`
-	ToSubaccountId    *string  `json:"toSubaccountId,omitempty"`
+	Amount            float64 `json:"amount"`
+	Description       *string `json:"description,omitempty"`
+	ExternalReference string  `json:"externalReference"`
+	FromSubaccountId  string  `json:"fromSubaccountId"`
+	ToSubaccountId    string  `json:"toSubaccountId"`
 }
 
 // SubaccountUnlockJSONBody defines parameters for SubaccountUnlock.
 type SubaccountUnlockJSONBody struct {
-	Id *string `json:"id,omitempty"`
+	Id string `json:"id"`
 }
 
 // SubaccountUpdateJSONBody defines parameters for SubaccountUpdate.
 type SubaccountUpdateJSONBody struct {
-	Id     *string `json:"id,omitempty"`
+	Id     string  `json:"id"`
 	Name   *string `json:"name,omitempty"`
 	Status *string `json:"status,omitempty"`
 }

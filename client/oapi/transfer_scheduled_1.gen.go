@@ -41,18 +41,18 @@ type TransferScheduledCreateJSONBody struct {
 	BalanceThreshold *float64 `json:"balanceThreshold,omitempty"`
 	Label            *string  `json:"label,omitempty"`
 	MaxRuns          *int     `json:"maxRuns,omitempty"`
-	Payload          *struct {
+	Payload          struct {
 		// Address cripto: the destination address of payCurrency
-		Address     *string  `json:"address,omitempty"`
-		Amount      *float64 `json:"amount,omitempty"`
-		CoverFee    *bool    `json:"coverFee,omitempty"`
-		Description *string  `json:"description,omitempty"`
+		Address     *string `json:"address,omitempty"`
+		Amount      float64 `json:"amount"`
+		CoverFee    *bool   `json:"coverFee,omitempty"`
+		Description *string `json:"description,omitempty"`
 
 		// ExtraId cripto: the destination tag (required for XRP)
 		ExtraId *string `json:"extraId,omitempty"`
 
 		// Method pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
-		Method *TransferScheduledCreateJSONBodyPayloadMethod `json:"method,omitempty"`
+		Method TransferScheduledCreateJSONBodyPayloadMethod `json:"method"`
 
 		// PayCurrency cripto: BTC
 		PayCurrency    *string     `json:"payCurrency,omitempty"`
@@ -61,17 +61,17 @@ type TransferScheduledCreateJSONBody struct {
 		PixRail        interface{} `json:"pixRail,omitempty"`
 		RecipientEmail *string     `json:"recipientEmail,omitempty"`
 		SubaccountId   *string     `json:"subaccountId,omitempty"`
-	} `json:"payload,omitempty"`
+	} `json:"payload"`
 	RecurrenceRule *struct {
 		CustomDays *int    `json:"customDays,omitempty"`
 		DayOfMonth *int    `json:"dayOfMonth,omitempty"`
 		DayOfWeek  *int    `json:"dayOfWeek,omitempty"`
-		Interval   *string `json:"interval,omitempty"`
-		Time       *string `json:"time,omitempty"`
+		Interval   string  `json:"interval"`
+		Time       string  `json:"time"`
 		Timezone   *string `json:"timezone,omitempty"`
 	} `json:"recurrenceRule,omitempty"`
 	ScheduledAt *string `json:"scheduledAt,omitempty"`
-	TriggerType *string `json:"triggerType,omitempty"`
+	TriggerType string  `json:"triggerType"`
 }
 
 // TransferScheduledCreateParams defines parameters for TransferScheduledCreate.

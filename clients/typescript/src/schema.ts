@@ -3662,25 +3662,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 150,
-                 *       "customer": {
-                 *         "name": "Maria Silva",
-                 *         "taxId": "52998224725"
-                 *       },
-                 *       "description": "Mensalidade",
-                 *       "externalReference": "fatura-77",
-                 *       "method": "BOLETO"
-                 *     }
-                 */
                 "application/json": {
-                    method?: string;
+                    method: string;
                     billingType?: string;
-                    amount?: number;
-                    customer?: {
+                    amount: number;
+                    customer: {
                         /** @description A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer. */
                         id?: string;
                         /** @description The name the billing is made out to. Without an id, the billing is linked to the account's store customer with this taxId (created when there is none; an existing one is never changed, its name included). */
@@ -3825,7 +3813,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -3835,7 +3823,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    id?: string;
+                    id: string;
                     amount?: number;
                     description?: string;
                 };
@@ -3874,10 +3862,33 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "creditCard": {
+                 *         "ccv": "123",
+                 *         "expiryMonth": "12",
+                 *         "expiryYear": "2035",
+                 *         "holderName": "MARIA SILVA",
+                 *         "number": "4111111111111111"
+                 *       },
+                 *       "creditCardHolderInfo": {
+                 *         "addressNumber": "1000",
+                 *         "cpfCnpj": "529.982.247-25",
+                 *         "email": "maria@example.com",
+                 *         "name": "Maria Silva",
+                 *         "phone": "11987654321",
+                 *         "postalCode": "01310-100"
+                 *       },
+                 *       "customer": {
+                 *         "id": "cus_0193c1f0-8a4b-7e2d-9c1a-3b5d7f9e1a2c"
+                 *       },
+                 *       "remoteIp": "203.0.113.7"
+                 *     }
+                 */
                 "application/json": {
-                    customer?: {
+                    customer: {
                         /** @description A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer. */
                         id?: string;
                         /** @description The name the billing is made out to. Without an id, the billing is linked to the account's store customer with this taxId (created when there is none; an existing one is never changed, its name included). */
@@ -3886,20 +3897,20 @@ export interface operations {
                         email?: string;
                         phone?: string;
                     };
-                    creditCard?: {
-                        holderName?: string;
-                        number?: string;
-                        expiryMonth?: string | number;
-                        expiryYear?: string | number;
-                        ccv?: string | number;
+                    creditCard: {
+                        holderName: string;
+                        number: string;
+                        expiryMonth: string | number;
+                        expiryYear: string | number;
+                        ccv: string | number;
                     };
                     creditCardHolderInfo?: {
-                        name?: string;
-                        email?: string;
-                        cpfCnpj?: string;
-                        postalCode?: string;
-                        addressNumber?: string;
-                        phone?: string;
+                        name: string;
+                        email: string;
+                        cpfCnpj: string;
+                        postalCode: string;
+                        addressNumber: string;
+                        phone: string;
                     };
                     remoteIp?: string;
                 };
@@ -3940,6 +3951,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "customerAddress": "Av. Paulista",
+                 *       "customerAddressNumber": "1000",
+                 *       "customerCity": "São Paulo",
+                 *       "customerComplement": "Sala 12",
+                 *       "customerCpfCnpj": "529.982.247-25",
+                 *       "customerEmail": "maria@example.com",
+                 *       "customerName": "Maria Silva",
+                 *       "customerPostalCode": "01310-100",
+                 *       "customerPrimaryPhone": "(11) 98765-4321",
+                 *       "customerProvince": "Bela Vista",
+                 *       "customerState": "SP",
+                 *       "description": "Mensalidade de outubro em atraso",
+                 *       "documents": {
+                 *         "contentBase64": "JVBERi0xLjQK",
+                 *         "name": "contrato.pdf"
+                 *       },
+                 *       "payment": "bil_0193c0d2-7f3a-7b5e-8c1d-9a2e4f6b8d13",
+                 *       "type": "CREDIT_BUREAU"
+                 *     }
+                 */
                 "application/json": {
                     payment: string;
                     type: string;
@@ -3957,7 +3990,7 @@ export interface operations {
                     customerState: string;
                     documents: {
                         name?: string;
-                        contentBase64?: string;
+                        contentBase64: string;
                     };
                 };
             };
@@ -4101,6 +4134,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "cpfCnpj": "529.982.247-25",
+                 *       "customer": "cus_0193c1f0-8a4b-7e2d-9c1a-3b5d7f9e1a2c"
+                 *     }
+                 */
                 "application/json": {
                     customer: string;
                     cpfCnpj: string;
@@ -4213,6 +4252,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "BLACKFRIDAY",
+                 *       "discountType": "PERCENT",
+                 *       "discountValue": 15,
+                 *       "expiresAt": "2035-11-30T23:59:59-03:00",
+                 *       "maxUses": 100,
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /** @description unique per account */
                     code: string;
@@ -4378,6 +4427,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "maxUses": 200,
+                 *       "status": "INACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     /** @description unique per account */
                     code?: string;
@@ -4435,6 +4490,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 197,
+                 *       "code": "BLACKFRIDAY",
+                 *       "paymentLinkId": "plink_0193c2aa-6e1d-7f40-a2b3-7c9e5d1f3a64"
+                 *     }
+                 */
                 "application/json": {
                     code: string;
                     amount: number;
@@ -4478,6 +4540,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "city": "São Paulo",
+                 *       "document": "529.982.247-25",
+                 *       "email": "maria@example.com",
+                 *       "name": "Maria Silva",
+                 *       "phone": "(11) 98765-4321",
+                 *       "state": "SP",
+                 *       "type": "PF",
+                 *       "whatsapp": "(11) 98765-4321"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** Format: email */
@@ -4641,6 +4715,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "city": "Campinas",
+                 *       "phone": "(11) 91234-5678",
+                 *       "state": "SP"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** Format: email */
@@ -4768,10 +4849,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "attachments": [
+                 *         {
+                 *           "contentBase64": "JVBERi0xLjQK",
+                 *           "name": "nota-fiscal.pdf"
+                 *         }
+                 *       ],
+                 *       "description": "Venda regular: o produto foi entregue em 12/11; segue a nota fiscal."
+                 *     }
+                 */
                 "application/json": {
-                    description?: string;
+                    description: string;
                     attachments?: {
                         name?: string;
                         contentBase64?: string;
@@ -4843,7 +4935,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -4852,8 +4944,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    phone?: string;
-                    amount?: number;
+                    phone: string;
+                    amount: number;
                     externalReference?: string;
                 };
             };
@@ -5139,11 +5231,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    linkId?: string;
-                    method?: string;
+                    linkId: string;
+                    method: string;
                     payer?: {
                         name?: string;
                         document?: string;
@@ -5193,10 +5285,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "allowedMethods": [
+                 *         "PIX"
+                 *       ],
+                 *       "customerMode": "REQUIRED",
+                 *       "description": "Acesso vitalício às aulas gravadas",
+                 *       "fixedAmount": 197,
+                 *       "name": "Curso de fotografia",
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
-                    name?: string;
+                    name: string;
                     description?: string;
                     allowedMethods?: string[];
                     fixedAmount?: number;
@@ -5375,10 +5479,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "INACTIVE"
+                 *     }
+                 */
                 "application/json": {
-                    status?: string;
+                    status: string;
                 };
             };
         };
@@ -5415,6 +5524,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Preço de lançamento",
+                 *       "fixedAmount": 167
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     description?: string;
@@ -5636,16 +5751,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 10,
-                 *       "description": "Fornecedor",
-                 *       "pixKey": "pagamentos@example.com",
-                 *       "pixKeyType": "EMAIL"
-                 *     }
-                 */
                 "application/json": {
                     /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
                     amount?: number;
@@ -5663,7 +5770,13 @@ export interface operations {
                     externalReference?: string;
                     /** @description must not be sent: the rail comes from the API key */
                     pixRail?: unknown;
-                };
+                } & ({
+                    amount: unknown;
+                    pixKey: unknown;
+                    pixKeyType: unknown;
+                } | {
+                    pixCopyPaste: unknown;
+                });
             };
         };
         responses: {
@@ -5844,18 +5957,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    customerId?: string;
-                    description?: string;
-                    frequency?: string;
+                    customerId: string;
+                    description: string;
+                    frequency: string;
                     fixedAmount?: number;
                     maxAmount?: number;
-                    startDate?: string;
+                    startDate: string;
                     endDate?: string;
                     firstPaymentAmount?: number;
-                };
+                } & ({
+                    fixedAmount: unknown;
+                } | {
+                    maxAmount: unknown;
+                });
             };
         };
         responses: {
@@ -5995,12 +6112,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 89.9,
+                 *       "authorizationId": "pa_0193c3c4-2d8b-7a61-9e0f-6b4d2a8c1e75",
+                 *       "dueDate": "2035-02-10"
+                 *     }
+                 */
                 "application/json": {
-                    authorizationId?: string;
-                    amount?: number;
-                    dueDate?: string;
+                    authorizationId: string;
+                    amount: number;
+                    dueDate: string;
                 };
             };
         };
@@ -6112,6 +6236,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "deliveries": [
+                 *         {
+                 *           "redirectUrl": "https://example.com/cursos/fotografia",
+                 *           "type": "LINK"
+                 *         }
+                 *       ],
+                 *       "description": "Acesso vitalício às aulas gravadas",
+                 *       "name": "Curso de fotografia",
+                 *       "price": 197,
+                 *       "sku": "CURSO-FOTO-01",
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /** @description unique per account */
@@ -6278,6 +6417,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "price": 167,
+                 *       "status": "ACTIVE"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     /** @description unique per account */
@@ -6347,7 +6492,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    transactionId?: string;
+                    transactionId: string;
                     e2eId?: string;
                     refundId?: string;
                     /** @description the deposit's gross amount */
@@ -6537,12 +6682,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25.9,
+                 *       "reason": "O pagador relata um golpe",
+                 *       "transactionId": "0193c0e8-3b9a-7d4c-a1e2-5f7b9c3d1e86"
+                 *     }
+                 */
                 "application/json": {
-                    transactionId?: string;
+                    transactionId: string;
                     amount?: number;
-                    reason?: string;
+                    reason: string;
                 };
             };
         };
@@ -6577,10 +6729,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "status": "ACCEPTED"
+                 *     }
+                 */
                 "application/json": {
-                    status?: string;
+                    status: string;
                 };
             };
         };
@@ -7042,13 +7199,21 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 250,
+                 *       "description": "Repasse de vendas",
+                 *       "externalReference": "repasse-2025-11",
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57"
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
-                    amount?: number;
+                    id: string;
+                    amount: number;
                     description?: string;
-                    externalReference?: string;
+                    externalReference: string;
                 };
             };
         };
@@ -7117,15 +7282,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "birthDate": "1990-05-17",
+                 *       "cpf": "529.982.247-25",
+                 *       "externalReference": "loja-maria-7",
+                 *       "fullName": "Maria Silva",
+                 *       "personType": "PF",
+                 *       "postalCode": "01310-100"
+                 *     }
+                 */
                 "application/json": {
                     personType?: string;
-                    fullName?: string;
-                    cpf?: string;
-                    birthDate?: string;
-                    postalCode?: string;
-                    externalReference?: string;
+                    fullName: string;
+                    cpf: string;
+                    birthDate: string;
+                    postalCode: string;
+                    externalReference: string;
                     portalEmail?: string;
                     portalPassword?: string;
                     cnpj?: string;
@@ -7164,10 +7339,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57"
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
+                    id: string;
                 };
             };
         };
@@ -7304,11 +7484,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57",
+                 *       "mode": "withdraw_only"
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
-                    mode?: string;
+                    id: string;
+                    mode: string;
                 };
             };
         };
@@ -7341,12 +7527,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                };
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7378,12 +7568,16 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                };
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7415,14 +7609,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                    email?: string;
-                    password?: string;
-                };
+                    email: string;
+                    password: string;
+                } & ({
+                    externalReference: unknown;
+                } | {
+                    id: unknown;
+                });
             };
         };
         responses: {
@@ -7495,13 +7693,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     id?: string;
                     externalReference?: string;
-                    email?: string;
-                };
+                    email: string;
+                } & ({
+                    id: unknown;
+                } | {
+                    externalReference: unknown;
+                });
             };
         };
         responses: {
@@ -7566,13 +7768,21 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 100,
+                 *       "description": "Resgate",
+                 *       "externalReference": "resgate-2025-11",
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57"
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
-                    amount?: number;
+                    id: string;
+                    amount: number;
                     description?: string;
-                    externalReference?: string;
+                    externalReference: string;
                 };
             };
         };
@@ -7605,10 +7815,18 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "daily": 5000,
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57",
+                 *       "monthly": 50000,
+                 *       "perTransaction": null
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
+                    id: string;
                     daily?: number | null;
                     monthly?: number | null;
                     perTransaction?: number | null;
@@ -7644,10 +7862,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57",
+                 *       "pixInFixed": 0.1,
+                 *       "pixInPercent": 0.5,
+                 *       "pixOutFixed": 0.5,
+                 *       "pixOutPercent": 0
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
+                    id: string;
                     pixInPercent?: number;
                     pixInFixed?: number;
                     pixOutPercent?: number;
@@ -7684,14 +7911,23 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 75.5,
+                 *       "description": "Rateio",
+                 *       "externalReference": "rateio-2025-11",
+                 *       "fromSubaccountId": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57",
+                 *       "toSubaccountId": "sub_0193c7a3-0b4f-7d21-8e6a-4f2c9b7d1a38"
+                 *     }
+                 */
                 "application/json": {
-                    fromSubaccountId?: string;
-                    toSubaccountId?: string;
-                    amount?: number;
+                    fromSubaccountId: string;
+                    toSubaccountId: string;
+                    amount: number;
                     description?: string;
-                    externalReference?: string;
+                    externalReference: string;
                 };
             };
         };
@@ -7724,10 +7960,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "sub_0193c7a2-5d1e-7b3a-9f4e-2c8d6a1b0e57"
+                 *     }
+                 */
                 "application/json": {
-                    id?: string;
+                    id: string;
                 };
             };
         };
@@ -7760,13 +8001,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    id?: string;
+                    id: string;
                     name?: string;
                     status?: string;
-                };
+                } & ({
+                    name: unknown;
+                } | {
+                    status: unknown;
+                });
             };
         };
         responses: {
@@ -7979,14 +8224,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "address": "rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh",
-                 *       "amount": 30,
-                 *       "extraId": "123456",
-                 *       "payCurrency": "XRP"
-                 *     }
-                 */
                 "application/json": {
                     /** @description checked with its currency's checksum: bech32 or base58check for BTC; EIP-55 when mixed case for ETH and USDT */
                     address: string;
@@ -8362,16 +8599,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 10,
-                 *       "description": "Fornecedor",
-                 *       "pixKey": "pagamentos@example.com",
-                 *       "pixKeyType": "EMAIL"
-                 *     }
-                 */
                 "application/json": {
                     /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
                     amount?: number;
@@ -8389,7 +8618,13 @@ export interface operations {
                     externalReference?: string;
                     /** @description must not be sent: the rail comes from the API key */
                     pixRail?: unknown;
-                };
+                } & ({
+                    amount: unknown;
+                    pixKey: unknown;
+                    pixKeyType: unknown;
+                } | {
+                    pixCopyPaste: unknown;
+                });
             };
         };
         responses: {
@@ -8570,14 +8805,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    triggerType?: string;
+                    triggerType: string;
                     scheduledAt?: string;
                     recurrenceRule?: {
-                        interval?: string;
-                        time?: string;
+                        interval: string;
+                        time: string;
                         timezone?: string;
                         dayOfWeek?: number;
                         dayOfMonth?: number;
@@ -8586,13 +8821,13 @@ export interface operations {
                     balanceThreshold?: number;
                     maxRuns?: number;
                     label?: string;
-                    payload?: {
+                    payload: {
                         /**
                          * @description pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
                          * @enum {string}
                          */
-                        method?: "pix_padrao" | "interna" | "cripto";
-                        amount?: number;
+                        method: "pix_padrao" | "interna" | "cripto";
+                        amount: number;
                         description?: string;
                         coverFee?: boolean;
                         pixKey?: string;
@@ -8607,7 +8842,13 @@ export interface operations {
                         extraId?: string;
                         pixRail?: unknown;
                     };
-                };
+                } & ({
+                    recurrenceRule: unknown;
+                } | {
+                    balanceThreshold: unknown;
+                } | {
+                    scheduledAt: unknown;
+                });
             };
         };
         responses: {
@@ -8747,6 +8988,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "Repasse quinzenal ao fornecedor",
+                 *       "maxRuns": 26
+                 *     }
+                 */
                 "application/json": {
                     status?: string;
                     scheduledAt?: string;
@@ -8959,6 +9206,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Servidor de pedidos",
+                 *       "events": [
+                 *         "payment.*",
+                 *         "transfer.*"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     url?: string;
                     /** @description event types or patterns (payment.paid */
