@@ -17,6 +17,8 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Summary: "Refund a received PIX", Description: "The whole gross amount of the deposit goes back to the payer; the refund settles asynchronously (event payment.refunded).",
 		Body: domain.RefundRequest{}, Data: domain.PublicTransaction{},
 		Example: map[string]any{"transactionId": "3f0c…", "amount": 25.9, "description": "Pedido cancelado"},
+		// The deposit named by its end-to-end id instead.
+		Alternatives: map[string]any{"byE2eId": map[string]any{"e2eId": "E18236120202611291200s0123456789", "amount": 25.9}},
 	},
 	"GET /refunds/get/:id": {Summary: "Get a refund by transaction id, refundId or e2eId", Data: domain.PublicTransaction{}},
 	"GET /refunds/list":    {Summary: "List refunded PIX charges", Query: listQuery{}, Data: domain.PublicTransaction{}, List: true},

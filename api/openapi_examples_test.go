@@ -104,7 +104,8 @@ func TestDocumentRequiresWhatValidateRequires(t *testing.T) {
 		{"POST /billings/create", `"required":["method","amount","customer"]`},
 		{"POST /subaccount/add-balance", `"required":["id","amount","externalReference"]`},
 		{"POST /payment-links/create", `"required":["name"]`},
-		{"POST /refunds/create", `"required":["transactionId","amount"]`},
+		{"POST /refunds/create", `"anyOf":[{"properties":{"transactionId":true},"required":["transactionId"]},{"properties":{"e2eId":true},"required":["e2eId"]}]`},
+		{"POST /refunds/create", `"required":["amount"]`},
 		// One level down: a schedule's payload needs its method and amount.
 		{"POST /transfer-scheduled/create", `"required":["method","amount"]`},
 		{"POST /bureau/dunnings/create", `"required":["contentBase64"]`},

@@ -51,7 +51,7 @@ type RefundsCreateJSONBody struct {
 	Nature        *RefundsCreateJSONBodyNature `json:"nature,omitempty"`
 	RefundId      *string                      `json:"refundId,omitempty"`
 	SubaccountId  *string                      `json:"subaccountId,omitempty"`
-	TransactionId string                       `json:"transactionId"`
+	TransactionId *string                      `json:"transactionId,omitempty"`
 }
 
 // RefundsCreateParams defines parameters for RefundsCreate.

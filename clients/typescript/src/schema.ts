@@ -6484,15 +6484,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 25.9,
-                 *       "description": "Pedido cancelado",
-                 *       "transactionId": "3f0c…"
-                 *     }
-                 */
                 "application/json": {
-                    transactionId: string;
+                    transactionId?: string;
                     e2eId?: string;
                     refundId?: string;
                     /** @description the deposit's gross amount */
@@ -6504,7 +6497,11 @@ export interface operations {
                     nature?: "ORIGINAL" | "RETIRADA" | "original" | "retirada";
                     description?: string;
                     subaccountId?: string;
-                };
+                } & ({
+                    transactionId: unknown;
+                } | {
+                    e2eId: unknown;
+                });
             };
         };
         responses: {
