@@ -30,7 +30,11 @@ func TestDashboardBrowser(t *testing.T) {
 	const password = "Painel!2026"
 
 	// Sign up.
-	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/signup"), chromedp.WaitVisible("#name"),
+	if err := chromedp.Do(ctx, chromedp.Navigate(e.base+"/dashboard/signup"), chromedp.WaitVisible("#name")); err != nil {
+		t.Fatalf("sign-up page: %v", err)
+	}
+	shots.save(ctx, "dashboard-signup.png")
+	if err := chromedp.Do(ctx,
 		chromedp.SendKeys("#name", "Loja da Ana"), chromedp.SendKeys("#email", email),
 		chromedp.SendKeys("#document", "529.982.247-25"), chromedp.SendKeys("#password", password),
 		chromedp.Submit("#password"), chromedp.WaitVisible("#saldo")); err != nil {
@@ -136,6 +140,24 @@ func TestDashboardBrowser(t *testing.T) {
 		t.Fatalf("the revoked key: %d", r.Status)
 	}
 	shots.save(ctx, "dashboard-key-revoked.png")
+
+	// Every other page of the dashboard, as it looks with this account's
+	// records (docs/dashboard.md shows each).
+	for _, p := range []struct{ path, shot string }{
+		{"/dashboard/transactions", "dashboard-transactions.png"},
+		{"/dashboard/payments/" + chargeID, "dashboard-payment.png"},
+		{"/dashboard/billings", "dashboard-billings.png"},
+		{"/dashboard/checkouts", "dashboard-checkouts.png"},
+		{"/dashboard/subaccounts", "dashboard-subaccounts.png"},
+		{"/dashboard/users", "dashboard-users.png"},
+		{"/dashboard/audit", "dashboard-audit.png"},
+		{"/dashboard/webhooks", "dashboard-webhooks.png"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(e.base+p.path), chromedp.WaitVisible("main")); err != nil {
+			t.Fatalf("%s: %v", p.path, err)
+		}
+		shots.save(ctx, p.shot)
+	}
 	t.Logf("screenshots in %s", shots.dir)
 }
 
