@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -20,8 +19,9 @@ func chromiumPath(t *testing.T) string {
 	if p, err := exec.LookPath("chromium"); err == nil {
 		return p
 	}
-	_, file, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(file), "..", "scripts", "ensure-chromium.sh")
+	// A test runs in its package's folder (whatever -trimpath does to
+	// the binary's file names).
+	script := filepath.Join("..", "scripts", "ensure-chromium.sh")
 	if out, err := exec.Command("bash", script).CombinedOutput(); err != nil {
 		t.Logf("scripts/ensure-chromium.sh: %v: %s", err, out)
 		return ""
