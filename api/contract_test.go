@@ -46,7 +46,7 @@ func (c counting) String() string { return "anything (counted)" }
 func (f *fixture) useCases() []any {
 	return []any{f.charges, f.transfers, f.refunds, f.internal, f.schedules, f.webhooks, f.sandbox, f.subs, f.txs,
 		f.accounts, f.links, f.pixauto, f.customers, f.checkouts, f.products, f.billings, f.coupons, f.meds,
-		f.recharges, f.crypto, f.subscriptions, f.bureau, f.portal, f.dash}
+		f.recharges, f.crypto, f.subscriptions, f.bureau, f.portal, f.dashPeople, f.dashKeys, f.dashMoney}
 }
 
 // answerAnything lets every use case of f (useCases) take any call, any

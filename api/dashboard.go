@@ -16,12 +16,22 @@ import (
 	"github.com/jangada/jangada/service"
 )
 
-//go:generate go tool mockgen -destination=apimock/dashboard.go -package=apimock . Dashboard
+//go:generate go tool mockgen -destination=apimock/dashboard_people.go -package=apimock . DashboardPeople
+//go:generate go tool mockgen -destination=apimock/dashboard_integration.go -package=apimock . DashboardIntegration
+//go:generate go tool mockgen -destination=apimock/dashboard_money.go -package=apimock . DashboardMoney
 
 // Dashboard is the merchant dashboard's use cases (service.Dashboard):
 // its users, what they manage and what they read. Each checks the user's
 // role and scopes every id to the user's account.
 type Dashboard interface {
+	DashboardPeople
+	DashboardIntegration
+	DashboardMoney
+}
+
+// DashboardPeople is who gets in: sign-up, invitations, login, the
+// session's user, the second factor, the users and the audit log.
+type DashboardPeople interface {
 	Login(ctx context.Context, in service.DashboardLogin) (service.DashboardUser, error)
 	User(ctx context.Context, id string, epoch int64, address string) (service.DashboardUser, error)
 	Signup(ctx context.Context, in dashboard.Signup, address string) (service.DashboardUser, error)
@@ -33,6 +43,11 @@ type Dashboard interface {
 	Users(ctx context.Context, u service.DashboardUser) ([]dashboard.User, error)
 	RemoveUser(ctx context.Context, u service.DashboardUser, id string) error
 	AuditLog(ctx context.Context, u service.DashboardUser, before int64) ([]service.AuditEntry, error)
+}
+
+// DashboardIntegration is what developers manage: API keys and webhook
+// endpoints with their deliveries.
+type DashboardIntegration interface {
 	Keys(ctx context.Context, u service.DashboardUser) ([]service.ListedKey, error)
 	CreateKey(ctx context.Context, u service.DashboardUser, n domain.NewKey) (domain.APIKey, string, error)
 	RevokeKey(ctx context.Context, u service.DashboardUser, id string) (domain.APIKey, error)
@@ -45,13 +60,18 @@ type Dashboard interface {
 	TestEndpoint(ctx context.Context, u service.DashboardUser, id, requestID string) (service.SentTest, error)
 	Deliveries(ctx context.Context, u service.DashboardUser, id string, page int) ([]service.Delivery, int, error)
 	Resend(ctx context.Context, u service.DashboardUser, deliveryID string) (service.Redelivery, error)
+	RollEndpointSecret(ctx context.Context, u service.DashboardUser, id string) (service.WebhookEndpoint, error)
+}
+
+// DashboardMoney is what every user reads: the balance, the statement,
+// each payment's life, billings, checkouts and sub-accounts.
+type DashboardMoney interface {
 	Balance(ctx context.Context, u service.DashboardUser) (service.Balance, error)
 	Statement(ctx context.Context, u service.DashboardUser, f service.ListFilter) ([]domain.Transaction, int, error)
 	Payment(ctx context.Context, u service.DashboardUser, id string) (service.Timeline, error)
 	Subaccounts(ctx context.Context, u service.DashboardUser, page int) ([]service.SubaccountRow, int, error)
 	Billings(ctx context.Context, u service.DashboardUser, f service.BillingFilter) ([]billing.Billing, int, error)
 	Checkouts(ctx context.Context, u service.DashboardUser, status string, page int) ([]checkout.CheckoutSession, int, error)
-	RollEndpointSecret(ctx context.Context, u service.DashboardUser, id string) (service.WebhookEndpoint, error)
 }
 
 // dashCookie names the dashboard's session cookie (__Host-jangada_dashboard

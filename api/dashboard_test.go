@@ -25,16 +25,16 @@ func dashPageCalls() map[string][]pageCall {
 	out := map[string][]pageCall{
 		"GET /dashboard/login": {{"GET", "/dashboard/login", "", none}},
 		"POST /dashboard/login": {{"POST", "/dashboard/login", login, func(f *fixture) {
-			f.dash.EXPECT().Login(gomock.Any(), gomock.Any()).Return(service.DashboardUser{}, service.ErrLoginFailed)
+			f.dashPeople.EXPECT().Login(gomock.Any(), gomock.Any()).Return(service.DashboardUser{}, service.ErrLoginFailed)
 		}}},
 		"POST /dashboard/logout": {{"POST", "/dashboard/logout", "", none}},
 		"GET /dashboard/signup":  {{"GET", "/dashboard/signup", "", none}},
 		"POST /dashboard/signup": {{"POST", "/dashboard/signup", url.Values{"name": {"Loja"}}.Encode(), none}},
 		"GET /dashboard/set-password/:token": {{"GET", "/dashboard/set-password/tok", "", func(f *fixture) {
-			f.dash.EXPECT().InviteLive(gomock.Any(), "tok").Return(false, nil)
+			f.dashPeople.EXPECT().InviteLive(gomock.Any(), "tok").Return(false, nil)
 		}}},
 		"POST /dashboard/set-password/:token": {{"POST", "/dashboard/set-password/tok", "password=x", func(f *fixture) {
-			f.dash.EXPECT().SetPassword(gomock.Any(), "tok", gomock.Any()).Return(domain.Invalid("password", "is short"))
+			f.dashPeople.EXPECT().SetPassword(gomock.Any(), "tok", gomock.Any()).Return(domain.Invalid("password", "is short"))
 		}}},
 	}
 	for _, r := range dashUserRoutes {
@@ -63,8 +63,8 @@ func dashUserAs(role string) service.DashboardUser {
 // session stand for u, and answers the session cookie.
 func (f *fixture) dashLogin(u service.DashboardUser) *http.Cookie {
 	f.t.Helper()
-	f.dash.EXPECT().Login(gomock.Any(), gomock.Any()).Return(u, nil)
-	f.dash.EXPECT().User(gomock.Any(), u.User.ID, u.Epoch, testPeer).Return(u, nil).AnyTimes()
+	f.dashPeople.EXPECT().Login(gomock.Any(), gomock.Any()).Return(u, nil)
+	f.dashPeople.EXPECT().User(gomock.Any(), u.User.ID, u.Epoch, testPeer).Return(u, nil).AnyTimes()
 	w := f.postForm("/dashboard/login", url.Values{"email": {u.User.Email}, "password": {"P4ss!word"}}, testPeer+":1000")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/dashboard/" {
 		f.t.Fatalf("login: %d %q", w.Code, w.Header().Get("Location"))
@@ -114,11 +114,11 @@ func TestDashboardPages(t *testing.T) {
 		has                string
 	}{
 		{"home", "GET", "/dashboard/", nil, func(f *fixture) {
-			f.dash.EXPECT().Balance(gomock.Any(), owner).Return(service.Balance{Available: 123456}, nil)
-			f.dash.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).Return([]domain.Transaction{charge}, 1, nil)
+			f.dashMoney.EXPECT().Balance(gomock.Any(), owner).Return(service.Balance{Available: 123456}, nil)
+			f.dashMoney.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).Return([]domain.Transaction{charge}, 1, nil)
 		}, 200, "R$ 1.234,56"},
 		{"statement", "GET", "/dashboard/transactions?type=PIX_IN&status=PENDING", nil, func(f *fixture) {
-			f.dash.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).DoAndReturn(
+			f.dashMoney.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).DoAndReturn(
 				func(_ any, _ service.DashboardUser, lf service.ListFilter) ([]domain.Transaction, int, error) {
 					if len(lf.Types) != 1 || lf.Types[0] != "PIX_IN" || lf.Status != "PENDING" {
 						t.Errorf("filter %+v", lf)
@@ -128,63 +128,63 @@ func TestDashboardPages(t *testing.T) {
 		}, 200, `data-record-id="tx_1"`},
 		{"statement, bad type", "GET", "/dashboard/transactions?type=NOPE", nil, func(*fixture) {}, 400, "Tipo"},
 		{"csv", "GET", "/dashboard/transactions.csv", nil, func(f *fixture) {
-			f.dash.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).Return([]domain.Transaction{charge}, 1, nil)
+			f.dashMoney.EXPECT().Statement(gomock.Any(), owner, gomock.Any()).Return([]domain.Transaction{charge}, 1, nil)
 		}, 200, "id,createdAt,type,status,amount,feeAmount,netAmount,description\ntx_1,"},
 		{"payment", "GET", "/dashboard/payments/tx_1", nil, func(f *fixture) {
-			f.dash.EXPECT().Payment(gomock.Any(), owner, "tx_1").Return(service.Timeline{Record: charge,
+			f.dashMoney.EXPECT().Payment(gomock.Any(), owner, "tx_1").Return(service.Timeline{Record: charge,
 				Steps: []service.Step{{Kind: "attempt", Title: "payment.received", Detail: "HTTP 500 · 3 ms", Failed: true, DeliveryID: "dlv_1"}}}, nil)
 		}, 200, "/dashboard/deliveries/dlv_1/resend"},
 		{"another account's payment", "GET", "/dashboard/payments/tx_9", nil, func(f *fixture) {
-			f.dash.EXPECT().Payment(gomock.Any(), owner, "tx_9").Return(service.Timeline{}, domain.NotFound("record"))
+			f.dashMoney.EXPECT().Payment(gomock.Any(), owner, "tx_9").Return(service.Timeline{}, domain.NotFound("record"))
 		}, 404, "não existe"},
 		{"keys", "GET", "/dashboard/keys", nil, func(f *fixture) {
-			f.dash.EXPECT().Keys(gomock.Any(), owner).Return([]service.ListedKey{{APIKey: domain.APIKey{ID: "key_1", Name: "backend"}}}, nil)
+			f.dashKeys.EXPECT().Keys(gomock.Any(), owner).Return([]service.ListedKey{{APIKey: domain.APIKey{ID: "key_1", Name: "backend"}}}, nil)
 		}, 200, `data-key="key_1"`},
 		{"create key", "POST", "/dashboard/keys", url.Values{"name": {"backend"}, "permissions": {"payment-pix/*"},
 			"ipAllowlist": {"10.0.0.0/8\r\n\r\n192.168.0.1/32"}, "rateLimitPerMinute": {"60"}}, func(f *fixture) {
-			f.dash.EXPECT().CreateKey(gomock.Any(), owner, domain.NewKey{Name: "backend", Permissions: []string{"payment-pix/*"},
+			f.dashKeys.EXPECT().CreateKey(gomock.Any(), owner, domain.NewKey{Name: "backend", Permissions: []string{"payment-pix/*"},
 				IPAllowlist: []string{"10.0.0.0/8", "192.168.0.1/32"}, RateLimitPerMinute: 60}).
 				Return(domain.APIKey{ID: "key_2", Name: "backend"}, "jgd_live_secret", nil)
-			f.dash.EXPECT().Keys(gomock.Any(), owner).Return(nil, nil)
+			f.dashKeys.EXPECT().Keys(gomock.Any(), owner).Return(nil, nil)
 		}, 200, `<code data-secret>jgd_live_secret</code>`},
 		{"create key, no permission", "POST", "/dashboard/keys", url.Values{"name": {"backend"}}, func(*fixture) {}, 400, "Permissões"},
 		{"revoke another account's key", "POST", "/dashboard/keys/key_9/revoke", url.Values{}, func(f *fixture) {
-			f.dash.EXPECT().RevokeKey(gomock.Any(), owner, "key_9").Return(domain.APIKey{}, domain.NotFound("key"))
+			f.dashKeys.EXPECT().RevokeKey(gomock.Any(), owner, "key_9").Return(domain.APIKey{}, domain.NotFound("key"))
 		}, 404, "não existe"},
 		{"revoke", "POST", "/dashboard/keys/key_1/revoke", url.Values{}, func(f *fixture) {
-			f.dash.EXPECT().RevokeKey(gomock.Any(), owner, "key_1").Return(domain.APIKey{ID: "key_1"}, nil)
+			f.dashKeys.EXPECT().RevokeKey(gomock.Any(), owner, "key_1").Return(domain.APIKey{ID: "key_1"}, nil)
 		}, 303, ""},
 		{"create endpoint", "POST", "/dashboard/webhooks", url.Values{"url": {"https://h.example.com/w"}, "events": {"payment.paid"}},
 			func(f *fixture) {
-				f.dash.EXPECT().CreateEndpoint(gomock.Any(), owner, gomock.Any()).Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_x"}, nil)
-				f.dash.EXPECT().Endpoints(gomock.Any(), owner).Return(nil, nil)
+				f.dashKeys.EXPECT().CreateEndpoint(gomock.Any(), owner, gomock.Any()).Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_x"}, nil)
+				f.dashKeys.EXPECT().Endpoints(gomock.Any(), owner).Return(nil, nil)
 			}, 200, `data-endpoint-id>whe_1<`},
 		{"test endpoint", "POST", "/dashboard/webhooks/whe_1/test", url.Values{}, func(f *fixture) {
-			f.dash.EXPECT().TestEndpoint(gomock.Any(), owner, "whe_1", gomock.Any()).Return(service.SentTest{}, nil)
+			f.dashKeys.EXPECT().TestEndpoint(gomock.Any(), owner, "whe_1", gomock.Any()).Return(service.SentTest{}, nil)
 		}, 303, ""},
 		{"endpoint's deliveries", "GET", "/dashboard/webhooks/whe_1", nil, func(f *fixture) {
-			f.dash.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_x"}, nil)
-			f.dash.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return([]service.Delivery{{ID: "dlv_1", Status: "DELIVERED"}}, 1, nil)
+			f.dashKeys.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_x"}, nil)
+			f.dashKeys.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return([]service.Delivery{{ID: "dlv_1", Status: "DELIVERED"}}, 1, nil)
 		}, 200, `data-delivery-id="dlv_1"`},
 		{"billings", "GET", "/dashboard/billings?status=pending&method=boleto", nil, func(f *fixture) {
-			f.dash.EXPECT().Billings(gomock.Any(), owner, service.BillingFilter{Page: 1, PageSize: 50, Status: "PENDING", Method: "BOLETO"}).
+			f.dashMoney.EXPECT().Billings(gomock.Any(), owner, service.BillingFilter{Page: 1, PageSize: 50, Status: "PENDING", Method: "BOLETO"}).
 				Return([]billing.Billing{{ID: "bil_1", Method: "BOLETO", Status: "PENDING", Amount: 15000}}, 1, nil)
 		}, 200, "R$ 150,00"},
 		{"billings, bad status", "GET", "/dashboard/billings?status=nope", nil, func(*fixture) {}, 400, "Situação"},
 		{"checkouts", "GET", "/dashboard/checkouts?status=paid", nil, func(f *fixture) {
-			f.dash.EXPECT().Checkouts(gomock.Any(), owner, "PAID", 1).
+			f.dashMoney.EXPECT().Checkouts(gomock.Any(), owner, "PAID", 1).
 				Return([]checkout.CheckoutSession{{ID: "cs_1", Status: "PAID", TransactionID: "tx_1", Amount: 990}}, 1, nil)
 		}, 200, `/dashboard/payments/tx_1`},
 		{"roll an endpoint's secret", "POST", "/dashboard/webhooks/whe_1/roll", url.Values{}, func(f *fixture) {
-			f.dash.EXPECT().RollEndpointSecret(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
-			f.dash.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
-			f.dash.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return(nil, 0, nil)
+			f.dashKeys.EXPECT().RollEndpointSecret(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
+			f.dashKeys.EXPECT().Endpoint(gomock.Any(), owner, "whe_1").Return(service.WebhookEndpoint{ID: "whe_1", Secret: "whsec_new"}, nil)
+			f.dashKeys.EXPECT().Deliveries(gomock.Any(), owner, "whe_1", 1).Return(nil, 0, nil)
 		}, 200, `<code data-secret>whsec_new</code>`},
 		{"users, a developer", "GET", "/dashboard/users", nil, func(f *fixture) {
-			f.dash.EXPECT().Users(gomock.Any(), owner).Return(nil, domain.Forbidden("no"))
+			f.dashPeople.EXPECT().Users(gomock.Any(), owner).Return(nil, domain.Forbidden("no"))
 		}, 403, "papel"},
 		{"audit", "GET", "/dashboard/audit", nil, func(f *fixture) {
-			f.dash.EXPECT().AuditLog(gomock.Any(), owner, int64(0)).Return([]service.AuditEntry{{ID: 1, Action: "key.create"}}, nil)
+			f.dashPeople.EXPECT().AuditLog(gomock.Any(), owner, int64(0)).Return([]service.AuditEntry{{ID: 1, Action: "key.create"}}, nil)
 		}, 200, "criou chave"},
 	}
 	for _, tc := range cases {
@@ -213,7 +213,7 @@ func TestDashboardSignup(t *testing.T) {
 	t.Run("created", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
-		f.dash.EXPECT().Signup(gomock.Any(), gomock.Any(), testPeer).DoAndReturn(func(_ any, in dashboard.Signup, _ string) (service.DashboardUser, error) {
+		f.dashPeople.EXPECT().Signup(gomock.Any(), gomock.Any(), testPeer).DoAndReturn(func(_ any, in dashboard.Signup, _ string) (service.DashboardUser, error) {
 			if in.Account.Email != "dona@loja.com" || in.Account.Document != "52998224725" || in.Password != "Sup3r!senha" {
 				t.Errorf("signup %+v", in)
 			}
@@ -235,7 +235,7 @@ func TestDashboardSignup(t *testing.T) {
 	t.Run("throttled", func(t *testing.T) {
 		t.Parallel()
 		f := newFixture(t)
-		f.dash.EXPECT().Signup(gomock.Any(), gomock.Any(), testPeer).Return(service.DashboardUser{}, &service.ThrottledError{RetryAfter: 90e9})
+		f.dashPeople.EXPECT().Signup(gomock.Any(), gomock.Any(), testPeer).Return(service.DashboardUser{}, &service.ThrottledError{RetryAfter: 90e9})
 		w := f.postForm("/dashboard/signup", form, testPeer+":1000")
 		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" {
 			t.Fatalf("throttled = %d %q", w.Code, w.Header().Get("Retry-After"))

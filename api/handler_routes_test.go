@@ -101,7 +101,7 @@ var adminRouteCases = map[string]routeCase{
 		}},
 	"POST /accounts/:id/users": {"/admin/v1/accounts/acc_1/users", `{"email":"Dev@Example.com","role":"developer"}`,
 		"Dashboard user invited; the link is shown only now", func(f *fixture) {
-			f.dash.EXPECT().Invite(gomock.Any(), "acc_1", nil, dashboard.Invite{Email: "dev@example.com", Role: "developer"}).
+			f.dashPeople.EXPECT().Invite(gomock.Any(), "acc_1", nil, dashboard.Invite{Email: "dev@example.com", Role: "developer"}).
 				Return(service.Invitation{User: dashboard.User{ID: "usr_1", Email: "dev@example.com", Role: "developer"},
 					URL: testPublicURL + "/dashboard/set-password/tok"}, nil)
 		}},

@@ -100,8 +100,10 @@ type fixture struct {
 	bureau *apimock.MockBureau
 	// The sub-account portal.
 	portal *apimock.MockPortal
-	// The merchant dashboard.
-	dash *apimock.MockDashboard
+	// The merchant dashboard, one mock per part of its use cases.
+	dashPeople *apimock.MockDashboardPeople
+	dashKeys   *apimock.MockDashboardIntegration
+	dashMoney  *apimock.MockDashboardMoney
 }
 
 // fixtureOption adjusts the Deps before the Server is built.
@@ -149,9 +151,11 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// Subscriptions.
 		subscriptions: apimock.NewMockSubscriptions(ctrl),
 		// Credit bureau.
-		bureau: apimock.NewMockBureau(ctrl),
-		portal: apimock.NewMockPortal(ctrl),
-		dash:   apimock.NewMockDashboard(ctrl),
+		bureau:     apimock.NewMockBureau(ctrl),
+		portal:     apimock.NewMockPortal(ctrl),
+		dashPeople: apimock.NewMockDashboardPeople(ctrl),
+		dashKeys:   apimock.NewMockDashboardIntegration(ctrl),
+		dashMoney:  apimock.NewMockDashboardMoney(ctrl),
 	}
 	d := Deps{
 		Config:       testConfig(),
@@ -186,7 +190,7 @@ func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
 		// The sub-account portal, its sessions in memory.
 		Portal: f.portal, Sessions: memstore.NewWithCleanupInterval(0),
 		// The merchant dashboard, on the same sessions' store.
-		Dashboard: f.dash,
+		Dashboard: dashMocks{f.dashPeople, f.dashKeys, f.dashMoney},
 	}
 	for _, o := range opts {
 		o(&d)
@@ -366,4 +370,11 @@ func expectCaller(t *testing.T, acct domain.Account, key domain.APIKey) {
 	if key.ID != testKeyID {
 		t.Errorf("use case got key %q, want %q", key.ID, testKeyID)
 	}
+}
+
+// dashMocks is the dashboard's use cases made of its three parts' mocks.
+type dashMocks struct {
+	*apimock.MockDashboardPeople
+	*apimock.MockDashboardIntegration
+	*apimock.MockDashboardMoney
 }
