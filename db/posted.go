@@ -2,81 +2,276 @@ package db
 
 import (
 	"context"
-	"strconv"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/money"
 )
 
-// insertPostedSQL is InsertPosted's statement around records, the records'
-// insert, whose nargs parameters come first; the events' six arrays and
-// ledger_post's ten parameters follow. Its text depends only on the number
-// of records, so it is prepared once per number.
-func insertPostedSQL(records string, nargs int) string {
-	next := nargs + 1
-	ps := make([]string, 10)
-	for i := range ps {
-		ps[i] = "$" + strconv.Itoa(next+6+i)
-	}
-	// The posting runs only when events were written (so the records were
-	// new), and after them: the count is a one-time filter PostgreSQL
-	// evaluates, writing the records and the events, before it calls
-	// ledger_post. The balance locks are taken last and held only for the
-	// posting and the commit.
-	return `WITH t AS (` + records + ` RETURNING id),
-		e AS (` + insertEventsSQL(next, `(SELECT count(*) FROM t) > 0`) + ` RETURNING ` + eventColumns + `),
-		p AS (SELECT * FROM ledger_post(` + strings.Join(ps, ", ") + `) WHERE (SELECT count(*) FROM e) > 0)
-		SELECT (SELECT count(*) FROM t) AS new, ` + prefixed("p", postColumns) + `, ` + prefixed("e", eventColumns) + `
-		FROM p, e ORDER BY e.seq`
+// PostedMove is what InsertPosted writes for one request: records made
+// together (the two sides of an internal transfer), their posting and
+// their events.
+type PostedMove struct {
+	Records []domain.Transaction
+	Posting Posting
+	Events  []NewEvent
 }
 
-// InsertPosted stores records made together (the two sides of an internal
-// transfer), their events and their posting in one statement that commits
-// on its own: one round trip, and the balance locks the posting takes are
-// held by PostgreSQL alone, never across a round trip to this process. It
-// reports how many records were new; when none is (an attempt of the same
-// move stored them), no event is written and ledger_post is not called, so
-// nothing moves. The posting follows Post's rules.
+// InsertPosted stores records made together, their events and their posting
+// in one statement that commits on its own: one round trip, and the balance
+// locks are held by PostgreSQL alone, never across a round trip to this
+// process. It reports how many records were new; when none is (an attempt of
+// the same move stored them), no event is written and nothing is posted. The
+// posting follows Post's rules; a refused debit is
+// domain.ErrInsufficientBalance and an externalReference already used a 400
+// naming it. It is a batch of one (GroupCommit gathers many).
 func InsertPosted(ctx context.Context, d *sqlx.DB, ts []domain.Transaction, p Posting, evs ...NewEvent) (int, error) {
-	records, args, err := insertTransactionsArgs(ts)
+	out, err := postBatch(ctx, d, []PostedMove{{Records: ts, Posting: p, Events: evs}})
 	if err != nil {
 		return 0, err
 	}
-	more, err := eventArgs(evs)
+	return out[0].New, out[0].Err
+}
+
+// PostedOutcome is one member's answer: how many of its records were new,
+// or why it was refused.
+type PostedOutcome struct {
+	New int
+	Err error
+}
+
+// batchMember is one move as ledger_post_batch reads it.
+type batchMember struct {
+	Records []map[string]any `json:"records"`
+	Events  []batchEvent     `json:"events"`
+	Post    batchPosting     `json:"post"`
+}
+
+type batchEvent struct {
+	ID         string          `json:"id"`
+	AccountID  string          `json:"account_id"`
+	APIKeyID   *string         `json:"api_key_id"`
+	Type       string          `json:"type"`
+	ResourceID string          `json:"resource_id"`
+	Data       json.RawMessage `json:"data"`
+}
+
+type batchPosting struct {
+	Key           string       `json:"key"`
+	AccountID     string       `json:"account_id"`
+	TransactionID string       `json:"transaction_id"`
+	Kind          string       `json:"kind"`
+	Description   string       `json:"description"`
+	Accounts      []string     `json:"accounts"`
+	Amounts       []int64      `json:"amounts"`
+	Locks         []*time.Time `json:"locks"`
+	Guard         string       `json:"guard"`
+	Withdraw      int64        `json:"withdraw"`
+}
+
+// batchRow is ledger_post_batch's answer for one member.
+type batchRow struct {
+	Member     int     `db:"o_member"`
+	New        int     `db:"o_new"`
+	SQLState   *string `db:"o_sqlstate"`
+	Constraint *string `db:"o_constraint"`
+	Detail     *string `db:"o_detail"`
+	Message    *string `db:"o_message"`
+	Posted     bool    `db:"o_posted"`
+	LockedRows int     `db:"o_locked_rows"`
+	Updated    int     `db:"o_updated"`
+	Available  *int64  `db:"o_guard_available"`
+	Locked     *int64  `db:"o_guard_locked"`
+	Events     []byte  `db:"o_events"`
+}
+
+// storedEvent is an event row as to_jsonb writes it.
+type storedEvent struct {
+	ID         string          `json:"id"`
+	Seq        int64           `json:"seq"`
+	AccountID  string          `json:"account_id"`
+	APIKeyID   *string         `json:"api_key_id"`
+	Type       string          `json:"type"`
+	ResourceID string          `json:"resource_id"`
+	Data       json.RawMessage `json:"data"`
+	CreatedAt  time.Time       `json:"created_at"`
+}
+
+// postBatch writes moves in one statement and one commit, each judged
+// alone (ledger_post_batch): a member's refusal is its outcome's Err, and
+// the error returned is the statement's (nothing of the batch committed, or,
+// when the connection broke at the commit, unknown: each request's retry
+// finds its move by its ids).
+func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
+	members := make([]batchMember, len(moves))
+	accounts := make([][]string, len(moves))
+	for i := range moves {
+		m, accts, err := memberOf(&moves[i])
+		if err != nil {
+			return nil, err
+		}
+		members[i], accounts[i] = m, accts
+	}
+	raw, err := json.Marshal(members)
 	if err != nil {
-		return 0, err
+		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
-	post, accounts, err := postArgs(&p)
+	var rows []batchRow
+	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, string(raw)); err != nil {
+		return nil, fmt.Errorf("db: post batch: %w", err)
+	}
+	if len(rows) != len(moves) {
+		return nil, fmt.Errorf("db: post batch: %d answers for %d moves", len(rows), len(moves))
+	}
+	out := make([]PostedOutcome, len(moves))
+	var committed []domain.Event
+	for _, r := range rows {
+		i := r.Member
+		out[i] = outcomeOf(moves[i], accounts[i], r)
+		if out[i].Err == nil && out[i].New > 0 {
+			evs, err := decodeEvents(r.Events)
+			if err != nil {
+				return nil, err
+			}
+			committed = append(committed, evs...)
+		}
+	}
+	eventsCommitted(d, committed)
+	return out, nil
+}
+
+// memberOf makes one move's member, with the accounts its posting names.
+func memberOf(m *PostedMove) (batchMember, []string, error) {
+	records, err := recordRows(m.Records)
 	if err != nil {
-		return 0, err
+		return batchMember{}, nil, err
 	}
-	query := insertPostedSQL(records, len(args))
-	args = append(append(args, more...), post...)
-	var rows []struct {
-		New int          `db:"new"`
-		P   postResult   `db:"p"`
-		E   domain.Event `db:"e"`
+	evs := make([]batchEvent, len(m.Events))
+	for i, e := range m.Events {
+		data, err := json.Marshal(e.Data)
+		if err != nil {
+			return batchMember{}, nil, fmt.Errorf("db: event data: %w", err)
+		}
+		evs[i] = batchEvent{ID: domain.NewID("evt_"), AccountID: e.AccountID, APIKeyID: e.APIKeyID, Type: e.Type, ResourceID: e.ResourceID, Data: data}
 	}
-	err = hotSelect(ctx, d, &rows, query, args...)
-	if isUniqueViolation(err) {
-		return 0, domain.Invalid("externalReference", "is already used by another %s of this account", ts[0].Type)
+	args, accounts, err := postArgs(&m.Posting)
+	if err != nil {
+		return batchMember{}, nil, err
 	}
-	if err == nil && len(rows) == 0 {
-		return 0, nil // no record new: no event written, and no posting made
+	q := m.Posting
+	p := batchPosting{Key: q.Key, AccountID: q.AccountID, TransactionID: q.TransactionID, Kind: q.Kind,
+		Description: q.Description, Accounts: accounts, Guard: args[8].(string), Withdraw: args[9].(int64)}
+	for _, e := range q.Entries {
+		p.Amounts = append(p.Amounts, int64(e.Amount))
+		p.Locks = append(p.Locks, e.LockedUntil)
 	}
-	var r postResult
-	if len(rows) > 0 {
-		r = rows[0].P
+	return batchMember{Records: records, Events: evs, Post: p}, accounts, nil
+}
+
+// outcomeOf reads one member's answer with the rules InsertPosted always
+// had: an externalReference already used is a 400 naming it; a refused
+// debit or an unknown account is checkPost's.
+func outcomeOf(m PostedMove, accounts []string, r batchRow) PostedOutcome {
+	if r.SQLState != nil && *r.SQLState != "" {
+		pqErr := &pq.Error{Code: pq.ErrorCode(*r.SQLState), Constraint: deref(r.Constraint), Detail: deref(r.Detail), Message: deref(r.Message)}
+		if isUniqueViolation(pqErr) {
+			return PostedOutcome{Err: domain.Invalid("externalReference", "is already used by another %s of this account", m.Records[0].Type)}
+		}
+		_, err := checkPost(m.Posting, accounts, postResult{}, pqErr)
+		if err == nil {
+			err = fmt.Errorf("db: post batch: %w", pqErr)
+		}
+		return PostedOutcome{Err: err}
 	}
-	if _, err := checkPost(p, accounts, r, err); err != nil {
-		return 0, err
+	if r.New == 0 {
+		return PostedOutcome{} // a retry: its records exist, nothing moved
 	}
-	var out []domain.Event
-	for _, row := range rows {
-		out = append(out, row.E)
+	res := postResult{Posted: r.Posted, LockedRows: r.LockedRows, Updated: r.Updated}
+	if r.Available != nil {
+		a, l := money.Cents(*r.Available), money.Cents(*r.Locked)
+		res.Available, res.Locked = &a, &l
 	}
-	eventsCommitted(d, out)
-	return rows[0].New, nil
+	if _, err := checkPost(m.Posting, accounts, res, nil); err != nil {
+		return PostedOutcome{Err: err}
+	}
+	return PostedOutcome{New: r.New}
+}
+
+// decodeEvents reads the events a member wrote.
+func decodeEvents(raw []byte) ([]domain.Event, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var stored []storedEvent
+	if err := json.Unmarshal(raw, &stored); err != nil {
+		return nil, fmt.Errorf("db: post batch: events: %w", err)
+	}
+	out := make([]domain.Event, len(stored))
+	for i, e := range stored {
+		out[i] = domain.Event{ID: e.ID, Seq: e.Seq, AccountID: e.AccountID, APIKeyID: e.APIKeyID, Type: e.Type,
+			ResourceID: e.ResourceID, Data: e.Data, CreatedAt: domain.NewTime(e.CreatedAt)}
+	}
+	return out, nil
+}
+
+// jsonbColumns are the transactions columns stored as jsonb: their values
+// go into the member as JSON, not as text.
+var jsonbColumns = map[string]bool{"payer": true, "recipient": true, "details": true}
+
+// recordRows makes each record a row of transactions by column name, with
+// the values insertTransactionSQL binds (the same Valuers).
+func recordRows(ts []domain.Transaction) ([]map[string]any, error) {
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	_, args, err := insertTransactionsArgs(ts)
+	if err != nil {
+		return nil, err
+	}
+	// insertTransactionSQL's parameters are the columns, updated_at bound
+	// to created_at: one per column, per record.
+	cols := strings.Split(txColumns, ",")
+	if len(args) != len(cols)*len(ts) {
+		return nil, fmt.Errorf("db: post batch: %d parameters for %d records", len(args), len(ts))
+	}
+	rows := make([]map[string]any, len(ts))
+	for i := range ts {
+		row := make(map[string]any, len(cols))
+		for j, c := range cols {
+			c = strings.TrimSpace(c)
+			v, err := driver.DefaultParameterConverter.ConvertValue(args[i*len(cols)+j])
+			if err != nil {
+				return nil, fmt.Errorf("db: post batch: %s: %w", c, err)
+			}
+			switch b := v.(type) {
+			case []byte:
+				if jsonbColumns[c] {
+					v = json.RawMessage(b)
+				} else {
+					v = string(b)
+				}
+			case string:
+				if jsonbColumns[c] {
+					v = json.RawMessage(b)
+				}
+			}
+			row[c] = v
+		}
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

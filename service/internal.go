@@ -21,7 +21,10 @@ type Internal struct {
 	// (JANGADA_KEY_CACHE_TTL, as resolved keys; 0 reads it each time): any
 	// change of an account drops them at once.
 	RecipientTTL time.Duration
-	recipients   recipients
+	// Ledger, when set, commits the transfer with the others this process
+	// posts at the same time (group commit); db.InsertPosted alone otherwise.
+	Ledger     *db.GroupCommit
+	recipients recipients
 }
 
 // Create moves money between two Jangada accounts by the recipient's
@@ -71,7 +74,7 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 	// Both balances are locked in id order by the posting (so that A→B and
 	// B→A at the same time cannot deadlock); the sender's withdrawable
 	// money is checked under that lock.
-	n, err := db.InsertPosted(ctx, d, []domain.Transaction{out, inRec}, activities.InternalTransferPosting(out),
+	n, err := s.insertPosted(ctx, []domain.Transaction{out, inRec}, activities.InternalTransferPosting(out),
 		db.NewEvent{AccountID: acct.ID, APIKeyID: &key.ID, Type: domain.EventInternalCompleted, ResourceID: out.ID, Data: out.EventData(publicURL)},
 		db.NewEvent{AccountID: to.ID, Type: domain.EventInternalReceived, ResourceID: inRec.ID, Data: inRec.EventData(publicURL)},
 	)
@@ -89,4 +92,12 @@ func (s *Internal) Create(ctx context.Context, acct domain.Account, key domain.A
 		return domain.Transaction{}, err
 	}
 	return out, nil
+}
+
+// insertPosted writes the move through the group commit when there is one.
+func (s *Internal) insertPosted(ctx context.Context, ts []domain.Transaction, p db.Posting, evs ...db.NewEvent) (int, error) {
+	if s.Ledger != nil {
+		return s.Ledger.InsertPosted(ctx, ts, p, evs...)
+	}
+	return db.InsertPosted(ctx, s.DB, ts, p, evs...)
 }
