@@ -33,6 +33,16 @@ var (
 		Name: "jangada_ledger_problems",
 		Help: "Ledger invariant violations found by the last check (db.VerifyLedger): unbalanced transactions, balances that differ from their entries, forbidden negative balances. Anything but 0 is an incident.",
 	})
+	ledgerBatchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "jangada_ledger_batch_moves",
+		Help:    "Moves per group-commit batch (db.GroupCommit): 1 under light load; near the cap when a hot balance row or the database is the bottleneck.",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
+	})
+	ledgerBatchSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "jangada_ledger_batch_seconds",
+		Help:    "Time of one group-commit batch's statement and commit, lock waits included.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	})
 	ledgerChecked = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "jangada_ledger_last_check_timestamp_seconds",
 		Help: "Unix time of the last completed ledger check.",
@@ -40,7 +50,7 @@ var (
 )
 
 func init() {
-	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked)
+	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked, ledgerBatchSize, ledgerBatchSeconds)
 	// Every catalog event is on /metrics from the start, at 0: a rate over
 	// a series that appears only with its first event misses that event.
 	for _, e := range domain.Catalog {
@@ -86,4 +96,10 @@ func watchLedger(ctx context.Context, d *sqlx.DB, interval time.Duration) {
 		case <-t.C:
 		}
 	}
+}
+
+// batchSent records one group-commit batch on the ledger's histograms.
+func batchSent(size int, took time.Duration) {
+	ledgerBatchSize.Observe(float64(size))
+	ledgerBatchSeconds.Observe(took.Seconds())
 }

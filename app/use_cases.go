@@ -17,7 +17,7 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: &db.GroupCommit{DB: d}}
+	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: &db.GroupCommit{DB: d, Sent: batchSent}}
 	a.Subaccounts = &service.Subaccounts{DB: d}
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}

@@ -35,6 +35,9 @@ type GroupCommit struct {
 	// answered with what the batch did, so a request never reports a
 	// failure for a move that committed.
 	Timeout time.Duration
+	// Sent, when set, learns each batch's size and how long its statement
+	// took (the process's metrics).
+	Sent func(size int, took time.Duration)
 
 	run   func(context.Context, []PostedMove) ([]PostedOutcome, error)
 	once  sync.Once
@@ -144,9 +147,13 @@ func (g *GroupCommit) send(batch []*groupMove) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), g.Timeout)
 	defer cancel()
+	t0 := time.Now()
 	out, err := g.run(ctx, moves)
 	if isDeadlock(err) {
 		out, err = g.run(ctx, moves)
+	}
+	if g.Sent != nil {
+		g.Sent(len(moves), time.Since(t0))
 	}
 	for i, m := range batch {
 		if err != nil {

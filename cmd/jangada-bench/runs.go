@@ -113,6 +113,7 @@ var phases = []phase{
 	{"create1", createLatency},
 	{"create32", createRate},
 	{"internal", internalFigure},
+	{"hot", hotFigure},
 	// Sub-account moves.
 	{"subadd", subAddFigure},
 	{"subtransfer", subTransferFigure},
@@ -196,13 +197,15 @@ func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
 }
 
 func internalFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	b0, m0 := ledgerBatches()
 	ours, bare, err := internalTransfers(ctx, r, sz.internal)
 	if err != nil {
 		return figure{}, err
 	}
 	show(bare, ours)
-	return figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s", rate(ours), msf(ours.p50)),
-		bare: fmt.Sprintf("PG tx %s, p50 %s", rate(bare), msf(bare.p50)), ratio: ours.perSecond() / bare.perSecond(), target: 0.7,
+	fmt.Println("  group commit:", batchNote(b0, m0))
+	return figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s, p99 %s", rate(ours), msf(ours.p50), msf(ours.p99)),
+		bare: fmt.Sprintf("PG tx %s, p50 %s, p99 %s", rate(bare), msf(bare.p50), msf(bare.p99)), ratio: ours.perSecond() / bare.perSecond(), target: 1.0,
 		note: errNote(ours)}, nil
 }
 

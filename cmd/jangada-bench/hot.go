@@ -1,0 +1,100 @@
+//go:build devserver
+
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// hotCounterparties is how many accounts move money in and out of the hot
+// merchant: each move locks the hot row and one of theirs.
+const hotCounterparties = 8
+
+// hotAccount measures money moves that all land on one merchant's balance
+// row at concurrency 32 — internal transfers in (credits) and out
+// (withdrawals, judged under the row lock) between the bench's merchant and
+// eight others — beside the bare one-row transaction at the same
+// concurrency (bare_pgx.go): the hot row updated, a move inserted, one
+// round trip. A hot row bounds a bare client at one commit per lock hold;
+// the group commit holds it once per batch.
+func hotAccount(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
+	type party struct{ email, key string }
+	parties := make([]party, hotCounterparties)
+	for i := range parties {
+		other, key, err := r.secondAccount(ctx)
+		if err != nil {
+			return ours, bare, err
+		}
+		parties[i] = party{other.Email, key}
+	}
+	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_hot (id bigint PRIMARY KEY, balance bigint NOT NULL);
+		INSERT INTO bench_hot VALUES (1, 0) ON CONFLICT DO NOTHING;
+		CREATE TABLE IF NOT EXISTS bench_hot_moves (id bigserial PRIMARY KEY, amount bigint, note text)`); err != nil {
+		return ours, bare, err
+	}
+	pool, err := r.barePool(ctx)
+	if err != nil {
+		return ours, bare, err
+	}
+	defer pool.Close()
+	bareTx := func(ctx context.Context, i int) error {
+		amount := int64(1 - 2*(i%2))
+		return bareBatch(ctx, pool,
+			bareStatement{`UPDATE bench_hot SET balance = balance + $1 WHERE id = 1`, []any{amount}},
+			bareStatement{`INSERT INTO bench_hot_moves (amount, note) VALUES ($1, 'move')`, []any{amount}})
+	}
+	myEmail := r.email
+	move := func(ctx context.Context, i int) error {
+		p := parties[i%hotCounterparties]
+		body := map[string]any{"amount": 0.01, "description": fmt.Sprint(i)}
+		if i%2 == 0 {
+			body["recipientEmail"] = p.email
+			return r.post(ctx, "/v1/transfer-internal/create", body)
+		}
+		body["recipientEmail"] = myEmail
+		return r.postAs(ctx, p.key, "/v1/transfer-internal/create", body)
+	}
+	bare, ours = paired(ctx, 32, n, "bare PG tx on one row (pgx, 1 round trip)", bareTx, "POST transfer-internal, one hot row", move, nil)
+	return ours, bare, nil
+}
+
+func hotFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	b0, m0 := ledgerBatches()
+	ours, bare, err := hotAccount(ctx, r, sz.internal)
+	if err != nil {
+		return figure{}, err
+	}
+	show(bare, ours)
+	fmt.Println("  group commit:", batchNote(b0, m0))
+	return figure{name: "hot-account moves/s, c=32, one balance row", ours: fmt.Sprintf("%s, p50 %s, p99 %s", rate(ours), msf(ours.p50), msf(ours.p99)),
+		bare: fmt.Sprintf("PG tx %s, p50 %s, p99 %s", rate(bare), msf(bare.p50), msf(bare.p99)), ratio: ours.perSecond() / bare.perSecond(),
+		target: 1.5, note: errNote(ours) + " " + batchNote(b0, m0)}, nil
+}
+
+// ledgerBatches reads the group commit's batches so far from this
+// process's metrics (the rig's app runs in it): how many, and their moves.
+func ledgerBatches() (batches, moves float64) {
+	fams, err := prometheus.DefaultGatherer.Gather()
+	if err != nil {
+		return 0, 0
+	}
+	for _, f := range fams {
+		if f.GetName() == "jangada_ledger_batch_moves" && len(f.GetMetric()) > 0 {
+			h := f.GetMetric()[0].GetHistogram()
+			return float64(h.GetSampleCount()), h.GetSampleSum()
+		}
+	}
+	return 0, 0
+}
+
+// batchNote says how many moves a batch held on average since b0, m0.
+func batchNote(b0, m0 float64) string {
+	b, m := ledgerBatches()
+	if b == b0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f moves a batch", (m-m0)/(b-b0))
+}
