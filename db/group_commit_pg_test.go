@@ -57,9 +57,9 @@ func TestGroupCommitJudgesEachMoveAlone(t *testing.T) {
 	ref := "pedido-1"
 	moves := []db.PostedMove{
 		internalMove(a.ID, b.ID, a.ID+"first", 600, &ref),
-		internalMove(a.ID, b.ID, a.ID+"second", 600, nil),   // 400 left: refused
+		internalMove(a.ID, b.ID, a.ID+"second", 600, nil),    // 400 left: refused
 		internalMove(a.ID, b.ID, a.ID+"same-ref", 100, &ref), // the first's reference
-		internalMove(a.ID, b.ID, a.ID+"first", 600, &ref),   // the first again
+		internalMove(a.ID, b.ID, a.ID+"first", 600, &ref),    // the first again
 		internalMove(c.ID, b.ID, c.ID+"third", 250, nil),
 		internalMove(a.ID, c.ID, a.ID+"fourth", 400, nil), // exactly what is left
 	}
