@@ -102,10 +102,12 @@ func (s *Server) listDunnings(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	f.Type = strings.ToUpper(strings.TrimSpace(c.Query("type")))
-	if f.Type != "" && f.Type != bureau.DunningTypeCreditBureau {
-		fail(c, domain.Invalid("type", "must be %s", bureau.DunningTypeCreditBureau))
-		return
+	if t := c.Query("type"); strings.TrimSpace(t) != "" {
+		var ok bool
+		if f.Type, ok = bureau.DunningTypes.Match(t); !ok {
+			fail(c, domain.Invalid("type", "must be %s", bureau.DunningTypes))
+			return
+		}
 	}
 	f.Payment = strings.TrimSpace(c.Query("payment"))
 	rows, total, err := s.Bureau.ListDunnings(c.Request.Context(), accountOf(c), f)

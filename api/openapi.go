@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/jangada/jangada/domain"
 )
 
 // Doc documents one row of a route table in the OpenAPI document. The row
@@ -30,8 +32,9 @@ type Doc struct {
 	// (domain.ChargeRequest{}); nil: the route reads no body. Its required
 	// fields are those its Validate refuses the Example without
 	// (requiredFields), and those tagged `jsonschema:"required"` (which
-	// TestRequiredTagsAgreeWithValidate holds to Validate); bounds and enums
-	// are `jsonschema:"minimum=1,maximum=100,enum=A,enum=B"` tags.
+	// TestRequiredTagsAgreeWithValidate holds to Validate); bounds are
+	// `jsonschema:"minimum=1,maximum=100"` tags; enums are the type's
+	// Enums (domain.Enumerated: the lists its Validate reads), never tags.
 	Body any
 	// Query is a struct (zero value) whose json-tagged fields are the query
 	// parameters (listQuery for the common list filters).
@@ -89,12 +92,17 @@ func docKey(r Route) string { return r.Method + " " + r.Path }
 type listQuery struct {
 	Page              int    `json:"page" jsonschema:"minimum=1,default=1"`
 	PageSize          int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
-	Status            string `json:"status" jsonschema:"description=one of the transaction statuses (case-insensitive)"`
+	Status            string `json:"status"`
 	DateFrom          string `json:"dateFrom" jsonschema:"description=from this date (YYYY-MM-DD) or instant (RFC 3339)"`
 	DateTo            string `json:"dateTo" jsonschema:"description=up to this date (inclusive) or instant"`
 	ExternalReference string `json:"externalReference"`
 	Search            string `json:"search"`
 	SubaccountID      string `json:"subaccountId" jsonschema:"description=only this sub-account's (routes that have sub-accounts)"`
+}
+
+// Enums are the query's closed sets, the lists' own (listFilter).
+func (listQuery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Folded(domain.Statuses...)}
 }
 
 // pageQuery is the query of the list routes that take only a page.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 	"github.com/jangada/jangada/service"
 )
@@ -9,12 +10,17 @@ import (
 type billingListQuery struct {
 	Page              int    `json:"page,omitempty" jsonschema:"minimum=1"`
 	PageSize          int    `json:"pageSize,omitempty" jsonschema:"minimum=1,maximum=100"`
-	Status            string `json:"status,omitempty" jsonschema:"enum=PENDING,enum=CONFIRMED,enum=RECEIVED,enum=OVERDUE,enum=CANCELED,enum=REFUNDED,enum=PARTIALLY_REFUNDED,enum=FAILED"`
-	Method            string `json:"method,omitempty" jsonschema:"enum=BOLETO,enum=CARD_CREDIT,enum=CARD_DEBIT,enum=CARD_VOUCHER,enum=PIX"`
+	Status            string `json:"status,omitempty"`
+	Method            string `json:"method,omitempty"`
 	CustomerID        string `json:"customerId,omitempty"`
 	ExternalReference string `json:"externalReference,omitempty"`
 	DateFrom          string `json:"dateFrom,omitempty"`
 	DateTo            string `json:"dateTo,omitempty"`
+}
+
+// Enums are the query's closed sets, the list's own (listBillings).
+func (billingListQuery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Folded(billing.BillingStatuses...), "method": domain.BillingMethodEnum}
 }
 
 // The OpenAPI Docs of billings (routes in api/routes.go).

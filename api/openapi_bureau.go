@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/bureau"
 )
 
@@ -8,9 +9,14 @@ import (
 type dunningQuery struct {
 	Offset  int    `json:"offset" jsonschema:"minimum=0,default=0"`
 	Limit   int    `json:"limit" jsonschema:"minimum=1,maximum=100,default=10"`
-	Status  string `json:"status" jsonschema:"enum=PENDING,enum=AWAITING_APPROVAL,enum=PROCESSED,enum=DENIED"`
-	Type    string `json:"type" jsonschema:"enum=CREDIT_BUREAU"`
+	Status  string `json:"status"`
+	Type    string `json:"type"`
 	Payment string `json:"payment" jsonschema:"description=the billing id"`
+}
+
+// Enums are the query's closed sets, the list's own (listDunnings).
+func (dunningQuery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Folded(bureau.DunningStatuses...), "type": bureau.DunningTypes}
 }
 
 // simulateQuery is the dunning simulation's query.

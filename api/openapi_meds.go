@@ -9,7 +9,12 @@ import (
 type medListQuery struct {
 	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
 	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
-	Status   string `json:"status" jsonschema:"enum=OPEN,enum=UNDER_REVIEW,enum=ACCEPTED,enum=REJECTED,enum=CANCELED,enum=EXPIRED"`
+	Status   string `json:"status"`
+}
+
+// Enums are the query's closed sets, the list's own (listMEDs).
+func (medListQuery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Folded(med.MedStatuses...)}
 }
 
 // The OpenAPI Docs of MED disputes (always on: no feature).

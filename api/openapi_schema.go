@@ -76,46 +76,13 @@ func (d *apiDoc) name(t reflect.Type) string {
 	return n
 }
 
-// inline is a request type's schema, with no references.
+// inline is a request type's schema, with no references, its enums the
+// domain's (enumInline).
 func (d *apiDoc) inline(v any) *jsonschema.Schema {
 	s := d.req.Reflect(v)
 	s.Version = ""
-	anyCase(s)
+	enumInline(reflect.TypeOf(v), s)
 	return s
-}
-
-// anyCase lists the lower case of each upper-case enum of a request
-// schema: the code reads those values in any case (strings.ToUpper before
-// it compares), so the document must admit what the server accepts. A
-// lower-case enum (a review's decision) is exact and stays as it is.
-func anyCase(s *jsonschema.Schema) {
-	if s == nil {
-		return
-	}
-	var lower []any
-	for _, e := range s.Enum {
-		if v, ok := e.(string); ok && v == strings.ToUpper(v) && v != strings.ToLower(v) {
-			lower = append(lower, strings.ToLower(v))
-		}
-	}
-	if len(lower) > 0 && len(lower) == len(s.Enum) {
-		s.Enum = append(s.Enum, lower...)
-		switch {
-		case s.Description == "":
-			s.Description = "case-insensitive"
-		case !strings.Contains(s.Description, "case-insensitive"):
-			s.Description = "case-insensitive; " + s.Description
-		}
-	}
-	for _, sub := range slices.Concat(s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems) {
-		anyCase(sub)
-	}
-	anyCase(s.Items)
-	if s.Properties != nil {
-		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			anyCase(p.Value)
-		}
-	}
 }
 
 // named is an answer type's schema: a reference to its component, every
@@ -127,6 +94,7 @@ func (d *apiDoc) named(v any) any {
 		d.schemas[name] = def
 	}
 	d.nullables()
+	d.enumComponents()
 	if s.Ref != "" {
 		return map[string]any{"$ref": strings.Replace(s.Ref, "#/$defs/", "#/components/schemas/", 1)}
 	}

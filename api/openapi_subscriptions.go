@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
 )
 
@@ -8,7 +9,12 @@ import (
 type subscriptionQuery struct {
 	Page     int    `json:"page" jsonschema:"minimum=1,default=1"`
 	PageSize int    `json:"pageSize" jsonschema:"minimum=1,maximum=100,default=50"`
-	Status   string `json:"status" jsonschema:"enum=ACTIVE,enum=CANCELED"`
+	Status   string `json:"status"`
+}
+
+// Enums are the query's closed sets, the list's own (listSubscriptions).
+func (subscriptionQuery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Folded(billing.SubscriptionStatuses...)}
 }
 
 // The OpenAPI Docs of subscriptions.

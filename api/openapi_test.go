@@ -214,9 +214,10 @@ func TestAdminListAccounts(t *testing.T) {
 }
 
 // TestOpenAPIAdmitsWhatTheCodeAccepts pins the request schemas to what the
-// handlers accept (the e2e contract check found each drift): enums read in
-// any case list their lower case too, an exact lower-case enum stays
-// exact, null limits, a BR Code's amount, the portal's item or page.
+// handlers accept (the e2e contract check found each drift): an enum read
+// in any case lists each value once, in its canonical case, and says
+// "case-insensitive"; an exact lower-case enum stays exact; null limits, a
+// BR Code's amount, the portal's item or page.
 func TestOpenAPIAdmitsWhatTheCodeAccepts(t *testing.T) {
 	t.Parallel()
 	merchant, admin := openAPIOps(t, MerchantOpenAPI()), openAPIOps(t, AdminOpenAPI())
@@ -225,8 +226,8 @@ func TestOpenAPIAdmitsWhatTheCodeAccepts(t *testing.T) {
 		name        string
 		want, avoid string
 	}{
-		{merchant["GET /subscriptions/list"], "subscriptions list", `"enum":["ACTIVE","CANCELED","active","canceled"]`, ""},
-		{merchant["POST /products/create"], "products create", `"enum":["ACTIVE","INACTIVE","active","inactive"]`, ""},
+		{merchant["GET /subscriptions/list"], "subscriptions list", `"description":"case-insensitive","enum":["ACTIVE","CANCELED"]`, `"active"`},
+		{merchant["POST /products/create"], "products create", `"status":{"description":"case-insensitive","enum":["ACTIVE","INACTIVE"]`, `"inactive"`},
 		{admin["POST /transfers/{id}/review"], "review", `"enum":["approve","reject"]`, `"APPROVE"`},
 		{merchant["POST /subaccount/set-limits"], "set-limits", `"daily":{"oneOf":[`, ""},
 		{merchant["POST /transfer-pix/create"], "transfer-pix create", "required unless pixCopyPaste", ""},

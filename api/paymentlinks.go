@@ -39,6 +39,12 @@ type linkView struct {
 	CreatedAt      domain.Time  `json:"createdAt"`
 }
 
+// Enums are the link's closed sets, the domain's.
+func (linkView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"allowedMethods": domain.Exact(checkout.Methods.Values...),
+		"customerMode": domain.Exact(checkout.CustomerModes.Values...), "status": domain.Exact(checkout.LinkStatuses.Values...)}
+}
+
 func (s *Server) viewLink(l service.PaymentLink) linkView {
 	return linkView{ID: l.ID, Name: l.Name, Description: l.Description, AllowedMethods: []string(l.AllowedMethods),
 		FixedAmount: l.FixedAmount, ProductIDs: []string(l.ProductIDs), CustomerMode: l.CustomerMode, Status: l.Status,

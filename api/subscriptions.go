@@ -35,7 +35,7 @@ func (s *Server) listSubscriptions(c *gin.Context) {
 		fail(c, err)
 		return
 	}
-	status, err := domain.OneOf("status", c.Query("status"), billing.SubscriptionActive, billing.SubscriptionCanceled)
+	status, err := domain.OneOf("status", c.Query("status"), billing.SubscriptionStatuses...)
 	if err != nil {
 		fail(c, err)
 		return

@@ -27,7 +27,9 @@ type ChargeRequest struct {
 	SplitUser         *string        `json:"splitUser"`
 	SplitTax          *money.Percent `json:"splitTax"`
 	SubaccountID      *string        `json:"subaccountId"`
-	PixRail           any            `json:"pixRail" jsonschema:"description=must not be sent: the rail comes from the API key"`
+	// PixRail is read only to be refused: the rail comes from the API key.
+	// It is no field of the document's (a client must not send it).
+	PixRail any `json:"pixRail" jsonschema:"-"`
 }
 
 // NewCharge is a validated charge request.

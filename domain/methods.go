@@ -11,3 +11,6 @@ const (
 
 // BillingMethods lists the methods a billing may have.
 var BillingMethods = []string{MethodBoleto, MethodCardCredit, MethodCardDebit, MethodCardVoucher, MethodPix}
+
+// BillingMethodEnum is BillingMethods as a request reads them: in any case.
+var BillingMethodEnum = Folded(BillingMethods...)

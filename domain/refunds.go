@@ -13,13 +13,18 @@ type RefundRequest struct {
 	E2EID         *string      `json:"e2eId"`
 	RefundID      *string      `json:"refundId" jsonschema:"maxLength=35"`
 	Amount        *money.Cents `json:"amount" jsonschema:"required,description=the deposit's gross amount"`
-	Nature        *string      `json:"nature" jsonschema:"enum=ORIGINAL,enum=RETIRADA"`
+	Nature        *string      `json:"nature"`
 	Description   *string      `json:"description" jsonschema:"maxLength=140"`
 	SubaccountID  *string      `json:"subaccountId"`
 }
 
 // RefundNatures are the natures a requested PIX refund (devolução) may have.
 var RefundNatures = []string{"ORIGINAL", "RETIRADA"}
+
+// Enums are the request's closed sets (Validate reads nature in any case).
+func (RefundRequest) Enums() map[string]Enum {
+	return map[string]Enum{"nature": Folded(RefundNatures...)}
+}
 
 // NewRefund is a validated refund request.
 type NewRefund struct {

@@ -19,6 +19,11 @@ const (
 	TypeRefund = "PIX_REFUND"
 )
 
+// TransactionTypes are the types this package names (the sub-account
+// moves and the billings' lines are their packages').
+var TransactionTypes = []string{TypePixIn, TypePixOut, TypeSplitIn, TypeAdjustment, TypeInternalOut, TypeInternalIn,
+	TypeRefund, TypePixAutomatic, TypeMobileRecharge, TypeCryptoIn, TypeCryptoOut, TypeMED}
+
 // Transaction statuses.
 const (
 	StatusPending    = "PENDING"

@@ -16,13 +16,21 @@ type TransferRequest struct {
 	Amount            *money.Cents `json:"amount" jsonschema:"minimum=0.01,description=required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal)"`
 	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	PixKey            *string      `json:"pixKey"`
-	PixKeyType        *string      `json:"pixKeyType" jsonschema:"enum=CPF,enum=CNPJ,enum=EMAIL,enum=TELEFONE,enum=CHAVE_ALEATORIA,description=required with pixKey"`
+	PixKeyType        *string      `json:"pixKeyType" jsonschema:"description=required with pixKey"`
 	PixCopyPaste      *string      `json:"pixCopyPaste" jsonschema:"description=a BR Code to pay instead of pixKey"`
 	CoverFee          *bool        `json:"coverFee"`
 	SubaccountID      *string      `json:"subaccountId"`
 	ExternalReference *string      `json:"externalReference"`
-	PixRail           any          `json:"pixRail" jsonschema:"description=must not be sent: the rail comes from the API key"`
+	// PixRail is read only to be refused: the rail comes from the API key.
+	// It is no field of the document's (a client must not send it).
+	PixRail any `json:"pixRail" jsonschema:"-"`
 }
+
+// PixKeyTypes are the pixKeyType values (pixkey.Types), read in any case.
+var PixKeyTypes = Folded(pixkey.Names()...)
+
+// Enums are the request's closed sets.
+func (TransferRequest) Enums() map[string]Enum { return map[string]Enum{"pixKeyType": PixKeyTypes} }
 
 // MaxTransfer is the most one PIX out (or internal transfer) may move: R$ 1,000,000.00.
 const MaxTransfer = money.Cents(100_000_000)
@@ -75,11 +83,11 @@ func (b TransferRequest) Validate() (NewTransfer, error) {
 		n.PixKey, n.PixKeyType = key, string(typ)
 	case b.PixKey != nil:
 		if b.PixKeyType == nil {
-			return n, Invalid("pixKeyType", "is required with pixKey (CPF, CNPJ, EMAIL, TELEFONE or CHAVE_ALEATORIA)")
+			return n, Invalid("pixKeyType", "is required with pixKey (%s)", PixKeyTypes)
 		}
 		key, err := pixkey.Normalize(pixkey.Type(strings.ToUpper(*b.PixKeyType)), *b.PixKey)
 		if errors.Is(err, pixkey.ErrUnknownType) {
-			return n, Invalid("pixKeyType", "must be one of CPF, CNPJ, EMAIL, TELEFONE, CHAVE_ALEATORIA")
+			return n, Invalid("pixKeyType", "must be one of %s", strings.Join(PixKeyTypes.Values, ", "))
 		}
 		if err != nil {
 			return n, Invalid("pixKey", "is not a valid %s key", strings.ToUpper(*b.PixKeyType))
@@ -134,13 +142,19 @@ const (
 
 // ReviewRequest is the body of the admin review route.
 type ReviewRequest struct {
-	Decision *string `json:"decision" jsonschema:"required,enum=approve,enum=reject"`
+	Decision *string `json:"decision" jsonschema:"required"`
 }
+
+// Decisions are the review's decisions, matched exactly.
+var Decisions = Exact(DecisionApprove, DecisionReject)
+
+// Enums are the request's closed sets.
+func (ReviewRequest) Enums() map[string]Enum { return map[string]Enum{"decision": Decisions} }
 
 // Validate requires one of the two decisions.
 func (b ReviewRequest) Validate() (string, error) {
-	if b.Decision == nil || (*b.Decision != DecisionApprove && *b.Decision != DecisionReject) {
-		return "", Invalid("decision", "must be approve or reject")
+	if b.Decision == nil || !Decisions.Has(*b.Decision) {
+		return "", Invalid("decision", "must be %s", Decisions)
 	}
 	return *b.Decision, nil
 }

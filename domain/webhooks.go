@@ -17,8 +17,14 @@ type EndpointRequest struct {
 	URL         *string  `json:"url" jsonschema:"required,maxLength=2048"`
 	Events      []string `json:"events" jsonschema:"required,minItems=1,maxItems=50,description=event types or patterns (payment.paid, payment.*, *)"`
 	Description *string  `json:"description" jsonschema:"maxLength=255"`
-	Status      *string  `json:"status" jsonschema:"enum=ACTIVE,enum=DISABLED"`
+	Status      *string  `json:"status"`
 }
+
+// EndpointStatuses are an endpoint's status values, read in any case.
+var EndpointStatuses = Folded(EndpointActive, EndpointDisabled)
+
+// Enums are the request's closed sets.
+func (EndpointRequest) Enums() map[string]Enum { return map[string]Enum{"status": EndpointStatuses} }
 
 // EndpointPatch is a validated endpoint request: nil leaves a field alone.
 // Whether the URL may point to a private address is deployment policy,
@@ -60,9 +66,9 @@ func (b EndpointRequest) validate(create bool) (EndpointPatch, error) {
 		p.Description = &d
 	}
 	if b.Status != nil {
-		st := strings.ToUpper(strings.TrimSpace(*b.Status))
-		if st != EndpointActive && st != EndpointDisabled {
-			return p, Invalid("status", "must be ACTIVE or DISABLED")
+		st, ok := EndpointStatuses.Match(*b.Status)
+		if !ok {
+			return p, Invalid("status", "must be %s", EndpointStatuses)
 		}
 		p.Status = &st
 	}

@@ -29,10 +29,13 @@ func (t Type) Valid() bool {
 	return false
 }
 
-func typeList() string {
+// Names are Types as strings.
+func Names() []string {
 	names := make([]string, len(Types))
 	for i, t := range Types {
 		names[i] = string(t)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+func typeList() string { return strings.Join(Names(), ", ") }

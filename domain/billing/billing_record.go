@@ -85,7 +85,7 @@ type BillingRefund struct {
 	// COMPLETED, or FAILED when the processor refused it (its money
 	// returned to the merchant, refundedAmount restored). "" is a refund
 	// booked before refunds waited for the processor: COMPLETED.
-	Status string `json:"status,omitempty" jsonschema:"enum=PENDING,enum=COMPLETED,enum=FAILED"`
+	Status string `json:"status,omitempty"`
 	// FeeAmount is the platform's fee share the refund gave back
 	// (Billing.RefundSplit); a FAILED refund's share was taken back.
 	FeeAmount money.Cents `json:"feeAmount,omitempty"`
@@ -117,6 +117,19 @@ func (b Billing) PaidStatus(now time.Time) string {
 		return BillingConfirmed
 	}
 	return BillingReceived
+}
+
+// RefundStatuses are a billing refund's statuses.
+var RefundStatuses = []string{domain.StatusPending, domain.StatusCompleted, domain.StatusFailed}
+
+// Enums are the refund's closed sets.
+func (BillingRefund) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(RefundStatuses...)}
+}
+
+// Enums are the record's closed sets.
+func (PublicBilling) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(BillingStatuses...), "method": domain.Exact(domain.BillingMethods...)}
 }
 
 // PublicBilling is the billing record of the spec.

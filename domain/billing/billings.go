@@ -124,6 +124,11 @@ type BillingRequest struct {
 	ExternalReference    *string                 `json:"externalReference"`
 }
 
+// Enums are the request's closed sets: the method, under either name.
+func (BillingRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"method": domain.BillingMethodEnum, "billingType": domain.BillingMethodEnum}
+}
+
 // BillingCustomer is a billing's customer as it is stored and shown:
 // {id, name, taxId} (id is the store's customer).
 type BillingCustomer struct {
@@ -287,11 +292,8 @@ func BillingMethod(field string, v *string) (string, error) {
 	if v == nil {
 		return "", domain.Invalid(field, "is required: one of %s", strings.Join(domain.BillingMethods, ", "))
 	}
-	m := strings.ToUpper(strings.TrimSpace(*v))
-	for _, ok := range domain.BillingMethods {
-		if m == ok {
-			return m, nil
-		}
+	if m, ok := domain.BillingMethodEnum.Match(*v); ok {
+		return m, nil
 	}
 	return "", domain.Invalid(field, "must be one of %s", strings.Join(domain.BillingMethods, ", "))
 }

@@ -41,6 +41,20 @@ const (
 // SubscriptionMethods are the billing methods a subscription may bill with.
 var SubscriptionMethods = []string{domain.MethodBoleto, domain.MethodCardCredit, domain.MethodPix}
 
+// SubscriptionStatuses are a subscription's statuses.
+var SubscriptionStatuses = []string{SubscriptionActive, SubscriptionCanceled}
+
+// Enums are the request's closed sets (Validate reads them in any case).
+func (SubscriptionRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"method": domain.Folded(SubscriptionMethods...), "cycle": domain.Folded(Cycles...)}
+}
+
+// Enums are the record's closed sets.
+func (SubscriptionRecord) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(SubscriptionStatuses...),
+		"method": domain.Exact(SubscriptionMethods...), "cycle": domain.Exact(Cycles...)}
+}
+
 // DueInstant is the start of the calendar day date (a date at UTC
 // midnight) in America/Sao_Paulo: when a subscription's cycle due that day
 // bills.

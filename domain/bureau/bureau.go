@@ -41,6 +41,24 @@ const (
 // DunningStatuses lists the statuses a list may filter on.
 var DunningStatuses = []string{DunningPending, DunningAwaitingApproval, DunningProcessed, DunningDenied}
 
+// DunningTypes are a dunning's types, read in any case.
+var DunningTypes = domain.Folded(DunningTypeCreditBureau)
+
+// Enums are the request's closed sets.
+func (DunningRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": DunningTypes}
+}
+
+// Enums are the dunning's closed sets.
+func (DunningView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(DunningStatuses...), "type": domain.Exact(DunningTypes.Values...)}
+}
+
+// Enums are the report's closed sets.
+func (Report) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(ReportCompleted)}
+}
+
 // Report statuses: the bureau answers a report at once.
 const ReportCompleted = "COMPLETED"
 
@@ -123,7 +141,7 @@ func (b DunningRequest) Validate() (NewDunning, error) {
 	if b.Type == nil {
 		return n, domain.Invalid("type", "is required: %s", DunningTypeCreditBureau)
 	}
-	if t := strings.ToUpper(strings.TrimSpace(*b.Type)); t != DunningTypeCreditBureau {
+	if _, ok := DunningTypes.Match(*b.Type); !ok {
 		return n, domain.Invalid("type", "must be %s", DunningTypeCreditBureau)
 	}
 	if n.Description, err = domain.Text("description", b.Description, 0, 500, false); err != nil {

@@ -33,7 +33,7 @@ type CheckoutRequest struct {
 	CouponCode        *string               `json:"couponCode"`
 	ExternalReference *string               `json:"externalReference"`
 	// PayCurrency is the coin a CRYPTO checkout is paid in (CheckoutCryptoDefault when absent).
-	PayCurrency *string `json:"payCurrency" jsonschema:"enum=BTC,enum=ETH,enum=USDT,enum=XRP,description=CRYPTO only (case-insensitive); USDT when absent"`
+	PayCurrency *string `json:"payCurrency" jsonschema:"description=CRYPTO only; USDT when absent"`
 }
 
 // CheckoutCryptoDefault is the payCurrency of a CRYPTO checkout that names
@@ -79,9 +79,9 @@ func (b CheckoutRequest) Validate() (NewCheckout, error) {
 	if b.Method == nil {
 		return n, domain.Invalid("method", "is required")
 	}
-	n.Method = strings.ToUpper(strings.TrimSpace(*b.Method))
-	if n.Method != domain.MethodPix && n.Method != MethodCrypto {
-		return n, domain.Invalid("method", "must be PIX or CRYPTO")
+	var ok bool
+	if n.Method, ok = Methods.Match(*b.Method); !ok {
+		return n, domain.Invalid("method", "must be %s", Methods)
 	}
 	if b.Payer != nil {
 		p := &CheckoutPayer{}
@@ -204,6 +204,11 @@ func Allows(methods []string, method string) bool {
 	return false
 }
 
+// Enums are the delivery's closed sets (the product's delivery types).
+func (SessionDelivery) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": domain.Exact(store.DeliveryTypes.Values...)}
+}
+
 // SessionDelivery is what a paid session hands its payer for one product:
 // a LINK's redirect, a TEXT_INFINITE's content, or the TEXT_LINES line
 // handed out to this sale.
@@ -250,6 +255,19 @@ type CheckoutSession struct {
 	PaidAt        *domain.Time `db:"paid_at"`
 	CreatedAt     domain.Time  `db:"created_at"`
 	UpdatedAt     domain.Time  `db:"updated_at"`
+}
+
+// SessionStatuses are a session's status values.
+var SessionStatuses = []string{SessionOpen, SessionPaid, SessionExpired}
+
+// Enums are the request's closed sets.
+func (CheckoutRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"method": Methods, "payCurrency": crypto.CurrencyEnum}
+}
+
+// Enums are the session's closed sets.
+func (SessionView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(SessionStatuses...), "method": domain.Exact(Methods.Values...)}
 }
 
 // SessionView is a session's public form: the checkout's answer, GET

@@ -22,6 +22,29 @@ const (
 	CustomerRequired = "REQUIRED"
 )
 
+// The closed sets of links and checkouts, read in any case.
+var (
+	// Methods are a link's allowedMethods and a checkout's method.
+	Methods = domain.Folded(domain.MethodPix, MethodCrypto)
+	// CustomerModes are a link's customerMode values.
+	CustomerModes = domain.Folded(CustomerNone, CustomerOptional, CustomerRequired)
+	// LinkStatuses are a link's status values.
+	LinkStatuses = domain.Folded(LinkActive, LinkInactive)
+	// linkEnums are a link request's closed sets.
+	linkEnums = map[string]domain.Enum{"allowedMethods": Methods, "customerMode": CustomerModes, "status": LinkStatuses}
+)
+
+// Enums are the request's closed sets.
+func (PaymentLinkRequest) Enums() map[string]domain.Enum { return linkEnums }
+
+// Enums are the update's closed sets (the create's).
+func (PaymentLinkUpdate) Enums() map[string]domain.Enum { return linkEnums }
+
+// Enums are the request's closed sets.
+func (LinkStatusRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": LinkStatuses}
+}
+
 // maxLinkProducts bounds a link's productIds: a page sells a few products,
 // and each checkout locks each of them.
 const maxLinkProducts = 20
@@ -99,8 +122,8 @@ func (b PaymentLinkRequest) ValidatePatch() (LinkPatch, error) {
 			return p, domain.Invalid("allowedMethods", "must list PIX, CRYPTO or both")
 		}
 		for _, m := range b.AllowedMethods {
-			m = strings.ToUpper(strings.TrimSpace(m))
-			if m != domain.MethodPix && m != MethodCrypto {
+			m, ok := Methods.Match(m)
+			if !ok {
 				return p, domain.Invalid("allowedMethods", "must list PIX, CRYPTO or both")
 			}
 			if !slices.Contains(p.AllowedMethods, m) {
@@ -131,9 +154,9 @@ func (b PaymentLinkRequest) ValidatePatch() (LinkPatch, error) {
 		}
 	}
 	if b.CustomerMode != nil {
-		m := strings.ToUpper(strings.TrimSpace(*b.CustomerMode))
-		if m != CustomerNone && m != CustomerOptional && m != CustomerRequired {
-			return p, domain.Invalid("customerMode", "must be NONE, OPTIONAL or REQUIRED")
+		m, ok := CustomerModes.Match(*b.CustomerMode)
+		if !ok {
+			return p, domain.Invalid("customerMode", "must be %s", CustomerModes)
 		}
 		p.CustomerMode = &m
 	}
@@ -170,9 +193,9 @@ func (b LinkStatusRequest) Validate() (string, error) {
 }
 
 func linkStatus(s string) (string, error) {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	if s != LinkActive && s != LinkInactive {
-		return "", domain.Invalid("status", "must be ACTIVE or INACTIVE")
+	s, ok := LinkStatuses.Match(s)
+	if !ok {
+		return "", domain.Invalid("status", "must be %s", LinkStatuses)
 	}
 	return s, nil
 }

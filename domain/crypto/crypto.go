@@ -46,6 +46,21 @@ func CryptoCodes() []string {
 	return codes
 }
 
+// CurrencyEnum is CryptoCodes as a request reads them: in any case.
+var CurrencyEnum = domain.Folded(CryptoCodes()...)
+
+// currencyEnums are the crypto requests' closed sets.
+var currencyEnums = map[string]domain.Enum{"payCurrency": CurrencyEnum}
+
+// Enums are the request's closed sets.
+func (CryptoDepositRequest) Enums() map[string]domain.Enum { return currencyEnums }
+
+// Enums are the request's closed sets.
+func (CryptoQuoteRequest) Enums() map[string]domain.Enum { return currencyEnums }
+
+// Enums are the request's closed sets.
+func (CryptoWithdrawalRequest) Enums() map[string]domain.Enum { return currencyEnums }
+
 // ParseCryptoCurrency requires a known payCurrency.
 func ParseCryptoCurrency(field string, v *string) (CryptoCurrency, error) {
 	if v == nil {
@@ -181,7 +196,7 @@ const CryptoQuoteValidity = 2 * time.Minute
 // CryptoDepositRequest is the body of POST /payment-crypto/create.
 type CryptoDepositRequest struct {
 	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
-	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required"`
 	Description       *string      `json:"description" jsonschema:"maxLength=140"`
 	ExternalReference *string      `json:"externalReference" jsonschema:"minLength=1,maxLength=120"`
 }
@@ -224,7 +239,7 @@ func (b CryptoDepositRequest) Validate() (NewCryptoDeposit, error) {
 // CryptoQuoteRequest is the body of POST /transfer-crypto/quote.
 type CryptoQuoteRequest struct {
 	Amount      *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
-	PayCurrency *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
+	PayCurrency *string      `json:"payCurrency" jsonschema:"required"`
 }
 
 // NewCryptoQuote is a validated quote request.
@@ -250,7 +265,7 @@ func (b CryptoQuoteRequest) Validate() (NewCryptoQuote, error) {
 // currency; auto quotes by itself).
 type CryptoWithdrawalRequest struct {
 	Address           *string      `json:"address" jsonschema:"required,minLength=1,maxLength=128,description=checked with its currency's checksum: bech32 or base58check for BTC; EIP-55 when mixed case for ETH and USDT"`
-	PayCurrency       *string      `json:"payCurrency" jsonschema:"required,enum=BTC,enum=ETH,enum=USDT,enum=XRP"`
+	PayCurrency       *string      `json:"payCurrency" jsonschema:"required"`
 	Amount            *money.Cents `json:"amount" jsonschema:"required,minimum=0.01,maximum=1000000,description=BRL"`
 	ExtraID           *string      `json:"extraId" jsonschema:"maxLength=64,description=the destination tag: required for XRP (an integer from 0 to 4294967295); refused for the others"`
 	QuoteID           *string      `json:"quoteId" jsonschema:"maxLength=64,description=transfer-crypto/create: the quote to use (default: the latest unused quote of that amount and currency); ignored by transfer-crypto-auto/create"`

@@ -80,7 +80,12 @@ type User struct {
 // send it.
 type InviteRequest struct {
 	Email *string `json:"email" jsonschema:"required,format=email"`
-	Role  *string `json:"role" jsonschema:"required,enum=owner,enum=admin,enum=developer,enum=viewer"`
+	Role  *string `json:"role" jsonschema:"required"`
+}
+
+// Enums are the request's closed sets.
+func (InviteRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"role": domain.Exact(Roles...)}
 }
 
 // Invite is a validated invitation.
@@ -96,7 +101,7 @@ func (b InviteRequest) Validate() (Invite, error) {
 		return n, err
 	}
 	n.Email = strings.ToLower(n.Email)
-	if b.Role == nil || !slices.Contains(Roles, *b.Role) {
+	if b.Role == nil || !domain.Exact(Roles...).Has(*b.Role) {
 		return n, domain.Invalid("role", "must be one of owner, admin, developer, viewer")
 	}
 	n.Role = *b.Role

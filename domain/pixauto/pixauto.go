@@ -49,6 +49,21 @@ const (
 // InstructionStatuses lists the statuses a list filter accepts.
 var InstructionStatuses = []string{InstructionScheduled, InstructionPaid, InstructionFailed, InstructionCanceled}
 
+// Enums are the record's closed sets.
+func (View) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"frequency": domain.Exact(Frequencies...), "status": domain.Exact(AuthorizationStatuses...)}
+}
+
+// Enums are the record's closed sets.
+func (Instruction) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(InstructionStatuses...)}
+}
+
+// Enums are the request's closed sets (Validate reads them in any case).
+func (AuthorizationRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"frequency": domain.Folded(Frequencies...)}
+}
+
 // ConsentTTL is how long the payer has to answer the consent QR before the
 // authorization expires.
 const ConsentTTL = 7 * 24 * time.Hour

@@ -1,7 +1,6 @@
 package pixauto
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -56,8 +55,8 @@ func (b AuthorizationRequest) ValidateAt(now time.Time) (NewAuthorization, error
 	if b.Frequency == nil {
 		return n, domain.Invalid("frequency", "is required")
 	}
-	n.Frequency = strings.ToUpper(strings.TrimSpace(*b.Frequency))
-	if !slices.Contains(Frequencies, n.Frequency) {
+	var ok bool
+	if n.Frequency, ok = domain.Folded(Frequencies...).Match(*b.Frequency); !ok {
 		return n, domain.Invalid("frequency", "must be one of %s", strings.Join(Frequencies, ", "))
 	}
 	switch {

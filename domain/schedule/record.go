@@ -32,6 +32,19 @@ type Record struct {
 	Run *RunResult `json:"run,omitempty"`
 }
 
+// MethodLabels are a record's method values, as people read them
+// (MethodLabel of each payload method).
+var MethodLabels = []string{MethodLabel(MethodPix), MethodLabel(MethodInternal), MethodLabel(MethodCrypto)}
+
+// Enums are the record's closed sets: its trigger type in lower case.
+func (Record) Enums() map[string]domain.Enum {
+	lower := make([]string, len(Triggers.Values))
+	for i, t := range Triggers.Values {
+		lower[i] = strings.ToLower(t)
+	}
+	return map[string]domain.Enum{"method": domain.Exact(MethodLabels...), "triggerType": domain.Exact(lower...), "status": Statuses}
+}
+
 // RunResult is one run's outcome: the transfer it created.
 type RunResult struct {
 	RunNumber     int         `json:"runNumber"`

@@ -28,7 +28,8 @@ func (b *RuleRequest) rule() (*Rule, error) {
 	if b.Time == nil {
 		return nil, domain.Invalid("recurrenceRule.time", "is required (local time HH:MM)")
 	}
-	r.Interval, r.Time = strings.ToLower(strings.TrimSpace(*b.Interval)), strings.TrimSpace(*b.Time)
+	r.Interval, _ = Intervals.Match(*b.Interval)
+	r.Time = strings.TrimSpace(*b.Time)
 	if b.Timezone != nil {
 		r.Timezone = strings.TrimSpace(*b.Timezone)
 	}
@@ -40,7 +41,7 @@ func (b *RuleRequest) rule() (*Rule, error) {
 
 // PayloadRequest is the transfer a schedule runs, as a request gives it.
 type PayloadRequest struct {
-	Method         *string      `json:"method" jsonschema:"enum=pix_padrao,enum=interna,enum=cripto,description=pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)"`
+	Method         *string      `json:"method" jsonschema:"description=pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)"`
 	Amount         *money.Cents `json:"amount"`
 	Description    *string      `json:"description"`
 	CoverFee       *bool        `json:"coverFee"`
@@ -51,7 +52,28 @@ type PayloadRequest struct {
 	Address        *string      `json:"address" jsonschema:"description=cripto: the destination address of payCurrency"`
 	PayCurrency    *string      `json:"payCurrency" jsonschema:"description=cripto: BTC, ETH, USDT or XRP"`
 	ExtraID        *string      `json:"extraId" jsonschema:"description=cripto: the destination tag (required for XRP)"`
-	PixRail        any          `json:"pixRail"`
+	PixRail        any          `json:"pixRail" jsonschema:"-"`
+}
+
+// Enums are the payload's closed sets.
+func (PayloadRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"method": Methods, "pixKeyType": domain.PixKeyTypes, "payCurrency": crypto.CurrencyEnum}
+}
+
+// Enums are the rule's closed sets.
+func (RuleRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"interval": Intervals}
+}
+
+// Enums are the create's closed sets (the payload's and the rule's are
+// their own types').
+func (CreateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"triggerType": Triggers}
+}
+
+// Enums are the update's closed sets.
+func (UpdateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": UpdateStatuses}
 }
 
 // payload validates a run's transfer with the very rules of
@@ -63,7 +85,7 @@ func (b *PayloadRequest) payload() (Payload, error) {
 	if b.Method == nil {
 		return p, domain.Invalid("payload.method", "is required (pix_padrao, interna or cripto)")
 	}
-	p.Method = strings.ToLower(strings.TrimSpace(*b.Method))
+	p.Method, _ = Methods.Match(*b.Method)
 	switch p.Method {
 	case MethodPix:
 		n, err := domain.TransferRequest{Amount: b.Amount, Description: b.Description, PixKey: b.PixKey, PixKeyType: b.PixKeyType,
@@ -94,7 +116,7 @@ func (b *PayloadRequest) payload() (Payload, error) {
 		p.Amount, p.Description, p.Address, p.PayCurrency, p.ExtraID = n.Amount, n.Description, n.Address, n.Currency.Code, n.ExtraID
 		p.CoverFee = b.CoverFee != nil && *b.CoverFee
 	default:
-		return p, domain.Invalid("payload.method", "must be pix_padrao, interna or cripto")
+		return p, domain.Invalid("payload.method", "must be %s", Methods)
 	}
 	return p, nil
 }
@@ -145,7 +167,7 @@ func (b CreateRequest) ValidateAt(now time.Time) (NewSchedule, error) {
 	if b.TriggerType == nil {
 		return n, domain.Invalid("triggerType", "is required (ONCE, RECURRING or BALANCE_THRESHOLD)")
 	}
-	n.Trigger = strings.ToUpper(strings.TrimSpace(*b.TriggerType))
+	n.Trigger, _ = Triggers.Match(*b.TriggerType)
 	switch n.Trigger {
 	case Once:
 		at, err := futureTime("scheduledAt", b.ScheduledAt, now, true)
@@ -169,7 +191,7 @@ func (b CreateRequest) ValidateAt(now time.Time) (NewSchedule, error) {
 		}
 		n.Threshold = th
 	default:
-		return n, domain.Invalid("triggerType", "must be ONCE, RECURRING or BALANCE_THRESHOLD")
+		return n, domain.Invalid("triggerType", "must be %s", Triggers)
 	}
 	var err error
 	if n.MaxRuns, err = maxRuns(b.MaxRuns); err != nil {
@@ -255,15 +277,11 @@ func (b UpdateRequest) ValidateAt(now time.Time) (Patch, error) {
 		return p, domain.Invalidf("send at least one of status, scheduledAt, recurrenceRule, balanceThreshold, maxRuns, label")
 	}
 	if b.Status != nil {
-		var st string
-		switch strings.ToUpper(strings.TrimSpace(*b.Status)) {
-		case "ACTIVE":
-			st = StatusActive
-		case "PAUSED":
-			st = StatusPaused
-		default:
-			return p, domain.Invalid("status", "must be ACTIVE or PAUSED")
+		v, ok := UpdateStatuses.Match(*b.Status)
+		if !ok {
+			return p, domain.Invalid("status", "must be %s", UpdateStatuses)
 		}
+		st := strings.ToLower(v) // the record's status: active or paused
 		p.Status = &st
 	}
 	var err error

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jangada/jangada/domain"
@@ -54,7 +55,7 @@ func (r *Rule) Validate(prefix string) error {
 			return domain.Invalid(prefix+"customDays", "is required with interval custom_days: 1 to 3660 days")
 		}
 	default:
-		return domain.Invalid(prefix+"interval", "must be one of daily, weekly, monthly, custom_days")
+		return domain.Invalid(prefix+"interval", "must be one of %s", strings.Join(Intervals.Values, ", "))
 	}
 	return nil
 }

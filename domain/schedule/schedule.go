@@ -38,6 +38,21 @@ const (
 	MethodCrypto   = "cripto"
 )
 
+// The closed sets of a schedule's fields: what its requests' Validate
+// reads (in any case) and its record shows.
+var (
+	// Triggers are the create's triggerType values.
+	Triggers = domain.Folded(Once, Recurring, BalanceThreshold)
+	// Intervals are a recurrence rule's interval values.
+	Intervals = domain.Folded(Daily, Weekly, Monthly, CustomDays)
+	// Methods are a payload's method values.
+	Methods = domain.Folded(MethodPix, MethodInternal, MethodCrypto)
+	// UpdateStatuses are what an update's status may ask for.
+	UpdateStatuses = domain.Folded("ACTIVE", "PAUSED")
+	// Statuses are a record's status values.
+	Statuses = domain.Exact(StatusActive, StatusPaused, StatusCompleted, StatusFailed)
+)
+
 // Limits of the specification.
 const (
 	MaxActivePerAccount = 20

@@ -136,18 +136,36 @@ func (c Coupon) Quote(u CouponUse) CouponQuote {
 // CouponRequest is the body of POST /coupons/create.
 type CouponRequest struct {
 	Code           *string      `json:"code" jsonschema:"required,minLength=1,maxLength=64,description=unique per account, ignoring case"`
-	DiscountType   *string      `json:"discountType" jsonschema:"required,enum=PERCENT,enum=FIXED"`
+	DiscountType   *string      `json:"discountType" jsonschema:"required"`
 	DiscountValue  *money.Cents `json:"discountValue" jsonschema:"required,description=PERCENT: 0 < v <= 100; FIXED: BRL > 0"`
 	MaxUses        *int64       `json:"maxUses" jsonschema:"minimum=1"`
 	ExpiresAt      *string      `json:"expiresAt" jsonschema:"format=date-time,description=in the future"`
 	ProductIDs     []string     `json:"productIds"`
 	PaymentLinkIDs []string     `json:"paymentLinkIds"`
-	Status         *string      `json:"status" jsonschema:"enum=ACTIVE,enum=INACTIVE"`
+	Status         *string      `json:"status"`
 }
 
 // CouponUpdateRequest is the body of PATCH /coupons/update/{id}: the same
 // fields, all optional.
 type CouponUpdateRequest CouponRequest
+
+// The closed sets of a coupon, read in any case.
+var (
+	DiscountTypes  = domain.Folded(CouponPercent, CouponFixed)
+	CouponStatuses = domain.Folded(CouponActive, CouponInactive)
+	couponEnums    = map[string]domain.Enum{"discountType": DiscountTypes, "status": CouponStatuses}
+)
+
+// Enums are the request's closed sets.
+func (CouponRequest) Enums() map[string]domain.Enum { return couponEnums }
+
+// Enums are the update's closed sets.
+func (CouponUpdateRequest) Enums() map[string]domain.Enum { return couponEnums }
+
+// Enums are the record's closed sets.
+func (Coupon) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"discountType": domain.Exact(DiscountTypes.Values...), "status": domain.Exact(CouponStatuses.Values...)}
+}
 
 // CouponPatch is a validated coupon request: nil leaves a field alone.
 type CouponPatch struct {
@@ -191,9 +209,9 @@ func (b CouponRequest) ValidateAt(now time.Time, create bool) (CouponPatch, erro
 		if b.DiscountType == nil {
 			return p, domain.Invalid("discountType", "is required (PERCENT or FIXED)")
 		}
-		t := strings.ToUpper(strings.TrimSpace(*b.DiscountType))
-		if t != CouponPercent && t != CouponFixed {
-			return p, domain.Invalid("discountType", "must be PERCENT or FIXED")
+		t, ok := DiscountTypes.Match(*b.DiscountType)
+		if !ok {
+			return p, domain.Invalid("discountType", "must be %s", DiscountTypes)
 		}
 		p.DiscountType = &t
 	}
@@ -225,9 +243,9 @@ func (b CouponRequest) ValidateAt(now time.Time, create bool) (CouponPatch, erro
 		return p, err
 	}
 	if b.Status != nil {
-		st := strings.ToUpper(strings.TrimSpace(*b.Status))
-		if st != CouponActive && st != CouponInactive {
-			return p, domain.Invalid("status", "must be ACTIVE or INACTIVE")
+		st, ok := CouponStatuses.Match(*b.Status)
+		if !ok {
+			return p, domain.Invalid("status", "must be %s", CouponStatuses)
 		}
 		p.Status = &st
 	} else if create {

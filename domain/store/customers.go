@@ -91,11 +91,10 @@ func CustomerStatus(field, s string) (string, error) {
 
 // CustomerType reads PF or PJ in any case.
 func CustomerType(field, s string) (string, error) {
-	switch t := strings.ToUpper(strings.TrimSpace(s)); t {
-	case CustomerPF, CustomerPJ:
+	if t, ok := CustomerTypes.Match(s); ok {
 		return t, nil
 	}
-	return "", domain.Invalid(field, "must be PF or PJ")
+	return "", domain.Invalid(field, "must be %s", CustomerTypes)
 }
 
 // brazilianStates are the 27 federative units (UF).
@@ -147,7 +146,7 @@ type CustomerRequest struct {
 	Name     *string `json:"name" jsonschema:"required,minLength=1,maxLength=200"`
 	Email    *string `json:"email" jsonschema:"required,format=email"`
 	Document *string `json:"document" jsonschema:"required,description=CPF or CNPJ (alphanumeric CNPJ included)"`
-	Type     *string `json:"type" jsonschema:"enum=PF,enum=PJ,description=inferred from the document when absent"`
+	Type     *string `json:"type" jsonschema:"description=inferred from the document when absent"`
 	Status   *string `json:"status" jsonschema:"description=ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado"`
 	Phone    *string `json:"phone" jsonschema:"description=with area code"`
 	Whatsapp *string `json:"whatsapp" jsonschema:"description=with area code"`
@@ -158,6 +157,29 @@ type CustomerRequest struct {
 // CustomerUpdateRequest is the body of PATCH /customers/update/{id}: the
 // same fields, all optional.
 type CustomerUpdateRequest CustomerRequest
+
+// The closed sets of a customer: its type read in any case (CustomerType),
+// its stored status (a request's status also takes the Portuguese names,
+// CustomerStatus, so it has no enum).
+var (
+	CustomerTypes    = domain.Folded(CustomerPF, CustomerPJ)
+	CustomerStatuses = domain.Exact(CustomerActive, CustomerInactive, CustomerBlocked)
+)
+
+// Enums are the request's closed sets.
+func (CustomerRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": CustomerTypes}
+}
+
+// Enums are the update's closed sets.
+func (CustomerUpdateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": CustomerTypes}
+}
+
+// Enums are the record's closed sets.
+func (Customer) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": domain.Exact(CustomerTypes.Values...), "status": CustomerStatuses}
+}
 
 // CustomerPatch is a validated customer request: nil leaves a field alone
 // (on create, absent optional fields). IdempotencyKey is the create's

@@ -127,7 +127,7 @@ func (p Product) Public() ProductView {
 
 // DeliveryRequest is one delivery of a product request.
 type DeliveryRequest struct {
-	Type        *string `json:"type" jsonschema:"required,enum=LINK,enum=TEXT_INFINITE,enum=TEXT_LINES"`
+	Type        *string `json:"type" jsonschema:"required"`
 	RedirectURL *string `json:"redirectUrl" jsonschema:"description=LINK: an absolute http(s) URL"`
 	RichContent *string `json:"richContent" jsonschema:"description=TEXT_INFINITE: shown to every payer"`
 	// LinesText is a TEXT_LINES stock, one item per line (blank lines
@@ -141,13 +141,44 @@ type ProductRequest struct {
 	SKU         *string           `json:"sku" jsonschema:"maxLength=64,description=unique per account"`
 	Description *string           `json:"description" jsonschema:"maxLength=2000"`
 	Price       *money.Cents      `json:"price" jsonschema:"minimum=0.01,maximum=1000000"`
-	Status      *string           `json:"status" jsonschema:"enum=ACTIVE,enum=INACTIVE"`
+	Status      *string           `json:"status"`
 	Deliveries  []DeliveryRequest `json:"deliveries"`
 }
 
 // ProductUpdateRequest is the body of PATCH /products/update/{id}: the
 // same fields, all optional.
 type ProductUpdateRequest ProductRequest
+
+// The closed sets of a product, read in any case.
+var (
+	ProductStatuses = domain.Folded(ProductActive, ProductInactive)
+	DeliveryTypes   = domain.Folded(DeliveryLink, DeliveryTextInfinite, DeliveryTextLines)
+)
+
+// Enums are the request's closed sets (its deliveries' are their own).
+func (ProductRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": ProductStatuses}
+}
+
+// Enums are the update's closed sets.
+func (ProductUpdateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": ProductStatuses}
+}
+
+// Enums are a delivery's closed sets.
+func (DeliveryRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": DeliveryTypes}
+}
+
+// Enums are the record's closed sets.
+func (ProductView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(ProductStatuses.Values...)}
+}
+
+// Enums are a delivery's closed sets.
+func (DeliveryView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"type": domain.Exact(DeliveryTypes.Values...)}
+}
 
 // ProductPatch is a validated product request: nil leaves a field alone.
 // An empty SKU removes the product's SKU. Deliveries, when set, replace the
@@ -212,9 +243,9 @@ func (b ProductRequest) validate(create bool) (ProductPatch, error) {
 		p.Price = &pr
 	}
 	if b.Status != nil {
-		st := strings.ToUpper(strings.TrimSpace(*b.Status))
-		if st != ProductActive && st != ProductInactive {
-			return p, domain.Invalid("status", "must be ACTIVE or INACTIVE")
+		st, ok := ProductStatuses.Match(*b.Status)
+		if !ok {
+			return p, domain.Invalid("status", "must be %s", ProductStatuses)
 		}
 		p.Status = &st
 	}
@@ -241,7 +272,8 @@ func deliveries(list []DeliveryRequest) (*Deliveries, *[]string, error) {
 		if r.Type == nil {
 			return nil, nil, domain.Invalid(field+".type", "is required (LINK, TEXT_INFINITE or TEXT_LINES)")
 		}
-		d := Delivery{Type: strings.ToUpper(strings.TrimSpace(*r.Type))}
+		typ, _ := DeliveryTypes.Match(*r.Type)
+		d := Delivery{Type: typ}
 		switch d.Type {
 		case DeliveryLink:
 			u, err := RedirectURL(field+".redirectUrl", r.RedirectURL)
@@ -271,7 +303,7 @@ func deliveries(list []DeliveryRequest) (*Deliveries, *[]string, error) {
 			}
 			lines = &ls
 		default:
-			return nil, nil, domain.Invalid(field+".type", "must be LINK, TEXT_INFINITE or TEXT_LINES")
+			return nil, nil, domain.Invalid(field+".type", "must be %s", DeliveryTypes)
 		}
 		out = append(out, d)
 	}

@@ -61,6 +61,47 @@ type NewSubaccount struct {
 // Today is the clock of birth date checks; tests may replace it.
 var Today = func() time.Time { return time.Now() }
 
+// The closed sets of a sub-account's requests, read in any case.
+var (
+	PersonTypes = domain.Folded(PersonPF, PersonPJ)
+	Statuses    = domain.Folded(StatusActive, StatusDisabled)
+	LockModes   = domain.Folded(LockFull, LockWithdrawOnly, LockDepositOnly)
+	// PortalStates are every portal state a record may show.
+	PortalStates = domain.Exact(PortalNone, PortalActive, PortalDisabled, PortalPendingPassword,
+		PortalInvitePending, PortalPendingVerification)
+	// ShownLockModes are a record's lockMode: NONE or a lock's mode.
+	ShownLockModes = domain.Exact(append([]string{LockNone}, LockModes.Values...)...)
+)
+
+// Enums are the request's closed sets.
+func (CreateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"personType": PersonTypes}
+}
+
+// Enums are the request's closed sets.
+func (UpdateRequest) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": Statuses}
+}
+
+// Enums are the request's closed sets.
+func (LockRequest) Enums() map[string]domain.Enum { return map[string]domain.Enum{"mode": LockModes} }
+
+// Enums are the record's closed sets.
+func (View) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"personType": domain.Exact(PersonTypes.Values...), "status": domain.Exact(Statuses.Values...),
+		"lockMode": ShownLockModes, "portalState": PortalStates}
+}
+
+// Enums are the record's closed sets.
+func (Lean) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(Statuses.Values...), "lockMode": ShownLockModes}
+}
+
+// Enums are the portal block's closed sets.
+func (PortalView) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"state": PortalStates}
+}
+
 // Validate checks a create request.
 func (b CreateRequest) Validate() (NewSubaccount, error) {
 	var n NewSubaccount
@@ -70,10 +111,10 @@ func (b CreateRequest) Validate() (NewSubaccount, error) {
 		n.PersonType = PersonPJ
 	}
 	if b.PersonType != nil {
-		n.PersonType = strings.ToUpper(strings.TrimSpace(*b.PersonType))
+		n.PersonType, _ = PersonTypes.Match(*b.PersonType)
 	}
-	if n.PersonType != PersonPF && n.PersonType != PersonPJ {
-		return n, domain.Invalid("personType", "must be PF or PJ")
+	if !PersonTypes.Has(n.PersonType) {
+		return n, domain.Invalid("personType", "must be %s", PersonTypes)
 	}
 	if n.Name, err = domain.Text("fullName", b.FullName, 1, 120, true); err != nil {
 		return n, err
@@ -252,9 +293,9 @@ func (b UpdateRequest) Validate() (Update, error) {
 		return u, err
 	}
 	if b.Status != nil {
-		s := strings.ToUpper(strings.TrimSpace(*b.Status))
-		if s != StatusActive && s != StatusDisabled {
-			return u, domain.Invalid("status", "must be ACTIVE or DISABLED")
+		s, ok := Statuses.Match(*b.Status)
+		if !ok {
+			return u, domain.Invalid("status", "must be %s", Statuses)
 		}
 		u.Status = &s
 	}
@@ -288,9 +329,9 @@ func (b LockRequest) Validate() (Lock, error) {
 	if b.Mode == nil {
 		return l, domain.Invalid("mode", "is required")
 	}
-	l.Mode = strings.ToLower(strings.TrimSpace(*b.Mode))
-	if l.Mode != LockFull && l.Mode != LockWithdrawOnly && l.Mode != LockDepositOnly {
-		return l, domain.Invalid("mode", "must be full, withdraw_only or deposit_only")
+	var ok bool
+	if l.Mode, ok = LockModes.Match(*b.Mode); !ok {
+		return l, domain.Invalid("mode", "must be %s", LockModes)
 	}
 	return l, nil
 }
@@ -377,9 +418,12 @@ func (b PricingRequest) Validate() (SetPricing, error) {
 
 // StatusFilter checks the list route's status filter ("" lists all).
 func StatusFilter(v string) (string, error) {
-	s := strings.ToUpper(strings.TrimSpace(v))
-	if s != "" && s != StatusActive && s != StatusDisabled {
-		return "", domain.Invalid("status", "must be ACTIVE or DISABLED")
+	if strings.TrimSpace(v) == "" {
+		return "", nil
+	}
+	s, ok := Statuses.Match(v)
+	if !ok {
+		return "", domain.Invalid("status", "must be %s", Statuses)
 	}
 	return s, nil
 }
