@@ -16,6 +16,7 @@ func (f *fixture) serveAdmin(method, path string, headers ...string) *httptest.R
 	}
 	w := httptest.NewRecorder()
 	f.srv.AdminHandler().ServeHTTP(w, r)
+	recordAnswer(method, path, w.Code)
 	return w
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/jangada/jangada/config"
 )
 
 // assets is Swagger UI 5.35.0 from its npm distribution (api/assets/README.md),
@@ -55,13 +57,22 @@ window.ui = SwaggerUIBundle({
 `
 
 // mountDocs serves the OpenAPI documents and the reference page on e: the
-// merchant document always, the admin one where the admin API is mounted.
-func mountDocs(e *gin.Engine, withAdmin bool) {
+// merchant document always, the admin one where the admin API is mounted;
+// each names this instance's address as its server (JANGADA_PUBLIC_URL,
+// JANGADA_ADMIN_ADDR; their defaults when a Config leaves them empty).
+func (s *Server) mountDocs(e *gin.Engine, withAdmin bool) {
+	public, adminAddr := s.cfg.PublicURL, s.cfg.AdminAddr
+	if public == "" {
+		public = config.DefaultPublicURL
+	}
+	if adminAddr == "" {
+		adminAddr = config.DefaultAdminAddr
+	}
 	links := []specLink{{URL: "/v1/openapi.json", Name: "Merchant API"}}
-	e.GET("/v1/openapi.json", openAPIHandler(MerchantOpenAPI))
+	e.GET("/v1/openapi.json", openAPIHandler(func() []byte { return MerchantOpenAPIAt(public) }))
 	if withAdmin {
 		links = append(links, specLink{URL: "/admin/v1/openapi.json", Name: "Admin API"})
-		e.GET("/admin/v1/openapi.json", openAPIHandler(AdminOpenAPI))
+		e.GET("/admin/v1/openapi.json", openAPIHandler(func() []byte { return AdminOpenAPIAt(adminAddr) }))
 	}
 	list, _ := json.Marshal(links)
 	page := []byte(strings.Replace(docsPage, "__URLS__", string(list), 1))

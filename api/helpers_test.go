@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -37,7 +38,15 @@ const (
 func TestMain(m *testing.M) {
 	// observe logs one line per request: keep the test output readable.
 	slog.SetDefault(slog.New(slog.DiscardHandler))
-	os.Exit(m.Run())
+	code := m.Run()
+	// Every error answer the tests got is one its operation lists
+	// (api/openapi_answers_test.go).
+	if missing, checked := undocumentedAnswers(); code == 0 && len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d of the %d error answers the tests got are not listed in their operation's responses:\n  %s\n",
+			len(missing), checked, strings.Join(missing, "\n  "))
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // testConfig is the smallest valid configuration of the HTTP layer.
@@ -230,6 +239,7 @@ func (f *fixture) serve(method, path, body string, headers ...string) *httptest.
 	} else {
 		f.srv.Handler().ServeHTTP(w, r)
 	}
+	recordAnswer(method, path, w.Code)
 	return w
 }
 

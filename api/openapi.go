@@ -10,6 +10,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/jangada/jangada/config"
 	"github.com/jangada/jangada/domain"
 )
 
@@ -64,6 +65,8 @@ type Doc struct {
 	Raw string
 	// OperationID overrides the derived operation id.
 	OperationID string
+	// Form says the route also reads multipart/form-data (openapi_multipart.go).
+	Form *formDoc
 }
 
 // merchantDocs and adminDocs hold the Doc of each row of Routes() and
@@ -124,18 +127,28 @@ type apiDoc struct {
 // The documents are built once, on first use, from the tables.
 var (
 	merchantOnce, adminOnce sync.Once
+	merchantMap, adminMap   map[string]any
 	merchantJSON, adminJSON []byte
 )
 
-// MerchantOpenAPI is the merchant API's OpenAPI 3.1 document (GET /v1/openapi.json).
+// MerchantOpenAPI is the merchant API's OpenAPI 3.1 document, its server
+// the default public URL's /v1 (an instance serves MerchantOpenAPIAt its
+// own).
 func MerchantOpenAPI() []byte {
-	merchantOnce.Do(func() { merchantJSON = mustJSON(buildOpenAPI(merchantAPI)) })
+	merchantOnce.Do(func() {
+		merchantMap = buildOpenAPI(merchantAPI)
+		merchantJSON = mustJSON(merchantMap)
+	})
 	return merchantJSON
 }
 
-// AdminOpenAPI is the admin API's OpenAPI 3.1 document (GET /admin/v1/openapi.json).
+// AdminOpenAPI is the admin API's OpenAPI 3.1 document, its server the
+// default operators' listener (an instance serves AdminOpenAPIAt its own).
 func AdminOpenAPI() []byte {
-	adminOnce.Do(func() { adminJSON = mustJSON(buildOpenAPI(adminAPI)) })
+	adminOnce.Do(func() {
+		adminMap = buildOpenAPI(adminAPI)
+		adminJSON = mustJSON(adminMap)
+	})
 	return adminJSON
 }
 
@@ -150,22 +163,29 @@ func mustJSON(v any) []byte {
 // apiSpec says what differs between the two documents.
 type apiSpec struct {
 	title, description, base string
-	routes                   []Route
-	docs                     map[string]Doc
-	security                 map[string]any
-	admin                    bool
+	// origin is the default scheme and host of the servers' URL
+	// (configuration's defaults); an instance names its own (servers.go).
+	origin   string
+	routes   []Route
+	docs     map[string]Doc
+	security map[string]any
+	admin    bool
 }
 
 var merchantAPI = apiSpec{
 	title: "Jangada merchant API",
 	description: "PIX charges, transfers, refunds, sub-accounts and webhooks. Every answer is an envelope " +
-		"`{success, message, data, requestId}`; amounts are JSON numbers in BRL with at most two decimals. " +
+		"`{success, message, data, requestId}`; amounts are JSON numbers in BRL with at most two decimal places " +
+		"(`format: decimal`, `x-decimal-places: 2`: 10.001 is a 400 naming the field). The rail comes from the API key: " +
+		"a body with `pixRail` is a 400. Enums list each value once in its canonical case; one described as " +
+		"case-insensitive is also read in any other case. " +
 		"A `POST …/create` is safe to retry with the same `Idempotency-Key`. Each operation's `x-permission` is the " +
 		"API key permission it needs (empty: any valid key). Events: the `webhooks` section is every catalog event as " +
 		"the signed POST an endpoint receives; the WebSocket gateway (its own listener, path `/v1`) sends the same " +
 		"envelope `{id, event, createdAt, data}` as its event frames (`id` the delivery id of the event to the connection's API key) once a client sent `{\"action\":\"authenticate\",\"apiKey\":…}` " +
 		"and `{\"action\":\"subscribe\",\"pattern\":…}`, and answers `{\"action\":\"ack\",\"id\":…}` and `{\"action\":\"ping\"}`.",
-	base: "/v1",
+	base:   "/v1",
+	origin: config.DefaultPublicURL,
 	security: map[string]any{
 		"apiKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key"},
 		"bearer": map[string]any{"type": "http", "scheme": "bearer", "description": "the API key as a bearer token"},
@@ -177,6 +197,7 @@ var adminAPI = apiSpec{
 	description: "The back office: accounts, API keys, adjustments, security reviews, the ledger check and webhook " +
 		"deliveries. Header `X-Admin-Token`. Same envelopes as the merchant API.",
 	base:     "/admin/v1",
+	origin:   adminOrigin(config.DefaultAdminAddr),
 	security: map[string]any{"adminToken": map[string]any{"type": "apiKey", "in": "header", "name": "X-Admin-Token"}},
 	admin:    true,
 }
@@ -219,13 +240,14 @@ func buildOpenAPI(spec apiSpec) map[string]any {
 		"openapi":           "3.1.0",
 		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
 		"info":              map[string]any{"title": spec.title, "version": "1", "description": spec.description},
-		"servers":           []any{map[string]any{"url": spec.base}},
+		"servers":           servers(spec.origin + spec.base),
 		"security":          secReq,
 		"paths":             paths,
 		"components": map[string]any{
 			"schemas":         schemas,
 			"securitySchemes": spec.security,
 			"responses":       errorResponses(),
+			"headers":         headerComponents(),
 		},
 	}
 	if hooks != nil {
@@ -292,14 +314,18 @@ func (d *apiDoc) operation(spec apiSpec, r Route, id string) map[string]any {
 		}
 		// An empty body reads as {} (bind): it is required only when a
 		// field of it is, or one of its shapes' (applyRequired).
-		op["requestBody"] = map[string]any{"required": len(body.Required) > 0 || len(body.AllOf) > 0, "content": map[string]any{"application/json": media}}
+		content := map[string]any{"application/json": media}
+		if doc.Form != nil {
+			content["multipart/form-data"] = multipartMedia(body, doc.Form)
+		}
+		op["requestBody"] = map[string]any{"required": len(body.Required) > 0 || len(body.AllOf) > 0, "content": content}
 	}
 	content := map[string]any{"application/json": map[string]any{"schema": d.success(doc)}}
 	if doc.Raw != "" {
 		content = map[string]any{doc.Raw: map[string]any{}}
 	}
-	responses := map[string]any{"200": map[string]any{"description": "success", "content": content}}
-	for _, code := range errorCodes(spec.admin, r) {
+	responses := map[string]any{"200": map[string]any{"description": "success", "content": content, "headers": successHeaders(r, spec.admin)}}
+	for _, code := range errorCodes(spec.admin, r, doc) {
 		responses[code] = map[string]any{"$ref": "#/components/responses/" + code}
 	}
 	op["responses"] = responses
@@ -389,62 +415,4 @@ func pathParams(p string) []any {
 func tagOf(r Route) string {
 	seg, _, _ := strings.Cut(strings.TrimPrefix(r.Path, "/"), "/")
 	return seg
-}
-
-// operationIDs names each row: the camel case of its path's fixed
-// segments (paymentPixCreate); rows that would share a name get their
-// method in front, then their parameters behind (getAccountsById).
-func operationIDs(routes []Route, docs map[string]Doc) map[string]string {
-	base := func(r Route, withMethod, withParams bool) string {
-		var words []string
-		if withMethod {
-			words = append(words, strings.ToLower(r.Method))
-		}
-		for _, s := range strings.Split(r.Path, "/") {
-			if s == "" {
-				continue
-			}
-			if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
-				if withParams {
-					words = append(words, "by", s[1:])
-				}
-				continue
-			}
-			words = append(words, strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' })...)
-		}
-		for i := range words {
-			if i > 0 {
-				words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
-			}
-		}
-		return strings.Join(words, "")
-	}
-	// Only the rows whose names clash climb a level, so that a new row
-	// renames no other operation but its namesakes.
-	level := map[string]int{}
-	ids := map[string]string{}
-	for range 3 {
-		count := map[string]int{}
-		for _, r := range routes {
-			k := docKey(r)
-			ids[k] = base(r, level[k] >= 1, level[k] >= 2)
-			count[ids[k]]++
-		}
-		clash := false
-		for _, r := range routes {
-			if k := docKey(r); count[ids[k]] > 1 {
-				level[k]++
-				clash = true
-			}
-		}
-		if !clash {
-			break
-		}
-	}
-	for _, r := range routes {
-		if id := docs[docKey(r)].OperationID; id != "" {
-			ids[docKey(r)] = id
-		}
-	}
-	return ids
 }

@@ -31,7 +31,9 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Summary:     "Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)",
 		Description: "multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.",
 		Body:        bureau.DunningRequest{},
-		Example:     map[string]any{"payment": "bil_0193c0d2-7f3a-7b5e-8c1d-9a2e4f6b8d13", "type": "CREDIT_BUREAU", "description": "Mensalidade de outubro em atraso", "customerName": "Maria Silva", "customerCpfCnpj": "529.982.247-25", "customerPrimaryPhone": "(11) 98765-4321", "customerEmail": "maria@example.com", "customerPostalCode": "01310-100", "customerAddress": "Av. Paulista", "customerAddressNumber": "1000", "customerComplement": "Sala 12", "customerProvince": "Bela Vista", "customerCity": "São Paulo", "customerState": "SP", "documents": map[string]any{"name": "contrato.pdf", "contentBase64": "JVBERi0xLjQK"}}, Data: bureau.DunningView{},
+		Form: &formDoc{JSONOnly: []string{"documents"}, Files: map[string]fileDoc{
+			"documents": {Types: bureau.DunningDocumentTypes, MaxBytes: bureau.MaxDunningDocument, Required: true}}},
+		Example: map[string]any{"payment": "bil_0193c0d2-7f3a-7b5e-8c1d-9a2e4f6b8d13", "type": "CREDIT_BUREAU", "description": "Mensalidade de outubro em atraso", "customerName": "Maria Silva", "customerCpfCnpj": "529.982.247-25", "customerPrimaryPhone": "(11) 98765-4321", "customerEmail": "maria@example.com", "customerPostalCode": "01310-100", "customerAddress": "Av. Paulista", "customerAddressNumber": "1000", "customerComplement": "Sala 12", "customerProvince": "Bela Vista", "customerCity": "São Paulo", "customerState": "SP", "documents": map[string]any{"name": "contrato.pdf", "contentBase64": "JVBERi0xLjQK"}}, Data: bureau.DunningView{},
 	},
 	"GET /bureau/dunnings/list": {
 		Summary:     "List dunnings",

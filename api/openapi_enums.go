@@ -48,9 +48,9 @@ func enumsOf(t reflect.Type) map[string]domain.Enum {
 // beside the PIX ones), so the union is taken here, where every product's
 // package may be named.
 var (
-	transactionTypes = domain.Exact(slices.Concat(domain.TransactionTypes, subaccount.MoveTypes,
-		[]string{billing.TypeBilling, billing.TypeBillingRefund})...)
-	transactionStatuses = domain.Exact(slices.Concat(domain.Statuses, med.MedStatuses, pixauto.InstructionStatuses)...)
+	transactionTypes = domain.Union(domain.TransactionTypes, subaccount.MoveTypes,
+		[]string{billing.TypeBilling, billing.TypeBillingRefund})
+	transactionStatuses = domain.Union(domain.Statuses, med.MedStatuses, pixauto.InstructionStatuses)
 	transactionEnums    = map[string]domain.Enum{"type": transactionTypes, "status": transactionStatuses}
 )
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 )
 
@@ -12,36 +13,105 @@ func idempotentRoute(r Route) bool {
 }
 
 // errorCodes are the error statuses a route may answer, each a shared
-// response with the error envelope.
-func errorCodes(admin bool, r Route) []string {
-	codes := []string{"400", "401"}
+// response with the error envelope, derived from what the row and its Doc
+// say the request carries and what the chain New builds for it does:
+//
+//   - 400 where there is input: a body, a query, a path parameter (the
+//     request's values are checked: cleanInput), or an Idempotency-Key;
+//   - 401 everywhere: every route is authenticated;
+//   - 403 on every merchant route: its permission (x-permission) and
+//     feature (x-feature) are checked, and any key's IP allowlist is,
+//     whatever the route (the admin API has neither);
+//   - 404 where something is looked up: a path parameter, or an id the
+//     body or query names (lookupFields);
+//   - 409 and 422 where the Idempotency-Key middleware runs (a retry in
+//     flight; a key reused past its window for another request);
+//   - 429, 500 and 503 everywhere: every route is rate-limited, and any may
+//     fail or find a dependency away.
+func errorCodes(admin bool, r Route, doc Doc) []string {
+	var codes []string
+	idem := idempotentRoute(r) && !admin
+	params := len(pathParams(r.Path)) > 0
+	if doc.Body != nil || doc.Query != nil || params || idem {
+		codes = append(codes, "400")
+	}
+	codes = append(codes, "401")
 	if !admin {
 		codes = append(codes, "403")
 	}
-	codes = append(codes, "404", "409")
-	if idempotentRoute(r) {
-		codes = append(codes, "422")
+	if params || lookupFields(doc.Body) || lookupFields(doc.Query) {
+		codes = append(codes, "404")
+	}
+	if idem {
+		codes = append(codes, "409", "422")
 	}
 	return append(codes, "429", "500", "503")
+}
+
+// lookupFields says whether a body or query names a resource the use case
+// looks up, and so may not find, at any depth: a field named id or ending
+// in Id (transactionId, subaccountId, linkId, e2eId, a schedule payload's
+// subaccountId, …), or one of the names the spec gives a looked-up
+// resource without the suffix (a dunning's payment, a report's customer,
+// an internal transfer's recipient account by recipientEmail).
+func lookupFields(v any) bool {
+	if v == nil {
+		return false
+	}
+	return lookupIn(reflect.TypeOf(v), 0)
+}
+
+func lookupIn(t reflect.Type, depth int) bool {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || depth > 3 {
+		return false
+	}
+	for name, ft := range fieldTypes(t) {
+		switch {
+		case name == "id", strings.HasSuffix(name, "Id"), strings.HasSuffix(name, "ID"),
+			name == "payment", name == "customer", name == "recipientEmail":
+			return true
+		case lookupIn(ft, depth+1):
+			return true
+		}
+	}
+	return false
 }
 
 var errorStatuses = map[string]string{
 	"400": "invalid input; the message names the field",
 	"401": "missing or invalid credentials",
-	"403": "the key lacks the permission (x-permission) or the account the feature (x-feature)",
+	"403": "the key lacks the permission (x-permission), the account the feature (x-feature), or the key's IP allowlist refuses the caller's address",
 	"404": "not found (another account's id is not found either)",
-	"409": "conflict with the resource's state",
+	"409": "a request with the same Idempotency-Key is still in progress: retry after Retry-After",
 	"422": "the Idempotency-Key names a resource another request made (the key was reused after its 24 h window with another body): nothing was done; send a new key",
 	"429": "rate limited; Retry-After says when to try again",
 	"500": "internal error",
 	"503": "a dependency is unavailable; Retry-After says when to try again",
 }
 
+// retryAfter are the error answers that carry Retry-After.
+var retryAfter = map[string]bool{"409": true, "429": true, "503": true}
+
 func errorResponses() map[string]any {
 	out := map[string]any{}
 	for code, desc := range errorStatuses {
+		headers := map[string]any{"X-Request-Id": headerRef("X-Request-Id")}
+		if code != "503" {
+			// A 503 may come before the limiter counted the request
+			// (the key could not be checked): no budget to report.
+			for _, h := range rateLimitHeaders {
+				headers[h] = headerRef(h)
+			}
+		}
+		if retryAfter[code] {
+			headers["Retry-After"] = headerRef("Retry-After")
+		}
 		out[code] = map[string]any{
 			"description": desc,
+			"headers":     headers,
 			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
 		}
 	}

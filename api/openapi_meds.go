@@ -26,7 +26,9 @@ var _ = documents(merchantDocs, map[string]Doc{
 		Description: "JSON with description and attachments [{name, contentBase64}], or multipart/form-data with description and files. " +
 			"At most 3 files of 256 KiB, PDF, PNG or JPEG (sniffed from the bytes). 403 while the automatic contest applies " +
 			"(autoContest on and the dispute above R$ 50); 400 once the dispute is not OPEN or its defence deadline passed.",
-		Body:    med.EvidenceRequest{},
+		Body: med.EvidenceRequest{},
+		Form: &formDoc{JSONOnly: []string{"attachments"}, Files: map[string]fileDoc{
+			"files": {Types: med.EvidenceTypes, MaxBytes: med.MaxEvidenceFile, MaxItems: med.MaxEvidenceFiles}}},
 		Example: map[string]any{"description": "Venda regular: o produto foi entregue em 12/11; segue a nota fiscal.", "attachments": []any{map[string]any{"name": "nota-fiscal.pdf", "contentBase64": "JVBERi0xLjQK"}}}, Data: domain.PublicTransaction{},
 	},
 	"POST /sandbox/meds": {

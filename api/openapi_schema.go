@@ -35,9 +35,9 @@ func (d *apiDoc) reflector(forRequest bool) *jsonschema.Reflector {
 func mapType(t reflect.Type) *jsonschema.Schema {
 	switch t {
 	case reflect.TypeFor[money.Cents]():
-		return &jsonschema.Schema{Type: "number", Description: "BRL, at most two decimal places"}
+		return twoDecimals("BRL")
 	case reflect.TypeFor[money.Percent]():
-		return &jsonschema.Schema{Type: "number", Description: "percent, at most two decimal places"}
+		return twoDecimals("percent")
 	case reflect.TypeFor[domain.Time]():
 		return &jsonschema.Schema{Type: "string", Format: "date-time"}
 	case reflect.TypeFor[billing.CardField]():
@@ -49,6 +49,20 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Type: "number", Description: "an amount of payCurrency, at its precision (up to 8 decimal places)"}
 	}
 	return nil
+}
+
+// twoDecimals is the schema of an amount of unit with at most two decimal
+// places, the server's rule (money.Cents and money.Percent refuse a value
+// that is not an exact multiple of 0.01, 10.001 or 1e-3, with a 400 naming
+// the field). It is said with the format decimal of the OpenAPI format
+// registry and its places in x-decimal-places, not with multipleOf: 0.01,
+// which a validator that divides in binary floating point (Ajv) refuses
+// for amounts the server takes (19.99 / 0.01 is not an integer there).
+func twoDecimals(unit string) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "number", Format: "decimal",
+		Description: unit + ", at most two decimal places: more is a 400 naming the field"}
+	s.Extras = map[string]any{"x-decimal-places": 2}
+	return s
 }
 
 // name is a component's name: the Go type's, capitalised, generics and

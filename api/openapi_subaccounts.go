@@ -30,7 +30,9 @@ type portalQuery struct {
 var _ = documents(merchantDocs, map[string]Doc{
 	"POST /subaccount/create": {
 		Summary: "Create a sub-account", Description: "JSON, or multipart/form-data with the same fields and a document file (PJ).",
-		Body:    subaccount.CreateRequest{},
+		Body: subaccount.CreateRequest{},
+		Form: &formDoc{Files: map[string]fileDoc{"document": {Types: subaccount.DocumentTypes, MaxBytes: subaccount.MaxDocument,
+			Description: "the PJ's proof document: a multipart create is a PJ (personType PJ, with cnpj and companyName)"}}},
 		Example: map[string]any{"personType": "PF", "fullName": "Maria Silva", "cpf": "529.982.247-25", "birthDate": "1990-05-17", "postalCode": "01310-100", "externalReference": "loja-maria-7"}, Data: subaccount.View{},
 	},
 	"GET /subaccount/get/:id":                       {Summary: "Get a sub-account", Data: subaccount.View{}},

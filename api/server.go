@@ -209,8 +209,8 @@ func New(d Deps) *Server {
 	// /admin/v1 hands a guessable token's budget to the whole internet.
 	s.adminRoutes(s.admin)
 	// The OpenAPI documents and the /docs reference page (api/docs.go).
-	mountDocs(e, false)
-	mountDocs(s.admin, true)
+	s.mountDocs(e, false)
+	s.mountDocs(s.admin, true)
 	s.engine = e
 	return s
 }

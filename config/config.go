@@ -147,6 +147,10 @@ func (c Config) RequireAdminToken() error {
 	return nil
 }
 
+// DefaultPublicURL is the public base of the HTTP API when
+// JANGADA_PUBLIC_URL is not set (the tag's default above).
+const DefaultPublicURL = "http://localhost:8080"
+
 // DefaultAdminAddr is the operators' listener when JANGADA_ADMIN_ADDR is
 // not set (the tag's default above, for the tools that call it).
 const DefaultAdminAddr = "127.0.0.1:8082"

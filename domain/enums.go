@@ -25,6 +25,20 @@ func Exact(values ...string) Enum { return Enum{Values: values} }
 // Folded is a set whose members are read in any case.
 func Folded(values ...string) Enum { return Enum{Values: values, AnyCase: true} }
 
+// Union is an exact set of every value of lists, each once, in the order
+// first met (several products' statuses in one column).
+func Union(lists ...[]string) Enum {
+	var out []string
+	for _, l := range lists {
+		for _, v := range l {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return Exact(out...)
+}
+
 // Match answers the member v names (surrounding spaces ignored, and case
 // too when AnyCase), and whether it names one.
 func (e Enum) Match(v string) (string, bool) {

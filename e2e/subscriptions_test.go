@@ -93,7 +93,7 @@ func TestSubscriptionBillsCancelsAndIsScoped(t *testing.T) {
 	if r := e.call(m.Key, "POST", "/v1/subscriptions/cancel/"+sub.SubscriptionID, nil); r.Status != 400 {
 		t.Fatalf("second cancel: %d %s", r.Status, r.Message)
 	}
-	e.call(m.Key, "GET", "/v1/subscriptions/list?status=canceled", nil).into(t, &page)
+	e.lenient().call(m.Key, "GET", "/v1/subscriptions/list?status=canceled", nil).into(t, &page) // any case
 	if page.Total != 1 {
 		t.Fatalf("canceled list %+v", page)
 	}

@@ -67,9 +67,9 @@ const ReportCompleted = "COMPLETED"
 // hashes bodies up to that size).
 const MaxDunningDocument = 1000 << 10
 
-// dunningDocumentTypes are the types a documents file may have, as
+// DunningDocumentTypes are the types a documents file may have, as
 // detected from its bytes (not from the name or the header a client sent).
-var dunningDocumentTypes = []string{"application/pdf", "image/png", "image/jpeg"}
+var DunningDocumentTypes = []string{"application/pdf", "image/png", "image/jpeg"}
 
 var postalCodePattern = regexp.MustCompile(`^\d{5}-?\d{3}$`)
 
@@ -211,7 +211,7 @@ func (b DunningRequest) Validate() (NewDunning, error) {
 		return n, domain.Invalid("documents", "must have from 1 byte to %d KiB", MaxDunningDocument>>10)
 	}
 	n.DocumentType = http.DetectContentType(b.Document)
-	if !slices.Contains(dunningDocumentTypes, n.DocumentType) {
+	if !slices.Contains(DunningDocumentTypes, n.DocumentType) {
 		return n, domain.Invalid("documents", "must be a PDF, PNG or JPEG file (its content is %s)", n.DocumentType)
 	}
 	n.Document = b.Document

@@ -152,11 +152,12 @@ func clientView(doc []byte) ([]byte, error) {
 }
 
 // doubles gives every JSON number its 64-bit format: oapi-codegen makes a
-// bare number a float32, which cannot hold the centavos of a large amount.
+// bare number a float32, which cannot hold the centavos of a large amount,
+// and knows no format decimal (an amount's two places, x-decimal-places).
 func doubles(node any) {
 	switch n := node.(type) {
 	case map[string]any:
-		if n["type"] == "number" && n["format"] == nil {
+		if n["type"] == "number" && (n["format"] == nil || n["format"] == "decimal") {
 			n["format"] = "double"
 		}
 		for _, v := range n {
