@@ -9,24 +9,70 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for BillingsCreateJSONBodyBillingType.
+const (
+	BillingsCreateJSONBodyBillingTypeBOLETO      BillingsCreateJSONBodyBillingType = "BOLETO"
+	BillingsCreateJSONBodyBillingTypeCARDCREDIT  BillingsCreateJSONBodyBillingType = "CARD_CREDIT"
+	BillingsCreateJSONBodyBillingTypeCARDDEBIT   BillingsCreateJSONBodyBillingType = "CARD_DEBIT"
+	BillingsCreateJSONBodyBillingTypeCARDVOUCHER BillingsCreateJSONBodyBillingType = "CARD_VOUCHER"
+	BillingsCreateJSONBodyBillingTypePIX         BillingsCreateJSONBodyBillingType = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the BillingsCreateJSONBodyBillingType enum.
+func (e BillingsCreateJSONBodyBillingType) Valid() bool {
+	switch e {
+	case BillingsCreateJSONBodyBillingTypeBOLETO:
+		return true
+	case BillingsCreateJSONBodyBillingTypeCARDCREDIT:
+		return true
+	case BillingsCreateJSONBodyBillingTypeCARDDEBIT:
+		return true
+	case BillingsCreateJSONBodyBillingTypeCARDVOUCHER:
+		return true
+	case BillingsCreateJSONBodyBillingTypePIX:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BillingsCreateJSONBodyMethod.
+const (
+	BillingsCreateJSONBodyMethodBOLETO      BillingsCreateJSONBodyMethod = "BOLETO"
+	BillingsCreateJSONBodyMethodCARDCREDIT  BillingsCreateJSONBodyMethod = "CARD_CREDIT"
+	BillingsCreateJSONBodyMethodCARDDEBIT   BillingsCreateJSONBodyMethod = "CARD_DEBIT"
+	BillingsCreateJSONBodyMethodCARDVOUCHER BillingsCreateJSONBodyMethod = "CARD_VOUCHER"
+	BillingsCreateJSONBodyMethodPIX         BillingsCreateJSONBodyMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the BillingsCreateJSONBodyMethod enum.
+func (e BillingsCreateJSONBodyMethod) Valid() bool {
+	switch e {
+	case BillingsCreateJSONBodyMethodBOLETO:
+		return true
+	case BillingsCreateJSONBodyMethodCARDCREDIT:
+		return true
+	case BillingsCreateJSONBodyMethodCARDDEBIT:
+		return true
+	case BillingsCreateJSONBodyMethodCARDVOUCHER:
+		return true
+	case BillingsCreateJSONBodyMethodPIX:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BillingsListParamsStatus.
 const (
 	BillingsListParamsStatusCANCELED          BillingsListParamsStatus = "CANCELED"
 	BillingsListParamsStatusCONFIRMED         BillingsListParamsStatus = "CONFIRMED"
-	BillingsListParamsStatusCanceled          BillingsListParamsStatus = "canceled"
-	BillingsListParamsStatusConfirmed         BillingsListParamsStatus = "confirmed"
 	BillingsListParamsStatusFAILED            BillingsListParamsStatus = "FAILED"
-	BillingsListParamsStatusFailed            BillingsListParamsStatus = "failed"
 	BillingsListParamsStatusOVERDUE           BillingsListParamsStatus = "OVERDUE"
-	BillingsListParamsStatusOverdue           BillingsListParamsStatus = "overdue"
 	BillingsListParamsStatusPARTIALLYREFUNDED BillingsListParamsStatus = "PARTIALLY_REFUNDED"
 	BillingsListParamsStatusPENDING           BillingsListParamsStatus = "PENDING"
-	BillingsListParamsStatusPartiallyRefunded BillingsListParamsStatus = "partially_refunded"
-	BillingsListParamsStatusPending           BillingsListParamsStatus = "pending"
 	BillingsListParamsStatusRECEIVED          BillingsListParamsStatus = "RECEIVED"
 	BillingsListParamsStatusREFUNDED          BillingsListParamsStatus = "REFUNDED"
-	BillingsListParamsStatusReceived          BillingsListParamsStatus = "received"
-	BillingsListParamsStatusRefunded          BillingsListParamsStatus = "refunded"
 )
 
 // Valid indicates whether the value is a known member of the BillingsListParamsStatus enum.
@@ -36,33 +82,17 @@ func (e BillingsListParamsStatus) Valid() bool {
 		return true
 	case BillingsListParamsStatusCONFIRMED:
 		return true
-	case BillingsListParamsStatusCanceled:
-		return true
-	case BillingsListParamsStatusConfirmed:
-		return true
 	case BillingsListParamsStatusFAILED:
 		return true
-	case BillingsListParamsStatusFailed:
-		return true
 	case BillingsListParamsStatusOVERDUE:
-		return true
-	case BillingsListParamsStatusOverdue:
 		return true
 	case BillingsListParamsStatusPARTIALLYREFUNDED:
 		return true
 	case BillingsListParamsStatusPENDING:
 		return true
-	case BillingsListParamsStatusPartiallyRefunded:
-		return true
-	case BillingsListParamsStatusPending:
-		return true
 	case BillingsListParamsStatusRECEIVED:
 		return true
 	case BillingsListParamsStatusREFUNDED:
-		return true
-	case BillingsListParamsStatusReceived:
-		return true
-	case BillingsListParamsStatusRefunded:
 		return true
 	default:
 		return false
@@ -71,40 +101,25 @@ func (e BillingsListParamsStatus) Valid() bool {
 
 // Defines values for BillingsListParamsMethod.
 const (
-	BOLETO      BillingsListParamsMethod = "BOLETO"
-	Boleto      BillingsListParamsMethod = "boleto"
-	CARDCREDIT  BillingsListParamsMethod = "CARD_CREDIT"
-	CARDDEBIT   BillingsListParamsMethod = "CARD_DEBIT"
-	CARDVOUCHER BillingsListParamsMethod = "CARD_VOUCHER"
-	CardCredit  BillingsListParamsMethod = "card_credit"
-	CardDebit   BillingsListParamsMethod = "card_debit"
-	CardVoucher BillingsListParamsMethod = "card_voucher"
-	PIX         BillingsListParamsMethod = "PIX"
-	Pix         BillingsListParamsMethod = "pix"
+	BillingsListParamsMethodBOLETO      BillingsListParamsMethod = "BOLETO"
+	BillingsListParamsMethodCARDCREDIT  BillingsListParamsMethod = "CARD_CREDIT"
+	BillingsListParamsMethodCARDDEBIT   BillingsListParamsMethod = "CARD_DEBIT"
+	BillingsListParamsMethodCARDVOUCHER BillingsListParamsMethod = "CARD_VOUCHER"
+	BillingsListParamsMethodPIX         BillingsListParamsMethod = "PIX"
 )
 
 // Valid indicates whether the value is a known member of the BillingsListParamsMethod enum.
 func (e BillingsListParamsMethod) Valid() bool {
 	switch e {
-	case BOLETO:
+	case BillingsListParamsMethodBOLETO:
 		return true
-	case Boleto:
+	case BillingsListParamsMethodCARDCREDIT:
 		return true
-	case CARDCREDIT:
+	case BillingsListParamsMethodCARDDEBIT:
 		return true
-	case CARDDEBIT:
+	case BillingsListParamsMethodCARDVOUCHER:
 		return true
-	case CARDVOUCHER:
-		return true
-	case CardCredit:
-		return true
-	case CardDebit:
-		return true
-	case CardVoucher:
-		return true
-	case PIX:
-		return true
-	case Pix:
+	case BillingsListParamsMethodPIX:
 		return true
 	default:
 		return false
@@ -113,9 +128,11 @@ func (e BillingsListParamsMethod) Valid() bool {
 
 // BillingsCreateJSONBody defines parameters for BillingsCreate.
 type BillingsCreateJSONBody struct {
-	Amount      float64 `json:"amount"`
-	BillingType *string `json:"billingType,omitempty"`
-	CardToken   *string `json:"cardToken,omitempty"`
+	Amount float64 `json:"amount"`
+
+	// BillingType case-insensitive
+	BillingType *BillingsCreateJSONBodyBillingType `json:"billingType,omitempty"`
+	CardToken   *string                            `json:"cardToken,omitempty"`
 	CreditCard  *struct {
 		Ccv         *BillingsCreateJSONBody_CreditCard_Ccv         `json:"ccv,omitempty"`
 		ExpiryMonth *BillingsCreateJSONBody_CreditCard_ExpiryMonth `json:"expiryMonth,omitempty"`
@@ -146,8 +163,10 @@ type BillingsCreateJSONBody struct {
 	DueDate           *string `json:"dueDate,omitempty"`
 	ExternalReference *string `json:"externalReference,omitempty"`
 	InstallmentCount  *int    `json:"installmentCount,omitempty"`
-	Method            string  `json:"method"`
-	RemoteIp          *string `json:"remoteIp,omitempty"`
+
+	// Method case-insensitive
+	Method   BillingsCreateJSONBodyMethod `json:"method"`
+	RemoteIp *string                      `json:"remoteIp,omitempty"`
 }
 
 // BillingsCreateParams defines parameters for BillingsCreate.
@@ -155,6 +174,9 @@ type BillingsCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// BillingsCreateJSONBodyBillingType defines parameters for BillingsCreate.
+type BillingsCreateJSONBodyBillingType string
 
 // BillingsCreateJSONBodyCreditCardCcv0 defines parameters for BillingsCreate.
 type BillingsCreateJSONBodyCreditCardCcv0 = string
@@ -188,6 +210,9 @@ type BillingsCreateJSONBodyCreditCardExpiryYear1 = int
 type BillingsCreateJSONBody_CreditCard_ExpiryYear struct {
 	union json.RawMessage
 }
+
+// BillingsCreateJSONBodyMethod defines parameters for BillingsCreate.
+type BillingsCreateJSONBodyMethod string
 
 // BillingsListParams defines parameters for BillingsList.
 type BillingsListParams struct {
@@ -403,33 +428,4 @@ func (t *BillingsCreateJSONBody_CreditCard_ExpiryMonth) FromBillingsCreateJSONBo
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
-}
-
-// MergeBillingsCreateJSONBodyCreditCardExpiryMonth1 performs a merge with any union data inside the BillingsCreateJSONBody_CreditCard_ExpiryMonth, using the provided BillingsCreateJSONBodyCreditCardExpiryMonth1
-func (t *BillingsCreateJSONBody_CreditCard_ExpiryMonth) MergeBillingsCreateJSONBodyCreditCardExpiryMonth1(v BillingsCreateJSONBodyCreditCardExpiryMonth1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t BillingsCreateJSONBody_CreditCard_ExpiryMonth) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *BillingsCreateJSONBody_CreditCard_ExpiryMonth) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsBillingsCreateJSONBodyCreditCardExpiryYear0 returns the union data inside the BillingsCreateJSONBody_CreditCard_ExpiryYear as a BillingsCreateJSONBodyCreditCardExpiryYear0
-func (t BillingsCreateJSONBody_CreditCard_ExpiryYear) AsBillingsCreateJSONBodyCreditCardExpiryYear0() (BillingsCreateJSONBodyCreditCardExpiryYear0, error) {
-	var body BillingsCreateJSONBodyCreditCardExpiryYear0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
 }

@@ -12,6 +12,35 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// MergeBillingsCreateJSONBodyCreditCardExpiryMonth1 performs a merge with any union data inside the BillingsCreateJSONBody_CreditCard_ExpiryMonth, using the provided BillingsCreateJSONBodyCreditCardExpiryMonth1
+func (t *BillingsCreateJSONBody_CreditCard_ExpiryMonth) MergeBillingsCreateJSONBodyCreditCardExpiryMonth1(v BillingsCreateJSONBodyCreditCardExpiryMonth1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BillingsCreateJSONBody_CreditCard_ExpiryMonth) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BillingsCreateJSONBody_CreditCard_ExpiryMonth) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsBillingsCreateJSONBodyCreditCardExpiryYear0 returns the union data inside the BillingsCreateJSONBody_CreditCard_ExpiryYear as a BillingsCreateJSONBodyCreditCardExpiryYear0
+func (t BillingsCreateJSONBody_CreditCard_ExpiryYear) AsBillingsCreateJSONBodyCreditCardExpiryYear0() (BillingsCreateJSONBodyCreditCardExpiryYear0, error) {
+	var body BillingsCreateJSONBodyCreditCardExpiryYear0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
 // FromBillingsCreateJSONBodyCreditCardExpiryYear0 overwrites any union data inside the BillingsCreateJSONBody_CreditCard_ExpiryYear as the provided BillingsCreateJSONBodyCreditCardExpiryYear0
 func (t *BillingsCreateJSONBody_CreditCard_ExpiryYear) FromBillingsCreateJSONBodyCreditCardExpiryYear0(v BillingsCreateJSONBodyCreditCardExpiryYear0) error {
 	b, err := json.Marshal(v)
@@ -397,25 +426,6 @@ func (c *Client) BillingsList(ctx context.Context, params *BillingsListParams, r
 // Corresponds with POST /billings/refund (the `BillingsRefund` operationId).
 func (c *Client) BillingsRefundWithBody(ctx context.Context, params *BillingsRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBillingsRefundRequestWithBody(c.Server, params, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// BillingsRefund Refund a paid billing (whole or part)
-//
-// Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing. The answer waits (up to 5 s) for the processor: accepted, the billing with the refund COMPLETED; refused, a 400 (nothing refunded, the billing as before, the refund FAILED in refunds); not known in time, the billing with the refund PENDING in refunds (its outcome then shows there). The sandbox refuses a refund whose amount ends in ,13.
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with POST /billings/refund (the `BillingsRefund` operationId).
-func (c *Client) BillingsRefund(ctx context.Context, params *BillingsRefundParams, body BillingsRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewBillingsRefundRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}

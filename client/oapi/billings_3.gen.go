@@ -16,6 +16,25 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// BillingsRefund Refund a paid billing (whole or part)
+//
+// Without amount, what is left; less than what is left makes it PARTIALLY_REFUNDED. More than what is left is a 400 and moves nothing. The answer waits (up to 5 s) for the processor: accepted, the billing with the refund COMPLETED; refused, a 400 (nothing refunded, the billing as before, the refund FAILED in refunds); not known in time, the billing with the refund PENDING in refunds (its outcome then shows there). The sandbox refuses a refund whose amount ends in ,13.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /billings/refund (the `BillingsRefund` operationId).
+func (c *Client) BillingsRefund(ctx context.Context, params *BillingsRefundParams, body BillingsRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBillingsRefundRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // BillingsTokenizeCardWithBody Tokenize a card for later billings
 //
 // Answers creditCardToken, creditCardBrand and creditCardNumber (the last four digits only).

@@ -7,24 +7,48 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 
-	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for BureauDunningsCreateJSONBodyType.
+const (
+	BureauDunningsCreateJSONBodyTypeCREDITBUREAU BureauDunningsCreateJSONBodyType = "CREDIT_BUREAU"
+)
+
+// Valid indicates whether the value is a known member of the BureauDunningsCreateJSONBodyType enum.
+func (e BureauDunningsCreateJSONBodyType) Valid() bool {
+	switch e {
+	case BureauDunningsCreateJSONBodyTypeCREDITBUREAU:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BureauDunningsCreateMultipartBodyType.
+const (
+	BureauDunningsCreateMultipartBodyTypeCREDITBUREAU BureauDunningsCreateMultipartBodyType = "CREDIT_BUREAU"
+)
+
+// Valid indicates whether the value is a known member of the BureauDunningsCreateMultipartBodyType enum.
+func (e BureauDunningsCreateMultipartBodyType) Valid() bool {
+	switch e {
+	case BureauDunningsCreateMultipartBodyTypeCREDITBUREAU:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for BureauDunningsListParamsStatus.
 const (
 	BureauDunningsListParamsStatusAWAITINGAPPROVAL BureauDunningsListParamsStatus = "AWAITING_APPROVAL"
-	BureauDunningsListParamsStatusAwaitingApproval BureauDunningsListParamsStatus = "awaiting_approval"
 	BureauDunningsListParamsStatusDENIED           BureauDunningsListParamsStatus = "DENIED"
-	BureauDunningsListParamsStatusDenied           BureauDunningsListParamsStatus = "denied"
 	BureauDunningsListParamsStatusPENDING          BureauDunningsListParamsStatus = "PENDING"
 	BureauDunningsListParamsStatusPROCESSED        BureauDunningsListParamsStatus = "PROCESSED"
-	BureauDunningsListParamsStatusPending          BureauDunningsListParamsStatus = "pending"
-	BureauDunningsListParamsStatusProcessed        BureauDunningsListParamsStatus = "processed"
 )
 
 // Valid indicates whether the value is a known member of the BureauDunningsListParamsStatus enum.
@@ -32,19 +56,11 @@ func (e BureauDunningsListParamsStatus) Valid() bool {
 	switch e {
 	case BureauDunningsListParamsStatusAWAITINGAPPROVAL:
 		return true
-	case BureauDunningsListParamsStatusAwaitingApproval:
-		return true
 	case BureauDunningsListParamsStatusDENIED:
-		return true
-	case BureauDunningsListParamsStatusDenied:
 		return true
 	case BureauDunningsListParamsStatusPENDING:
 		return true
 	case BureauDunningsListParamsStatusPROCESSED:
-		return true
-	case BureauDunningsListParamsStatusPending:
-		return true
-	case BureauDunningsListParamsStatusProcessed:
 		return true
 	default:
 		return false
@@ -53,16 +69,13 @@ func (e BureauDunningsListParamsStatus) Valid() bool {
 
 // Defines values for BureauDunningsListParamsType.
 const (
-	CREDITBUREAU BureauDunningsListParamsType = "CREDIT_BUREAU"
-	CreditBureau BureauDunningsListParamsType = "credit_bureau"
+	BureauDunningsListParamsTypeCREDITBUREAU BureauDunningsListParamsType = "CREDIT_BUREAU"
 )
 
 // Valid indicates whether the value is a known member of the BureauDunningsListParamsType enum.
 func (e BureauDunningsListParamsType) Valid() bool {
 	switch e {
-	case CREDITBUREAU:
-		return true
-	case CreditBureau:
+	case BureauDunningsListParamsTypeCREDITBUREAU:
 		return true
 	default:
 		return false
@@ -88,7 +101,32 @@ type BureauDunningsCreateJSONBody struct {
 		Name          *string `json:"name,omitempty"`
 	} `json:"documents"`
 	Payment string `json:"payment"`
-	Type    string `json:"type"`
+
+	// Type case-insensitive
+	Type BureauDunningsCreateJSONBodyType `json:"type"`
+}
+
+// BureauDunningsCreateMultipartBody defines parameters for BureauDunningsCreate.
+type BureauDunningsCreateMultipartBody struct {
+	CustomerAddress       string  `json:"customerAddress"`
+	CustomerAddressNumber string  `json:"customerAddressNumber"`
+	CustomerCity          string  `json:"customerCity"`
+	CustomerComplement    *string `json:"customerComplement,omitempty"`
+	CustomerCpfCnpj       string  `json:"customerCpfCnpj"`
+	CustomerEmail         *string `json:"customerEmail,omitempty"`
+	CustomerName          string  `json:"customerName"`
+	CustomerPostalCode    string  `json:"customerPostalCode"`
+	CustomerPrimaryPhone  *string `json:"customerPrimaryPhone,omitempty"`
+	CustomerProvince      string  `json:"customerProvince"`
+	CustomerState         string  `json:"customerState"`
+	Description           *string `json:"description,omitempty"`
+
+	// Documents application/pdf, image/png, image/jpeg, at most 1000 KiB
+	Documents openapi_types.File `json:"documents"`
+	Payment   string             `json:"payment"`
+
+	// Type case-insensitive
+	Type BureauDunningsCreateMultipartBodyType `json:"type"`
 }
 
 // BureauDunningsCreateParams defines parameters for BureauDunningsCreate.
@@ -96,6 +134,12 @@ type BureauDunningsCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// BureauDunningsCreateJSONBodyType defines parameters for BureauDunningsCreate.
+type BureauDunningsCreateJSONBodyType string
+
+// BureauDunningsCreateMultipartBodyType defines parameters for BureauDunningsCreate.
+type BureauDunningsCreateMultipartBodyType string
 
 // BureauDunningsListParams defines parameters for BureauDunningsList.
 type BureauDunningsListParams struct {
@@ -144,6 +188,9 @@ type BureauReportsListParams struct {
 
 // BureauDunningsCreateJSONRequestBody defines body for BureauDunningsCreate for application/json ContentType.
 type BureauDunningsCreateJSONRequestBody BureauDunningsCreateJSONBody
+
+// BureauDunningsCreateMultipartRequestBody defines body for BureauDunningsCreate for multipart/form-data ContentType.
+type BureauDunningsCreateMultipartRequestBody BureauDunningsCreateMultipartBody
 
 // BureauReportsCreateJSONRequestBody defines body for BureauReportsCreate for application/json ContentType.
 type BureauReportsCreateJSONRequestBody BureauReportsCreateJSONBody
@@ -368,48 +415,4 @@ func NewBureauDunningsCreateRequest(server string, params *BureauDunningsCreateP
 	}
 	bodyReader = bytes.NewReader(buf)
 	return NewBureauDunningsCreateRequestWithBody(server, params, "application/json", bodyReader)
-}
-
-// NewBureauDunningsCreateRequestWithBody constructs an http.Request for the BureauDunningsCreate method, with any body, and a specified content type
-func NewBureauDunningsCreateRequestWithBody(server string, params *BureauDunningsCreateParams, contentType string, body io.Reader) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/bureau/dunnings/create")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-
-	req.Header.Add("Content-Type", contentType)
-
-	if params != nil {
-
-		if params.IdempotencyKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("Idempotency-Key", headerParam0)
-		}
-
-	}
-
-	return req, nil
 }

@@ -5,7 +5,6 @@ package oapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,50 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// NewBureauDunningsCreateRequestWithBody constructs an http.Request for the BureauDunningsCreate method, with any body, and a specified content type
+func NewBureauDunningsCreateRequestWithBody(server string, params *BureauDunningsCreateParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/bureau/dunnings/create")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
 
 // NewBureauDunningsGetRequest constructs an http.Request for the BureauDunningsGet method
 func NewBureauDunningsGetRequest(server string, id string) (*http.Request, error) {
@@ -355,93 +398,4 @@ func NewBureauReportsListRequest(server string, params *BureauReportsListParams)
 	}
 
 	return req, nil
-}
-
-// BureauClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged bureau.
-type BureauClientWithResponses interface {
-	// BureauDunningsCreateWithBodyWithResponse Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)
-	//
-	// multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.
-	//
-	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /bureau/dunnings/create (the `BureauDunningsCreate` operationId).
-	BureauDunningsCreateWithBodyWithResponse(ctx context.Context, params *BureauDunningsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauDunningsCreateResponse, error)
-
-	// BureauDunningsCreateWithResponse Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)
-	//
-	// multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.
-	//
-	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /bureau/dunnings/create (the `BureauDunningsCreate` operationId).
-	BureauDunningsCreateWithResponse(ctx context.Context, params *BureauDunningsCreateParams, body BureauDunningsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauDunningsCreateResponse, error)
-
-	// BureauDunningsGetWithResponse Get a dunning
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /bureau/dunnings/get/{id} (the `BureauDunningsGet` operationId).
-	BureauDunningsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauDunningsGetResponse, error)
-
-	// BureauDunningsListWithResponse List dunnings
-	//
-	// data is the spec's own envelope: {object: "list", hasMore, totalCount, limit, offset, data}.
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /bureau/dunnings/list (the `BureauDunningsList` operationId).
-	BureauDunningsListWithResponse(ctx context.Context, params *BureauDunningsListParams, reqEditors ...RequestEditorFn) (*BureauDunningsListResponse, error)
-
-	// BureauDunningsSimulateWithResponse Whether a dunning of a billing can be requested, its fee and value
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /bureau/dunnings/simulate (the `BureauDunningsSimulate` operationId).
-	BureauDunningsSimulateWithResponse(ctx context.Context, params *BureauDunningsSimulateParams, reqEditors ...RequestEditorFn) (*BureauDunningsSimulateResponse, error)
-
-	// BureauReportsCreateWithBodyWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
-	//
-	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
-	BureauReportsCreateWithBodyWithResponse(ctx context.Context, params *BureauReportsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error)
-
-	// BureauReportsCreateWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
-	//
-	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
-	BureauReportsCreateWithResponse(ctx context.Context, params *BureauReportsCreateParams, body BureauReportsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error)
-
-	// BureauReportsGetWithResponse Get a credit report
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /bureau/reports/get/{id} (the `BureauReportsGet` operationId).
-	BureauReportsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauReportsGetResponse, error)
-
-	// BureauReportsListWithResponse List credit reports
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /bureau/reports/list (the `BureauReportsList` operationId).
-	BureauReportsListWithResponse(ctx context.Context, params *BureauReportsListParams, reqEditors ...RequestEditorFn) (*BureauReportsListResponse, error)
-}
-
-type BureauDunningsCreateResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *DunningView
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r BureauDunningsCreateResponse) GetJSON200() *DunningView {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r BureauDunningsCreateResponse) GetBody() []byte {
-	return r.Body
 }

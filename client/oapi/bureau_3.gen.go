@@ -9,6 +9,95 @@ import (
 	"net/http"
 )
 
+// BureauClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged bureau.
+type BureauClientWithResponses interface {
+	// BureauDunningsCreateWithBodyWithResponse Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)
+	//
+	// multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /bureau/dunnings/create (the `BureauDunningsCreate` operationId).
+	BureauDunningsCreateWithBodyWithResponse(ctx context.Context, params *BureauDunningsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauDunningsCreateResponse, error)
+
+	// BureauDunningsCreateWithResponse Send an overdue billing's debtor to the credit bureau (fee R$ 12.90)
+	//
+	// multipart/form-data with these fields and the file `documents` (PDF, PNG or JPEG, at most 1000 KiB); the same fields as JSON take `documents` as {name, contentBase64}.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /bureau/dunnings/create (the `BureauDunningsCreate` operationId).
+	BureauDunningsCreateWithResponse(ctx context.Context, params *BureauDunningsCreateParams, body BureauDunningsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauDunningsCreateResponse, error)
+
+	// BureauDunningsGetWithResponse Get a dunning
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bureau/dunnings/get/{id} (the `BureauDunningsGet` operationId).
+	BureauDunningsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauDunningsGetResponse, error)
+
+	// BureauDunningsListWithResponse List dunnings
+	//
+	// data is the spec's own envelope: {object: "list", hasMore, totalCount, limit, offset, data}.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bureau/dunnings/list (the `BureauDunningsList` operationId).
+	BureauDunningsListWithResponse(ctx context.Context, params *BureauDunningsListParams, reqEditors ...RequestEditorFn) (*BureauDunningsListResponse, error)
+
+	// BureauDunningsSimulateWithResponse Whether a dunning of a billing can be requested, its fee and value
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bureau/dunnings/simulate (the `BureauDunningsSimulate` operationId).
+	BureauDunningsSimulateWithResponse(ctx context.Context, params *BureauDunningsSimulateParams, reqEditors ...RequestEditorFn) (*BureauDunningsSimulateResponse, error)
+
+	// BureauReportsCreateWithBodyWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
+	BureauReportsCreateWithBodyWithResponse(ctx context.Context, params *BureauReportsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error)
+
+	// BureauReportsCreateWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
+	BureauReportsCreateWithResponse(ctx context.Context, params *BureauReportsCreateParams, body BureauReportsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error)
+
+	// BureauReportsGetWithResponse Get a credit report
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bureau/reports/get/{id} (the `BureauReportsGet` operationId).
+	BureauReportsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauReportsGetResponse, error)
+
+	// BureauReportsListWithResponse List credit reports
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /bureau/reports/list (the `BureauReportsList` operationId).
+	BureauReportsListWithResponse(ctx context.Context, params *BureauReportsListParams, reqEditors ...RequestEditorFn) (*BureauReportsListResponse, error)
+}
+
+type BureauDunningsCreateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DunningView
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r BureauDunningsCreateResponse) GetJSON200() *DunningView {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r BureauDunningsCreateResponse) GetBody() []byte {
+	return r.Body
+}
+
 // Status returns HTTPResponse.Status
 func (r BureauDunningsCreateResponse) Status() string {
 	if r.HTTPResponse != nil {
@@ -347,69 +436,4 @@ func (c *ClientWithResponses) BureauDunningsListWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseBureauDunningsListResponse(rsp)
-}
-
-// BureauDunningsSimulateWithResponse Whether a dunning of a billing can be requested, its fee and value
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /bureau/dunnings/simulate (the `BureauDunningsSimulate` operationId).
-func (c *ClientWithResponses) BureauDunningsSimulateWithResponse(ctx context.Context, params *BureauDunningsSimulateParams, reqEditors ...RequestEditorFn) (*BureauDunningsSimulateResponse, error) {
-	rsp, err := c.BureauDunningsSimulate(ctx, params, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseBureauDunningsSimulateResponse(rsp)
-}
-
-// BureauReportsCreateWithBodyWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
-//
-// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
-func (c *ClientWithResponses) BureauReportsCreateWithBodyWithResponse(ctx context.Context, params *BureauReportsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error) {
-	rsp, err := c.BureauReportsCreateWithBody(ctx, params, contentType, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseBureauReportsCreateResponse(rsp)
-}
-
-// BureauReportsCreateWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
-//
-// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-//
-// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
-func (c *ClientWithResponses) BureauReportsCreateWithResponse(ctx context.Context, params *BureauReportsCreateParams, body BureauReportsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error) {
-	rsp, err := c.BureauReportsCreate(ctx, params, body, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseBureauReportsCreateResponse(rsp)
-}
-
-// BureauReportsGetWithResponse Get a credit report
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /bureau/reports/get/{id} (the `BureauReportsGet` operationId).
-func (c *ClientWithResponses) BureauReportsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauReportsGetResponse, error) {
-	rsp, err := c.BureauReportsGet(ctx, id, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseBureauReportsGetResponse(rsp)
-}
-
-// BureauReportsListWithResponse List credit reports
-//
-// Returns a wrapper object for the known response body format(s).
-//
-// Corresponds with GET /bureau/reports/list (the `BureauReportsList` operationId).
-func (c *ClientWithResponses) BureauReportsListWithResponse(ctx context.Context, params *BureauReportsListParams, reqEditors ...RequestEditorFn) (*BureauReportsListResponse, error) {
-	rsp, err := c.BureauReportsList(ctx, params, reqEditors...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseBureauReportsListResponse(rsp)
 }

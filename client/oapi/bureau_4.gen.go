@@ -4,11 +4,77 @@
 package oapi
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// BureauDunningsSimulateWithResponse Whether a dunning of a billing can be requested, its fee and value
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /bureau/dunnings/simulate (the `BureauDunningsSimulate` operationId).
+func (c *ClientWithResponses) BureauDunningsSimulateWithResponse(ctx context.Context, params *BureauDunningsSimulateParams, reqEditors ...RequestEditorFn) (*BureauDunningsSimulateResponse, error) {
+	rsp, err := c.BureauDunningsSimulate(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBureauDunningsSimulateResponse(rsp)
+}
+
+// BureauReportsCreateWithBodyWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
+func (c *ClientWithResponses) BureauReportsCreateWithBodyWithResponse(ctx context.Context, params *BureauReportsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error) {
+	rsp, err := c.BureauReportsCreateWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBureauReportsCreateResponse(rsp)
+}
+
+// BureauReportsCreateWithResponse Ask for a credit report of a customer's CPF/CNPJ (fee R$ 19.90)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /bureau/reports/create (the `BureauReportsCreate` operationId).
+func (c *ClientWithResponses) BureauReportsCreateWithResponse(ctx context.Context, params *BureauReportsCreateParams, body BureauReportsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*BureauReportsCreateResponse, error) {
+	rsp, err := c.BureauReportsCreate(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBureauReportsCreateResponse(rsp)
+}
+
+// BureauReportsGetWithResponse Get a credit report
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /bureau/reports/get/{id} (the `BureauReportsGet` operationId).
+func (c *ClientWithResponses) BureauReportsGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*BureauReportsGetResponse, error) {
+	rsp, err := c.BureauReportsGet(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBureauReportsGetResponse(rsp)
+}
+
+// BureauReportsListWithResponse List credit reports
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /bureau/reports/list (the `BureauReportsList` operationId).
+func (c *ClientWithResponses) BureauReportsListWithResponse(ctx context.Context, params *BureauReportsListParams, reqEditors ...RequestEditorFn) (*BureauReportsListResponse, error) {
+	rsp, err := c.BureauReportsList(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBureauReportsListResponse(rsp)
+}
 
 // ParseBureauDunningsCreateResponse parses an HTTP response from a BureauDunningsCreateWithResponse call
 func ParseBureauDunningsCreateResponse(rsp *http.Response) (*BureauDunningsCreateResponse, error) {

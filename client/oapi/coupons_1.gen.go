@@ -15,9 +15,7 @@ import (
 // Defines values for CouponsCreateJSONBodyDiscountType.
 const (
 	CouponsCreateJSONBodyDiscountTypeFIXED   CouponsCreateJSONBodyDiscountType = "FIXED"
-	CouponsCreateJSONBodyDiscountTypeFixed   CouponsCreateJSONBodyDiscountType = "fixed"
 	CouponsCreateJSONBodyDiscountTypePERCENT CouponsCreateJSONBodyDiscountType = "PERCENT"
-	CouponsCreateJSONBodyDiscountTypePercent CouponsCreateJSONBodyDiscountType = "percent"
 )
 
 // Valid indicates whether the value is a known member of the CouponsCreateJSONBodyDiscountType enum.
@@ -25,11 +23,7 @@ func (e CouponsCreateJSONBodyDiscountType) Valid() bool {
 	switch e {
 	case CouponsCreateJSONBodyDiscountTypeFIXED:
 		return true
-	case CouponsCreateJSONBodyDiscountTypeFixed:
-		return true
 	case CouponsCreateJSONBodyDiscountTypePERCENT:
-		return true
-	case CouponsCreateJSONBodyDiscountTypePercent:
 		return true
 	default:
 		return false
@@ -39,9 +33,7 @@ func (e CouponsCreateJSONBodyDiscountType) Valid() bool {
 // Defines values for CouponsCreateJSONBodyStatus.
 const (
 	CouponsCreateJSONBodyStatusACTIVE   CouponsCreateJSONBodyStatus = "ACTIVE"
-	CouponsCreateJSONBodyStatusActive   CouponsCreateJSONBodyStatus = "active"
 	CouponsCreateJSONBodyStatusINACTIVE CouponsCreateJSONBodyStatus = "INACTIVE"
-	CouponsCreateJSONBodyStatusInactive CouponsCreateJSONBodyStatus = "inactive"
 )
 
 // Valid indicates whether the value is a known member of the CouponsCreateJSONBodyStatus enum.
@@ -49,11 +41,7 @@ func (e CouponsCreateJSONBodyStatus) Valid() bool {
 	switch e {
 	case CouponsCreateJSONBodyStatusACTIVE:
 		return true
-	case CouponsCreateJSONBodyStatusActive:
-		return true
 	case CouponsCreateJSONBodyStatusINACTIVE:
-		return true
-	case CouponsCreateJSONBodyStatusInactive:
 		return true
 	default:
 		return false
@@ -63,9 +51,7 @@ func (e CouponsCreateJSONBodyStatus) Valid() bool {
 // Defines values for CouponsUpdateJSONBodyDiscountType.
 const (
 	CouponsUpdateJSONBodyDiscountTypeFIXED   CouponsUpdateJSONBodyDiscountType = "FIXED"
-	CouponsUpdateJSONBodyDiscountTypeFixed   CouponsUpdateJSONBodyDiscountType = "fixed"
 	CouponsUpdateJSONBodyDiscountTypePERCENT CouponsUpdateJSONBodyDiscountType = "PERCENT"
-	CouponsUpdateJSONBodyDiscountTypePercent CouponsUpdateJSONBodyDiscountType = "percent"
 )
 
 // Valid indicates whether the value is a known member of the CouponsUpdateJSONBodyDiscountType enum.
@@ -73,11 +59,7 @@ func (e CouponsUpdateJSONBodyDiscountType) Valid() bool {
 	switch e {
 	case CouponsUpdateJSONBodyDiscountTypeFIXED:
 		return true
-	case CouponsUpdateJSONBodyDiscountTypeFixed:
-		return true
 	case CouponsUpdateJSONBodyDiscountTypePERCENT:
-		return true
-	case CouponsUpdateJSONBodyDiscountTypePercent:
 		return true
 	default:
 		return false
@@ -87,9 +69,7 @@ func (e CouponsUpdateJSONBodyDiscountType) Valid() bool {
 // Defines values for CouponsUpdateJSONBodyStatus.
 const (
 	CouponsUpdateJSONBodyStatusACTIVE   CouponsUpdateJSONBodyStatus = "ACTIVE"
-	CouponsUpdateJSONBodyStatusActive   CouponsUpdateJSONBodyStatus = "active"
 	CouponsUpdateJSONBodyStatusINACTIVE CouponsUpdateJSONBodyStatus = "INACTIVE"
-	CouponsUpdateJSONBodyStatusInactive CouponsUpdateJSONBodyStatus = "inactive"
 )
 
 // Valid indicates whether the value is a known member of the CouponsUpdateJSONBodyStatus enum.
@@ -97,11 +77,7 @@ func (e CouponsUpdateJSONBodyStatus) Valid() bool {
 	switch e {
 	case CouponsUpdateJSONBodyStatusACTIVE:
 		return true
-	case CouponsUpdateJSONBodyStatusActive:
-		return true
 	case CouponsUpdateJSONBodyStatusINACTIVE:
-		return true
-	case CouponsUpdateJSONBodyStatusInactive:
 		return true
 	default:
 		return false

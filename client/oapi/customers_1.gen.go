@@ -20,8 +20,6 @@ import (
 const (
 	CustomersCreateJSONBodyTypePF CustomersCreateJSONBodyType = "PF"
 	CustomersCreateJSONBodyTypePJ CustomersCreateJSONBodyType = "PJ"
-	CustomersCreateJSONBodyTypePf CustomersCreateJSONBodyType = "pf"
-	CustomersCreateJSONBodyTypePj CustomersCreateJSONBodyType = "pj"
 )
 
 // Valid indicates whether the value is a known member of the CustomersCreateJSONBodyType enum.
@@ -30,10 +28,6 @@ func (e CustomersCreateJSONBodyType) Valid() bool {
 	case CustomersCreateJSONBodyTypePF:
 		return true
 	case CustomersCreateJSONBodyTypePJ:
-		return true
-	case CustomersCreateJSONBodyTypePf:
-		return true
-	case CustomersCreateJSONBodyTypePj:
 		return true
 	default:
 		return false
@@ -44,8 +38,6 @@ func (e CustomersCreateJSONBodyType) Valid() bool {
 const (
 	CustomersUpdateJSONBodyTypePF CustomersUpdateJSONBodyType = "PF"
 	CustomersUpdateJSONBodyTypePJ CustomersUpdateJSONBodyType = "PJ"
-	CustomersUpdateJSONBodyTypePf CustomersUpdateJSONBodyType = "pf"
-	CustomersUpdateJSONBodyTypePj CustomersUpdateJSONBodyType = "pj"
 )
 
 // Valid indicates whether the value is a known member of the CustomersUpdateJSONBodyType enum.
@@ -54,10 +46,6 @@ func (e CustomersUpdateJSONBodyType) Valid() bool {
 	case CustomersUpdateJSONBodyTypePF:
 		return true
 	case CustomersUpdateJSONBodyTypePJ:
-		return true
-	case CustomersUpdateJSONBodyTypePf:
-		return true
-	case CustomersUpdateJSONBodyTypePj:
 		return true
 	default:
 		return false

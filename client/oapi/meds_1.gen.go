@@ -14,22 +14,17 @@ import (
 	"strings"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for MedsListParamsStatus.
 const (
 	MedsListParamsStatusACCEPTED    MedsListParamsStatus = "ACCEPTED"
-	MedsListParamsStatusAccepted    MedsListParamsStatus = "accepted"
 	MedsListParamsStatusCANCELED    MedsListParamsStatus = "CANCELED"
-	MedsListParamsStatusCanceled    MedsListParamsStatus = "canceled"
 	MedsListParamsStatusEXPIRED     MedsListParamsStatus = "EXPIRED"
-	MedsListParamsStatusExpired     MedsListParamsStatus = "expired"
 	MedsListParamsStatusOPEN        MedsListParamsStatus = "OPEN"
-	MedsListParamsStatusOpen        MedsListParamsStatus = "open"
 	MedsListParamsStatusREJECTED    MedsListParamsStatus = "REJECTED"
-	MedsListParamsStatusRejected    MedsListParamsStatus = "rejected"
 	MedsListParamsStatusUNDERREVIEW MedsListParamsStatus = "UNDER_REVIEW"
-	MedsListParamsStatusUnderReview MedsListParamsStatus = "under_review"
 )
 
 // Valid indicates whether the value is a known member of the MedsListParamsStatus enum.
@@ -37,27 +32,15 @@ func (e MedsListParamsStatus) Valid() bool {
 	switch e {
 	case MedsListParamsStatusACCEPTED:
 		return true
-	case MedsListParamsStatusAccepted:
-		return true
 	case MedsListParamsStatusCANCELED:
-		return true
-	case MedsListParamsStatusCanceled:
 		return true
 	case MedsListParamsStatusEXPIRED:
 		return true
-	case MedsListParamsStatusExpired:
-		return true
 	case MedsListParamsStatusOPEN:
-		return true
-	case MedsListParamsStatusOpen:
 		return true
 	case MedsListParamsStatusREJECTED:
 		return true
-	case MedsListParamsStatusRejected:
-		return true
 	case MedsListParamsStatusUNDERREVIEW:
-		return true
-	case MedsListParamsStatusUnderReview:
 		return true
 	default:
 		return false
@@ -85,8 +68,19 @@ type MedsEvidenceJSONBody struct {
 	Description string `json:"description"`
 }
 
+// MedsEvidenceMultipartBody defines parameters for MedsEvidence.
+type MedsEvidenceMultipartBody struct {
+	Description string `json:"description"`
+
+	// Files application/pdf, image/png, image/jpeg, at most 256 KiB
+	Files *[]openapi_types.File `json:"files,omitempty"`
+}
+
 // MedsEvidenceJSONRequestBody defines body for MedsEvidence for application/json ContentType.
 type MedsEvidenceJSONRequestBody MedsEvidenceJSONBody
+
+// MedsEvidenceMultipartRequestBody defines body for MedsEvidence for multipart/form-data ContentType.
+type MedsEvidenceMultipartRequestBody MedsEvidenceMultipartBody
 
 // MedsClient is the part of ClientInterface that calls the operations tagged meds.
 type MedsClient interface {
@@ -444,4 +438,9 @@ func (r MedsListResponse) GetJSON200() *struct {
 	Total    int                 `json:"total"`
 } {
 	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r MedsListResponse) GetBody() []byte {
+	return r.Body
 }

@@ -11,11 +11,6 @@ import (
 	"strings"
 )
 
-// GetBody returns the raw response body bytes
-func (r MedsListResponse) GetBody() []byte {
-	return r.Body
-}
-
 // Status returns HTTPResponse.Status
 func (r MedsListResponse) Status() string {
 	if r.HTTPResponse != nil {

@@ -15,6 +15,36 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for MobileRechargeListParamsStatus.
+const (
+	MobileRechargeListParamsStatusCANCELED   MobileRechargeListParamsStatus = "CANCELED"
+	MobileRechargeListParamsStatusCOMPLETED  MobileRechargeListParamsStatus = "COMPLETED"
+	MobileRechargeListParamsStatusFAILED     MobileRechargeListParamsStatus = "FAILED"
+	MobileRechargeListParamsStatusPENDING    MobileRechargeListParamsStatus = "PENDING"
+	MobileRechargeListParamsStatusPROCESSING MobileRechargeListParamsStatus = "PROCESSING"
+	MobileRechargeListParamsStatusREVERSED   MobileRechargeListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the MobileRechargeListParamsStatus enum.
+func (e MobileRechargeListParamsStatus) Valid() bool {
+	switch e {
+	case MobileRechargeListParamsStatusCANCELED:
+		return true
+	case MobileRechargeListParamsStatusCOMPLETED:
+		return true
+	case MobileRechargeListParamsStatusFAILED:
+		return true
+	case MobileRechargeListParamsStatusPENDING:
+		return true
+	case MobileRechargeListParamsStatusPROCESSING:
+		return true
+	case MobileRechargeListParamsStatusREVERSED:
+		return true
+	default:
+		return false
+	}
+}
+
 // MobileRechargeCreateJSONBody defines parameters for MobileRechargeCreate.
 type MobileRechargeCreateJSONBody struct {
 	Amount            float64 `json:"amount"`
@@ -33,8 +63,8 @@ type MobileRechargeListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *MobileRechargeListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -47,6 +77,9 @@ type MobileRechargeListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// MobileRechargeListParamsStatus defines parameters for MobileRechargeList.
+type MobileRechargeListParamsStatus string
 
 // MobileRechargeCreateJSONRequestBody defines body for MobileRechargeCreate for application/json ContentType.
 type MobileRechargeCreateJSONRequestBody MobileRechargeCreateJSONBody

@@ -3,10 +3,6 @@
 
 package oapi
 
-import (
-	"time"
-)
-
 // Defines values for BillingRefundStatus.
 const (
 	BillingRefundStatusCOMPLETED BillingRefundStatus = "COMPLETED"
@@ -28,406 +24,395 @@ func (e BillingRefundStatus) Valid() bool {
 	}
 }
 
-// Attempt defines model for Attempt.
-type Attempt struct {
-	Attempt    int        `json:"attempt"`
-	Date       string     `json:"date"`
-	FinishedAt *time.Time `json:"finishedAt,omitempty"`
-	Reason     *string    `json:"reason,omitempty"`
-	SentAt     *time.Time `json:"sentAt,omitempty"`
-	Status     string     `json:"status"`
+// Defines values for ChargeCreatedStatus.
+const (
+	ChargeCreatedStatusACCEPTED    ChargeCreatedStatus = "ACCEPTED"
+	ChargeCreatedStatusCANCELED    ChargeCreatedStatus = "CANCELED"
+	ChargeCreatedStatusCOMPLETED   ChargeCreatedStatus = "COMPLETED"
+	ChargeCreatedStatusEXPIRED     ChargeCreatedStatus = "EXPIRED"
+	ChargeCreatedStatusFAILED      ChargeCreatedStatus = "FAILED"
+	ChargeCreatedStatusOPEN        ChargeCreatedStatus = "OPEN"
+	ChargeCreatedStatusPAID        ChargeCreatedStatus = "PAID"
+	ChargeCreatedStatusPENDING     ChargeCreatedStatus = "PENDING"
+	ChargeCreatedStatusPROCESSING  ChargeCreatedStatus = "PROCESSING"
+	ChargeCreatedStatusREJECTED    ChargeCreatedStatus = "REJECTED"
+	ChargeCreatedStatusREVERSED    ChargeCreatedStatus = "REVERSED"
+	ChargeCreatedStatusSCHEDULED   ChargeCreatedStatus = "SCHEDULED"
+	ChargeCreatedStatusUNDERREVIEW ChargeCreatedStatus = "UNDER_REVIEW"
+)
+
+// Valid indicates whether the value is a known member of the ChargeCreatedStatus enum.
+func (e ChargeCreatedStatus) Valid() bool {
+	switch e {
+	case ChargeCreatedStatusACCEPTED:
+		return true
+	case ChargeCreatedStatusCANCELED:
+		return true
+	case ChargeCreatedStatusCOMPLETED:
+		return true
+	case ChargeCreatedStatusEXPIRED:
+		return true
+	case ChargeCreatedStatusFAILED:
+		return true
+	case ChargeCreatedStatusOPEN:
+		return true
+	case ChargeCreatedStatusPAID:
+		return true
+	case ChargeCreatedStatusPENDING:
+		return true
+	case ChargeCreatedStatusPROCESSING:
+		return true
+	case ChargeCreatedStatusREJECTED:
+		return true
+	case ChargeCreatedStatusREVERSED:
+		return true
+	case ChargeCreatedStatusSCHEDULED:
+		return true
+	case ChargeCreatedStatusUNDERREVIEW:
+		return true
+	default:
+		return false
+	}
 }
 
-// Balance defines model for Balance.
-type Balance struct {
-	AvailablePadrao float64 `json:"availablePadrao"`
-	LockedPadrao    float64 `json:"lockedPadrao"`
-	PendingPadrao   float64 `json:"pendingPadrao"`
-	SpendablePadrao float64 `json:"spendablePadrao"`
+// Defines values for CheckoutViewMethod.
+const (
+	CheckoutViewMethodCRYPTO CheckoutViewMethod = "CRYPTO"
+	CheckoutViewMethodPIX    CheckoutViewMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the CheckoutViewMethod enum.
+func (e CheckoutViewMethod) Valid() bool {
+	switch e {
+	case CheckoutViewMethodCRYPTO:
+		return true
+	case CheckoutViewMethodPIX:
+		return true
+	default:
+		return false
+	}
 }
 
-// BalanceView defines model for BalanceView.
-type BalanceView struct {
-	AvailableAmount float64       `json:"availableAmount"`
-	Currency        string        `json:"currency"`
-	Padrao          PadraoBalance `json:"padrao"`
-	PendingAmount   float64       `json:"pendingAmount"`
+// Defines values for CheckoutViewStatus.
+const (
+	CheckoutViewStatusEXPIRED CheckoutViewStatus = "EXPIRED"
+	CheckoutViewStatusOPEN    CheckoutViewStatus = "OPEN"
+	CheckoutViewStatusPAID    CheckoutViewStatus = "PAID"
+)
+
+// Valid indicates whether the value is a known member of the CheckoutViewStatus enum.
+func (e CheckoutViewStatus) Valid() bool {
+	switch e {
+	case CheckoutViewStatusEXPIRED:
+		return true
+	case CheckoutViewStatusOPEN:
+		return true
+	case CheckoutViewStatusPAID:
+		return true
+	default:
+		return false
+	}
 }
 
-// BillingCustomer defines model for BillingCustomer.
-type BillingCustomer struct {
-	Id    string `json:"id"`
-	Name  string `json:"name"`
-	TaxId string `json:"taxId"`
+// Defines values for CouponDiscountType.
+const (
+	CouponDiscountTypeFIXED   CouponDiscountType = "FIXED"
+	CouponDiscountTypePERCENT CouponDiscountType = "PERCENT"
+)
+
+// Valid indicates whether the value is a known member of the CouponDiscountType enum.
+func (e CouponDiscountType) Valid() bool {
+	switch e {
+	case CouponDiscountTypeFIXED:
+		return true
+	case CouponDiscountTypePERCENT:
+		return true
+	default:
+		return false
+	}
 }
 
-// BillingRefund defines model for BillingRefund.
-type BillingRefund struct {
-	Amount        float64              `json:"amount"`
-	At            time.Time            `json:"at"`
-	Description   *string              `json:"description,omitempty"`
-	FailureReason *string              `json:"failureReason,omitempty"`
-	FeeAmount     *float64             `json:"feeAmount,omitempty"`
-	Id            string               `json:"id"`
-	RequestId     *string              `json:"requestId,omitempty"`
-	Status        *BillingRefundStatus `json:"status,omitempty"`
+// Defines values for CouponStatus.
+const (
+	CouponStatusACTIVE   CouponStatus = "ACTIVE"
+	CouponStatusINACTIVE CouponStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the CouponStatus enum.
+func (e CouponStatus) Valid() bool {
+	switch e {
+	case CouponStatusACTIVE:
+		return true
+	case CouponStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
 }
 
-// BillingRefundStatus defines model for BillingRefund.Status.
-type BillingRefundStatus string
+// Defines values for CustomerStatus.
+const (
+	CustomerStatusACTIVE   CustomerStatus = "ACTIVE"
+	CustomerStatusBLOCKED  CustomerStatus = "BLOCKED"
+	CustomerStatusINACTIVE CustomerStatus = "INACTIVE"
+)
 
-// CardTokenView defines model for CardTokenView.
-type CardTokenView struct {
-	CreditCardBrand  string `json:"creditCardBrand"`
-	CreditCardNumber string `json:"creditCardNumber"`
-	CreditCardToken  string `json:"creditCardToken"`
+// Valid indicates whether the value is a known member of the CustomerStatus enum.
+func (e CustomerStatus) Valid() bool {
+	switch e {
+	case CustomerStatusACTIVE:
+		return true
+	case CustomerStatusBLOCKED:
+		return true
+	case CustomerStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
 }
 
-// ChargeCreated defines model for ChargeCreated.
-type ChargeCreated struct {
-	Amount       float64   `json:"amount"`
-	CopyPaste    string    `json:"copyPaste"`
-	CreatedAt    time.Time `json:"createdAt"`
-	ExpiresAt    time.Time `json:"expiresAt"`
-	FeeAmount    float64   `json:"feeAmount"`
-	Id           string    `json:"id"`
-	NetAmount    float64   `json:"netAmount"`
-	QrCodeBase64 string    `json:"qrCodeBase64"`
-	QrcodeUrl    string    `json:"qrcodeUrl"`
-	Status       string    `json:"status"`
-	SubaccountId *string   `json:"subaccountId,omitempty"`
+// Defines values for CustomerType.
+const (
+	CustomerTypePF CustomerType = "PF"
+	CustomerTypePJ CustomerType = "PJ"
+)
+
+// Valid indicates whether the value is a known member of the CustomerType enum.
+func (e CustomerType) Valid() bool {
+	switch e {
+	case CustomerTypePF:
+		return true
+	case CustomerTypePJ:
+		return true
+	default:
+		return false
+	}
 }
 
-// CheckoutPayer defines model for CheckoutPayer.
-type CheckoutPayer struct {
-	Document *string `json:"document,omitempty"`
-	Email    *string `json:"email,omitempty"`
-	Name     *string `json:"name,omitempty"`
+// Defines values for DeliveryViewType.
+const (
+	DeliveryViewTypeLINK         DeliveryViewType = "LINK"
+	DeliveryViewTypeTEXTINFINITE DeliveryViewType = "TEXT_INFINITE"
+	DeliveryViewTypeTEXTLINES    DeliveryViewType = "TEXT_LINES"
+)
+
+// Valid indicates whether the value is a known member of the DeliveryViewType enum.
+func (e DeliveryViewType) Valid() bool {
+	switch e {
+	case DeliveryViewTypeLINK:
+		return true
+	case DeliveryViewTypeTEXTINFINITE:
+		return true
+	case DeliveryViewTypeTEXTLINES:
+		return true
+	default:
+		return false
+	}
 }
 
-// CheckoutView defines model for CheckoutView.
-type CheckoutView struct {
-	Address    *string `json:"address,omitempty"`
-	Amount     float64 `json:"amount"`
-	CopyPaste  *string `json:"copyPaste,omitempty"`
-	CouponCode *string `json:"couponCode,omitempty"`
+// Defines values for DunningViewStatus.
+const (
+	DunningViewStatusAWAITINGAPPROVAL DunningViewStatus = "AWAITING_APPROVAL"
+	DunningViewStatusDENIED           DunningViewStatus = "DENIED"
+	DunningViewStatusPENDING          DunningViewStatus = "PENDING"
+	DunningViewStatusPROCESSED        DunningViewStatus = "PROCESSED"
+)
 
-	// CouponCounted on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)
-	CouponCounted     *bool              `json:"couponCounted,omitempty"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	CustomerId        *string            `json:"customerId,omitempty"`
-	Delivery          *[]SessionDelivery `json:"delivery,omitempty"`
-	DiscountAmount    float64            `json:"discountAmount"`
-	ExpiresAt         time.Time          `json:"expiresAt"`
-	ExternalReference *string            `json:"externalReference,omitempty"`
-	ExtraId           *string            `json:"extraId,omitempty"`
-	LinkId            string             `json:"linkId"`
-	Method            string             `json:"method"`
-	OriginalAmount    float64            `json:"originalAmount"`
-	PaidAt            *time.Time         `json:"paidAt,omitempty"`
-	PayAmount         *float64           `json:"payAmount,omitempty"`
-	PayCheckoutUrl    string             `json:"payCheckoutUrl"`
-	PayCurrency       *string            `json:"payCurrency,omitempty"`
-	Payer             *CheckoutPayer     `json:"payer,omitempty"`
-	ProductIds        *[]string          `json:"productIds"`
-	QrCodeBase64      *string            `json:"qrCodeBase64,omitempty"`
-	Rate              *float64           `json:"rate,omitempty"`
-	SessionId         string             `json:"sessionId"`
-	Status            string             `json:"status"`
-	TransactionId     string             `json:"transactionId"`
+// Valid indicates whether the value is a known member of the DunningViewStatus enum.
+func (e DunningViewStatus) Valid() bool {
+	switch e {
+	case DunningViewStatusAWAITINGAPPROVAL:
+		return true
+	case DunningViewStatusDENIED:
+		return true
+	case DunningViewStatusPENDING:
+		return true
+	case DunningViewStatusPROCESSED:
+		return true
+	default:
+		return false
+	}
 }
 
-// Company defines model for Company.
-type Company struct {
-	Cnpj        string    `json:"cnpj"`
-	CompanyName string    `json:"companyName"`
-	Document    *FileInfo `json:"document,omitempty"`
-	Site        *string   `json:"site"`
+// Defines values for DunningViewType.
+const (
+	DunningViewTypeCREDITBUREAU DunningViewType = "CREDIT_BUREAU"
+)
+
+// Valid indicates whether the value is a known member of the DunningViewType enum.
+func (e DunningViewType) Valid() bool {
+	switch e {
+	case DunningViewTypeCREDITBUREAU:
+		return true
+	default:
+		return false
+	}
 }
 
-// Coupon defines model for Coupon.
-type Coupon struct {
-	Code           string     `json:"code"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	DiscountType   string     `json:"discountType"`
-	DiscountValue  float64    `json:"discountValue"`
-	ExpiresAt      *time.Time `json:"expiresAt"`
-	Id             string     `json:"id"`
-	MaxUses        *int       `json:"maxUses"`
-	PaymentLinkIds *IDList    `json:"paymentLinkIds"`
-	ProductIds     *IDList    `json:"productIds"`
-	Status         string     `json:"status"`
-	Uses           int        `json:"uses"`
+// Defines values for InstructionStatus.
+const (
+	InstructionStatusCANCELED  InstructionStatus = "CANCELED"
+	InstructionStatusFAILED    InstructionStatus = "FAILED"
+	InstructionStatusPAID      InstructionStatus = "PAID"
+	InstructionStatusSCHEDULED InstructionStatus = "SCHEDULED"
+)
+
+// Valid indicates whether the value is a known member of the InstructionStatus enum.
+func (e InstructionStatus) Valid() bool {
+	switch e {
+	case InstructionStatusCANCELED:
+		return true
+	case InstructionStatusFAILED:
+		return true
+	case InstructionStatusPAID:
+		return true
+	case InstructionStatusSCHEDULED:
+		return true
+	default:
+		return false
+	}
 }
 
-// CouponQuote defines model for CouponQuote.
-type CouponQuote struct {
-	DiscountAmount float64 `json:"discountAmount"`
-	FinalAmount    float64 `json:"finalAmount"`
-	Reason         *string `json:"reason,omitempty"`
-	Valid          bool    `json:"valid"`
+// Defines values for LeanStatus.
+const (
+	LeanStatusACCEPTED    LeanStatus = "ACCEPTED"
+	LeanStatusCANCELED    LeanStatus = "CANCELED"
+	LeanStatusCOMPLETED   LeanStatus = "COMPLETED"
+	LeanStatusEXPIRED     LeanStatus = "EXPIRED"
+	LeanStatusFAILED      LeanStatus = "FAILED"
+	LeanStatusOPEN        LeanStatus = "OPEN"
+	LeanStatusPAID        LeanStatus = "PAID"
+	LeanStatusPENDING     LeanStatus = "PENDING"
+	LeanStatusPROCESSING  LeanStatus = "PROCESSING"
+	LeanStatusREJECTED    LeanStatus = "REJECTED"
+	LeanStatusREVERSED    LeanStatus = "REVERSED"
+	LeanStatusSCHEDULED   LeanStatus = "SCHEDULED"
+	LeanStatusUNDERREVIEW LeanStatus = "UNDER_REVIEW"
+)
+
+// Valid indicates whether the value is a known member of the LeanStatus enum.
+func (e LeanStatus) Valid() bool {
+	switch e {
+	case LeanStatusACCEPTED:
+		return true
+	case LeanStatusCANCELED:
+		return true
+	case LeanStatusCOMPLETED:
+		return true
+	case LeanStatusEXPIRED:
+		return true
+	case LeanStatusFAILED:
+		return true
+	case LeanStatusOPEN:
+		return true
+	case LeanStatusPAID:
+		return true
+	case LeanStatusPENDING:
+		return true
+	case LeanStatusPROCESSING:
+		return true
+	case LeanStatusREJECTED:
+		return true
+	case LeanStatusREVERSED:
+		return true
+	case LeanStatusSCHEDULED:
+		return true
+	case LeanStatusUNDERREVIEW:
+		return true
+	default:
+		return false
+	}
 }
 
-// CreatedWebhook defines model for CreatedWebhook.
-type CreatedWebhook struct {
-	ApiKeyId    *string   `json:"apiKeyId,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Description string    `json:"description"`
-	Events      *[]string `json:"events"`
-	Id          string    `json:"id"`
-	Scope       string    `json:"scope"`
-	Secret      string    `json:"secret"`
-	Status      string    `json:"status"`
-	Url         string    `json:"url"`
+// Defines values for LinkViewAllowedMethods.
+const (
+	LinkViewAllowedMethodsCRYPTO LinkViewAllowedMethods = "CRYPTO"
+	LinkViewAllowedMethodsPIX    LinkViewAllowedMethods = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewAllowedMethods enum.
+func (e LinkViewAllowedMethods) Valid() bool {
+	switch e {
+	case LinkViewAllowedMethodsCRYPTO:
+		return true
+	case LinkViewAllowedMethodsPIX:
+		return true
+	default:
+		return false
+	}
 }
 
-// CryptoLatePayment defines model for CryptoLatePayment.
-type CryptoLatePayment struct {
-	At       time.Time `json:"at"`
-	Credited float64   `json:"credited"`
-	Rate     float64   `json:"rate"`
+// Defines values for LinkViewCustomerMode.
+const (
+	LinkViewCustomerModeNONE     LinkViewCustomerMode = "NONE"
+	LinkViewCustomerModeOPTIONAL LinkViewCustomerMode = "OPTIONAL"
+	LinkViewCustomerModeREQUIRED LinkViewCustomerMode = "REQUIRED"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewCustomerMode enum.
+func (e LinkViewCustomerMode) Valid() bool {
+	switch e {
+	case LinkViewCustomerModeNONE:
+		return true
+	case LinkViewCustomerModeOPTIONAL:
+		return true
+	case LinkViewCustomerModeREQUIRED:
+		return true
+	default:
+		return false
+	}
 }
 
-// Customer defines model for Customer.
-type Customer struct {
-	City         *string   `json:"city"`
-	CreatedAt    time.Time `json:"createdAt"`
-	Document     string    `json:"document"`
-	Email        *string   `json:"email"`
-	Id           string    `json:"id"`
-	Name         string    `json:"name"`
-	Phone        *string   `json:"phone"`
-	State        *string   `json:"state"`
-	Status       string    `json:"status"`
-	Transactions int       `json:"transactions"`
-	Type         string    `json:"type"`
-	Volume       float64   `json:"volume"`
-	Whatsapp     *string   `json:"whatsapp"`
+// Defines values for LinkViewStatus.
+const (
+	LinkViewStatusACTIVE   LinkViewStatus = "ACTIVE"
+	LinkViewStatusINACTIVE LinkViewStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewStatus enum.
+func (e LinkViewStatus) Valid() bool {
+	switch e {
+	case LinkViewStatusACTIVE:
+		return true
+	case LinkViewStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
 }
 
-// Deleted defines model for Deleted.
-type Deleted struct {
-	Deleted bool   `json:"deleted"`
-	Id      string `json:"id"`
+// Defines values for PixautoViewFrequency.
+const (
+	PixautoViewFrequencyMONTHLY      PixautoViewFrequency = "MONTHLY"
+	PixautoViewFrequencyQUARTERLY    PixautoViewFrequency = "QUARTERLY"
+	PixautoViewFrequencySEMIANNUALLY PixautoViewFrequency = "SEMIANNUALLY"
+	PixautoViewFrequencyWEEKLY       PixautoViewFrequency = "WEEKLY"
+	PixautoViewFrequencyYEARLY       PixautoViewFrequency = "YEARLY"
+)
+
+// Valid indicates whether the value is a known member of the PixautoViewFrequency enum.
+func (e PixautoViewFrequency) Valid() bool {
+	switch e {
+	case PixautoViewFrequencyMONTHLY:
+		return true
+	case PixautoViewFrequencyQUARTERLY:
+		return true
+	case PixautoViewFrequencySEMIANNUALLY:
+		return true
+	case PixautoViewFrequencyWEEKLY:
+		return true
+	case PixautoViewFrequencyYEARLY:
+		return true
+	default:
+		return false
+	}
 }
 
-// DeliveryView defines model for DeliveryView.
-type DeliveryView struct {
-	LinesAvailable *int    `json:"linesAvailable,omitempty"`
-	LinesDelivered *int    `json:"linesDelivered,omitempty"`
-	RedirectUrl    *string `json:"redirectUrl,omitempty"`
-	RichContent    *string `json:"richContent,omitempty"`
-	Type           string  `json:"type"`
-}
-
-// DunningList defines model for DunningList.
-type DunningList struct {
-	Data       *[]DunningView `json:"data"`
-	HasMore    bool           `json:"hasMore"`
-	Limit      int            `json:"limit"`
-	Object     string         `json:"object"`
-	Offset     int            `json:"offset"`
-	TotalCount int            `json:"totalCount"`
-}
-
-// DunningSimulation defines model for DunningSimulation.
-type DunningSimulation struct {
-	CanBeRequested bool    `json:"canBeRequested"`
-	Fee            float64 `json:"fee"`
-	Payment        string  `json:"payment"`
-	Reason         *string `json:"reason,omitempty"`
-	Value          float64 `json:"value"`
-}
-
-// DunningView defines model for DunningView.
-type DunningView struct {
-	CustomerAddress       string    `json:"customerAddress"`
-	CustomerAddressNumber string    `json:"customerAddressNumber"`
-	CustomerCity          string    `json:"customerCity"`
-	CustomerComplement    *string   `json:"customerComplement,omitempty"`
-	CustomerCpfCnpj       string    `json:"customerCpfCnpj"`
-	CustomerEmail         *string   `json:"customerEmail,omitempty"`
-	CustomerName          string    `json:"customerName"`
-	CustomerPostalCode    string    `json:"customerPostalCode"`
-	CustomerPrimaryPhone  *string   `json:"customerPrimaryPhone,omitempty"`
-	CustomerProvince      string    `json:"customerProvince"`
-	CustomerState         string    `json:"customerState"`
-	DateCreated           time.Time `json:"dateCreated"`
-	Description           *string   `json:"description,omitempty"`
-	DocumentName          *string   `json:"documentName,omitempty"`
-	Fee                   float64   `json:"fee"`
-	Id                    string    `json:"id"`
-	Payment               string    `json:"payment"`
-	Reason                *string   `json:"reason,omitempty"`
-	Status                string    `json:"status"`
-	Type                  string    `json:"type"`
-	Value                 float64   `json:"value"`
-}
-
-// EvidenceFile defines model for EvidenceFile.
-type EvidenceFile struct {
-	ContentType string `json:"contentType"`
-	Name        string `json:"name"`
-	Sha256      string `json:"sha256"`
-	Size        int    `json:"size"`
-}
-
-// Fees defines model for Fees.
-type Fees struct {
-	BillingNotificationFixed float64 `json:"billingNotificationFixed"`
-	BoletoFixed              float64 `json:"boletoFixed"`
-	BoletoPercent            float64 `json:"boletoPercent"`
-	CardCreditFixed          float64 `json:"cardCreditFixed"`
-	CardCreditPercent        float64 `json:"cardCreditPercent"`
-	CardDebitFixed           float64 `json:"cardDebitFixed"`
-	CardDebitPercent         float64 `json:"cardDebitPercent"`
-	CardVoucherFixed         float64 `json:"cardVoucherFixed"`
-	CardVoucherPercent       float64 `json:"cardVoucherPercent"`
-	PixInFixed               float64 `json:"pixInFixed"`
-	PixInPercent             float64 `json:"pixInPercent"`
-	PixOutFixed              float64 `json:"pixOutFixed"`
-	PixOutPercent            float64 `json:"pixOutPercent"`
-}
-
-// FileInfo defines model for FileInfo.
-type FileInfo struct {
-	ContentType string `json:"contentType"`
-	Name        string `json:"name"`
-	Sha256      string `json:"sha256"`
-	Size        int    `json:"size"`
-}
-
-// IDList defines model for IDList.
-type IDList = []string
-
-// IdOnly defines model for IdOnly.
-type IdOnly struct {
-	Id string `json:"id"`
-}
-
-// Instruction defines model for Instruction.
-type Instruction struct {
-	Amount          float64    `json:"amount"`
-	Attempts        *[]Attempt `json:"attempts,omitempty"`
-	AuthorizationId string     `json:"authorizationId"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	CustomerId      *string    `json:"customerId,omitempty"`
-	Cycle           int        `json:"cycle"`
-	DueDate         string     `json:"dueDate"`
-	EndToEndId      *string    `json:"endToEndId,omitempty"`
-	FailureReason   *string    `json:"failureReason,omitempty"`
-	FeeAmount       float64    `json:"feeAmount"`
-	FirstPayment    *bool      `json:"firstPayment,omitempty"`
-	Id              string     `json:"id"`
-	NetAmount       float64    `json:"netAmount"`
-	PaidAt          *time.Time `json:"paidAt,omitempty"`
-	Payer           *Party     `json:"payer,omitempty"`
-	RetryDate       *string    `json:"retryDate,omitempty"`
-	Status          string     `json:"status"`
-}
-
-// Lean defines model for Lean.
-type Lean struct {
-	Amount      float64    `json:"amount"`
-	CompletedAt *time.Time `json:"completedAt,omitempty"`
-	EndToEndId  *string    `json:"endToEndId,omitempty"`
-	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
-	Id          string     `json:"id"`
-	Status      string     `json:"status"`
-}
-
-// LeanBalance defines model for LeanBalance.
-type LeanBalance struct {
-	SpendablePadrao float64 `json:"spendablePadrao"`
-}
-
-// Limits defines model for Limits.
-type Limits struct {
-	Daily          *float64 `json:"daily"`
-	Monthly        *float64 `json:"monthly"`
-	PerTransaction *float64 `json:"perTransaction"`
-}
-
-// Line defines model for Line.
-type Line struct {
-	FixedFee   float64 `json:"fixedFee"`
-	Label      string  `json:"label"`
-	PercentFee float64 `json:"percentFee"`
-}
-
-// LinkView defines model for LinkView.
-type LinkView struct {
-	AllowedMethods *[]string `json:"allowedMethods"`
-	CreatedAt      time.Time `json:"createdAt"`
-	CustomerMode   string    `json:"customerMode"`
-	Description    string    `json:"description"`
-	FixedAmount    *float64  `json:"fixedAmount,omitempty"`
-	Id             string    `json:"id"`
-	Name           string    `json:"name"`
-	PayPageUrl     string    `json:"payPageUrl"`
-	ProductIds     *[]string `json:"productIds"`
-	Status         string    `json:"status"`
-}
-
-// PadraoBalance defines model for PadraoBalance.
-type PadraoBalance struct {
-	Available    float64    `json:"available"`
-	Locked24h    float64    `json:"locked24h"`
-	NextUnlockAt *time.Time `json:"nextUnlockAt"`
-	Pending      float64    `json:"pending"`
-	Withdrawable float64    `json:"withdrawable"`
-}
-
-// Party defines model for Party.
-type Party struct {
-	Bank     *string `json:"bank,omitempty"`
-	Document *string `json:"document,omitempty"`
-	Name     *string `json:"name,omitempty"`
-	PixKey   *string `json:"pixKey,omitempty"`
-}
-
-// PixautoView defines model for PixautoView.
-type PixautoView struct {
-	ApprovedAt         *time.Time `json:"approvedAt,omitempty"`
-	ClosedAt           *time.Time `json:"closedAt,omitempty"`
-	ConsentExpiresAt   *time.Time `json:"consentExpiresAt,omitempty"`
-	CopyPaste          *string    `json:"copyPaste,omitempty"`
-	CreatedAt          time.Time  `json:"createdAt"`
-	CustomerId         string     `json:"customerId"`
-	Description        string     `json:"description"`
-	EndDate            *string    `json:"endDate,omitempty"`
-	FirstPaymentAmount float64    `json:"firstPaymentAmount"`
-	FirstPaymentId     *string    `json:"firstPaymentId,omitempty"`
-	FixedAmount        *float64   `json:"fixedAmount,omitempty"`
-	Frequency          string     `json:"frequency"`
-	Id                 string     `json:"id"`
-	MaxAmount          *float64   `json:"maxAmount,omitempty"`
-	Payer              *Party     `json:"payer,omitempty"`
-	QrCodeBase64       *string    `json:"qrCodeBase64,omitempty"`
-	RecurrenceId       string     `json:"recurrenceId"`
-	StartDate          string     `json:"startDate"`
-	Status             string     `json:"status"`
-	StatusReason       *string    `json:"statusReason,omitempty"`
-}
-
-// PortalItem defines model for PortalItem.
-type PortalItem struct {
-	Portal         PortalView `json:"portal"`
-	SubaccountId   string     `json:"subaccountId"`
-	SubaccountName string     `json:"subaccountName"`
-}
-
-// PortalReady defines model for PortalReady.
-type PortalReady struct {
-	Mode    string `json:"mode"`
-	Success bool   `json:"success"`
-}
-
-// PortalView defines model for PortalView.
-type PortalView struct {
-	Email            *string    `json:"email"`
-	EmailVerified    bool       `json:"emailVerified"`
-	LastLoginAt      *time.Time `json:"lastLoginAt"`
-	State            string     `json:"state"`
-	TwoFactorEnabled bool       `json:"twoFactorEnabled"`
-}
+// Defines values for PixautoViewStatus.
+const (
+	PixautoViewStatusACTIVE   PixautoViewStatus = "ACTIVE"
+	PixautoViewStatusCANCELED PixautoViewStatus = "CANCELED"
+	PixautoViewStatusEXPIRED  PixautoViewStatus = "EXPIRED"
+	PixautoViewStatusPENDING  PixautoViewStatus = "PENDING"
+	PixautoViewStatusREJECTED PixautoViewStatus = "REJECTED"
+)

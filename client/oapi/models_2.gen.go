@@ -3,339 +3,409 @@
 
 package oapi
 
-import (
-	"time"
+// Valid indicates whether the value is a known member of the PixautoViewStatus enum.
+func (e PixautoViewStatus) Valid() bool {
+	switch e {
+	case PixautoViewStatusACTIVE:
+		return true
+	case PixautoViewStatusCANCELED:
+		return true
+	case PixautoViewStatusEXPIRED:
+		return true
+	case PixautoViewStatusPENDING:
+		return true
+	case PixautoViewStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortalViewState.
+const (
+	PortalViewStateActive              PortalViewState = "active"
+	PortalViewStateDisabled            PortalViewState = "disabled"
+	PortalViewStateInvitePending       PortalViewState = "invite_pending"
+	PortalViewStateNone                PortalViewState = "none"
+	PortalViewStatePendingPassword     PortalViewState = "pending_password"
+	PortalViewStatePendingVerification PortalViewState = "pending_verification"
 )
 
-// Preview defines model for Preview.
-type Preview struct {
-	Lines           *[]Line `json:"lines"`
-	PixOut          Side    `json:"pixOut"`
-	SubaccountId    string  `json:"subaccountId"`
-	TotalFixedFee   float64 `json:"totalFixedFee"`
-	TotalPercentFee float64 `json:"totalPercentFee"`
+// Valid indicates whether the value is a known member of the PortalViewState enum.
+func (e PortalViewState) Valid() bool {
+	switch e {
+	case PortalViewStateActive:
+		return true
+	case PortalViewStateDisabled:
+		return true
+	case PortalViewStateInvitePending:
+		return true
+	case PortalViewStateNone:
+		return true
+	case PortalViewStatePendingPassword:
+		return true
+	case PortalViewStatePendingVerification:
+		return true
+	default:
+		return false
+	}
 }
 
-// ProductView defines model for ProductView.
-type ProductView struct {
-	CreatedAt   time.Time       `json:"createdAt"`
-	Deliveries  *[]DeliveryView `json:"deliveries"`
-	Description *string         `json:"description"`
-	Id          string          `json:"id"`
-	Name        string          `json:"name"`
-	Price       *float64        `json:"price"`
-	Sku         *string         `json:"sku"`
-	Status      string          `json:"status"`
+// Defines values for ProductViewStatus.
+const (
+	ProductViewStatusACTIVE   ProductViewStatus = "ACTIVE"
+	ProductViewStatusINACTIVE ProductViewStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the ProductViewStatus enum.
+func (e ProductViewStatus) Valid() bool {
+	switch e {
+	case ProductViewStatusACTIVE:
+		return true
+	case ProductViewStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicBilling defines model for PublicBilling.
-type PublicBilling struct {
-	AccountTransactionId  *string          `json:"accountTransactionId"`
-	Amount                float64          `json:"amount"`
-	BankSlipUrl           *string          `json:"bankSlipUrl"`
-	CreatedAt             time.Time        `json:"createdAt"`
-	CreditCardBrand       *string          `json:"creditCardBrand,omitempty"`
-	CreditCardNumber      *string          `json:"creditCardNumber,omitempty"`
-	CreditCardToken       *string          `json:"creditCardToken,omitempty"`
-	Customer              *BillingCustomer `json:"customer"`
-	Description           string           `json:"description"`
-	DigitableLine         *string          `json:"digitableLine"`
-	DueAt                 time.Time        `json:"dueAt"`
-	DueDate               string           `json:"dueDate"`
-	EstimatedCreditDate   *string          `json:"estimatedCreditDate"`
-	ExternalId            *string          `json:"externalId"`
-	ExternalReference     *string          `json:"externalReference"`
-	FeeAmount             float64          `json:"feeAmount"`
-	Id                    string           `json:"id"`
-	InstallmentCount      int              `json:"installmentCount"`
-	InvoiceUrl            *string          `json:"invoiceUrl"`
-	Method                string           `json:"method"`
-	NetAmount             float64          `json:"netAmount"`
-	NotificationFeeAmount float64          `json:"notificationFeeAmount"`
-	PaidAt                *time.Time       `json:"paidAt"`
-	PixCopyPaste          *string          `json:"pixCopyPaste"`
-	PixEncodedImage       *string          `json:"pixEncodedImage"`
-	RefundedAmount        float64          `json:"refundedAmount"`
-	Refunds               *[]BillingRefund `json:"refunds,omitempty"`
-	Status                string           `json:"status"`
-	StatusLabel           string           `json:"statusLabel"`
-	SubscriptionId        *string          `json:"subscriptionId,omitempty"`
+// Defines values for PublicBillingMethod.
+const (
+	PublicBillingMethodBOLETO      PublicBillingMethod = "BOLETO"
+	PublicBillingMethodCARDCREDIT  PublicBillingMethod = "CARD_CREDIT"
+	PublicBillingMethodCARDDEBIT   PublicBillingMethod = "CARD_DEBIT"
+	PublicBillingMethodCARDVOUCHER PublicBillingMethod = "CARD_VOUCHER"
+	PublicBillingMethodPIX         PublicBillingMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the PublicBillingMethod enum.
+func (e PublicBillingMethod) Valid() bool {
+	switch e {
+	case PublicBillingMethodBOLETO:
+		return true
+	case PublicBillingMethodCARDCREDIT:
+		return true
+	case PublicBillingMethodCARDDEBIT:
+		return true
+	case PublicBillingMethodCARDVOUCHER:
+		return true
+	case PublicBillingMethodPIX:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicCryptoQuote defines model for PublicCryptoQuote.
-type PublicCryptoQuote struct {
-	Amount      float64   `json:"amount"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Currency    string    `json:"currency"`
-	ExpiresAt   time.Time `json:"expiresAt"`
-	Id          string    `json:"id"`
-	PayAmount   float64   `json:"payAmount"`
-	PayCurrency string    `json:"payCurrency"`
-	Rate        float64   `json:"rate"`
+// Defines values for PublicBillingStatus.
+const (
+	PublicBillingStatusCANCELED          PublicBillingStatus = "CANCELED"
+	PublicBillingStatusCONFIRMED         PublicBillingStatus = "CONFIRMED"
+	PublicBillingStatusFAILED            PublicBillingStatus = "FAILED"
+	PublicBillingStatusOVERDUE           PublicBillingStatus = "OVERDUE"
+	PublicBillingStatusPARTIALLYREFUNDED PublicBillingStatus = "PARTIALLY_REFUNDED"
+	PublicBillingStatusPENDING           PublicBillingStatus = "PENDING"
+	PublicBillingStatusRECEIVED          PublicBillingStatus = "RECEIVED"
+	PublicBillingStatusREFUNDED          PublicBillingStatus = "REFUNDED"
+)
+
+// Valid indicates whether the value is a known member of the PublicBillingStatus enum.
+func (e PublicBillingStatus) Valid() bool {
+	switch e {
+	case PublicBillingStatusCANCELED:
+		return true
+	case PublicBillingStatusCONFIRMED:
+		return true
+	case PublicBillingStatusFAILED:
+		return true
+	case PublicBillingStatusOVERDUE:
+		return true
+	case PublicBillingStatusPARTIALLYREFUNDED:
+		return true
+	case PublicBillingStatusPENDING:
+		return true
+	case PublicBillingStatusRECEIVED:
+		return true
+	case PublicBillingStatusREFUNDED:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicMED defines model for PublicMED.
-type PublicMED struct {
-	AutoContest     bool               `json:"autoContest"`
-	BlockedAmount   float64            `json:"blockedAmount"`
-	DefenceDeadline time.Time          `json:"defenceDeadline"`
-	Evidence        *PublicMedEvidence `json:"evidence,omitempty"`
-	ExpiresAt       time.Time          `json:"expiresAt"`
-	Reason          string             `json:"reason"`
-	ResolvedAt      *time.Time         `json:"resolvedAt,omitempty"`
-	ReturnedAmount  float64            `json:"returnedAmount"`
-	ShortfallAmount float64            `json:"shortfallAmount"`
-	TransactionId   string             `json:"transactionId"`
+// Defines values for PublicRefundNature.
+const (
+	PublicRefundNatureORIGINAL PublicRefundNature = "ORIGINAL"
+	PublicRefundNatureRETIRADA PublicRefundNature = "RETIRADA"
+)
+
+// Valid indicates whether the value is a known member of the PublicRefundNature enum.
+func (e PublicRefundNature) Valid() bool {
+	switch e {
+	case PublicRefundNatureORIGINAL:
+		return true
+	case PublicRefundNatureRETIRADA:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicMedEvidence defines model for PublicMedEvidence.
-type PublicMedEvidence struct {
-	Automatic   bool            `json:"automatic"`
-	Description string          `json:"description"`
-	Files       *[]EvidenceFile `json:"files"`
-	SentAt      time.Time       `json:"sentAt"`
+// Defines values for PublicRefundStatus.
+const (
+	PublicRefundStatusCANCELED   PublicRefundStatus = "CANCELED"
+	PublicRefundStatusCOMPLETED  PublicRefundStatus = "COMPLETED"
+	PublicRefundStatusFAILED     PublicRefundStatus = "FAILED"
+	PublicRefundStatusPENDING    PublicRefundStatus = "PENDING"
+	PublicRefundStatusPROCESSING PublicRefundStatus = "PROCESSING"
+	PublicRefundStatusREVERSED   PublicRefundStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the PublicRefundStatus enum.
+func (e PublicRefundStatus) Valid() bool {
+	switch e {
+	case PublicRefundStatusCANCELED:
+		return true
+	case PublicRefundStatusCOMPLETED:
+		return true
+	case PublicRefundStatusFAILED:
+		return true
+	case PublicRefundStatusPENDING:
+		return true
+	case PublicRefundStatusPROCESSING:
+		return true
+	case PublicRefundStatusREVERSED:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicRefund defines model for PublicRefund.
-type PublicRefund struct {
-	CompletedAt   *time.Time `json:"completedAt,omitempty"`
-	DebitNet      float64    `json:"debitNet"`
-	DepositNet    float64    `json:"depositNet"`
-	Description   *string    `json:"description,omitempty"`
-	Nature        string     `json:"nature"`
-	RefundId      *string    `json:"refundId,omitempty"`
-	RequestedAt   time.Time  `json:"requestedAt"`
-	SplitReturned *float64   `json:"splitReturned,omitempty"`
-	Status        string     `json:"status"`
-	TransferFee   float64    `json:"transferFee"`
+// Defines values for PublicReviewDecision.
+const (
+	Approve PublicReviewDecision = "approve"
+	Reject  PublicReviewDecision = "reject"
+)
+
+// Valid indicates whether the value is a known member of the PublicReviewDecision enum.
+func (e PublicReviewDecision) Valid() bool {
+	switch e {
+	case Approve:
+		return true
+	case Reject:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicReview defines model for PublicReview.
-type PublicReview struct {
-	Decision *string `json:"decision,omitempty"`
-	Pending  bool    `json:"pending"`
+// Defines values for PublicTransactionStatus.
+const (
+	PublicTransactionStatusACCEPTED    PublicTransactionStatus = "ACCEPTED"
+	PublicTransactionStatusCANCELED    PublicTransactionStatus = "CANCELED"
+	PublicTransactionStatusCOMPLETED   PublicTransactionStatus = "COMPLETED"
+	PublicTransactionStatusEXPIRED     PublicTransactionStatus = "EXPIRED"
+	PublicTransactionStatusFAILED      PublicTransactionStatus = "FAILED"
+	PublicTransactionStatusOPEN        PublicTransactionStatus = "OPEN"
+	PublicTransactionStatusPAID        PublicTransactionStatus = "PAID"
+	PublicTransactionStatusPENDING     PublicTransactionStatus = "PENDING"
+	PublicTransactionStatusPROCESSING  PublicTransactionStatus = "PROCESSING"
+	PublicTransactionStatusREJECTED    PublicTransactionStatus = "REJECTED"
+	PublicTransactionStatusREVERSED    PublicTransactionStatus = "REVERSED"
+	PublicTransactionStatusSCHEDULED   PublicTransactionStatus = "SCHEDULED"
+	PublicTransactionStatusUNDERREVIEW PublicTransactionStatus = "UNDER_REVIEW"
+)
+
+// Valid indicates whether the value is a known member of the PublicTransactionStatus enum.
+func (e PublicTransactionStatus) Valid() bool {
+	switch e {
+	case PublicTransactionStatusACCEPTED:
+		return true
+	case PublicTransactionStatusCANCELED:
+		return true
+	case PublicTransactionStatusCOMPLETED:
+		return true
+	case PublicTransactionStatusEXPIRED:
+		return true
+	case PublicTransactionStatusFAILED:
+		return true
+	case PublicTransactionStatusOPEN:
+		return true
+	case PublicTransactionStatusPAID:
+		return true
+	case PublicTransactionStatusPENDING:
+		return true
+	case PublicTransactionStatusPROCESSING:
+		return true
+	case PublicTransactionStatusREJECTED:
+		return true
+	case PublicTransactionStatusREVERSED:
+		return true
+	case PublicTransactionStatusSCHEDULED:
+		return true
+	case PublicTransactionStatusUNDERREVIEW:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicSplit defines model for PublicSplit.
-type PublicSplit struct {
-	Amount    float64 `json:"amount"`
-	SplitTax  float64 `json:"splitTax"`
-	SplitUser string  `json:"splitUser"`
+// Defines values for PublicTransactionType.
+const (
+	PublicTransactionTypeADJUSTMENT              PublicTransactionType = "ADJUSTMENT"
+	PublicTransactionTypeBILLING                 PublicTransactionType = "BILLING"
+	PublicTransactionTypeBILLINGREFUND           PublicTransactionType = "BILLING_REFUND"
+	PublicTransactionTypeCRYPTOIN                PublicTransactionType = "CRYPTO_IN"
+	PublicTransactionTypeCRYPTOOUT               PublicTransactionType = "CRYPTO_OUT"
+	PublicTransactionTypeINTERNALTRANSFERIN      PublicTransactionType = "INTERNAL_TRANSFER_IN"
+	PublicTransactionTypeINTERNALTRANSFEROUT     PublicTransactionType = "INTERNAL_TRANSFER_OUT"
+	PublicTransactionTypeMED                     PublicTransactionType = "MED"
+	PublicTransactionTypeMOBILERECHARGE          PublicTransactionType = "MOBILE_RECHARGE"
+	PublicTransactionTypePIXAUTOMATIC            PublicTransactionType = "PIX_AUTOMATIC"
+	PublicTransactionTypePIXIN                   PublicTransactionType = "PIX_IN"
+	PublicTransactionTypePIXOUT                  PublicTransactionType = "PIX_OUT"
+	PublicTransactionTypePIXREFUND               PublicTransactionType = "PIX_REFUND"
+	PublicTransactionTypeSPLITIN                 PublicTransactionType = "SPLIT_IN"
+	PublicTransactionTypeSUBACCOUNTADDBALANCE    PublicTransactionType = "SUBACCOUNT_ADD_BALANCE"
+	PublicTransactionTypeSUBACCOUNTREMOVEBALANCE PublicTransactionType = "SUBACCOUNT_REMOVE_BALANCE"
+	PublicTransactionTypeSUBACCOUNTTRANSFER      PublicTransactionType = "SUBACCOUNT_TRANSFER"
+)
+
+// Valid indicates whether the value is a known member of the PublicTransactionType enum.
+func (e PublicTransactionType) Valid() bool {
+	switch e {
+	case PublicTransactionTypeADJUSTMENT:
+		return true
+	case PublicTransactionTypeBILLING:
+		return true
+	case PublicTransactionTypeBILLINGREFUND:
+		return true
+	case PublicTransactionTypeCRYPTOIN:
+		return true
+	case PublicTransactionTypeCRYPTOOUT:
+		return true
+	case PublicTransactionTypeINTERNALTRANSFERIN:
+		return true
+	case PublicTransactionTypeINTERNALTRANSFEROUT:
+		return true
+	case PublicTransactionTypeMED:
+		return true
+	case PublicTransactionTypeMOBILERECHARGE:
+		return true
+	case PublicTransactionTypePIXAUTOMATIC:
+		return true
+	case PublicTransactionTypePIXIN:
+		return true
+	case PublicTransactionTypePIXOUT:
+		return true
+	case PublicTransactionTypePIXREFUND:
+		return true
+	case PublicTransactionTypeSPLITIN:
+		return true
+	case PublicTransactionTypeSUBACCOUNTADDBALANCE:
+		return true
+	case PublicTransactionTypeSUBACCOUNTREMOVEBALANCE:
+		return true
+	case PublicTransactionTypeSUBACCOUNTTRANSFER:
+		return true
+	default:
+		return false
+	}
 }
 
-// PublicTransaction defines model for PublicTransaction.
-type PublicTransaction struct {
-	Address           *string            `json:"address,omitempty"`
-	Amount            float64            `json:"amount"`
-	CanBeCancelled    *bool              `json:"canBeCancelled,omitempty"`
-	CompletedAt       *time.Time         `json:"completedAt,omitempty"`
-	CopyPaste         *string            `json:"copyPaste,omitempty"`
-	CounterpartyName  *string            `json:"counterpartyName,omitempty"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	Currency          string             `json:"currency"`
-	Description       string             `json:"description"`
-	EndToEndId        *string            `json:"endToEndId,omitempty"`
-	ExpiresAt         *time.Time         `json:"expiresAt,omitempty"`
-	ExternalReference *string            `json:"externalReference,omitempty"`
-	ExtraId           *string            `json:"extraId,omitempty"`
-	FeeAmount         float64            `json:"feeAmount"`
-	Id                string             `json:"id"`
-	InfractionId      *string            `json:"infractionId,omitempty"`
-	LatePayment       *CryptoLatePayment `json:"latePayment,omitempty"`
-	Med               *PublicMED         `json:"med,omitempty"`
-	NetAmount         float64            `json:"netAmount"`
-	Operator          *string            `json:"operator,omitempty"`
-	PairId            *string            `json:"pairId,omitempty"`
-	PayAmount         *float64           `json:"payAmount,omitempty"`
-	PayCurrency       *string            `json:"payCurrency,omitempty"`
-	Payer             *Party             `json:"payer,omitempty"`
-	Phone             *string            `json:"phone,omitempty"`
-	PixKey            *string            `json:"pixKey,omitempty"`
-	PixKeyType        *string            `json:"pixKeyType,omitempty"`
-	Protocol          *string            `json:"protocol,omitempty"`
-	QrcodeUrl         *string            `json:"qrcodeUrl,omitempty"`
-	QuoteId           *string            `json:"quoteId,omitempty"`
-	Rate              *float64           `json:"rate,omitempty"`
-	Recipient         *Party             `json:"recipient,omitempty"`
-	RecipientEmail    *string            `json:"recipientEmail,omitempty"`
-	RecipientName     *string            `json:"recipientName,omitempty"`
-	ReferenceId       *string            `json:"referenceId,omitempty"`
-	Refund            *PublicRefund      `json:"refund,omitempty"`
-	SecurityReview    *PublicReview      `json:"securityReview,omitempty"`
-	Split             *PublicSplit       `json:"split,omitempty"`
-	Status            string             `json:"status"`
-	SubaccountId      *string            `json:"subaccountId,omitempty"`
-	ToSubaccountId    *string            `json:"toSubaccountId,omitempty"`
-	TransferKind      *string            `json:"transferKind,omitempty"`
-	TxHash            *string            `json:"txHash,omitempty"`
-	Type              string             `json:"type"`
+// Defines values for RecordMethod.
+const (
+	RecordMethodCripto               RecordMethod = "Cripto"
+	RecordMethodPIX                  RecordMethod = "PIX"
+	RecordMethodTransferênciaInterna RecordMethod = "Transferência interna"
+)
+
+// Valid indicates whether the value is a known member of the RecordMethod enum.
+func (e RecordMethod) Valid() bool {
+	switch e {
+	case RecordMethodCripto:
+		return true
+	case RecordMethodPIX:
+		return true
+	case RecordMethodTransferênciaInterna:
+		return true
+	default:
+		return false
+	}
 }
 
-// RechargeProvider defines model for RechargeProvider.
-type RechargeProvider struct {
-	Amounts  *[]float64 `json:"amounts"`
-	Operator string     `json:"operator"`
-	Phone    string     `json:"phone"`
+// Defines values for RecordStatus.
+const (
+	RecordStatusActive    RecordStatus = "active"
+	RecordStatusCompleted RecordStatus = "completed"
+	RecordStatusFailed    RecordStatus = "failed"
+	RecordStatusPaused    RecordStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the RecordStatus enum.
+func (e RecordStatus) Valid() bool {
+	switch e {
+	case RecordStatusActive:
+		return true
+	case RecordStatusCompleted:
+		return true
+	case RecordStatusFailed:
+		return true
+	case RecordStatusPaused:
+		return true
+	default:
+		return false
+	}
 }
 
-// Record defines model for Record.
-type Record struct {
-	Amount        float64    `json:"amount"`
-	CoverFee      bool       `json:"coverFee"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	Description   *string    `json:"description,omitempty"`
-	Destination   string     `json:"destination"`
-	Id            string     `json:"id"`
-	Label         string     `json:"label"`
-	LastError     *string    `json:"lastError,omitempty"`
-	LastRunAt     *string    `json:"lastRunAt,omitempty"`
-	MaxRuns       *int       `json:"maxRuns,omitempty"`
-	Method        string     `json:"method"`
-	NextRunAt     string     `json:"nextRunAt"`
-	Run           *RunResult `json:"run,omitempty"`
-	RunCount      int        `json:"runCount"`
-	ScheduleLabel string     `json:"scheduleLabel"`
-	Status        string     `json:"status"`
-	TriggerType   string     `json:"triggerType"`
+// Defines values for RecordTriggerType.
+const (
+	BalanceThreshold RecordTriggerType = "balance_threshold"
+	Once             RecordTriggerType = "once"
+	Recurring        RecordTriggerType = "recurring"
+)
+
+// Valid indicates whether the value is a known member of the RecordTriggerType enum.
+func (e RecordTriggerType) Valid() bool {
+	switch e {
+	case BalanceThreshold:
+		return true
+	case Once:
+		return true
+	case Recurring:
+		return true
+	default:
+		return false
+	}
 }
 
-// Report defines model for Report.
-type Report struct {
-	CpfCnpj      string    `json:"cpfCnpj"`
-	CreatedAt    time.Time `json:"createdAt"`
-	Customer     string    `json:"customer"`
-	Fee          float64   `json:"fee"`
-	Id           string    `json:"id"`
-	Restrictions int       `json:"restrictions"`
-	Score        int       `json:"score"`
-	Status       string    `json:"status"`
+// Defines values for ReportStatus.
+const (
+	ReportStatusCOMPLETED ReportStatus = "COMPLETED"
+)
+
+// Valid indicates whether the value is a known member of the ReportStatus enum.
+func (e ReportStatus) Valid() bool {
+	switch e {
+	case ReportStatusCOMPLETED:
+		return true
+	default:
+		return false
+	}
 }
 
-// RunResult defines model for RunResult.
-type RunResult struct {
-	Amount        float64 `json:"amount"`
-	RunNumber     int     `json:"runNumber"`
-	Status        string  `json:"status"`
-	TransactionId string  `json:"transactionId"`
-	Type          string  `json:"type"`
-}
-
-// SessionDelivery defines model for SessionDelivery.
-type SessionDelivery struct {
-	Content     *string `json:"content,omitempty"`
-	ProductId   string  `json:"productId"`
-	ProductName string  `json:"productName"`
-	RedirectUrl *string `json:"redirectUrl,omitempty"`
-	Type        string  `json:"type"`
-
-	// Undelivered true when a TEXT_LINES product had no line left for this sale (paid after its session's hold lapsed): no line was handed out; content says the seller delivers
-	Undelivered *bool `json:"undelivered,omitempty"`
-}
-
-// SessionView defines model for SessionView.
-type SessionView struct {
-	Amount     float64 `json:"amount"`
-	CouponCode *string `json:"couponCode,omitempty"`
-
-	// CouponCounted on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)
-	CouponCounted     *bool              `json:"couponCounted,omitempty"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	CustomerId        *string            `json:"customerId,omitempty"`
-	Delivery          *[]SessionDelivery `json:"delivery,omitempty"`
-	DiscountAmount    float64            `json:"discountAmount"`
-	ExpiresAt         time.Time          `json:"expiresAt"`
-	ExternalReference *string            `json:"externalReference,omitempty"`
-	LinkId            string             `json:"linkId"`
-	Method            string             `json:"method"`
-	OriginalAmount    float64            `json:"originalAmount"`
-	PaidAt            *time.Time         `json:"paidAt,omitempty"`
-	PayCheckoutUrl    string             `json:"payCheckoutUrl"`
-	Payer             *CheckoutPayer     `json:"payer,omitempty"`
-	ProductIds        *[]string          `json:"productIds"`
-	SessionId         string             `json:"sessionId"`
-	Status            string             `json:"status"`
-	TransactionId     string             `json:"transactionId"`
-}
-
-// Side defines model for Side.
-type Side struct {
-	Lines           *[]Line `json:"lines"`
-	TotalFixedFee   float64 `json:"totalFixedFee"`
-	TotalPercentFee float64 `json:"totalPercentFee"`
-}
-
-// Simulation defines model for Simulation.
-type Simulation struct {
-	Id      string `json:"id"`
-	Outcome string `json:"outcome"`
-}
-
-// SubaccountLean defines model for SubaccountLean.
-type SubaccountLean struct {
-	Balance           LeanBalance `json:"balance"`
-	ExternalReference string      `json:"externalReference"`
-	Id                string      `json:"id"`
-	LockMode          string      `json:"lockMode"`
-	Name              string      `json:"name"`
-	Status            string      `json:"status"`
-}
-
-// SubscriptionRecord defines model for SubscriptionRecord.
-type SubscriptionRecord struct {
-	Amount            float64         `json:"amount"`
-	AnchorDate        string          `json:"anchorDate"`
-	CanceledAt        *time.Time      `json:"canceledAt,omitempty"`
-	CreatedAt         time.Time       `json:"createdAt"`
-	CreditCardBrand   *string         `json:"creditCardBrand,omitempty"`
-	CreditCardNumber  *string         `json:"creditCardNumber,omitempty"`
-	Customer          BillingCustomer `json:"customer"`
-	Cycle             string          `json:"cycle"`
-	CycleNumber       int             `json:"cycleNumber"`
-	Description       string          `json:"description"`
-	ExternalId        string          `json:"externalId"`
-	ExternalReference *string         `json:"externalReference,omitempty"`
-	LastBillingId     *string         `json:"lastBillingId,omitempty"`
-	LastError         *string         `json:"lastError,omitempty"`
-	Method            string          `json:"method"`
-	NextDueDate       string          `json:"nextDueDate"`
-	Status            string          `json:"status"`
-	SubscriptionId    string          `json:"subscriptionId"`
-}
-
-// Unlocked defines model for Unlocked.
-type Unlocked struct {
-	Id       string `json:"id"`
-	LockMode string `json:"lockMode"`
-	Status   string `json:"status"`
-}
-
-// View defines model for View.
-type View struct {
-	Balance           Balance   `json:"balance"`
-	BirthDate         string    `json:"birthDate"`
-	Company           *Company  `json:"company,omitempty"`
-	Cpf               string    `json:"cpf"`
-	CreatedAt         time.Time `json:"createdAt"`
-	ExternalReference string    `json:"externalReference"`
-	Id                string    `json:"id"`
-	Limits            Limits    `json:"limits"`
-	LockMode          string    `json:"lockMode"`
-	Name              string    `json:"name"`
-	PersonType        string    `json:"personType"`
-	PortalState       string    `json:"portalState"`
-	PostalCode        string    `json:"postalCode"`
-	Pricing           Fees      `json:"pricing"`
-	Status            string    `json:"status"`
-}
-
-// WebhookView defines model for WebhookView.
-type WebhookView struct {
-	ApiKeyId    *string   `json:"apiKeyId,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Description string    `json:"description"`
-	Events      *[]string `json:"events"`
-	Id          string    `json:"id"`
-	Scope       string    `json:"scope"`
-	Status      string    `json:"status"`
-	Url         string    `json:"url"`
-}
+// Defines values for RunResultStatus.
+const (
+	RunResultStatusACCEPTED    RunResultStatus = "ACCEPTED"
+	RunResultStatusCANCELED    RunResultStatus = "CANCELED"
+	RunResultStatusCOMPLETED   RunResultStatus = "COMPLETED"
+	RunResultStatusEXPIRED     RunResultStatus = "EXPIRED"
+	RunResultStatusFAILED      RunResultStatus = "FAILED"
+	RunResultStatusOPEN        RunResultStatus = "OPEN"
+	RunResultStatusPAID        RunResultStatus = "PAID"
+	RunResultStatusPENDING     RunResultStatus = "PENDING"
+	RunResultStatusPROCESSING  RunResultStatus = "PROCESSING"
+	RunResultStatusREJECTED    RunResultStatus = "REJECTED"
+	RunResultStatusREVERSED    RunResultStatus = "REVERSED"
+	RunResultStatusSCHEDULED   RunResultStatus = "SCHEDULED"
+	RunResultStatusUNDERREVIEW RunResultStatus = "UNDER_REVIEW"
+)

@@ -19,13 +19,9 @@ import (
 // Defines values for PaymentCryptoCreateJSONBodyPayCurrency.
 const (
 	PaymentCryptoCreateJSONBodyPayCurrencyBTC  PaymentCryptoCreateJSONBodyPayCurrency = "BTC"
-	PaymentCryptoCreateJSONBodyPayCurrencyBtc  PaymentCryptoCreateJSONBodyPayCurrency = "btc"
 	PaymentCryptoCreateJSONBodyPayCurrencyETH  PaymentCryptoCreateJSONBodyPayCurrency = "ETH"
-	PaymentCryptoCreateJSONBodyPayCurrencyEth  PaymentCryptoCreateJSONBodyPayCurrency = "eth"
 	PaymentCryptoCreateJSONBodyPayCurrencyUSDT PaymentCryptoCreateJSONBodyPayCurrency = "USDT"
-	PaymentCryptoCreateJSONBodyPayCurrencyUsdt PaymentCryptoCreateJSONBodyPayCurrency = "usdt"
 	PaymentCryptoCreateJSONBodyPayCurrencyXRP  PaymentCryptoCreateJSONBodyPayCurrency = "XRP"
-	PaymentCryptoCreateJSONBodyPayCurrencyXrp  PaymentCryptoCreateJSONBodyPayCurrency = "xrp"
 )
 
 // Valid indicates whether the value is a known member of the PaymentCryptoCreateJSONBodyPayCurrency enum.
@@ -33,19 +29,41 @@ func (e PaymentCryptoCreateJSONBodyPayCurrency) Valid() bool {
 	switch e {
 	case PaymentCryptoCreateJSONBodyPayCurrencyBTC:
 		return true
-	case PaymentCryptoCreateJSONBodyPayCurrencyBtc:
-		return true
 	case PaymentCryptoCreateJSONBodyPayCurrencyETH:
-		return true
-	case PaymentCryptoCreateJSONBodyPayCurrencyEth:
 		return true
 	case PaymentCryptoCreateJSONBodyPayCurrencyUSDT:
 		return true
-	case PaymentCryptoCreateJSONBodyPayCurrencyUsdt:
-		return true
 	case PaymentCryptoCreateJSONBodyPayCurrencyXRP:
 		return true
-	case PaymentCryptoCreateJSONBodyPayCurrencyXrp:
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentCryptoListParamsStatus.
+const (
+	PaymentCryptoListParamsStatusCANCELED   PaymentCryptoListParamsStatus = "CANCELED"
+	PaymentCryptoListParamsStatusCOMPLETED  PaymentCryptoListParamsStatus = "COMPLETED"
+	PaymentCryptoListParamsStatusFAILED     PaymentCryptoListParamsStatus = "FAILED"
+	PaymentCryptoListParamsStatusPENDING    PaymentCryptoListParamsStatus = "PENDING"
+	PaymentCryptoListParamsStatusPROCESSING PaymentCryptoListParamsStatus = "PROCESSING"
+	PaymentCryptoListParamsStatusREVERSED   PaymentCryptoListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the PaymentCryptoListParamsStatus enum.
+func (e PaymentCryptoListParamsStatus) Valid() bool {
+	switch e {
+	case PaymentCryptoListParamsStatusCANCELED:
+		return true
+	case PaymentCryptoListParamsStatusCOMPLETED:
+		return true
+	case PaymentCryptoListParamsStatusFAILED:
+		return true
+	case PaymentCryptoListParamsStatusPENDING:
+		return true
+	case PaymentCryptoListParamsStatusPROCESSING:
+		return true
+	case PaymentCryptoListParamsStatusREVERSED:
 		return true
 	default:
 		return false
@@ -77,8 +95,8 @@ type PaymentCryptoListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *PaymentCryptoListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -91,6 +109,9 @@ type PaymentCryptoListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// PaymentCryptoListParamsStatus defines parameters for PaymentCryptoList.
+type PaymentCryptoListParamsStatus string
 
 // PaymentCryptoCreateJSONRequestBody defines body for PaymentCryptoCreate for application/json ContentType.
 type PaymentCryptoCreateJSONRequestBody PaymentCryptoCreateJSONBody

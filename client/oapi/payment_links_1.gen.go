@@ -4,23 +4,35 @@
 package oapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 )
 
+// Defines values for PaymentLinksCheckoutJSONBodyMethod.
+const (
+	PaymentLinksCheckoutJSONBodyMethodCRYPTO PaymentLinksCheckoutJSONBodyMethod = "CRYPTO"
+	PaymentLinksCheckoutJSONBodyMethodPIX    PaymentLinksCheckoutJSONBodyMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksCheckoutJSONBodyMethod enum.
+func (e PaymentLinksCheckoutJSONBodyMethod) Valid() bool {
+	switch e {
+	case PaymentLinksCheckoutJSONBodyMethodCRYPTO:
+		return true
+	case PaymentLinksCheckoutJSONBodyMethodPIX:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PaymentLinksCheckoutJSONBodyPayCurrency.
 const (
 	PaymentLinksCheckoutJSONBodyPayCurrencyBTC  PaymentLinksCheckoutJSONBodyPayCurrency = "BTC"
-	PaymentLinksCheckoutJSONBodyPayCurrencyBtc  PaymentLinksCheckoutJSONBodyPayCurrency = "btc"
 	PaymentLinksCheckoutJSONBodyPayCurrencyETH  PaymentLinksCheckoutJSONBodyPayCurrency = "ETH"
-	PaymentLinksCheckoutJSONBodyPayCurrencyEth  PaymentLinksCheckoutJSONBodyPayCurrency = "eth"
 	PaymentLinksCheckoutJSONBodyPayCurrencyUSDT PaymentLinksCheckoutJSONBodyPayCurrency = "USDT"
-	PaymentLinksCheckoutJSONBodyPayCurrencyUsdt PaymentLinksCheckoutJSONBodyPayCurrency = "usdt"
 	PaymentLinksCheckoutJSONBodyPayCurrencyXRP  PaymentLinksCheckoutJSONBodyPayCurrency = "XRP"
-	PaymentLinksCheckoutJSONBodyPayCurrencyXrp  PaymentLinksCheckoutJSONBodyPayCurrency = "xrp"
 )
 
 // Valid indicates whether the value is a known member of the PaymentLinksCheckoutJSONBodyPayCurrency enum.
@@ -28,19 +40,143 @@ func (e PaymentLinksCheckoutJSONBodyPayCurrency) Valid() bool {
 	switch e {
 	case PaymentLinksCheckoutJSONBodyPayCurrencyBTC:
 		return true
-	case PaymentLinksCheckoutJSONBodyPayCurrencyBtc:
-		return true
 	case PaymentLinksCheckoutJSONBodyPayCurrencyETH:
-		return true
-	case PaymentLinksCheckoutJSONBodyPayCurrencyEth:
 		return true
 	case PaymentLinksCheckoutJSONBodyPayCurrencyUSDT:
 		return true
-	case PaymentLinksCheckoutJSONBodyPayCurrencyUsdt:
-		return true
 	case PaymentLinksCheckoutJSONBodyPayCurrencyXRP:
 		return true
-	case PaymentLinksCheckoutJSONBodyPayCurrencyXrp:
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksCreateJSONBodyAllowedMethods.
+const (
+	PaymentLinksCreateJSONBodyAllowedMethodsCRYPTO PaymentLinksCreateJSONBodyAllowedMethods = "CRYPTO"
+	PaymentLinksCreateJSONBodyAllowedMethodsPIX    PaymentLinksCreateJSONBodyAllowedMethods = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksCreateJSONBodyAllowedMethods enum.
+func (e PaymentLinksCreateJSONBodyAllowedMethods) Valid() bool {
+	switch e {
+	case PaymentLinksCreateJSONBodyAllowedMethodsCRYPTO:
+		return true
+	case PaymentLinksCreateJSONBodyAllowedMethodsPIX:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksCreateJSONBodyCustomerMode.
+const (
+	PaymentLinksCreateJSONBodyCustomerModeNONE     PaymentLinksCreateJSONBodyCustomerMode = "NONE"
+	PaymentLinksCreateJSONBodyCustomerModeOPTIONAL PaymentLinksCreateJSONBodyCustomerMode = "OPTIONAL"
+	PaymentLinksCreateJSONBodyCustomerModeREQUIRED PaymentLinksCreateJSONBodyCustomerMode = "REQUIRED"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksCreateJSONBodyCustomerMode enum.
+func (e PaymentLinksCreateJSONBodyCustomerMode) Valid() bool {
+	switch e {
+	case PaymentLinksCreateJSONBodyCustomerModeNONE:
+		return true
+	case PaymentLinksCreateJSONBodyCustomerModeOPTIONAL:
+		return true
+	case PaymentLinksCreateJSONBodyCustomerModeREQUIRED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksCreateJSONBodyStatus.
+const (
+	PaymentLinksCreateJSONBodyStatusACTIVE   PaymentLinksCreateJSONBodyStatus = "ACTIVE"
+	PaymentLinksCreateJSONBodyStatusINACTIVE PaymentLinksCreateJSONBodyStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksCreateJSONBodyStatus enum.
+func (e PaymentLinksCreateJSONBodyStatus) Valid() bool {
+	switch e {
+	case PaymentLinksCreateJSONBodyStatusACTIVE:
+		return true
+	case PaymentLinksCreateJSONBodyStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksStatusJSONBodyStatus.
+const (
+	PaymentLinksStatusJSONBodyStatusACTIVE   PaymentLinksStatusJSONBodyStatus = "ACTIVE"
+	PaymentLinksStatusJSONBodyStatusINACTIVE PaymentLinksStatusJSONBodyStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksStatusJSONBodyStatus enum.
+func (e PaymentLinksStatusJSONBodyStatus) Valid() bool {
+	switch e {
+	case PaymentLinksStatusJSONBodyStatusACTIVE:
+		return true
+	case PaymentLinksStatusJSONBodyStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksUpdateJSONBodyAllowedMethods.
+const (
+	PaymentLinksUpdateJSONBodyAllowedMethodsCRYPTO PaymentLinksUpdateJSONBodyAllowedMethods = "CRYPTO"
+	PaymentLinksUpdateJSONBodyAllowedMethodsPIX    PaymentLinksUpdateJSONBodyAllowedMethods = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksUpdateJSONBodyAllowedMethods enum.
+func (e PaymentLinksUpdateJSONBodyAllowedMethods) Valid() bool {
+	switch e {
+	case PaymentLinksUpdateJSONBodyAllowedMethodsCRYPTO:
+		return true
+	case PaymentLinksUpdateJSONBodyAllowedMethodsPIX:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksUpdateJSONBodyCustomerMode.
+const (
+	PaymentLinksUpdateJSONBodyCustomerModeNONE     PaymentLinksUpdateJSONBodyCustomerMode = "NONE"
+	PaymentLinksUpdateJSONBodyCustomerModeOPTIONAL PaymentLinksUpdateJSONBodyCustomerMode = "OPTIONAL"
+	PaymentLinksUpdateJSONBodyCustomerModeREQUIRED PaymentLinksUpdateJSONBodyCustomerMode = "REQUIRED"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksUpdateJSONBodyCustomerMode enum.
+func (e PaymentLinksUpdateJSONBodyCustomerMode) Valid() bool {
+	switch e {
+	case PaymentLinksUpdateJSONBodyCustomerModeNONE:
+		return true
+	case PaymentLinksUpdateJSONBodyCustomerModeOPTIONAL:
+		return true
+	case PaymentLinksUpdateJSONBodyCustomerModeREQUIRED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentLinksUpdateJSONBodyStatus.
+const (
+	PaymentLinksUpdateJSONBodyStatusACTIVE   PaymentLinksUpdateJSONBodyStatus = "ACTIVE"
+	PaymentLinksUpdateJSONBodyStatusINACTIVE PaymentLinksUpdateJSONBodyStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the PaymentLinksUpdateJSONBodyStatus enum.
+func (e PaymentLinksUpdateJSONBodyStatus) Valid() bool {
+	switch e {
+	case PaymentLinksUpdateJSONBodyStatusACTIVE:
+		return true
+	case PaymentLinksUpdateJSONBodyStatusINACTIVE:
 		return true
 	default:
 		return false
@@ -53,9 +189,11 @@ type PaymentLinksCheckoutJSONBody struct {
 	CouponCode        *string  `json:"couponCode,omitempty"`
 	ExternalReference *string  `json:"externalReference,omitempty"`
 	LinkId            string   `json:"linkId"`
-	Method            string   `json:"method"`
 
-	// PayCurrency CRYPTO only (case-insensitive); USDT when absent
+	// Method case-insensitive
+	Method PaymentLinksCheckoutJSONBodyMethod `json:"method"`
+
+	// PayCurrency case-insensitive; CRYPTO only; USDT when absent
 	PayCurrency *PaymentLinksCheckoutJSONBodyPayCurrency `json:"payCurrency,omitempty"`
 	Payer       *struct {
 		Document *string `json:"document,omitempty"`
@@ -70,18 +208,25 @@ type PaymentLinksCheckoutParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// PaymentLinksCheckoutJSONBodyMethod defines parameters for PaymentLinksCheckout.
+type PaymentLinksCheckoutJSONBodyMethod string
+
 // PaymentLinksCheckoutJSONBodyPayCurrency defines parameters for PaymentLinksCheckout.
 type PaymentLinksCheckoutJSONBodyPayCurrency string
 
 // PaymentLinksCreateJSONBody defines parameters for PaymentLinksCreate.
 type PaymentLinksCreateJSONBody struct {
-	AllowedMethods *[]string `json:"allowedMethods,omitempty"`
-	CustomerMode   *string   `json:"customerMode,omitempty"`
-	Description    *string   `json:"description,omitempty"`
-	FixedAmount    *float64  `json:"fixedAmount,omitempty"`
-	Name           string    `json:"name"`
-	ProductIds     *[]string `json:"productIds,omitempty"`
-	Status         *string   `json:"status,omitempty"`
+	AllowedMethods *[]PaymentLinksCreateJSONBodyAllowedMethods `json:"allowedMethods,omitempty"`
+
+	// CustomerMode case-insensitive
+	CustomerMode *PaymentLinksCreateJSONBodyCustomerMode `json:"customerMode,omitempty"`
+	Description  *string                                 `json:"description,omitempty"`
+	FixedAmount  *float64                                `json:"fixedAmount,omitempty"`
+	Name         string                                  `json:"name"`
+	ProductIds   *[]string                               `json:"productIds,omitempty"`
+
+	// Status case-insensitive
+	Status *PaymentLinksCreateJSONBodyStatus `json:"status,omitempty"`
 }
 
 // PaymentLinksCreateParams defines parameters for PaymentLinksCreate.
@@ -89,6 +234,15 @@ type PaymentLinksCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// PaymentLinksCreateJSONBodyAllowedMethods defines parameters for PaymentLinksCreate.
+type PaymentLinksCreateJSONBodyAllowedMethods string
+
+// PaymentLinksCreateJSONBodyCustomerMode defines parameters for PaymentLinksCreate.
+type PaymentLinksCreateJSONBodyCustomerMode string
+
+// PaymentLinksCreateJSONBodyStatus defines parameters for PaymentLinksCreate.
+type PaymentLinksCreateJSONBodyStatus string
 
 // PaymentLinksListParams defines parameters for PaymentLinksList.
 type PaymentLinksListParams struct {
@@ -100,19 +254,36 @@ type PaymentLinksListParams struct {
 
 // PaymentLinksStatusJSONBody defines parameters for PaymentLinksStatus.
 type PaymentLinksStatusJSONBody struct {
-	Status string `json:"status"`
+	// Status case-insensitive
+	Status PaymentLinksStatusJSONBodyStatus `json:"status"`
 }
+
+// PaymentLinksStatusJSONBodyStatus defines parameters for PaymentLinksStatus.
+type PaymentLinksStatusJSONBodyStatus string
 
 // PaymentLinksUpdateJSONBody defines parameters for PaymentLinksUpdate.
 type PaymentLinksUpdateJSONBody struct {
-	AllowedMethods *[]string `json:"allowedMethods,omitempty"`
-	CustomerMode   *string   `json:"customerMode,omitempty"`
-	Description    *string   `json:"description,omitempty"`
-	FixedAmount    *float64  `json:"fixedAmount,omitempty"`
-	Name           *string   `json:"name,omitempty"`
-	ProductIds     *[]string `json:"productIds,omitempty"`
-	Status         *string   `json:"status,omitempty"`
+	AllowedMethods *[]PaymentLinksUpdateJSONBodyAllowedMethods `json:"allowedMethods,omitempty"`
+
+	// CustomerMode case-insensitive
+	CustomerMode *PaymentLinksUpdateJSONBodyCustomerMode `json:"customerMode,omitempty"`
+	Description  *string                                 `json:"description,omitempty"`
+	FixedAmount  *float64                                `json:"fixedAmount,omitempty"`
+	Name         *string                                 `json:"name,omitempty"`
+	ProductIds   *[]string                               `json:"productIds,omitempty"`
+
+	// Status case-insensitive
+	Status *PaymentLinksUpdateJSONBodyStatus `json:"status,omitempty"`
 }
+
+// PaymentLinksUpdateJSONBodyAllowedMethods defines parameters for PaymentLinksUpdate.
+type PaymentLinksUpdateJSONBodyAllowedMethods string
+
+// PaymentLinksUpdateJSONBodyCustomerMode defines parameters for PaymentLinksUpdate.
+type PaymentLinksUpdateJSONBodyCustomerMode string
+
+// PaymentLinksUpdateJSONBodyStatus defines parameters for PaymentLinksUpdate.
+type PaymentLinksUpdateJSONBodyStatus string
 
 // PaymentLinksCheckoutJSONRequestBody defines body for PaymentLinksCheckout for application/json ContentType.
 type PaymentLinksCheckoutJSONRequestBody PaymentLinksCheckoutJSONBody
@@ -262,160 +433,4 @@ func (c *Client) PaymentLinksCreateWithBody(ctx context.Context, params *Payment
 		return nil, err
 	}
 	return c.Client.Do(req)
-}
-
-// PaymentLinksCreate Create a payment link
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with POST /payment-links/create (the `PaymentLinksCreate` operationId).
-func (c *Client) PaymentLinksCreate(ctx context.Context, params *PaymentLinksCreateParams, body PaymentLinksCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksCreateRequest(c.Server, params, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksDelete Delete a payment link
-//
-// Corresponds with DELETE /payment-links/delete/{id} (the `PaymentLinksDelete` operationId).
-func (c *Client) PaymentLinksDelete(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksDeleteRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksGet Get a payment link
-//
-// Corresponds with GET /payment-links/get/{id} (the `PaymentLinksGet` operationId).
-func (c *Client) PaymentLinksGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksGetRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksList List payment links
-//
-// Corresponds with GET /payment-links/list (the `PaymentLinksList` operationId).
-func (c *Client) PaymentLinksList(ctx context.Context, params *PaymentLinksListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksListRequest(c.Server, params)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksSessionsGet Get a checkout session
-//
-// Corresponds with GET /payment-links/sessions/get/{sessionId} (the `PaymentLinksSessionsGet` operationId).
-func (c *Client) PaymentLinksSessionsGet(ctx context.Context, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksSessionsGetRequest(c.Server, sessionId)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksStatusWithBody Activate or deactivate a payment link
-//
-// Takes any type of body and a specified content type.
-//
-// Corresponds with PATCH /payment-links/status/{id} (the `PaymentLinksStatus` operationId).
-func (c *Client) PaymentLinksStatusWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksStatusRequestWithBody(c.Server, id, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksStatus Activate or deactivate a payment link
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with PATCH /payment-links/status/{id} (the `PaymentLinksStatus` operationId).
-func (c *Client) PaymentLinksStatus(ctx context.Context, id string, body PaymentLinksStatusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksStatusRequest(c.Server, id, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksUpdateWithBody Update a payment link
-//
-// Takes any type of body and a specified content type.
-//
-// Corresponds with PATCH /payment-links/update/{id} (the `PaymentLinksUpdate` operationId).
-func (c *Client) PaymentLinksUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksUpdateRequestWithBody(c.Server, id, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// PaymentLinksUpdate Update a payment link
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with PATCH /payment-links/update/{id} (the `PaymentLinksUpdate` operationId).
-func (c *Client) PaymentLinksUpdate(ctx context.Context, id string, body PaymentLinksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewPaymentLinksUpdateRequest(c.Server, id, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// NewPaymentLinksCheckoutRequest calls the generic PaymentLinksCheckout builder with application/json body
-func NewPaymentLinksCheckoutRequest(server string, params *PaymentLinksCheckoutParams, body PaymentLinksCheckoutJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewPaymentLinksCheckoutRequestWithBody(server, params, "application/json", bodyReader)
 }

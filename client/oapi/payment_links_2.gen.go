@@ -5,6 +5,7 @@ package oapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,162 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// PaymentLinksCreate Create a payment link
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /payment-links/create (the `PaymentLinksCreate` operationId).
+func (c *Client) PaymentLinksCreate(ctx context.Context, params *PaymentLinksCreateParams, body PaymentLinksCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksCreateRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksDelete Delete a payment link
+//
+// Corresponds with DELETE /payment-links/delete/{id} (the `PaymentLinksDelete` operationId).
+func (c *Client) PaymentLinksDelete(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksDeleteRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksGet Get a payment link
+//
+// Corresponds with GET /payment-links/get/{id} (the `PaymentLinksGet` operationId).
+func (c *Client) PaymentLinksGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksGetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksList List payment links
+//
+// Corresponds with GET /payment-links/list (the `PaymentLinksList` operationId).
+func (c *Client) PaymentLinksList(ctx context.Context, params *PaymentLinksListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksListRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksSessionsGet Get a checkout session
+//
+// Corresponds with GET /payment-links/sessions/get/{sessionId} (the `PaymentLinksSessionsGet` operationId).
+func (c *Client) PaymentLinksSessionsGet(ctx context.Context, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksSessionsGetRequest(c.Server, sessionId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksStatusWithBody Activate or deactivate a payment link
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /payment-links/status/{id} (the `PaymentLinksStatus` operationId).
+func (c *Client) PaymentLinksStatusWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksStatusRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksStatus Activate or deactivate a payment link
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /payment-links/status/{id} (the `PaymentLinksStatus` operationId).
+func (c *Client) PaymentLinksStatus(ctx context.Context, id string, body PaymentLinksStatusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksStatusRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksUpdateWithBody Update a payment link
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /payment-links/update/{id} (the `PaymentLinksUpdate` operationId).
+func (c *Client) PaymentLinksUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksUpdateRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PaymentLinksUpdate Update a payment link
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /payment-links/update/{id} (the `PaymentLinksUpdate` operationId).
+func (c *Client) PaymentLinksUpdate(ctx context.Context, id string, body PaymentLinksUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPaymentLinksUpdateRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// NewPaymentLinksCheckoutRequest calls the generic PaymentLinksCheckout builder with application/json body
+func NewPaymentLinksCheckoutRequest(server string, params *PaymentLinksCheckoutParams, body PaymentLinksCheckoutJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPaymentLinksCheckoutRequestWithBody(server, params, "application/json", bodyReader)
+}
 
 // NewPaymentLinksCheckoutRequestWithBody constructs an http.Request for the PaymentLinksCheckout method, with any body, and a specified content type
 func NewPaymentLinksCheckoutRequestWithBody(server string, params *PaymentLinksCheckoutParams, contentType string, body io.Reader) (*http.Request, error) {
@@ -268,134 +425,6 @@ func NewPaymentLinksListRequest(server string, params *PaymentLinksListParams) (
 	if err != nil {
 		return nil, err
 	}
-
-	return req, nil
-}
-
-// NewPaymentLinksSessionsGetRequest constructs an http.Request for the PaymentLinksSessionsGet method
-func NewPaymentLinksSessionsGetRequest(server string, sessionId string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "sessionId", sessionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/payment-links/sessions/get/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewPaymentLinksStatusRequest calls the generic PaymentLinksStatus builder with application/json body
-func NewPaymentLinksStatusRequest(server string, id string, body PaymentLinksStatusJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewPaymentLinksStatusRequestWithBody(server, id, "application/json", bodyReader)
-}
-
-// NewPaymentLinksStatusRequestWithBody constructs an http.Request for the PaymentLinksStatus method, with any body, and a specified content type
-func NewPaymentLinksStatusRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/payment-links/status/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-
-	req.Header.Add("Content-Type", contentType)
-
-	return req, nil
-}
-
-// NewPaymentLinksUpdateRequest calls the generic PaymentLinksUpdate builder with application/json body
-func NewPaymentLinksUpdateRequest(server string, id string, body PaymentLinksUpdateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewPaymentLinksUpdateRequestWithBody(server, id, "application/json", bodyReader)
-}
-
-// NewPaymentLinksUpdateRequestWithBody constructs an http.Request for the PaymentLinksUpdate method, with any body, and a specified content type
-func NewPaymentLinksUpdateRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/payment-links/update/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-
-	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }

@@ -16,6 +16,36 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for PaymentPixListParamsStatus.
+const (
+	PaymentPixListParamsStatusCANCELED   PaymentPixListParamsStatus = "CANCELED"
+	PaymentPixListParamsStatusCOMPLETED  PaymentPixListParamsStatus = "COMPLETED"
+	PaymentPixListParamsStatusFAILED     PaymentPixListParamsStatus = "FAILED"
+	PaymentPixListParamsStatusPENDING    PaymentPixListParamsStatus = "PENDING"
+	PaymentPixListParamsStatusPROCESSING PaymentPixListParamsStatus = "PROCESSING"
+	PaymentPixListParamsStatusREVERSED   PaymentPixListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the PaymentPixListParamsStatus enum.
+func (e PaymentPixListParamsStatus) Valid() bool {
+	switch e {
+	case PaymentPixListParamsStatusCANCELED:
+		return true
+	case PaymentPixListParamsStatusCOMPLETED:
+		return true
+	case PaymentPixListParamsStatusFAILED:
+		return true
+	case PaymentPixListParamsStatusPENDING:
+		return true
+	case PaymentPixListParamsStatusPROCESSING:
+		return true
+	case PaymentPixListParamsStatusREVERSED:
+		return true
+	default:
+		return false
+	}
+}
+
 // PaymentPixCreateJSONBody defines parameters for PaymentPixCreate.
 type PaymentPixCreateJSONBody struct {
 	Amount            float64 `json:"amount"`
@@ -28,14 +58,11 @@ type PaymentPixCreateJSONBody struct {
 		Document *string `json:"document,omitempty"`
 		Name     *string `json:"name,omitempty"`
 	} `json:"payer,omitempty"`
-	PayerDocument *string `json:"payerDocument,omitempty"`
-	PayerName     *string `json:"payerName,omitempty"`
-
-	// PixRail must not be sent: the rail comes from the API key
-	PixRail      interface{} `json:"pixRail,omitempty"`
-	SplitTax     *float64    `json:"splitTax,omitempty"`
-	SplitUser    *string     `json:"splitUser,omitempty"`
-	SubaccountId *string     `json:"subaccountId,omitempty"`
+	PayerDocument *string  `json:"payerDocument,omitempty"`
+	PayerName     *string  `json:"payerName,omitempty"`
+	SplitTax      *float64 `json:"splitTax,omitempty"`
+	SplitUser     *string  `json:"splitUser,omitempty"`
+	SubaccountId  *string  `json:"subaccountId,omitempty"`
 }
 
 // PaymentPixCreateParams defines parameters for PaymentPixCreate.
@@ -49,8 +76,8 @@ type PaymentPixListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *PaymentPixListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -63,6 +90,9 @@ type PaymentPixListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// PaymentPixListParamsStatus defines parameters for PaymentPixList.
+type PaymentPixListParamsStatus string
 
 // PaymentPixCreateJSONRequestBody defines body for PaymentPixCreate for application/json ContentType.
 type PaymentPixCreateJSONRequestBody PaymentPixCreateJSONBody

@@ -20,13 +20,8 @@ const (
 	PayoutsCreateJSONBodyPixKeyTypeCHAVEALEATORIA PayoutsCreateJSONBodyPixKeyType = "CHAVE_ALEATORIA"
 	PayoutsCreateJSONBodyPixKeyTypeCNPJ           PayoutsCreateJSONBodyPixKeyType = "CNPJ"
 	PayoutsCreateJSONBodyPixKeyTypeCPF            PayoutsCreateJSONBodyPixKeyType = "CPF"
-	PayoutsCreateJSONBodyPixKeyTypeChaveAleatoria PayoutsCreateJSONBodyPixKeyType = "chave_aleatoria"
-	PayoutsCreateJSONBodyPixKeyTypeCnpj           PayoutsCreateJSONBodyPixKeyType = "cnpj"
-	PayoutsCreateJSONBodyPixKeyTypeCpf            PayoutsCreateJSONBodyPixKeyType = "cpf"
 	PayoutsCreateJSONBodyPixKeyTypeEMAIL          PayoutsCreateJSONBodyPixKeyType = "EMAIL"
-	PayoutsCreateJSONBodyPixKeyTypeEmail          PayoutsCreateJSONBodyPixKeyType = "email"
 	PayoutsCreateJSONBodyPixKeyTypeTELEFONE       PayoutsCreateJSONBodyPixKeyType = "TELEFONE"
-	PayoutsCreateJSONBodyPixKeyTypeTelefone       PayoutsCreateJSONBodyPixKeyType = "telefone"
 )
 
 // Valid indicates whether the value is a known member of the PayoutsCreateJSONBodyPixKeyType enum.
@@ -38,19 +33,39 @@ func (e PayoutsCreateJSONBodyPixKeyType) Valid() bool {
 		return true
 	case PayoutsCreateJSONBodyPixKeyTypeCPF:
 		return true
-	case PayoutsCreateJSONBodyPixKeyTypeChaveAleatoria:
-		return true
-	case PayoutsCreateJSONBodyPixKeyTypeCnpj:
-		return true
-	case PayoutsCreateJSONBodyPixKeyTypeCpf:
-		return true
 	case PayoutsCreateJSONBodyPixKeyTypeEMAIL:
-		return true
-	case PayoutsCreateJSONBodyPixKeyTypeEmail:
 		return true
 	case PayoutsCreateJSONBodyPixKeyTypeTELEFONE:
 		return true
-	case PayoutsCreateJSONBodyPixKeyTypeTelefone:
+	default:
+		return false
+	}
+}
+
+// Defines values for PayoutsListParamsStatus.
+const (
+	PayoutsListParamsStatusCANCELED   PayoutsListParamsStatus = "CANCELED"
+	PayoutsListParamsStatusCOMPLETED  PayoutsListParamsStatus = "COMPLETED"
+	PayoutsListParamsStatusFAILED     PayoutsListParamsStatus = "FAILED"
+	PayoutsListParamsStatusPENDING    PayoutsListParamsStatus = "PENDING"
+	PayoutsListParamsStatusPROCESSING PayoutsListParamsStatus = "PROCESSING"
+	PayoutsListParamsStatusREVERSED   PayoutsListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the PayoutsListParamsStatus enum.
+func (e PayoutsListParamsStatus) Valid() bool {
+	switch e {
+	case PayoutsListParamsStatusCANCELED:
+		return true
+	case PayoutsListParamsStatusCOMPLETED:
+		return true
+	case PayoutsListParamsStatusFAILED:
+		return true
+	case PayoutsListParamsStatusPENDING:
+		return true
+	case PayoutsListParamsStatusPROCESSING:
+		return true
+	case PayoutsListParamsStatusREVERSED:
 		return true
 	default:
 		return false
@@ -70,11 +85,8 @@ type PayoutsCreateJSONBody struct {
 	PixKey       *string `json:"pixKey,omitempty"`
 
 	// PixKeyType case-insensitive; required with pixKey
-	PixKeyType *PayoutsCreateJSONBodyPixKeyType `json:"pixKeyType,omitempty"`
-
-	// PixRail must not be sent: the rail comes from the API key
-	PixRail      interface{} `json:"pixRail,omitempty"`
-	SubaccountId *string     `json:"subaccountId,omitempty"`
+	PixKeyType   *PayoutsCreateJSONBodyPixKeyType `json:"pixKeyType,omitempty"`
+	SubaccountId *string                          `json:"subaccountId,omitempty"`
 }
 
 // PayoutsCreateParams defines parameters for PayoutsCreate.
@@ -91,8 +103,8 @@ type PayoutsListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *PayoutsListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -105,6 +117,9 @@ type PayoutsListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// PayoutsListParamsStatus defines parameters for PayoutsList.
+type PayoutsListParamsStatus string
 
 // PayoutsCreateJSONRequestBody defines body for PayoutsCreate for application/json ContentType.
 type PayoutsCreateJSONRequestBody PayoutsCreateJSONBody

@@ -15,6 +15,33 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for PixAutomaticAuthorizationsCreateJSONBodyFrequency.
+const (
+	PixAutomaticAuthorizationsCreateJSONBodyFrequencyMONTHLY      PixAutomaticAuthorizationsCreateJSONBodyFrequency = "MONTHLY"
+	PixAutomaticAuthorizationsCreateJSONBodyFrequencyQUARTERLY    PixAutomaticAuthorizationsCreateJSONBodyFrequency = "QUARTERLY"
+	PixAutomaticAuthorizationsCreateJSONBodyFrequencySEMIANNUALLY PixAutomaticAuthorizationsCreateJSONBodyFrequency = "SEMIANNUALLY"
+	PixAutomaticAuthorizationsCreateJSONBodyFrequencyWEEKLY       PixAutomaticAuthorizationsCreateJSONBodyFrequency = "WEEKLY"
+	PixAutomaticAuthorizationsCreateJSONBodyFrequencyYEARLY       PixAutomaticAuthorizationsCreateJSONBodyFrequency = "YEARLY"
+)
+
+// Valid indicates whether the value is a known member of the PixAutomaticAuthorizationsCreateJSONBodyFrequency enum.
+func (e PixAutomaticAuthorizationsCreateJSONBodyFrequency) Valid() bool {
+	switch e {
+	case PixAutomaticAuthorizationsCreateJSONBodyFrequencyMONTHLY:
+		return true
+	case PixAutomaticAuthorizationsCreateJSONBodyFrequencyQUARTERLY:
+		return true
+	case PixAutomaticAuthorizationsCreateJSONBodyFrequencySEMIANNUALLY:
+		return true
+	case PixAutomaticAuthorizationsCreateJSONBodyFrequencyWEEKLY:
+		return true
+	case PixAutomaticAuthorizationsCreateJSONBodyFrequencyYEARLY:
+		return true
+	default:
+		return false
+	}
+}
+
 // PixAutomaticAuthorizationsCreateJSONBody defines parameters for PixAutomaticAuthorizationsCreate.
 type PixAutomaticAuthorizationsCreateJSONBody struct {
 	CustomerId         string   `json:"customerId"`
@@ -22,9 +49,11 @@ type PixAutomaticAuthorizationsCreateJSONBody struct {
 	EndDate            *string  `json:"endDate,omitempty"`
 	FirstPaymentAmount *float64 `json:"firstPaymentAmount,omitempty"`
 	FixedAmount        *float64 `json:"fixedAmount,omitempty"`
-	Frequency          string   `json:"frequency"`
-	MaxAmount          *float64 `json:"maxAmount,omitempty"`
-	StartDate          string   `json:"startDate"`
+
+	// Frequency case-insensitive
+	Frequency PixAutomaticAuthorizationsCreateJSONBodyFrequency `json:"frequency"`
+	MaxAmount *float64                                          `json:"maxAmount,omitempty"`
+	StartDate string                                            `json:"startDate"`
 }
 
 // PixAutomaticAuthorizationsCreateParams defines parameters for PixAutomaticAuthorizationsCreate.
@@ -32,6 +61,9 @@ type PixAutomaticAuthorizationsCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// PixAutomaticAuthorizationsCreateJSONBodyFrequency defines parameters for PixAutomaticAuthorizationsCreate.
+type PixAutomaticAuthorizationsCreateJSONBodyFrequency string
 
 // PixAutomaticAuthorizationsListParams defines parameters for PixAutomaticAuthorizationsList.
 type PixAutomaticAuthorizationsListParams struct {

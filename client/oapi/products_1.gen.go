@@ -18,11 +18,8 @@ import (
 // Defines values for ProductsCreateJSONBodyDeliveriesType.
 const (
 	ProductsCreateJSONBodyDeliveriesTypeLINK         ProductsCreateJSONBodyDeliveriesType = "LINK"
-	ProductsCreateJSONBodyDeliveriesTypeLink         ProductsCreateJSONBodyDeliveriesType = "link"
 	ProductsCreateJSONBodyDeliveriesTypeTEXTINFINITE ProductsCreateJSONBodyDeliveriesType = "TEXT_INFINITE"
 	ProductsCreateJSONBodyDeliveriesTypeTEXTLINES    ProductsCreateJSONBodyDeliveriesType = "TEXT_LINES"
-	ProductsCreateJSONBodyDeliveriesTypeTextInfinite ProductsCreateJSONBodyDeliveriesType = "text_infinite"
-	ProductsCreateJSONBodyDeliveriesTypeTextLines    ProductsCreateJSONBodyDeliveriesType = "text_lines"
 )
 
 // Valid indicates whether the value is a known member of the ProductsCreateJSONBodyDeliveriesType enum.
@@ -30,15 +27,9 @@ func (e ProductsCreateJSONBodyDeliveriesType) Valid() bool {
 	switch e {
 	case ProductsCreateJSONBodyDeliveriesTypeLINK:
 		return true
-	case ProductsCreateJSONBodyDeliveriesTypeLink:
-		return true
 	case ProductsCreateJSONBodyDeliveriesTypeTEXTINFINITE:
 		return true
 	case ProductsCreateJSONBodyDeliveriesTypeTEXTLINES:
-		return true
-	case ProductsCreateJSONBodyDeliveriesTypeTextInfinite:
-		return true
-	case ProductsCreateJSONBodyDeliveriesTypeTextLines:
 		return true
 	default:
 		return false
@@ -48,9 +39,7 @@ func (e ProductsCreateJSONBodyDeliveriesType) Valid() bool {
 // Defines values for ProductsCreateJSONBodyStatus.
 const (
 	ProductsCreateJSONBodyStatusACTIVE   ProductsCreateJSONBodyStatus = "ACTIVE"
-	ProductsCreateJSONBodyStatusActive   ProductsCreateJSONBodyStatus = "active"
 	ProductsCreateJSONBodyStatusINACTIVE ProductsCreateJSONBodyStatus = "INACTIVE"
-	ProductsCreateJSONBodyStatusInactive ProductsCreateJSONBodyStatus = "inactive"
 )
 
 // Valid indicates whether the value is a known member of the ProductsCreateJSONBodyStatus enum.
@@ -58,11 +47,7 @@ func (e ProductsCreateJSONBodyStatus) Valid() bool {
 	switch e {
 	case ProductsCreateJSONBodyStatusACTIVE:
 		return true
-	case ProductsCreateJSONBodyStatusActive:
-		return true
 	case ProductsCreateJSONBodyStatusINACTIVE:
-		return true
-	case ProductsCreateJSONBodyStatusInactive:
 		return true
 	default:
 		return false
@@ -72,11 +57,8 @@ func (e ProductsCreateJSONBodyStatus) Valid() bool {
 // Defines values for ProductsUpdateJSONBodyDeliveriesType.
 const (
 	ProductsUpdateJSONBodyDeliveriesTypeLINK         ProductsUpdateJSONBodyDeliveriesType = "LINK"
-	ProductsUpdateJSONBodyDeliveriesTypeLink         ProductsUpdateJSONBodyDeliveriesType = "link"
 	ProductsUpdateJSONBodyDeliveriesTypeTEXTINFINITE ProductsUpdateJSONBodyDeliveriesType = "TEXT_INFINITE"
 	ProductsUpdateJSONBodyDeliveriesTypeTEXTLINES    ProductsUpdateJSONBodyDeliveriesType = "TEXT_LINES"
-	ProductsUpdateJSONBodyDeliveriesTypeTextInfinite ProductsUpdateJSONBodyDeliveriesType = "text_infinite"
-	ProductsUpdateJSONBodyDeliveriesTypeTextLines    ProductsUpdateJSONBodyDeliveriesType = "text_lines"
 )
 
 // Valid indicates whether the value is a known member of the ProductsUpdateJSONBodyDeliveriesType enum.
@@ -84,15 +66,9 @@ func (e ProductsUpdateJSONBodyDeliveriesType) Valid() bool {
 	switch e {
 	case ProductsUpdateJSONBodyDeliveriesTypeLINK:
 		return true
-	case ProductsUpdateJSONBodyDeliveriesTypeLink:
-		return true
 	case ProductsUpdateJSONBodyDeliveriesTypeTEXTINFINITE:
 		return true
 	case ProductsUpdateJSONBodyDeliveriesTypeTEXTLINES:
-		return true
-	case ProductsUpdateJSONBodyDeliveriesTypeTextInfinite:
-		return true
-	case ProductsUpdateJSONBodyDeliveriesTypeTextLines:
 		return true
 	default:
 		return false
@@ -102,9 +78,7 @@ func (e ProductsUpdateJSONBodyDeliveriesType) Valid() bool {
 // Defines values for ProductsUpdateJSONBodyStatus.
 const (
 	ProductsUpdateJSONBodyStatusACTIVE   ProductsUpdateJSONBodyStatus = "ACTIVE"
-	ProductsUpdateJSONBodyStatusActive   ProductsUpdateJSONBodyStatus = "active"
 	ProductsUpdateJSONBodyStatusINACTIVE ProductsUpdateJSONBodyStatus = "INACTIVE"
-	ProductsUpdateJSONBodyStatusInactive ProductsUpdateJSONBodyStatus = "inactive"
 )
 
 // Valid indicates whether the value is a known member of the ProductsUpdateJSONBodyStatus enum.
@@ -112,11 +86,7 @@ func (e ProductsUpdateJSONBodyStatus) Valid() bool {
 	switch e {
 	case ProductsUpdateJSONBodyStatusACTIVE:
 		return true
-	case ProductsUpdateJSONBodyStatusActive:
-		return true
 	case ProductsUpdateJSONBodyStatusINACTIVE:
-		return true
-	case ProductsUpdateJSONBodyStatusInactive:
 		return true
 	default:
 		return false
@@ -432,6 +402,40 @@ func NewProductsCreateRequestWithBody(server string, params *ProductsCreateParam
 			req.Header.Set("Idempotency-Key", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewProductsDeleteRequest constructs an http.Request for the ProductsDelete method
+func NewProductsDeleteRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/products/delete/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil

@@ -16,40 +16,6 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
-// NewProductsDeleteRequest constructs an http.Request for the ProductsDelete method
-func NewProductsDeleteRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/products/delete/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
 // NewProductsGetRequest constructs an http.Request for the ProductsGet method
 func NewProductsGetRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -439,4 +405,37 @@ func (r ProductsListResponse) Status() string {
 		return r.HTTPResponse.Status
 	}
 	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ProductsListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ProductsListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ProductsUpdateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ProductView
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ProductsUpdateResponse) GetJSON200() *ProductView {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r ProductsUpdateResponse) GetBody() []byte {
+	return r.Body
 }

@@ -11,39 +11,6 @@ import (
 	"strings"
 )
 
-// StatusCode returns HTTPResponse.StatusCode
-func (r ProductsListResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r ProductsListResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
-}
-
-type ProductsUpdateResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ProductView
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ProductsUpdateResponse) GetJSON200() *ProductView {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r ProductsUpdateResponse) GetBody() []byte {
-	return r.Body
-}
-
 // Status returns HTTPResponse.Status
 func (r ProductsUpdateResponse) Status() string {
 	if r.HTTPResponse != nil {

@@ -18,22 +18,46 @@ import (
 
 // Defines values for RefundsCreateJSONBodyNature.
 const (
-	ORIGINAL RefundsCreateJSONBodyNature = "ORIGINAL"
-	Original RefundsCreateJSONBodyNature = "original"
-	RETIRADA RefundsCreateJSONBodyNature = "RETIRADA"
-	Retirada RefundsCreateJSONBodyNature = "retirada"
+	RefundsCreateJSONBodyNatureORIGINAL RefundsCreateJSONBodyNature = "ORIGINAL"
+	RefundsCreateJSONBodyNatureRETIRADA RefundsCreateJSONBodyNature = "RETIRADA"
 )
 
 // Valid indicates whether the value is a known member of the RefundsCreateJSONBodyNature enum.
 func (e RefundsCreateJSONBodyNature) Valid() bool {
 	switch e {
-	case ORIGINAL:
+	case RefundsCreateJSONBodyNatureORIGINAL:
 		return true
-	case Original:
+	case RefundsCreateJSONBodyNatureRETIRADA:
 		return true
-	case RETIRADA:
+	default:
+		return false
+	}
+}
+
+// Defines values for RefundsListParamsStatus.
+const (
+	RefundsListParamsStatusCANCELED   RefundsListParamsStatus = "CANCELED"
+	RefundsListParamsStatusCOMPLETED  RefundsListParamsStatus = "COMPLETED"
+	RefundsListParamsStatusFAILED     RefundsListParamsStatus = "FAILED"
+	RefundsListParamsStatusPENDING    RefundsListParamsStatus = "PENDING"
+	RefundsListParamsStatusPROCESSING RefundsListParamsStatus = "PROCESSING"
+	RefundsListParamsStatusREVERSED   RefundsListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the RefundsListParamsStatus enum.
+func (e RefundsListParamsStatus) Valid() bool {
+	switch e {
+	case RefundsListParamsStatusCANCELED:
 		return true
-	case Retirada:
+	case RefundsListParamsStatusCOMPLETED:
+		return true
+	case RefundsListParamsStatusFAILED:
+		return true
+	case RefundsListParamsStatusPENDING:
+		return true
+	case RefundsListParamsStatusPROCESSING:
+		return true
+	case RefundsListParamsStatusREVERSED:
 		return true
 	default:
 		return false
@@ -68,8 +92,8 @@ type RefundsListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *RefundsListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -82,6 +106,9 @@ type RefundsListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// RefundsListParamsStatus defines parameters for RefundsList.
+type RefundsListParamsStatus string
 
 // RefundsCreateJSONRequestBody defines body for RefundsCreate for application/json ContentType.
 type RefundsCreateJSONRequestBody RefundsCreateJSONBody

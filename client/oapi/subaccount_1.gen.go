@@ -7,7 +7,83 @@ import (
 	"encoding/json"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for SubaccountCreateJSONBodyPersonType.
+const (
+	SubaccountCreateJSONBodyPersonTypePF SubaccountCreateJSONBodyPersonType = "PF"
+	SubaccountCreateJSONBodyPersonTypePJ SubaccountCreateJSONBodyPersonType = "PJ"
+)
+
+// Valid indicates whether the value is a known member of the SubaccountCreateJSONBodyPersonType enum.
+func (e SubaccountCreateJSONBodyPersonType) Valid() bool {
+	switch e {
+	case SubaccountCreateJSONBodyPersonTypePF:
+		return true
+	case SubaccountCreateJSONBodyPersonTypePJ:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubaccountCreateMultipartBodyPersonType.
+const (
+	SubaccountCreateMultipartBodyPersonTypePF SubaccountCreateMultipartBodyPersonType = "PF"
+	SubaccountCreateMultipartBodyPersonTypePJ SubaccountCreateMultipartBodyPersonType = "PJ"
+)
+
+// Valid indicates whether the value is a known member of the SubaccountCreateMultipartBodyPersonType enum.
+func (e SubaccountCreateMultipartBodyPersonType) Valid() bool {
+	switch e {
+	case SubaccountCreateMultipartBodyPersonTypePF:
+		return true
+	case SubaccountCreateMultipartBodyPersonTypePJ:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubaccountLockJSONBodyMode.
+const (
+	SubaccountLockJSONBodyModeDepositOnly  SubaccountLockJSONBodyMode = "deposit_only"
+	SubaccountLockJSONBodyModeFull         SubaccountLockJSONBodyMode = "full"
+	SubaccountLockJSONBodyModeWithdrawOnly SubaccountLockJSONBodyMode = "withdraw_only"
+)
+
+// Valid indicates whether the value is a known member of the SubaccountLockJSONBodyMode enum.
+func (e SubaccountLockJSONBodyMode) Valid() bool {
+	switch e {
+	case SubaccountLockJSONBodyModeDepositOnly:
+		return true
+	case SubaccountLockJSONBodyModeFull:
+		return true
+	case SubaccountLockJSONBodyModeWithdrawOnly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubaccountUpdateJSONBodyStatus.
+const (
+	SubaccountUpdateJSONBodyStatusACTIVE   SubaccountUpdateJSONBodyStatus = "ACTIVE"
+	SubaccountUpdateJSONBodyStatusDISABLED SubaccountUpdateJSONBodyStatus = "DISABLED"
+)
+
+// Valid indicates whether the value is a known member of the SubaccountUpdateJSONBodyStatus enum.
+func (e SubaccountUpdateJSONBodyStatus) Valid() bool {
+	switch e {
+	case SubaccountUpdateJSONBodyStatusACTIVE:
+		return true
+	case SubaccountUpdateJSONBodyStatusDISABLED:
+		return true
+	default:
+		return false
+	}
+}
 
 // SubaccountBalanceView defines model for SubaccountBalanceView.
 type SubaccountBalanceView struct {
@@ -42,11 +118,33 @@ type SubaccountCreateJSONBody struct {
 	Cpf               string  `json:"cpf"`
 	ExternalReference string  `json:"externalReference"`
 	FullName          string  `json:"fullName"`
-	PersonType        *string `json:"personType,omitempty"`
-	PortalEmail       *string `json:"portalEmail,omitempty"`
-	PortalPassword    *string `json:"portalPassword,omitempty"`
-	PostalCode        string  `json:"postalCode"`
-	Site              *string `json:"site,omitempty"`
+
+	// PersonType case-insensitive
+	PersonType     *SubaccountCreateJSONBodyPersonType `json:"personType,omitempty"`
+	PortalEmail    *string                             `json:"portalEmail,omitempty"`
+	PortalPassword *string                             `json:"portalPassword,omitempty"`
+	PostalCode     string                              `json:"postalCode"`
+	Site           *string                             `json:"site,omitempty"`
+}
+
+// SubaccountCreateMultipartBody defines parameters for SubaccountCreate.
+type SubaccountCreateMultipartBody struct {
+	BirthDate   string  `json:"birthDate"`
+	Cnpj        *string `json:"cnpj,omitempty"`
+	CompanyName *string `json:"companyName,omitempty"`
+	Cpf         string  `json:"cpf"`
+
+	// Document application/pdf, image/png, image/jpeg, at most 768 KiB; the PJ's proof document: a multipart create is a PJ (personType PJ, with cnpj and companyName)
+	Document          *openapi_types.File `json:"document,omitempty"`
+	ExternalReference string              `json:"externalReference"`
+	FullName          string              `json:"fullName"`
+
+	// PersonType case-insensitive
+	PersonType     *SubaccountCreateMultipartBodyPersonType `json:"personType,omitempty"`
+	PortalEmail    *string                                  `json:"portalEmail,omitempty"`
+	PortalPassword *string                                  `json:"portalPassword,omitempty"`
+	PostalCode     string                                   `json:"postalCode"`
+	Site           *string                                  `json:"site,omitempty"`
 }
 
 // SubaccountCreateParams defines parameters for SubaccountCreate.
@@ -54,6 +152,12 @@ type SubaccountCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// SubaccountCreateJSONBodyPersonType defines parameters for SubaccountCreate.
+type SubaccountCreateJSONBodyPersonType string
+
+// SubaccountCreateMultipartBodyPersonType defines parameters for SubaccountCreate.
+type SubaccountCreateMultipartBodyPersonType string
 
 // SubaccountDeleteJSONBody defines parameters for SubaccountDelete.
 type SubaccountDeleteJSONBody struct {
@@ -69,9 +173,14 @@ type SubaccountListParams struct {
 
 // SubaccountLockJSONBody defines parameters for SubaccountLock.
 type SubaccountLockJSONBody struct {
-	Id   string `json:"id"`
-	Mode string `json:"mode"`
+	Id string `json:"id"`
+
+	// Mode case-insensitive
+	Mode SubaccountLockJSONBodyMode `json:"mode"`
 }
+
+// SubaccountLockJSONBodyMode defines parameters for SubaccountLock.
+type SubaccountLockJSONBodyMode string
 
 // SubaccountPortalReset2faJSONBody defines parameters for SubaccountPortalReset2fa.
 type SubaccountPortalReset2faJSONBody struct {
@@ -174,16 +283,24 @@ type SubaccountUnlockJSONBody struct {
 
 // SubaccountUpdateJSONBody defines parameters for SubaccountUpdate.
 type SubaccountUpdateJSONBody struct {
-	Id     string  `json:"id"`
-	Name   *string `json:"name,omitempty"`
-	Status *string `json:"status,omitempty"`
+	Id   string  `json:"id"`
+	Name *string `json:"name,omitempty"`
+
+	// Status case-insensitive
+	Status *SubaccountUpdateJSONBodyStatus `json:"status,omitempty"`
 }
+
+// SubaccountUpdateJSONBodyStatus defines parameters for SubaccountUpdate.
+type SubaccountUpdateJSONBodyStatus string
 
 // SubaccountAddBalanceJSONRequestBody defines body for SubaccountAddBalance for application/json ContentType.
 type SubaccountAddBalanceJSONRequestBody SubaccountAddBalanceJSONBody
 
 // SubaccountCreateJSONRequestBody defines body for SubaccountCreate for application/json ContentType.
 type SubaccountCreateJSONRequestBody SubaccountCreateJSONBody
+
+// SubaccountCreateMultipartRequestBody defines body for SubaccountCreate for multipart/form-data ContentType.
+type SubaccountCreateMultipartRequestBody SubaccountCreateMultipartBody
 
 // SubaccountDeleteJSONRequestBody defines body for SubaccountDelete for application/json ContentType.
 type SubaccountDeleteJSONRequestBody SubaccountDeleteJSONBody

@@ -12,12 +12,64 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for SubscriptionsCreateJSONBodyCycle.
+const (
+	SubscriptionsCreateJSONBodyCycleBIMONTHLY    SubscriptionsCreateJSONBodyCycle = "BIMONTHLY"
+	SubscriptionsCreateJSONBodyCycleBIWEEKLY     SubscriptionsCreateJSONBodyCycle = "BIWEEKLY"
+	SubscriptionsCreateJSONBodyCycleMONTHLY      SubscriptionsCreateJSONBodyCycle = "MONTHLY"
+	SubscriptionsCreateJSONBodyCycleQUARTERLY    SubscriptionsCreateJSONBodyCycle = "QUARTERLY"
+	SubscriptionsCreateJSONBodyCycleSEMIANNUALLY SubscriptionsCreateJSONBodyCycle = "SEMIANNUALLY"
+	SubscriptionsCreateJSONBodyCycleWEEKLY       SubscriptionsCreateJSONBodyCycle = "WEEKLY"
+	SubscriptionsCreateJSONBodyCycleYEARLY       SubscriptionsCreateJSONBodyCycle = "YEARLY"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionsCreateJSONBodyCycle enum.
+func (e SubscriptionsCreateJSONBodyCycle) Valid() bool {
+	switch e {
+	case SubscriptionsCreateJSONBodyCycleBIMONTHLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleBIWEEKLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleMONTHLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleQUARTERLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleSEMIANNUALLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleWEEKLY:
+		return true
+	case SubscriptionsCreateJSONBodyCycleYEARLY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionsCreateJSONBodyMethod.
+const (
+	SubscriptionsCreateJSONBodyMethodBOLETO     SubscriptionsCreateJSONBodyMethod = "BOLETO"
+	SubscriptionsCreateJSONBodyMethodCARDCREDIT SubscriptionsCreateJSONBodyMethod = "CARD_CREDIT"
+	SubscriptionsCreateJSONBodyMethodPIX        SubscriptionsCreateJSONBodyMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionsCreateJSONBodyMethod enum.
+func (e SubscriptionsCreateJSONBodyMethod) Valid() bool {
+	switch e {
+	case SubscriptionsCreateJSONBodyMethodBOLETO:
+		return true
+	case SubscriptionsCreateJSONBodyMethodCARDCREDIT:
+		return true
+	case SubscriptionsCreateJSONBodyMethodPIX:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SubscriptionsListParamsStatus.
 const (
 	SubscriptionsListParamsStatusACTIVE   SubscriptionsListParamsStatus = "ACTIVE"
-	SubscriptionsListParamsStatusActive   SubscriptionsListParamsStatus = "active"
 	SubscriptionsListParamsStatusCANCELED SubscriptionsListParamsStatus = "CANCELED"
-	SubscriptionsListParamsStatusCanceled SubscriptionsListParamsStatus = "canceled"
 )
 
 // Valid indicates whether the value is a known member of the SubscriptionsListParamsStatus enum.
@@ -25,11 +77,7 @@ func (e SubscriptionsListParamsStatus) Valid() bool {
 	switch e {
 	case SubscriptionsListParamsStatusACTIVE:
 		return true
-	case SubscriptionsListParamsStatusActive:
-		return true
 	case SubscriptionsListParamsStatusCANCELED:
-		return true
-	case SubscriptionsListParamsStatusCanceled:
 		return true
 	default:
 		return false
@@ -66,12 +114,16 @@ type SubscriptionsCreateJSONBody struct {
 		Phone *string `json:"phone,omitempty"`
 		TaxId *string `json:"taxId,omitempty"`
 	} `json:"customer"`
-	Cycle             string  `json:"cycle"`
-	Description       *string `json:"description,omitempty"`
-	ExternalReference *string `json:"externalReference,omitempty"`
-	Method            string  `json:"method"`
-	NextDueDate       string  `json:"nextDueDate"`
-	RemoteIp          *string `json:"remoteIp,omitempty"`
+
+	// Cycle case-insensitive
+	Cycle             SubscriptionsCreateJSONBodyCycle `json:"cycle"`
+	Description       *string                          `json:"description,omitempty"`
+	ExternalReference *string                          `json:"externalReference,omitempty"`
+
+	// Method case-insensitive
+	Method      SubscriptionsCreateJSONBodyMethod `json:"method"`
+	NextDueDate string                            `json:"nextDueDate"`
+	RemoteIp    *string                           `json:"remoteIp,omitempty"`
 }
 
 // SubscriptionsCreateParams defines parameters for SubscriptionsCreate.
@@ -112,6 +164,12 @@ type SubscriptionsCreateJSONBodyCreditCardExpiryYear1 = int
 type SubscriptionsCreateJSONBody_CreditCard_ExpiryYear struct {
 	union json.RawMessage
 }
+
+// SubscriptionsCreateJSONBodyCycle defines parameters for SubscriptionsCreate.
+type SubscriptionsCreateJSONBodyCycle string
+
+// SubscriptionsCreateJSONBodyMethod defines parameters for SubscriptionsCreate.
+type SubscriptionsCreateJSONBodyMethod string
 
 // SubscriptionsListParams defines parameters for SubscriptionsList.
 type SubscriptionsListParams struct {
@@ -374,55 +432,6 @@ func (c *Client) SubscriptionsCancel(ctx context.Context, id string, reqEditors 
 // Corresponds with POST /subscriptions/create (the `SubscriptionsCreate` operationId).
 func (c *Client) SubscriptionsCreateWithBody(ctx context.Context, params *SubscriptionsCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSubscriptionsCreateRequestWithBody(c.Server, params, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// SubscriptionsCreate Create a subscription (one billing per cycle)
-//
-// A billing's fields (card fields as in billings, for CARD_CREDIT) plus the cycle; nextDueDate is the first cycle's due date, and every later one is computed from it (month ends clamp to the month's last day and return to the anchor's day).
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with POST /subscriptions/create (the `SubscriptionsCreate` operationId).
-func (c *Client) SubscriptionsCreate(ctx context.Context, params *SubscriptionsCreateParams, body SubscriptionsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSubscriptionsCreateRequest(c.Server, params, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// SubscriptionsGet Get a subscription by subscriptionId or externalId
-//
-// Corresponds with GET /subscriptions/get/{id} (the `SubscriptionsGet` operationId).
-func (c *Client) SubscriptionsGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSubscriptionsGetRequest(c.Server, id)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// SubscriptionsList List subscriptions
-//
-// Corresponds with GET /subscriptions/list (the `SubscriptionsList` operationId).
-func (c *Client) SubscriptionsList(ctx context.Context, params *SubscriptionsListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewSubscriptionsListRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}

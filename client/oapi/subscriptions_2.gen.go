@@ -16,6 +16,55 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// SubscriptionsCreate Create a subscription (one billing per cycle)
+//
+// A billing's fields (card fields as in billings, for CARD_CREDIT) plus the cycle; nextDueDate is the first cycle's due date, and every later one is computed from it (month ends clamp to the month's last day and return to the anchor's day).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /subscriptions/create (the `SubscriptionsCreate` operationId).
+func (c *Client) SubscriptionsCreate(ctx context.Context, params *SubscriptionsCreateParams, body SubscriptionsCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscriptionsCreateRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscriptionsGet Get a subscription by subscriptionId or externalId
+//
+// Corresponds with GET /subscriptions/get/{id} (the `SubscriptionsGet` operationId).
+func (c *Client) SubscriptionsGet(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscriptionsGetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SubscriptionsList List subscriptions
+//
+// Corresponds with GET /subscriptions/list (the `SubscriptionsList` operationId).
+func (c *Client) SubscriptionsList(ctx context.Context, params *SubscriptionsListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSubscriptionsListRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // NewSubscriptionsCancelRequest constructs an http.Request for the SubscriptionsCancel method
 func NewSubscriptionsCancelRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -393,44 +442,4 @@ type SubscriptionsListResponse struct {
 		Pages    int                  `json:"pages"`
 		Total    int                  `json:"total"`
 	}
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r SubscriptionsListResponse) GetJSON200() *struct {
-	Items    []SubscriptionRecord `json:"items"`
-	Page     int                  `json:"page"`
-	PageSize int                  `json:"pageSize"`
-	Pages    int                  `json:"pages"`
-	Total    int                  `json:"total"`
-} {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r SubscriptionsListResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r SubscriptionsListResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
-}
-
-// StatusCode returns HTTPResponse.StatusCode
-func (r SubscriptionsListResponse) StatusCode() int {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.StatusCode
-	}
-	return 0
-}
-
-// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r SubscriptionsListResponse) ContentType() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Header.Get("Content-Type")
-	}
-	return ""
 }

@@ -11,6 +11,46 @@ import (
 	"strings"
 )
 
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SubscriptionsListResponse) GetJSON200() *struct {
+	Items    []SubscriptionRecord `json:"items"`
+	Page     int                  `json:"page"`
+	PageSize int                  `json:"pageSize"`
+	Pages    int                  `json:"pages"`
+	Total    int                  `json:"total"`
+} {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r SubscriptionsListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SubscriptionsListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SubscriptionsListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SubscriptionsListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SubscriptionsCancelWithResponse Cancel a subscription (its pending billing is canceled)
 //
 // Returns a wrapper object for the known response body format(s).

@@ -18,13 +18,9 @@ import (
 // Defines values for TransferCryptoCreateJSONBodyPayCurrency.
 const (
 	TransferCryptoCreateJSONBodyPayCurrencyBTC  TransferCryptoCreateJSONBodyPayCurrency = "BTC"
-	TransferCryptoCreateJSONBodyPayCurrencyBtc  TransferCryptoCreateJSONBodyPayCurrency = "btc"
 	TransferCryptoCreateJSONBodyPayCurrencyETH  TransferCryptoCreateJSONBodyPayCurrency = "ETH"
-	TransferCryptoCreateJSONBodyPayCurrencyEth  TransferCryptoCreateJSONBodyPayCurrency = "eth"
 	TransferCryptoCreateJSONBodyPayCurrencyUSDT TransferCryptoCreateJSONBodyPayCurrency = "USDT"
-	TransferCryptoCreateJSONBodyPayCurrencyUsdt TransferCryptoCreateJSONBodyPayCurrency = "usdt"
 	TransferCryptoCreateJSONBodyPayCurrencyXRP  TransferCryptoCreateJSONBodyPayCurrency = "XRP"
-	TransferCryptoCreateJSONBodyPayCurrencyXrp  TransferCryptoCreateJSONBodyPayCurrency = "xrp"
 )
 
 // Valid indicates whether the value is a known member of the TransferCryptoCreateJSONBodyPayCurrency enum.
@@ -32,19 +28,41 @@ func (e TransferCryptoCreateJSONBodyPayCurrency) Valid() bool {
 	switch e {
 	case TransferCryptoCreateJSONBodyPayCurrencyBTC:
 		return true
-	case TransferCryptoCreateJSONBodyPayCurrencyBtc:
-		return true
 	case TransferCryptoCreateJSONBodyPayCurrencyETH:
-		return true
-	case TransferCryptoCreateJSONBodyPayCurrencyEth:
 		return true
 	case TransferCryptoCreateJSONBodyPayCurrencyUSDT:
 		return true
-	case TransferCryptoCreateJSONBodyPayCurrencyUsdt:
-		return true
 	case TransferCryptoCreateJSONBodyPayCurrencyXRP:
 		return true
-	case TransferCryptoCreateJSONBodyPayCurrencyXrp:
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferCryptoListParamsStatus.
+const (
+	TransferCryptoListParamsStatusCANCELED   TransferCryptoListParamsStatus = "CANCELED"
+	TransferCryptoListParamsStatusCOMPLETED  TransferCryptoListParamsStatus = "COMPLETED"
+	TransferCryptoListParamsStatusFAILED     TransferCryptoListParamsStatus = "FAILED"
+	TransferCryptoListParamsStatusPENDING    TransferCryptoListParamsStatus = "PENDING"
+	TransferCryptoListParamsStatusPROCESSING TransferCryptoListParamsStatus = "PROCESSING"
+	TransferCryptoListParamsStatusREVERSED   TransferCryptoListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the TransferCryptoListParamsStatus enum.
+func (e TransferCryptoListParamsStatus) Valid() bool {
+	switch e {
+	case TransferCryptoListParamsStatusCANCELED:
+		return true
+	case TransferCryptoListParamsStatusCOMPLETED:
+		return true
+	case TransferCryptoListParamsStatusFAILED:
+		return true
+	case TransferCryptoListParamsStatusPENDING:
+		return true
+	case TransferCryptoListParamsStatusPROCESSING:
+		return true
+	case TransferCryptoListParamsStatusREVERSED:
 		return true
 	default:
 		return false
@@ -54,13 +72,9 @@ func (e TransferCryptoCreateJSONBodyPayCurrency) Valid() bool {
 // Defines values for TransferCryptoQuoteJSONBodyPayCurrency.
 const (
 	TransferCryptoQuoteJSONBodyPayCurrencyBTC  TransferCryptoQuoteJSONBodyPayCurrency = "BTC"
-	TransferCryptoQuoteJSONBodyPayCurrencyBtc  TransferCryptoQuoteJSONBodyPayCurrency = "btc"
 	TransferCryptoQuoteJSONBodyPayCurrencyETH  TransferCryptoQuoteJSONBodyPayCurrency = "ETH"
-	TransferCryptoQuoteJSONBodyPayCurrencyEth  TransferCryptoQuoteJSONBodyPayCurrency = "eth"
 	TransferCryptoQuoteJSONBodyPayCurrencyUSDT TransferCryptoQuoteJSONBodyPayCurrency = "USDT"
-	TransferCryptoQuoteJSONBodyPayCurrencyUsdt TransferCryptoQuoteJSONBodyPayCurrency = "usdt"
 	TransferCryptoQuoteJSONBodyPayCurrencyXRP  TransferCryptoQuoteJSONBodyPayCurrency = "XRP"
-	TransferCryptoQuoteJSONBodyPayCurrencyXrp  TransferCryptoQuoteJSONBodyPayCurrency = "xrp"
 )
 
 // Valid indicates whether the value is a known member of the TransferCryptoQuoteJSONBodyPayCurrency enum.
@@ -68,19 +82,11 @@ func (e TransferCryptoQuoteJSONBodyPayCurrency) Valid() bool {
 	switch e {
 	case TransferCryptoQuoteJSONBodyPayCurrencyBTC:
 		return true
-	case TransferCryptoQuoteJSONBodyPayCurrencyBtc:
-		return true
 	case TransferCryptoQuoteJSONBodyPayCurrencyETH:
-		return true
-	case TransferCryptoQuoteJSONBodyPayCurrencyEth:
 		return true
 	case TransferCryptoQuoteJSONBodyPayCurrencyUSDT:
 		return true
-	case TransferCryptoQuoteJSONBodyPayCurrencyUsdt:
-		return true
 	case TransferCryptoQuoteJSONBodyPayCurrencyXRP:
-		return true
-	case TransferCryptoQuoteJSONBodyPayCurrencyXrp:
 		return true
 	default:
 		return false
@@ -121,8 +127,8 @@ type TransferCryptoListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *TransferCryptoListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -135,6 +141,9 @@ type TransferCryptoListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// TransferCryptoListParamsStatus defines parameters for TransferCryptoList.
+type TransferCryptoListParamsStatus string
 
 // TransferCryptoQuoteJSONBody defines parameters for TransferCryptoQuote.
 type TransferCryptoQuoteJSONBody struct {

@@ -19,13 +19,9 @@ import (
 // Defines values for TransferCryptoAutoCreateJSONBodyPayCurrency.
 const (
 	TransferCryptoAutoCreateJSONBodyPayCurrencyBTC  TransferCryptoAutoCreateJSONBodyPayCurrency = "BTC"
-	TransferCryptoAutoCreateJSONBodyPayCurrencyBtc  TransferCryptoAutoCreateJSONBodyPayCurrency = "btc"
 	TransferCryptoAutoCreateJSONBodyPayCurrencyETH  TransferCryptoAutoCreateJSONBodyPayCurrency = "ETH"
-	TransferCryptoAutoCreateJSONBodyPayCurrencyEth  TransferCryptoAutoCreateJSONBodyPayCurrency = "eth"
 	TransferCryptoAutoCreateJSONBodyPayCurrencyUSDT TransferCryptoAutoCreateJSONBodyPayCurrency = "USDT"
-	TransferCryptoAutoCreateJSONBodyPayCurrencyUsdt TransferCryptoAutoCreateJSONBodyPayCurrency = "usdt"
 	TransferCryptoAutoCreateJSONBodyPayCurrencyXRP  TransferCryptoAutoCreateJSONBodyPayCurrency = "XRP"
-	TransferCryptoAutoCreateJSONBodyPayCurrencyXrp  TransferCryptoAutoCreateJSONBodyPayCurrency = "xrp"
 )
 
 // Valid indicates whether the value is a known member of the TransferCryptoAutoCreateJSONBodyPayCurrency enum.
@@ -33,19 +29,11 @@ func (e TransferCryptoAutoCreateJSONBodyPayCurrency) Valid() bool {
 	switch e {
 	case TransferCryptoAutoCreateJSONBodyPayCurrencyBTC:
 		return true
-	case TransferCryptoAutoCreateJSONBodyPayCurrencyBtc:
-		return true
 	case TransferCryptoAutoCreateJSONBodyPayCurrencyETH:
-		return true
-	case TransferCryptoAutoCreateJSONBodyPayCurrencyEth:
 		return true
 	case TransferCryptoAutoCreateJSONBodyPayCurrencyUSDT:
 		return true
-	case TransferCryptoAutoCreateJSONBodyPayCurrencyUsdt:
-		return true
 	case TransferCryptoAutoCreateJSONBodyPayCurrencyXRP:
-		return true
-	case TransferCryptoAutoCreateJSONBodyPayCurrencyXrp:
 		return true
 	default:
 		return false

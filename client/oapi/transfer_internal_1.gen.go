@@ -17,6 +17,36 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for TransferInternalListParamsStatus.
+const (
+	TransferInternalListParamsStatusCANCELED   TransferInternalListParamsStatus = "CANCELED"
+	TransferInternalListParamsStatusCOMPLETED  TransferInternalListParamsStatus = "COMPLETED"
+	TransferInternalListParamsStatusFAILED     TransferInternalListParamsStatus = "FAILED"
+	TransferInternalListParamsStatusPENDING    TransferInternalListParamsStatus = "PENDING"
+	TransferInternalListParamsStatusPROCESSING TransferInternalListParamsStatus = "PROCESSING"
+	TransferInternalListParamsStatusREVERSED   TransferInternalListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the TransferInternalListParamsStatus enum.
+func (e TransferInternalListParamsStatus) Valid() bool {
+	switch e {
+	case TransferInternalListParamsStatusCANCELED:
+		return true
+	case TransferInternalListParamsStatusCOMPLETED:
+		return true
+	case TransferInternalListParamsStatusFAILED:
+		return true
+	case TransferInternalListParamsStatusPENDING:
+		return true
+	case TransferInternalListParamsStatusPROCESSING:
+		return true
+	case TransferInternalListParamsStatusREVERSED:
+		return true
+	default:
+		return false
+	}
+}
+
 // TransferInternalCreateJSONBody defines parameters for TransferInternalCreate.
 type TransferInternalCreateJSONBody struct {
 	Amount            float64             `json:"amount"`
@@ -36,8 +66,8 @@ type TransferInternalListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *TransferInternalListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -50,6 +80,9 @@ type TransferInternalListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// TransferInternalListParamsStatus defines parameters for TransferInternalList.
+type TransferInternalListParamsStatus string
 
 // TransferInternalCreateJSONRequestBody defines body for TransferInternalCreate for application/json ContentType.
 type TransferInternalCreateJSONRequestBody TransferInternalCreateJSONBody
@@ -378,64 +411,4 @@ func NewTransferInternalListRequest(server string, params *TransferInternalListP
 	}
 
 	return req, nil
-}
-
-// TransferInternalClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged transfer-internal.
-type TransferInternalClientWithResponses interface {
-	// TransferInternalCreateWithBodyWithResponse Transfer to another Jangada account
-	//
-	// Immediate: both statements change in one database transaction.
-	//
-	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
-	TransferInternalCreateWithBodyWithResponse(ctx context.Context, params *TransferInternalCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
-
-	// TransferInternalCreateWithResponse Transfer to another Jangada account
-	//
-	// Immediate: both statements change in one database transaction.
-	//
-	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
-	TransferInternalCreateWithResponse(ctx context.Context, params *TransferInternalCreateParams, body TransferInternalCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
-
-	// TransferInternalGetWithResponse Get an internal transfer
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /transfer-internal/get/{id} (the `TransferInternalGet` operationId).
-	TransferInternalGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferInternalGetResponse, error)
-
-	// TransferInternalListWithResponse List internal transfers
-	//
-	// Returns a wrapper object for the known response body format(s).
-	//
-	// Corresponds with GET /transfer-internal/list (the `TransferInternalList` operationId).
-	TransferInternalListWithResponse(ctx context.Context, params *TransferInternalListParams, reqEditors ...RequestEditorFn) (*TransferInternalListResponse, error)
-}
-
-type TransferInternalCreateResponse struct {
-	Body         []byte
-	HTTPResponse *http.Response
-	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *PublicTransaction
-}
-
-// GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r TransferInternalCreateResponse) GetJSON200() *PublicTransaction {
-	return r.JSON200
-}
-
-// GetBody returns the raw response body bytes
-func (r TransferInternalCreateResponse) GetBody() []byte {
-	return r.Body
-}
-
-// Status returns HTTPResponse.Status
-func (r TransferInternalCreateResponse) Status() string {
-	if r.HTTPResponse != nil {
-		return r.HTTPResponse.Status
-	}
-	return http.StatusText(0)
 }

@@ -11,6 +11,66 @@ import (
 	"strings"
 )
 
+// TransferInternalClientWithResponses is the part of ClientWithResponsesInterface that calls the operations tagged transfer-internal.
+type TransferInternalClientWithResponses interface {
+	// TransferInternalCreateWithBodyWithResponse Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreateWithBodyWithResponse(ctx context.Context, params *TransferInternalCreateParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
+
+	// TransferInternalCreateWithResponse Transfer to another Jangada account
+	//
+	// Immediate: both statements change in one database transaction.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /transfer-internal/create (the `TransferInternalCreate` operationId).
+	TransferInternalCreateWithResponse(ctx context.Context, params *TransferInternalCreateParams, body TransferInternalCreateJSONRequestBody, reqEditors ...RequestEditorFn) (*TransferInternalCreateResponse, error)
+
+	// TransferInternalGetWithResponse Get an internal transfer
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-internal/get/{id} (the `TransferInternalGet` operationId).
+	TransferInternalGetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*TransferInternalGetResponse, error)
+
+	// TransferInternalListWithResponse List internal transfers
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /transfer-internal/list (the `TransferInternalList` operationId).
+	TransferInternalListWithResponse(ctx context.Context, params *TransferInternalListParams, reqEditors ...RequestEditorFn) (*TransferInternalListResponse, error)
+}
+
+type TransferInternalCreateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PublicTransaction
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferInternalCreateResponse) GetJSON200() *PublicTransaction {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferInternalCreateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferInternalCreateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
 // StatusCode returns HTTPResponse.StatusCode
 func (r TransferInternalCreateResponse) StatusCode() int {
 	if r.HTTPResponse != nil {

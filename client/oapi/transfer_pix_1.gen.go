@@ -20,13 +20,8 @@ const (
 	TransferPixCreateJSONBodyPixKeyTypeCHAVEALEATORIA TransferPixCreateJSONBodyPixKeyType = "CHAVE_ALEATORIA"
 	TransferPixCreateJSONBodyPixKeyTypeCNPJ           TransferPixCreateJSONBodyPixKeyType = "CNPJ"
 	TransferPixCreateJSONBodyPixKeyTypeCPF            TransferPixCreateJSONBodyPixKeyType = "CPF"
-	TransferPixCreateJSONBodyPixKeyTypeChaveAleatoria TransferPixCreateJSONBodyPixKeyType = "chave_aleatoria"
-	TransferPixCreateJSONBodyPixKeyTypeCnpj           TransferPixCreateJSONBodyPixKeyType = "cnpj"
-	TransferPixCreateJSONBodyPixKeyTypeCpf            TransferPixCreateJSONBodyPixKeyType = "cpf"
 	TransferPixCreateJSONBodyPixKeyTypeEMAIL          TransferPixCreateJSONBodyPixKeyType = "EMAIL"
-	TransferPixCreateJSONBodyPixKeyTypeEmail          TransferPixCreateJSONBodyPixKeyType = "email"
 	TransferPixCreateJSONBodyPixKeyTypeTELEFONE       TransferPixCreateJSONBodyPixKeyType = "TELEFONE"
-	TransferPixCreateJSONBodyPixKeyTypeTelefone       TransferPixCreateJSONBodyPixKeyType = "telefone"
 )
 
 // Valid indicates whether the value is a known member of the TransferPixCreateJSONBodyPixKeyType enum.
@@ -38,19 +33,39 @@ func (e TransferPixCreateJSONBodyPixKeyType) Valid() bool {
 		return true
 	case TransferPixCreateJSONBodyPixKeyTypeCPF:
 		return true
-	case TransferPixCreateJSONBodyPixKeyTypeChaveAleatoria:
-		return true
-	case TransferPixCreateJSONBodyPixKeyTypeCnpj:
-		return true
-	case TransferPixCreateJSONBodyPixKeyTypeCpf:
-		return true
 	case TransferPixCreateJSONBodyPixKeyTypeEMAIL:
-		return true
-	case TransferPixCreateJSONBodyPixKeyTypeEmail:
 		return true
 	case TransferPixCreateJSONBodyPixKeyTypeTELEFONE:
 		return true
-	case TransferPixCreateJSONBodyPixKeyTypeTelefone:
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferPixListParamsStatus.
+const (
+	TransferPixListParamsStatusCANCELED   TransferPixListParamsStatus = "CANCELED"
+	TransferPixListParamsStatusCOMPLETED  TransferPixListParamsStatus = "COMPLETED"
+	TransferPixListParamsStatusFAILED     TransferPixListParamsStatus = "FAILED"
+	TransferPixListParamsStatusPENDING    TransferPixListParamsStatus = "PENDING"
+	TransferPixListParamsStatusPROCESSING TransferPixListParamsStatus = "PROCESSING"
+	TransferPixListParamsStatusREVERSED   TransferPixListParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the TransferPixListParamsStatus enum.
+func (e TransferPixListParamsStatus) Valid() bool {
+	switch e {
+	case TransferPixListParamsStatusCANCELED:
+		return true
+	case TransferPixListParamsStatusCOMPLETED:
+		return true
+	case TransferPixListParamsStatusFAILED:
+		return true
+	case TransferPixListParamsStatusPENDING:
+		return true
+	case TransferPixListParamsStatusPROCESSING:
+		return true
+	case TransferPixListParamsStatusREVERSED:
 		return true
 	default:
 		return false
@@ -70,11 +85,8 @@ type TransferPixCreateJSONBody struct {
 	PixKey       *string `json:"pixKey,omitempty"`
 
 	// PixKeyType case-insensitive; required with pixKey
-	PixKeyType *TransferPixCreateJSONBodyPixKeyType `json:"pixKeyType,omitempty"`
-
-	// PixRail must not be sent: the rail comes from the API key
-	PixRail      interface{} `json:"pixRail,omitempty"`
-	SubaccountId *string     `json:"subaccountId,omitempty"`
+	PixKeyType   *TransferPixCreateJSONBodyPixKeyType `json:"pixKeyType,omitempty"`
+	SubaccountId *string                              `json:"subaccountId,omitempty"`
 }
 
 // TransferPixCreateParams defines parameters for TransferPixCreate.
@@ -91,8 +103,8 @@ type TransferPixListParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *TransferPixListParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -105,6 +117,9 @@ type TransferPixListParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// TransferPixListParamsStatus defines parameters for TransferPixList.
+type TransferPixListParamsStatus string
 
 // TransferPixCreateJSONRequestBody defines body for TransferPixCreate for application/json ContentType.
 type TransferPixCreateJSONRequestBody TransferPixCreateJSONBody

@@ -4,32 +4,164 @@
 package oapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-
-	"github.com/oapi-codegen/runtime"
 )
 
 // Defines values for TransferScheduledCreateJSONBodyPayloadMethod.
 const (
-	Cripto    TransferScheduledCreateJSONBodyPayloadMethod = "cripto"
-	Interna   TransferScheduledCreateJSONBodyPayloadMethod = "interna"
-	PixPadrao TransferScheduledCreateJSONBodyPayloadMethod = "pix_padrao"
+	TransferScheduledCreateJSONBodyPayloadMethodCripto    TransferScheduledCreateJSONBodyPayloadMethod = "cripto"
+	TransferScheduledCreateJSONBodyPayloadMethodInterna   TransferScheduledCreateJSONBodyPayloadMethod = "interna"
+	TransferScheduledCreateJSONBodyPayloadMethodPixPadrao TransferScheduledCreateJSONBodyPayloadMethod = "pix_padrao"
 )
 
 // Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyPayloadMethod enum.
 func (e TransferScheduledCreateJSONBodyPayloadMethod) Valid() bool {
 	switch e {
-	case Cripto:
+	case TransferScheduledCreateJSONBodyPayloadMethodCripto:
 		return true
-	case Interna:
+	case TransferScheduledCreateJSONBodyPayloadMethodInterna:
 		return true
-	case PixPadrao:
+	case TransferScheduledCreateJSONBodyPayloadMethodPixPadrao:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledCreateJSONBodyPayloadPayCurrency.
+const (
+	TransferScheduledCreateJSONBodyPayloadPayCurrencyBTC  TransferScheduledCreateJSONBodyPayloadPayCurrency = "BTC"
+	TransferScheduledCreateJSONBodyPayloadPayCurrencyETH  TransferScheduledCreateJSONBodyPayloadPayCurrency = "ETH"
+	TransferScheduledCreateJSONBodyPayloadPayCurrencyUSDT TransferScheduledCreateJSONBodyPayloadPayCurrency = "USDT"
+	TransferScheduledCreateJSONBodyPayloadPayCurrencyXRP  TransferScheduledCreateJSONBodyPayloadPayCurrency = "XRP"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyPayloadPayCurrency enum.
+func (e TransferScheduledCreateJSONBodyPayloadPayCurrency) Valid() bool {
+	switch e {
+	case TransferScheduledCreateJSONBodyPayloadPayCurrencyBTC:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPayCurrencyETH:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPayCurrencyUSDT:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPayCurrencyXRP:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledCreateJSONBodyPayloadPixKeyType.
+const (
+	TransferScheduledCreateJSONBodyPayloadPixKeyTypeCHAVEALEATORIA TransferScheduledCreateJSONBodyPayloadPixKeyType = "CHAVE_ALEATORIA"
+	TransferScheduledCreateJSONBodyPayloadPixKeyTypeCNPJ           TransferScheduledCreateJSONBodyPayloadPixKeyType = "CNPJ"
+	TransferScheduledCreateJSONBodyPayloadPixKeyTypeCPF            TransferScheduledCreateJSONBodyPayloadPixKeyType = "CPF"
+	TransferScheduledCreateJSONBodyPayloadPixKeyTypeEMAIL          TransferScheduledCreateJSONBodyPayloadPixKeyType = "EMAIL"
+	TransferScheduledCreateJSONBodyPayloadPixKeyTypeTELEFONE       TransferScheduledCreateJSONBodyPayloadPixKeyType = "TELEFONE"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyPayloadPixKeyType enum.
+func (e TransferScheduledCreateJSONBodyPayloadPixKeyType) Valid() bool {
+	switch e {
+	case TransferScheduledCreateJSONBodyPayloadPixKeyTypeCHAVEALEATORIA:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPixKeyTypeCNPJ:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPixKeyTypeCPF:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPixKeyTypeEMAIL:
+		return true
+	case TransferScheduledCreateJSONBodyPayloadPixKeyTypeTELEFONE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledCreateJSONBodyRecurrenceRuleInterval.
+const (
+	TransferScheduledCreateJSONBodyRecurrenceRuleIntervalCustomDays TransferScheduledCreateJSONBodyRecurrenceRuleInterval = "custom_days"
+	TransferScheduledCreateJSONBodyRecurrenceRuleIntervalDaily      TransferScheduledCreateJSONBodyRecurrenceRuleInterval = "daily"
+	TransferScheduledCreateJSONBodyRecurrenceRuleIntervalMonthly    TransferScheduledCreateJSONBodyRecurrenceRuleInterval = "monthly"
+	TransferScheduledCreateJSONBodyRecurrenceRuleIntervalWeekly     TransferScheduledCreateJSONBodyRecurrenceRuleInterval = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyRecurrenceRuleInterval enum.
+func (e TransferScheduledCreateJSONBodyRecurrenceRuleInterval) Valid() bool {
+	switch e {
+	case TransferScheduledCreateJSONBodyRecurrenceRuleIntervalCustomDays:
+		return true
+	case TransferScheduledCreateJSONBodyRecurrenceRuleIntervalDaily:
+		return true
+	case TransferScheduledCreateJSONBodyRecurrenceRuleIntervalMonthly:
+		return true
+	case TransferScheduledCreateJSONBodyRecurrenceRuleIntervalWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledCreateJSONBodyTriggerType.
+const (
+	BALANCETHRESHOLD TransferScheduledCreateJSONBodyTriggerType = "BALANCE_THRESHOLD"
+	ONCE             TransferScheduledCreateJSONBodyTriggerType = "ONCE"
+	RECURRING        TransferScheduledCreateJSONBodyTriggerType = "RECURRING"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledCreateJSONBodyTriggerType enum.
+func (e TransferScheduledCreateJSONBodyTriggerType) Valid() bool {
+	switch e {
+	case BALANCETHRESHOLD:
+		return true
+	case ONCE:
+		return true
+	case RECURRING:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledUpdateJSONBodyRecurrenceRuleInterval.
+const (
+	TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalCustomDays TransferScheduledUpdateJSONBodyRecurrenceRuleInterval = "custom_days"
+	TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalDaily      TransferScheduledUpdateJSONBodyRecurrenceRuleInterval = "daily"
+	TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalMonthly    TransferScheduledUpdateJSONBodyRecurrenceRuleInterval = "monthly"
+	TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalWeekly     TransferScheduledUpdateJSONBodyRecurrenceRuleInterval = "weekly"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledUpdateJSONBodyRecurrenceRuleInterval enum.
+func (e TransferScheduledUpdateJSONBodyRecurrenceRuleInterval) Valid() bool {
+	switch e {
+	case TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalCustomDays:
+		return true
+	case TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalDaily:
+		return true
+	case TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalMonthly:
+		return true
+	case TransferScheduledUpdateJSONBodyRecurrenceRuleIntervalWeekly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TransferScheduledUpdateJSONBodyStatus.
+const (
+	TransferScheduledUpdateJSONBodyStatusACTIVE TransferScheduledUpdateJSONBodyStatus = "ACTIVE"
+	TransferScheduledUpdateJSONBodyStatusPAUSED TransferScheduledUpdateJSONBodyStatus = "PAUSED"
+)
+
+// Valid indicates whether the value is a known member of the TransferScheduledUpdateJSONBodyStatus enum.
+func (e TransferScheduledUpdateJSONBodyStatus) Valid() bool {
+	switch e {
+	case TransferScheduledUpdateJSONBodyStatusACTIVE:
+		return true
+	case TransferScheduledUpdateJSONBodyStatusPAUSED:
 		return true
 	default:
 		return false
@@ -51,27 +183,32 @@ type TransferScheduledCreateJSONBody struct {
 		// ExtraId cripto: the destination tag (required for XRP)
 		ExtraId *string `json:"extraId,omitempty"`
 
-		// Method pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
+		// Method case-insensitive; pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
 		Method TransferScheduledCreateJSONBodyPayloadMethod `json:"method"`
 
-		// PayCurrency cripto: BTC
-		PayCurrency    *string     `json:"payCurrency,omitempty"`
-		PixKey         *string     `json:"pixKey,omitempty"`
-		PixKeyType     *string     `json:"pixKeyType,omitempty"`
-		PixRail        interface{} `json:"pixRail,omitempty"`
-		RecipientEmail *string     `json:"recipientEmail,omitempty"`
-		SubaccountId   *string     `json:"subaccountId,omitempty"`
+		// PayCurrency case-insensitive; cripto: BTC
+		PayCurrency *TransferScheduledCreateJSONBodyPayloadPayCurrency `json:"payCurrency,omitempty"`
+		PixKey      *string                                            `json:"pixKey,omitempty"`
+
+		// PixKeyType case-insensitive
+		PixKeyType     *TransferScheduledCreateJSONBodyPayloadPixKeyType `json:"pixKeyType,omitempty"`
+		RecipientEmail *string                                           `json:"recipientEmail,omitempty"`
+		SubaccountId   *string                                           `json:"subaccountId,omitempty"`
 	} `json:"payload"`
 	RecurrenceRule *struct {
-		CustomDays *int    `json:"customDays,omitempty"`
-		DayOfMonth *int    `json:"dayOfMonth,omitempty"`
-		DayOfWeek  *int    `json:"dayOfWeek,omitempty"`
-		Interval   string  `json:"interval"`
-		Time       string  `json:"time"`
-		Timezone   *string `json:"timezone,omitempty"`
+		CustomDays *int `json:"customDays,omitempty"`
+		DayOfMonth *int `json:"dayOfMonth,omitempty"`
+		DayOfWeek  *int `json:"dayOfWeek,omitempty"`
+
+		// Interval case-insensitive
+		Interval TransferScheduledCreateJSONBodyRecurrenceRuleInterval `json:"interval"`
+		Time     string                                                `json:"time"`
+		Timezone *string                                               `json:"timezone,omitempty"`
 	} `json:"recurrenceRule,omitempty"`
 	ScheduledAt *string `json:"scheduledAt,omitempty"`
-	TriggerType string  `json:"triggerType"`
+
+	// TriggerType case-insensitive
+	TriggerType TransferScheduledCreateJSONBodyTriggerType `json:"triggerType"`
 }
 
 // TransferScheduledCreateParams defines parameters for TransferScheduledCreate.
@@ -82,6 +219,18 @@ type TransferScheduledCreateParams struct {
 
 // TransferScheduledCreateJSONBodyPayloadMethod defines parameters for TransferScheduledCreate.
 type TransferScheduledCreateJSONBodyPayloadMethod string
+
+// TransferScheduledCreateJSONBodyPayloadPayCurrency defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyPayloadPayCurrency string
+
+// TransferScheduledCreateJSONBodyPayloadPixKeyType defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyPayloadPixKeyType string
+
+// TransferScheduledCreateJSONBodyRecurrenceRuleInterval defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyRecurrenceRuleInterval string
+
+// TransferScheduledCreateJSONBodyTriggerType defines parameters for TransferScheduledCreate.
+type TransferScheduledCreateJSONBodyTriggerType string
 
 // TransferScheduledListParams defines parameters for TransferScheduledList.
 type TransferScheduledListParams struct {
@@ -96,17 +245,27 @@ type TransferScheduledUpdateJSONBody struct {
 	MaxRuns          *int        `json:"maxRuns,omitempty"`
 	Payload          interface{} `json:"payload,omitempty"`
 	RecurrenceRule   *struct {
-		CustomDays *int    `json:"customDays,omitempty"`
-		DayOfMonth *int    `json:"dayOfMonth,omitempty"`
-		DayOfWeek  *int    `json:"dayOfWeek,omitempty"`
-		Interval   *string `json:"interval,omitempty"`
-		Time       *string `json:"time,omitempty"`
-		Timezone   *string `json:"timezone,omitempty"`
+		CustomDays *int `json:"customDays,omitempty"`
+		DayOfMonth *int `json:"dayOfMonth,omitempty"`
+		DayOfWeek  *int `json:"dayOfWeek,omitempty"`
+
+		// Interval case-insensitive
+		Interval *TransferScheduledUpdateJSONBodyRecurrenceRuleInterval `json:"interval,omitempty"`
+		Time     *string                                                `json:"time,omitempty"`
+		Timezone *string                                                `json:"timezone,omitempty"`
 	} `json:"recurrenceRule,omitempty"`
-	ScheduledAt *string     `json:"scheduledAt,omitempty"`
-	Status      *string     `json:"status,omitempty"`
-	TriggerType interface{} `json:"triggerType,omitempty"`
+	ScheduledAt *string `json:"scheduledAt,omitempty"`
+
+	// Status case-insensitive
+	Status      *TransferScheduledUpdateJSONBodyStatus `json:"status,omitempty"`
+	TriggerType interface{}                            `json:"triggerType,omitempty"`
 }
+
+// TransferScheduledUpdateJSONBodyRecurrenceRuleInterval defines parameters for TransferScheduledUpdate.
+type TransferScheduledUpdateJSONBodyRecurrenceRuleInterval string
+
+// TransferScheduledUpdateJSONBodyStatus defines parameters for TransferScheduledUpdate.
+type TransferScheduledUpdateJSONBodyStatus string
 
 // TransferScheduledCreateJSONRequestBody defines body for TransferScheduledCreate for application/json ContentType.
 type TransferScheduledCreateJSONRequestBody TransferScheduledCreateJSONBody
@@ -274,144 +433,4 @@ func (c *Client) TransferScheduledUpdateWithBody(ctx context.Context, id string,
 		return nil, err
 	}
 	return c.Client.Do(req)
-}
-
-// TransferScheduledUpdate Update, pause or resume a scheduled transfer
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with PATCH /transfer-scheduled/update/{id} (the `TransferScheduledUpdate` operationId).
-func (c *Client) TransferScheduledUpdate(ctx context.Context, id string, body TransferScheduledUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewTransferScheduledUpdateRequest(c.Server, id, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// NewTransferScheduledCancelRequest constructs an http.Request for the TransferScheduledCancel method
-func NewTransferScheduledCancelRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/cancel/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledCreateRequest calls the generic TransferScheduledCreate builder with application/json body
-func NewTransferScheduledCreateRequest(server string, params *TransferScheduledCreateParams, body TransferScheduledCreateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewTransferScheduledCreateRequestWithBody(server, params, "application/json", bodyReader)
-}
-
-// NewTransferScheduledCreateRequestWithBody constructs an http.Request for the TransferScheduledCreate method, with any body, and a specified content type
-func NewTransferScheduledCreateRequestWithBody(server string, params *TransferScheduledCreateParams, contentType string, body io.Reader) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/create")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-
-	req.Header.Add("Content-Type", contentType)
-
-	if params != nil {
-
-		if params.IdempotencyKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("Idempotency-Key", headerParam0)
-		}
-
-	}
-
-	return req, nil
-}
-
-// NewTransferScheduledGetRequest constructs an http.Request for the TransferScheduledGet method
-func NewTransferScheduledGetRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/transfer-scheduled/get/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
 }

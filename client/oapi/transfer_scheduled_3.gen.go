@@ -11,6 +11,148 @@ import (
 	"strings"
 )
 
+type TransferScheduledGetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Record
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferScheduledGetResponse) GetJSON200() *Record {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferScheduledGetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferScheduledGetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferScheduledGetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferScheduledGetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type TransferScheduledListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *struct {
+		Items    []Record `json:"items"`
+		Page     int      `json:"page"`
+		PageSize int      `json:"pageSize"`
+		Pages    int      `json:"pages"`
+		Total    int      `json:"total"`
+	}
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferScheduledListResponse) GetJSON200() *struct {
+	Items    []Record `json:"items"`
+	Page     int      `json:"page"`
+	PageSize int      `json:"pageSize"`
+	Pages    int      `json:"pages"`
+	Total    int      `json:"total"`
+} {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferScheduledListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferScheduledListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferScheduledListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferScheduledListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type TransferScheduledRunNowResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Record
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TransferScheduledRunNowResponse) GetJSON200() *Record {
+	return r.JSON200
+}
+
+// GetBody returns the raw response body bytes
+func (r TransferScheduledRunNowResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TransferScheduledRunNowResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TransferScheduledRunNowResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TransferScheduledRunNowResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type TransferScheduledUpdateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Record
+}
+
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r TransferScheduledUpdateResponse) GetJSON200() *Record {
 	return r.JSON200
@@ -268,32 +410,6 @@ func ParseTransferScheduledRunNowResponse(rsp *http.Response) (*TransferSchedule
 	}
 
 	response := &TransferScheduledRunNowResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest Record
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseTransferScheduledUpdateResponse parses an HTTP response from a TransferScheduledUpdateWithResponse call
-func ParseTransferScheduledUpdateResponse(rsp *http.Response) (*TransferScheduledUpdateResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &TransferScheduledUpdateResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

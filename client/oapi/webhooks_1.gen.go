@@ -18,9 +18,7 @@ import (
 // Defines values for WebhooksCreateJSONBodyStatus.
 const (
 	WebhooksCreateJSONBodyStatusACTIVE   WebhooksCreateJSONBodyStatus = "ACTIVE"
-	WebhooksCreateJSONBodyStatusActive   WebhooksCreateJSONBodyStatus = "active"
 	WebhooksCreateJSONBodyStatusDISABLED WebhooksCreateJSONBodyStatus = "DISABLED"
-	WebhooksCreateJSONBodyStatusDisabled WebhooksCreateJSONBodyStatus = "disabled"
 )
 
 // Valid indicates whether the value is a known member of the WebhooksCreateJSONBodyStatus enum.
@@ -28,11 +26,7 @@ func (e WebhooksCreateJSONBodyStatus) Valid() bool {
 	switch e {
 	case WebhooksCreateJSONBodyStatusACTIVE:
 		return true
-	case WebhooksCreateJSONBodyStatusActive:
-		return true
 	case WebhooksCreateJSONBodyStatusDISABLED:
-		return true
-	case WebhooksCreateJSONBodyStatusDisabled:
 		return true
 	default:
 		return false
@@ -42,9 +36,7 @@ func (e WebhooksCreateJSONBodyStatus) Valid() bool {
 // Defines values for WebhooksUpdateJSONBodyStatus.
 const (
 	WebhooksUpdateJSONBodyStatusACTIVE   WebhooksUpdateJSONBodyStatus = "ACTIVE"
-	WebhooksUpdateJSONBodyStatusActive   WebhooksUpdateJSONBodyStatus = "active"
 	WebhooksUpdateJSONBodyStatusDISABLED WebhooksUpdateJSONBodyStatus = "DISABLED"
-	WebhooksUpdateJSONBodyStatusDisabled WebhooksUpdateJSONBodyStatus = "disabled"
 )
 
 // Valid indicates whether the value is a known member of the WebhooksUpdateJSONBodyStatus enum.
@@ -52,11 +44,7 @@ func (e WebhooksUpdateJSONBodyStatus) Valid() bool {
 	switch e {
 	case WebhooksUpdateJSONBodyStatusACTIVE:
 		return true
-	case WebhooksUpdateJSONBodyStatusActive:
-		return true
 	case WebhooksUpdateJSONBodyStatusDISABLED:
-		return true
-	case WebhooksUpdateJSONBodyStatusDisabled:
 		return true
 	default:
 		return false

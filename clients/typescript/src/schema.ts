@@ -2802,14 +2802,20 @@ export interface components {
             finishedAt?: string;
         };
         Balance: {
+            /** Format: decimal */
             spendablePadrao: number;
+            /** Format: decimal */
             availablePadrao: number;
+            /** Format: decimal */
             lockedPadrao: number;
+            /** Format: decimal */
             pendingPadrao: number;
         };
         BalanceView: {
             currency: string;
+            /** Format: decimal */
             availableAmount: number;
+            /** Format: decimal */
             pendingAmount: number;
             padrao: components["schemas"]["PadraoBalance"];
         };
@@ -2820,6 +2826,7 @@ export interface components {
         };
         BillingRefund: {
             id: string;
+            /** Format: decimal */
             amount: number;
             description?: string;
             /** Format: date-time */
@@ -2827,6 +2834,7 @@ export interface components {
             requestId?: string;
             /** @enum {string} */
             status?: "PENDING" | "COMPLETED" | "FAILED";
+            /** Format: decimal */
             feeAmount?: number;
             failureReason?: string;
         };
@@ -2837,9 +2845,13 @@ export interface components {
         };
         ChargeCreated: {
             id: string;
-            status: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED" | "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "SCHEDULED" | "PAID";
+            /** Format: decimal */
             amount: number;
+            /** Format: decimal */
             feeAmount: number;
+            /** Format: decimal */
             netAmount: number;
             copyPaste: string;
             qrCodeBase64: string;
@@ -2858,10 +2870,15 @@ export interface components {
         CheckoutView: {
             sessionId: string;
             linkId: string;
-            status: string;
-            method: string;
+            /** @enum {string} */
+            status: "OPEN" | "PAID" | "EXPIRED";
+            /** @enum {string} */
+            method: "PIX" | "CRYPTO";
+            /** Format: decimal */
             originalAmount: number;
+            /** Format: decimal */
             discountAmount: number;
+            /** Format: decimal */
             amount: number;
             couponCode?: string;
             productIds: string[] | null;
@@ -2885,6 +2902,7 @@ export interface components {
             extraId?: string;
             payCurrency?: string;
             payAmount?: number;
+            /** Format: decimal */
             rate?: number;
         };
         Company: {
@@ -2896,12 +2914,15 @@ export interface components {
         Coupon: {
             id: string;
             code: string;
-            discountType: string;
+            /** @enum {string} */
+            discountType: "PERCENT" | "FIXED";
+            /** Format: decimal */
             discountValue: number;
             uses: number;
             maxUses: number | null;
             expiresAt: string | null;
-            status: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
             productIds: components["schemas"]["IDList"] | null;
             paymentLinkIds: components["schemas"]["IDList"] | null;
             /** Format: date-time */
@@ -2909,7 +2930,9 @@ export interface components {
         };
         CouponQuote: {
             valid: boolean;
+            /** Format: decimal */
             discountAmount: number;
+            /** Format: decimal */
             finalAmount: number;
             reason?: string;
         };
@@ -2926,7 +2949,9 @@ export interface components {
             secret: string;
         };
         CryptoLatePayment: {
+            /** Format: decimal */
             rate: number;
+            /** Format: decimal */
             credited: number;
             /** Format: date-time */
             at: string;
@@ -2936,13 +2961,16 @@ export interface components {
             name: string;
             email: string | null;
             document: string;
-            type: string;
-            status: string;
+            /** @enum {string} */
+            type: "PF" | "PJ";
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE" | "BLOCKED";
             phone: string | null;
             whatsapp: string | null;
             city: string | null;
             state: string | null;
             transactions: number;
+            /** Format: decimal */
             volume: number;
             /** Format: date-time */
             createdAt: string;
@@ -2952,7 +2980,8 @@ export interface components {
             deleted: boolean;
         };
         DeliveryView: {
-            type: string;
+            /** @enum {string} */
+            type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES";
             redirectUrl?: string;
             richContent?: string;
             linesAvailable?: number;
@@ -2970,15 +2999,21 @@ export interface components {
             payment: string;
             canBeRequested: boolean;
             reason?: string;
+            /** Format: decimal */
             fee: number;
+            /** Format: decimal */
             value: number;
         };
         DunningView: {
             id: string;
-            status: string;
-            type: string;
+            /** @enum {string} */
+            status: "PENDING" | "AWAITING_APPROVAL" | "PROCESSED" | "DENIED";
+            /** @enum {string} */
+            type: "CREDIT_BUREAU";
             payment: string;
+            /** Format: decimal */
             value: number;
+            /** Format: decimal */
             fee: number;
             description?: string;
             customerName: string;
@@ -3017,18 +3052,31 @@ export interface components {
             sha256: string;
         };
         Fees: {
+            /** Format: decimal */
             pixInFixed: number;
+            /** Format: decimal */
             pixInPercent: number;
+            /** Format: decimal */
             pixOutFixed: number;
+            /** Format: decimal */
             pixOutPercent: number;
+            /** Format: decimal */
             boletoFixed: number;
+            /** Format: decimal */
             boletoPercent: number;
+            /** Format: decimal */
             cardCreditFixed: number;
+            /** Format: decimal */
             cardCreditPercent: number;
+            /** Format: decimal */
             cardDebitFixed: number;
+            /** Format: decimal */
             cardDebitPercent: number;
+            /** Format: decimal */
             cardVoucherFixed: number;
+            /** Format: decimal */
             cardVoucherPercent: number;
+            /** Format: decimal */
             billingNotificationFixed: number;
         };
         FileInfo: {
@@ -3047,11 +3095,15 @@ export interface components {
             customerId?: string;
             cycle: number;
             firstPayment?: boolean;
+            /** Format: decimal */
             amount: number;
+            /** Format: decimal */
             feeAmount: number;
+            /** Format: decimal */
             netAmount: number;
             dueDate: string;
-            status: string;
+            /** @enum {string} */
+            status: "SCHEDULED" | "PAID" | "FAILED" | "CANCELED";
             failureReason?: string;
             attempts?: components["schemas"]["Attempt"][];
             retryDate?: string;
@@ -3067,7 +3119,9 @@ export interface components {
         };
         Lean: {
             id: string;
-            status: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED" | "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "SCHEDULED" | "PAID";
+            /** Format: decimal */
             amount: number;
             endToEndId?: string;
             /** Format: date-time */
@@ -3076,6 +3130,7 @@ export interface components {
             completedAt?: string;
         };
         LeanBalance: {
+            /** Format: decimal */
             spendablePadrao: number;
         };
         Limits: {
@@ -3085,26 +3140,35 @@ export interface components {
         };
         Line: {
             label: string;
+            /** Format: decimal */
             percentFee: number;
+            /** Format: decimal */
             fixedFee: number;
         };
         LinkView: {
             id: string;
             name: string;
             description: string;
-            allowedMethods: string[] | null;
+            allowedMethods: ("PIX" | "CRYPTO")[] | null;
+            /** Format: decimal */
             fixedAmount?: number;
             productIds: string[] | null;
-            customerMode: string;
-            status: string;
+            /** @enum {string} */
+            customerMode: "NONE" | "OPTIONAL" | "REQUIRED";
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
             payPageUrl: string;
             /** Format: date-time */
             createdAt: string;
         };
         PadraoBalance: {
+            /** Format: decimal */
             available: number;
+            /** Format: decimal */
             pending: number;
+            /** Format: decimal */
             withdrawable: number;
+            /** Format: decimal */
             locked24h: number;
             nextUnlockAt: string | null;
         };
@@ -3118,14 +3182,19 @@ export interface components {
             id: string;
             customerId: string;
             description: string;
-            frequency: string;
+            /** @enum {string} */
+            frequency: "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
+            /** Format: decimal */
             fixedAmount?: number;
+            /** Format: decimal */
             maxAmount?: number;
             startDate: string;
             endDate?: string;
+            /** Format: decimal */
             firstPaymentAmount: number;
             recurrenceId: string;
-            status: string;
+            /** @enum {string} */
+            status: "PENDING" | "ACTIVE" | "CANCELED" | "REJECTED" | "EXPIRED";
             statusReason?: string;
             copyPaste?: string;
             qrCodeBase64?: string;
@@ -3150,7 +3219,8 @@ export interface components {
             mode: string;
         };
         PortalView: {
-            state: string;
+            /** @enum {string} */
+            state: "none" | "active" | "disabled" | "pending_password" | "invite_pending" | "pending_verification";
             email: string | null;
             emailVerified: boolean;
             twoFactorEnabled: boolean;
@@ -3159,7 +3229,9 @@ export interface components {
         Preview: {
             subaccountId: string;
             lines: components["schemas"]["Line"][] | null;
+            /** Format: decimal */
             totalPercentFee: number;
+            /** Format: decimal */
             totalFixedFee: number;
             pixOut: components["schemas"]["Side"];
         };
@@ -3169,20 +3241,28 @@ export interface components {
             sku: string | null;
             description: string | null;
             price: number | null;
-            status: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE";
             deliveries: components["schemas"]["DeliveryView"][] | null;
             /** Format: date-time */
             createdAt: string;
         };
         PublicBilling: {
             id: string;
-            status: string;
+            /** @enum {string} */
+            status: "PENDING" | "CONFIRMED" | "RECEIVED" | "OVERDUE" | "CANCELED" | "REFUNDED" | "PARTIALLY_REFUNDED" | "FAILED";
             statusLabel: string;
-            method: string;
+            /** @enum {string} */
+            method: "BOLETO" | "CARD_CREDIT" | "CARD_DEBIT" | "CARD_VOUCHER" | "PIX";
+            /** Format: decimal */
             amount: number;
+            /** Format: decimal */
             netAmount: number;
+            /** Format: decimal */
             feeAmount: number;
+            /** Format: decimal */
             notificationFeeAmount: number;
+            /** Format: decimal */
             refundedAmount: number;
             installmentCount: number;
             description: string;
@@ -3210,10 +3290,12 @@ export interface components {
         };
         PublicCryptoQuote: {
             id: string;
+            /** Format: decimal */
             amount: number;
             currency: string;
             payCurrency: string;
             payAmount: number;
+            /** Format: decimal */
             rate: number;
             /** Format: date-time */
             expiresAt: string;
@@ -3223,8 +3305,11 @@ export interface components {
         PublicMED: {
             transactionId: string;
             reason: string;
+            /** Format: decimal */
             blockedAmount: number;
+            /** Format: decimal */
             shortfallAmount: number;
+            /** Format: decimal */
             returnedAmount: number;
             autoContest: boolean;
             /** Format: date-time */
@@ -3243,34 +3328,48 @@ export interface components {
             sentAt: string;
         };
         PublicRefund: {
-            status: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
             refundId?: string;
             /** Format: date-time */
             requestedAt: string;
             /** Format: date-time */
             completedAt?: string;
+            /** Format: decimal */
             debitNet: number;
+            /** Format: decimal */
             depositNet: number;
+            /** Format: decimal */
             transferFee: number;
-            nature: string;
+            /** @enum {string} */
+            nature: "ORIGINAL" | "RETIRADA";
             description?: string;
+            /** Format: decimal */
             splitReturned?: number;
         };
         PublicReview: {
             pending: boolean;
-            decision?: string;
+            /** @enum {string} */
+            decision?: "approve" | "reject";
         };
         PublicSplit: {
             splitUser: string;
+            /** Format: decimal */
             splitTax: number;
+            /** Format: decimal */
             amount: number;
         };
         PublicTransaction: {
             id: string;
-            type: string;
-            status: string;
+            /** @enum {string} */
+            type: "PIX_IN" | "PIX_OUT" | "SPLIT_IN" | "ADJUSTMENT" | "INTERNAL_TRANSFER_OUT" | "INTERNAL_TRANSFER_IN" | "PIX_REFUND" | "PIX_AUTOMATIC" | "MOBILE_RECHARGE" | "CRYPTO_IN" | "CRYPTO_OUT" | "MED" | "SUBACCOUNT_ADD_BALANCE" | "SUBACCOUNT_REMOVE_BALANCE" | "SUBACCOUNT_TRANSFER" | "BILLING" | "BILLING_REFUND";
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED" | "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "SCHEDULED" | "PAID";
+            /** Format: decimal */
             amount: number;
+            /** Format: decimal */
             feeAmount: number;
+            /** Format: decimal */
             netAmount: number;
             currency: string;
             description: string;
@@ -3304,6 +3403,7 @@ export interface components {
             canBeCancelled?: boolean;
             payCurrency?: string;
             payAmount?: number;
+            /** Format: decimal */
             rate?: number;
             quoteId?: string;
             address?: string;
@@ -3322,15 +3422,19 @@ export interface components {
         Record: {
             id: string;
             label: string;
+            /** Format: decimal */
             amount: number;
-            method: string;
+            /** @enum {string} */
+            method: "PIX" | "Transferência interna" | "Cripto";
             destination: string;
-            triggerType: string;
+            /** @enum {string} */
+            triggerType: "once" | "recurring" | "balance_threshold";
             scheduleLabel: string;
             nextRunAt: string;
             lastRunAt?: string;
             runCount: number;
-            status: string;
+            /** @enum {string} */
+            status: "active" | "paused" | "completed" | "failed";
             coverFee: boolean;
             maxRuns?: number;
             description?: string;
@@ -3341,9 +3445,11 @@ export interface components {
         };
         Report: {
             id: string;
-            status: string;
+            /** @enum {string} */
+            status: "COMPLETED";
             customer: string;
             cpfCnpj: string;
+            /** Format: decimal */
             fee: number;
             score: number;
             restrictions: number;
@@ -3353,14 +3459,18 @@ export interface components {
         RunResult: {
             runNumber: number;
             transactionId: string;
-            type: string;
-            status: string;
+            /** @enum {string} */
+            type: "PIX_IN" | "PIX_OUT" | "SPLIT_IN" | "ADJUSTMENT" | "INTERNAL_TRANSFER_OUT" | "INTERNAL_TRANSFER_IN" | "PIX_REFUND" | "PIX_AUTOMATIC" | "MOBILE_RECHARGE" | "CRYPTO_IN" | "CRYPTO_OUT" | "MED" | "SUBACCOUNT_ADD_BALANCE" | "SUBACCOUNT_REMOVE_BALANCE" | "SUBACCOUNT_TRANSFER" | "BILLING" | "BILLING_REFUND";
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED" | "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "SCHEDULED" | "PAID";
+            /** Format: decimal */
             amount: number;
         };
         SessionDelivery: {
             productId: string;
             productName: string;
-            type: string;
+            /** @enum {string} */
+            type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES";
             redirectUrl?: string;
             content?: string;
             /** @description true when a TEXT_LINES product had no line left for this sale (paid after its session's hold lapsed): no line was handed out; content says the seller delivers */
@@ -3369,10 +3479,15 @@ export interface components {
         SessionView: {
             sessionId: string;
             linkId: string;
-            status: string;
-            method: string;
+            /** @enum {string} */
+            status: "OPEN" | "PAID" | "EXPIRED";
+            /** @enum {string} */
+            method: "PIX" | "CRYPTO";
+            /** Format: decimal */
             originalAmount: number;
+            /** Format: decimal */
             discountAmount: number;
+            /** Format: decimal */
             amount: number;
             couponCode?: string;
             productIds: string[] | null;
@@ -3393,7 +3508,9 @@ export interface components {
         };
         Side: {
             lines: components["schemas"]["Line"][] | null;
+            /** Format: decimal */
             totalPercentFee: number;
+            /** Format: decimal */
             totalFixedFee: number;
         };
         Simulation: {
@@ -3404,26 +3521,36 @@ export interface components {
             id: string;
             externalReference: string;
             currency: string;
+            /** Format: decimal */
             spendablePadrao: number;
+            /** Format: decimal */
             availablePadrao: number;
+            /** Format: decimal */
             lockedPadrao: number;
+            /** Format: decimal */
             pendingPadrao: number;
         };
         SubaccountLean: {
             id: string;
             name: string;
             externalReference: string;
-            status: string;
-            lockMode: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
+            /** @enum {string} */
+            lockMode: "NONE" | "full" | "withdraw_only" | "deposit_only";
             balance: components["schemas"]["LeanBalance"];
         };
         SubscriptionRecord: {
             subscriptionId: string;
             externalId: string;
-            status: string;
-            method: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "CANCELED";
+            /** @enum {string} */
+            method: "BOLETO" | "CARD_CREDIT" | "PIX";
+            /** Format: decimal */
             amount: number;
-            cycle: string;
+            /** @enum {string} */
+            cycle: "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
             description: string;
             nextDueDate: string;
             /** Format: date-time */
@@ -3450,23 +3577,29 @@ export interface components {
         };
         Unlocked: {
             id: string;
-            lockMode: string;
-            status: string;
+            /** @enum {string} */
+            lockMode: "NONE" | "full" | "withdraw_only" | "deposit_only";
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
         };
         View: {
             id: string;
             name: string;
             externalReference: string;
-            personType: string;
+            /** @enum {string} */
+            personType: "PF" | "PJ";
             cpf: string;
             birthDate: string;
             postalCode: string;
             company?: components["schemas"]["Company"];
-            status: string;
-            lockMode: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
+            /** @enum {string} */
+            lockMode: "NONE" | "full" | "withdraw_only" | "deposit_only";
             limits: components["schemas"]["Limits"];
             pricing: components["schemas"]["Fees"];
-            portalState: string;
+            /** @enum {string} */
+            portalState: "none" | "active" | "disabled" | "pending_password" | "invite_pending" | "pending_verification";
             balance: components["schemas"]["Balance"];
             /** Format: date-time */
             createdAt: string;
@@ -3476,7 +3609,8 @@ export interface components {
             url: string;
             events: string[] | null;
             description: string;
-            status: string;
+            /** @enum {string} */
+            status: "ACTIVE" | "DISABLED";
             scope: string;
             apiKeyId?: string;
             /** Format: date-time */
@@ -3487,6 +3621,10 @@ export interface components {
         /** @description invalid input; the message names the field */
         400: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3496,15 +3634,23 @@ export interface components {
         /** @description missing or invalid credentials */
         401: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description the key lacks the permission (x-permission) or the account the feature (x-feature) */
+        /** @description the key lacks the permission (x-permission), the account the feature (x-feature), or the key's IP allowlist refuses the caller's address */
         403: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3514,15 +3660,24 @@ export interface components {
         /** @description not found (another account's id is not found either) */
         404: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description conflict with the resource's state */
+        /** @description a request with the same Idempotency-Key is still in progress: retry after Retry-After */
         409: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3532,6 +3687,10 @@ export interface components {
         /** @description the Idempotency-Key names a resource another request made (the key was reused after its 24 h window with another body): nothing was done; send a new key */
         422: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3541,6 +3700,11 @@ export interface components {
         /** @description rate limited; Retry-After says when to try again */
         429: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3550,6 +3714,10 @@ export interface components {
         /** @description internal error */
         500: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3559,6 +3727,8 @@ export interface components {
         /** @description a dependency is unavailable; Retry-After says when to try again */
         503: {
             headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -3568,7 +3738,20 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description true when the answer is the stored answer of an earlier request with the same Idempotency-Key (nothing was done again) */
+        "Idempotent-Replayed": "true";
+        /** @description the budget of requests per minute (the API key's, or the caller's address without a valid key) */
+        "RateLimit-Limit": number;
+        /** @description the requests left in the current window */
+        "RateLimit-Remaining": number;
+        /** @description seconds until the window resets */
+        "RateLimit-Reset": number;
+        /** @description seconds to wait before trying again */
+        "Retry-After": number;
+        /** @description the request's id, equal to the envelope's requestId (the caller's own X-Request-Id when it is 8 to 64 of A-Z a-z 0-9 . _ : -) */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -3585,6 +3768,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3593,11 +3780,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -3608,8 +3792,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -3628,6 +3812,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3646,7 +3834,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -3665,8 +3852,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    method: string;
-                    billingType?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    method: "BOLETO" | "CARD_CREDIT" | "CARD_DEBIT" | "CARD_VOUCHER" | "PIX";
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    billingType?: "BOLETO" | "CARD_CREDIT" | "CARD_DEBIT" | "CARD_VOUCHER" | "PIX";
+                    /** Format: decimal */
                     amount: number;
                     customer: {
                         /** @description A store customer's id. Alone: that customer is billed as stored. With name and taxId: the billing is made out to the name and taxId sent and linked to this customer. */
@@ -3705,6 +3901,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,6 +3939,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3750,7 +3955,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -3762,9 +3966,9 @@ export interface operations {
                 page?: number;
                 pageSize?: number;
                 /** @description case-insensitive */
-                status?: "PENDING" | "CONFIRMED" | "RECEIVED" | "OVERDUE" | "CANCELED" | "REFUNDED" | "PARTIALLY_REFUNDED" | "FAILED" | "pending" | "confirmed" | "received" | "overdue" | "canceled" | "refunded" | "partially_refunded" | "failed";
+                status?: "PENDING" | "CONFIRMED" | "RECEIVED" | "OVERDUE" | "CANCELED" | "REFUNDED" | "PARTIALLY_REFUNDED" | "FAILED";
                 /** @description case-insensitive */
-                method?: "BOLETO" | "CARD_CREDIT" | "CARD_DEBIT" | "CARD_VOUCHER" | "PIX" | "boleto" | "card_credit" | "card_debit" | "card_voucher" | "pix";
+                method?: "BOLETO" | "CARD_CREDIT" | "CARD_DEBIT" | "CARD_VOUCHER" | "PIX";
                 customerId?: string;
                 externalReference?: string;
                 dateFrom?: string;
@@ -3779,6 +3983,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3797,7 +4005,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -3824,6 +4031,7 @@ export interface operations {
                  */
                 "application/json": {
                     id: string;
+                    /** Format: decimal */
                     amount?: number;
                     description?: string;
                 };
@@ -3833,6 +4041,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,6 +4133,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3975,7 +4193,11 @@ export interface operations {
                  */
                 "application/json": {
                     payment: string;
-                    type: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    type: "CREDIT_BUREAU";
                     description?: string;
                     customerName: string;
                     customerCpfCnpj: string;
@@ -3993,12 +4215,42 @@ export interface operations {
                         contentBase64: string;
                     };
                 };
+                "multipart/form-data": {
+                    customerAddress: string;
+                    customerAddressNumber: string;
+                    customerCity: string;
+                    customerComplement?: string;
+                    customerCpfCnpj: string;
+                    customerEmail?: string;
+                    customerName: string;
+                    customerPostalCode: string;
+                    customerPrimaryPhone?: string;
+                    customerProvince: string;
+                    customerState: string;
+                    description?: string;
+                    /**
+                     * Format: binary
+                     * @description application/pdf, image/png, image/jpeg, at most 1000 KiB
+                     */
+                    documents: string;
+                    payment: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    type: "CREDIT_BUREAU";
+                };
             };
         };
         responses: {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,6 +4284,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4044,7 +4300,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4056,9 +4311,9 @@ export interface operations {
                 offset?: number;
                 limit?: number;
                 /** @description case-insensitive */
-                status?: "PENDING" | "AWAITING_APPROVAL" | "PROCESSED" | "DENIED" | "pending" | "awaiting_approval" | "processed" | "denied";
+                status?: "PENDING" | "AWAITING_APPROVAL" | "PROCESSED" | "DENIED";
                 /** @description case-insensitive */
-                type?: "CREDIT_BUREAU" | "credit_bureau";
+                type?: "CREDIT_BUREAU";
                 /** @description the billing id */
                 payment?: string;
             };
@@ -4071,6 +4326,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,7 +4342,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4104,6 +4362,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,7 +4378,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4150,6 +4411,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +4449,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4195,7 +4465,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4216,6 +4485,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,8 +4506,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4269,8 +4540,11 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    discountType: "PERCENT" | "FIXED" | "percent" | "fixed";
-                    /** @description PERCENT: 0 < v <= 100; FIXED: BRL > 0 */
+                    discountType: "PERCENT" | "FIXED";
+                    /**
+                     * Format: decimal
+                     * @description PERCENT: 0 < v <= 100; FIXED: BRL > 0
+                     */
                     discountValue: number;
                     maxUses?: number;
                     /**
@@ -4284,7 +4558,7 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "INACTIVE" | "active" | "inactive";
+                    status?: "ACTIVE" | "INACTIVE";
                 };
             };
         };
@@ -4292,6 +4566,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4303,7 +4582,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -4325,6 +4603,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4337,7 +4619,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4357,6 +4638,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4369,7 +4654,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4392,6 +4676,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4409,8 +4697,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4440,8 +4726,11 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    discountType?: "PERCENT" | "FIXED" | "percent" | "fixed";
-                    /** @description PERCENT: 0 < v <= 100; FIXED: BRL > 0 */
+                    discountType?: "PERCENT" | "FIXED";
+                    /**
+                     * Format: decimal
+                     * @description PERCENT: 0 < v <= 100; FIXED: BRL > 0
+                     */
                     discountValue?: number;
                     maxUses?: number;
                     /**
@@ -4455,7 +4744,7 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "INACTIVE" | "active" | "inactive";
+                    status?: "ACTIVE" | "INACTIVE";
                 };
             };
         };
@@ -4463,6 +4752,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4475,7 +4768,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4499,6 +4791,7 @@ export interface operations {
                  */
                 "application/json": {
                     code: string;
+                    /** Format: decimal */
                     amount: number;
                     paymentLinkId?: string;
                     /** @description when the coupon is restricted to products */
@@ -4510,6 +4803,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,7 +4819,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4562,7 +4858,7 @@ export interface operations {
                      * @description case-insensitive; inferred from the document when absent
                      * @enum {string}
                      */
-                    type?: "PF" | "PJ" | "pf" | "pj";
+                    type?: "PF" | "PJ";
                     /** @description ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado */
                     status?: string;
                     /** @description with area code */
@@ -4579,6 +4875,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4590,7 +4891,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -4612,6 +4912,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,7 +4928,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4644,6 +4947,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,7 +4963,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4680,6 +4986,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4697,8 +5007,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4732,7 +5040,7 @@ export interface operations {
                      * @description case-insensitive; inferred from the document when absent
                      * @enum {string}
                      */
-                    type?: "PF" | "PJ" | "pf" | "pj";
+                    type?: "PF" | "PJ";
                     /** @description ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado */
                     status?: string;
                     /** @description with area code */
@@ -4749,6 +5057,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4761,7 +5073,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4781,6 +5092,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,7 +5108,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4805,7 +5119,7 @@ export interface operations {
                 page?: number;
                 pageSize?: number;
                 /** @description case-insensitive */
-                status?: "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "CANCELED" | "EXPIRED" | "open" | "under_review" | "accepted" | "rejected" | "canceled" | "expired";
+                status?: "OPEN" | "UNDER_REVIEW" | "ACCEPTED" | "REJECTED" | "CANCELED" | "EXPIRED";
             };
             header?: never;
             path?: never;
@@ -4816,6 +5130,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4833,8 +5151,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4869,12 +5185,21 @@ export interface operations {
                         contentBase64?: string;
                     }[];
                 };
+                "multipart/form-data": {
+                    description: string;
+                    /** @description application/pdf, image/png, image/jpeg, at most 256 KiB */
+                    files?: string[];
+                };
             };
         };
         responses: {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4887,7 +5212,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4907,6 +5231,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4919,7 +5247,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -4945,6 +5272,7 @@ export interface operations {
                  */
                 "application/json": {
                     phone: string;
+                    /** Format: decimal */
                     amount: number;
                     externalReference?: string;
                 };
@@ -4954,6 +5282,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4965,7 +5298,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -4987,6 +5319,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4999,7 +5335,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5010,8 +5345,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -5030,6 +5365,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5048,7 +5387,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5068,6 +5406,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,7 +5422,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5105,13 +5446,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description BRL */
+                    /**
+                     * Format: decimal
+                     * @description BRL
+                     */
                     amount: number;
                     /**
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP" | "btc" | "eth" | "usdt" | "xrp";
+                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP";
                     description?: string;
                     externalReference?: string;
                 };
@@ -5121,6 +5465,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,7 +5481,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -5154,6 +5502,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5166,7 +5518,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5177,8 +5528,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -5197,6 +5548,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5215,7 +5570,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5235,20 +5589,25 @@ export interface operations {
             content: {
                 "application/json": {
                     linkId: string;
-                    method: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    method: "PIX" | "CRYPTO";
                     payer?: {
                         name?: string;
                         document?: string;
                         email?: string;
                     };
+                    /** Format: decimal */
                     amount?: number;
                     couponCode?: string;
                     externalReference?: string;
                     /**
-                     * @description CRYPTO only (case-insensitive); USDT when absent
+                     * @description case-insensitive; CRYPTO only; USDT when absent
                      * @enum {string}
                      */
-                    payCurrency?: "BTC" | "ETH" | "USDT" | "XRP" | "btc" | "eth" | "usdt" | "xrp";
+                    payCurrency?: "BTC" | "ETH" | "USDT" | "XRP";
                 };
             };
         };
@@ -5256,6 +5615,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5302,11 +5666,20 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string;
-                    allowedMethods?: string[];
+                    allowedMethods?: ("PIX" | "CRYPTO")[];
+                    /** Format: decimal */
                     fixedAmount?: number;
                     productIds?: string[];
-                    customerMode?: string;
-                    status?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    customerMode?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    status?: "ACTIVE" | "INACTIVE";
                 };
             };
         };
@@ -5314,6 +5687,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,7 +5703,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -5347,6 +5724,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,7 +5740,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5379,6 +5759,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,7 +5775,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5414,6 +5797,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,8 +5818,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5452,6 +5837,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,7 +5853,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5487,7 +5875,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    status: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    status: "ACTIVE" | "INACTIVE";
                 };
             };
         };
@@ -5495,6 +5887,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,7 +5903,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5533,11 +5928,20 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string;
-                    allowedMethods?: string[];
+                    allowedMethods?: ("PIX" | "CRYPTO")[];
+                    /** Format: decimal */
                     fixedAmount?: number;
                     productIds?: string[];
-                    customerMode?: string;
-                    status?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    customerMode?: "NONE" | "OPTIONAL" | "REQUIRED";
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    status?: "ACTIVE" | "INACTIVE";
                 };
             };
         };
@@ -5545,6 +5949,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5557,7 +5965,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5584,6 +5991,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: decimal */
                     amount: number;
                     description: string;
                     coverFee?: boolean;
@@ -5598,10 +6006,9 @@ export interface operations {
                     payerDocument?: string;
                     externalReference?: string;
                     splitUser?: string;
+                    /** Format: decimal */
                     splitTax?: number;
                     subaccountId?: string;
-                    /** @description must not be sent: the rail comes from the API key */
-                    pixRail?: unknown;
                 };
             };
         };
@@ -5609,6 +6016,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5642,6 +6054,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5654,7 +6070,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5665,8 +6080,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -5685,6 +6100,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5703,7 +6122,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5723,6 +6141,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5735,7 +6157,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5754,7 +6175,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
+                    /**
+                     * Format: decimal
+                     * @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal)
+                     */
                     amount?: number;
                     description?: string;
                     pixKey?: string;
@@ -5762,14 +6186,12 @@ export interface operations {
                      * @description case-insensitive; required with pixKey
                      * @enum {string}
                      */
-                    pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA" | "cpf" | "cnpj" | "email" | "telefone" | "chave_aleatoria";
+                    pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA";
                     /** @description a BR Code to pay instead of pixKey */
                     pixCopyPaste?: string;
                     coverFee?: boolean;
                     subaccountId?: string;
                     externalReference?: string;
-                    /** @description must not be sent: the rail comes from the API key */
-                    pixRail?: unknown;
                 } & ({
                     amount: unknown;
                     pixKey: unknown;
@@ -5783,6 +6205,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5816,6 +6243,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5828,7 +6259,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5839,8 +6269,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -5859,6 +6289,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,7 +6311,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5897,6 +6330,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5909,7 +6346,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5929,6 +6365,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5941,7 +6381,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -5962,11 +6401,18 @@ export interface operations {
                 "application/json": {
                     customerId: string;
                     description: string;
-                    frequency: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    frequency: "WEEKLY" | "MONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
+                    /** Format: decimal */
                     fixedAmount?: number;
+                    /** Format: decimal */
                     maxAmount?: number;
                     startDate: string;
                     endDate?: string;
+                    /** Format: decimal */
                     firstPaymentAmount?: number;
                 } & ({
                     fixedAmount: unknown;
@@ -5979,6 +6425,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6012,6 +6463,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6024,7 +6479,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6046,6 +6500,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6063,8 +6521,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6084,6 +6540,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6096,7 +6556,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6123,6 +6582,7 @@ export interface operations {
                  */
                 "application/json": {
                     authorizationId: string;
+                    /** Format: decimal */
                     amount: number;
                     dueDate: string;
                 };
@@ -6132,6 +6592,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6165,6 +6630,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,7 +6646,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6200,6 +6668,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,7 +6690,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6256,18 +6727,19 @@ export interface operations {
                     /** @description unique per account */
                     sku?: string;
                     description?: string;
+                    /** Format: decimal */
                     price?: number;
                     /**
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "INACTIVE" | "active" | "inactive";
+                    status?: "ACTIVE" | "INACTIVE";
                     deliveries?: {
                         /**
                          * @description case-insensitive
                          * @enum {string}
                          */
-                        type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES" | "link" | "text_infinite" | "text_lines";
+                        type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES";
                         /** @description LINK: an absolute http(s) URL */
                         redirectUrl?: string;
                         /** @description TEXT_INFINITE: shown to every payer */
@@ -6282,6 +6754,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,7 +6770,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -6315,6 +6791,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6327,7 +6807,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6347,6 +6826,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,7 +6842,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6382,6 +6864,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6399,8 +6885,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6428,18 +6912,19 @@ export interface operations {
                     /** @description unique per account */
                     sku?: string;
                     description?: string;
+                    /** Format: decimal */
                     price?: number;
                     /**
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "INACTIVE" | "active" | "inactive";
+                    status?: "ACTIVE" | "INACTIVE";
                     deliveries?: {
                         /**
                          * @description case-insensitive
                          * @enum {string}
                          */
-                        type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES" | "link" | "text_infinite" | "text_lines";
+                        type: "LINK" | "TEXT_INFINITE" | "TEXT_LINES";
                         /** @description LINK: an absolute http(s) URL */
                         redirectUrl?: string;
                         /** @description TEXT_INFINITE: shown to every payer */
@@ -6454,6 +6939,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6466,7 +6955,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6488,13 +6976,16 @@ export interface operations {
                     transactionId?: string;
                     e2eId?: string;
                     refundId?: string;
-                    /** @description the deposit's gross amount */
+                    /**
+                     * Format: decimal
+                     * @description the deposit's gross amount
+                     */
                     amount: number;
                     /**
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    nature?: "ORIGINAL" | "RETIRADA" | "original" | "retirada";
+                    nature?: "ORIGINAL" | "RETIRADA";
                     description?: string;
                     subaccountId?: string;
                 } & ({
@@ -6508,6 +6999,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6541,6 +7037,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6553,7 +7053,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6564,8 +7063,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -6584,6 +7083,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6602,7 +7105,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6622,6 +7124,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6634,7 +7140,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6654,6 +7159,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6666,7 +7175,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6690,6 +7198,7 @@ export interface operations {
                  */
                 "application/json": {
                     transactionId: string;
+                    /** Format: decimal */
                     amount?: number;
                     reason: string;
                 };
@@ -6699,6 +7208,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6711,7 +7224,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6742,6 +7254,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6754,7 +7270,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6774,6 +7289,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6786,7 +7305,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6806,6 +7324,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,7 +7340,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6838,6 +7359,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6850,7 +7375,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6870,6 +7394,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6882,7 +7410,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6915,6 +7442,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6927,7 +7458,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6947,6 +7477,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6959,7 +7493,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -6979,6 +7512,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,7 +7528,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7011,6 +7547,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7023,7 +7563,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7043,6 +7582,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7055,7 +7598,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7075,6 +7617,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7087,7 +7633,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7107,6 +7652,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7119,7 +7668,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7139,6 +7687,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,7 +7703,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7171,6 +7722,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,7 +7738,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7208,6 +7762,7 @@ export interface operations {
                  */
                 "application/json": {
                     id: string;
+                    /** Format: decimal */
                     amount: number;
                     description?: string;
                     externalReference: string;
@@ -7218,6 +7773,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7230,7 +7789,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7251,6 +7809,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7263,7 +7825,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7292,7 +7853,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    personType?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    personType?: "PF" | "PJ";
                     fullName: string;
                     cpf: string;
                     birthDate: string;
@@ -7304,12 +7869,39 @@ export interface operations {
                     companyName?: string;
                     site?: string;
                 };
+                "multipart/form-data": {
+                    birthDate: string;
+                    cnpj?: string;
+                    companyName?: string;
+                    cpf: string;
+                    /**
+                     * Format: binary
+                     * @description application/pdf, image/png, image/jpeg, at most 768 KiB; the PJ's proof document: a multipart create is a PJ (personType PJ, with cnpj and companyName)
+                     */
+                    document?: string;
+                    externalReference: string;
+                    fullName: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    personType?: "PF" | "PJ";
+                    portalEmail?: string;
+                    portalPassword?: string;
+                    postalCode: string;
+                    site?: string;
+                };
             };
         };
         responses: {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7321,7 +7913,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -7352,6 +7943,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,7 +7959,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7384,6 +7978,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7396,7 +7994,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7416,6 +8013,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,7 +8029,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7450,6 +8050,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7467,8 +8071,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7491,7 +8093,11 @@ export interface operations {
                  */
                 "application/json": {
                     id: string;
-                    mode: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    mode: "full" | "withdraw_only" | "deposit_only";
                 };
             };
         };
@@ -7499,6 +8105,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7511,7 +8121,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7540,6 +8149,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7552,7 +8165,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7581,6 +8193,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,7 +8209,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7624,6 +8239,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7636,7 +8255,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7659,6 +8277,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7677,7 +8299,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7707,6 +8328,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7719,7 +8344,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7740,6 +8364,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,7 +8380,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7777,6 +8404,7 @@ export interface operations {
                  */
                 "application/json": {
                     id: string;
+                    /** Format: decimal */
                     amount: number;
                     description?: string;
                     externalReference: string;
@@ -7787,6 +8415,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7799,7 +8431,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7834,6 +8465,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7846,7 +8481,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7872,9 +8506,13 @@ export interface operations {
                  */
                 "application/json": {
                     id: string;
+                    /** Format: decimal */
                     pixInPercent?: number;
+                    /** Format: decimal */
                     pixInFixed?: number;
+                    /** Format: decimal */
                     pixOutPercent?: number;
+                    /** Format: decimal */
                     pixOutFixed?: number;
                 };
             };
@@ -7883,6 +8521,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7895,7 +8537,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7922,6 +8563,7 @@ export interface operations {
                 "application/json": {
                     fromSubaccountId: string;
                     toSubaccountId: string;
+                    /** Format: decimal */
                     amount: number;
                     description?: string;
                     externalReference: string;
@@ -7932,6 +8574,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,7 +8590,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -7973,6 +8618,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,7 +8634,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8003,7 +8651,11 @@ export interface operations {
                 "application/json": {
                     id: string;
                     name?: string;
-                    status?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    status?: "ACTIVE" | "DISABLED";
                 } & ({
                     name: unknown;
                 } | {
@@ -8015,6 +8667,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8027,7 +8683,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8047,6 +8702,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8059,7 +8718,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8078,9 +8736,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    method: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    method: "BOLETO" | "CARD_CREDIT" | "PIX";
+                    /** Format: decimal */
                     amount: number;
-                    cycle: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    cycle: "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUALLY" | "YEARLY";
                     nextDueDate: string;
                     description?: string;
                     customer: {
@@ -8117,6 +8784,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8150,6 +8822,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8162,7 +8838,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8174,7 +8849,7 @@ export interface operations {
                 page?: number;
                 pageSize?: number;
                 /** @description case-insensitive */
-                status?: "ACTIVE" | "CANCELED" | "active" | "canceled";
+                status?: "ACTIVE" | "CANCELED";
             };
             header?: never;
             path?: never;
@@ -8185,6 +8860,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8202,8 +8881,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8228,8 +8905,11 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP" | "btc" | "eth" | "usdt" | "xrp";
-                    /** @description BRL */
+                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP";
+                    /**
+                     * Format: decimal
+                     * @description BRL
+                     */
                     amount: number;
                     /** @description the destination tag: required for XRP (an integer from 0 to 4294967295); refused for the others */
                     extraId?: string;
@@ -8244,6 +8924,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8290,8 +8975,11 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP" | "btc" | "eth" | "usdt" | "xrp";
-                    /** @description BRL */
+                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP";
+                    /**
+                     * Format: decimal
+                     * @description BRL
+                     */
                     amount: number;
                     /** @description the destination tag: required for XRP (an integer from 0 to 4294967295); refused for the others */
                     extraId?: string;
@@ -8306,6 +8994,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8339,6 +9032,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8351,7 +9048,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8362,8 +9058,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -8382,6 +9078,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8400,7 +9100,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8422,13 +9121,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description BRL */
+                    /**
+                     * Format: decimal
+                     * @description BRL
+                     */
                     amount: number;
                     /**
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP" | "btc" | "eth" | "usdt" | "xrp";
+                    payCurrency: "BTC" | "ETH" | "USDT" | "XRP";
                 };
             };
         };
@@ -8436,6 +9138,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8447,8 +9153,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8474,6 +9178,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** Format: decimal */
                     amount: number;
                     /** Format: email */
                     recipientEmail: string;
@@ -8486,6 +9191,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8519,6 +9229,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8531,7 +9245,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8542,8 +9255,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -8562,6 +9275,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8580,7 +9297,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8599,7 +9315,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal) */
+                    /**
+                     * Format: decimal
+                     * @description required unless pixCopyPaste is a BR Code that carries the amount (when both are sent they must be equal)
+                     */
                     amount?: number;
                     description?: string;
                     pixKey?: string;
@@ -8607,14 +9326,12 @@ export interface operations {
                      * @description case-insensitive; required with pixKey
                      * @enum {string}
                      */
-                    pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA" | "cpf" | "cnpj" | "email" | "telefone" | "chave_aleatoria";
+                    pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA";
                     /** @description a BR Code to pay instead of pixKey */
                     pixCopyPaste?: string;
                     coverFee?: boolean;
                     subaccountId?: string;
                     externalReference?: string;
-                    /** @description must not be sent: the rail comes from the API key */
-                    pixRail?: unknown;
                 } & ({
                     amount: unknown;
                     pixKey: unknown;
@@ -8628,6 +9345,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8661,6 +9383,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8673,7 +9399,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8684,8 +9409,8 @@ export interface operations {
             query?: {
                 page?: number;
                 pageSize?: number;
-                /** @description one of the transaction statuses (case-insensitive) */
-                status?: string;
+                /** @description case-insensitive */
+                status?: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELED" | "REVERSED";
                 /** @description from this date (YYYY-MM-DD) or instant (RFC 3339) */
                 dateFrom?: string;
                 /** @description up to this date (inclusive) or instant */
@@ -8704,6 +9429,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8722,7 +9451,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8742,6 +9470,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8754,7 +9486,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8774,6 +9505,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8786,7 +9521,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8805,39 +9539,55 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    triggerType: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    triggerType: "ONCE" | "RECURRING" | "BALANCE_THRESHOLD";
                     scheduledAt?: string;
                     recurrenceRule?: {
-                        interval: string;
+                        /**
+                         * @description case-insensitive
+                         * @enum {string}
+                         */
+                        interval: "daily" | "weekly" | "monthly" | "custom_days";
                         time: string;
                         timezone?: string;
                         dayOfWeek?: number;
                         dayOfMonth?: number;
                         customDays?: number;
                     };
+                    /** Format: decimal */
                     balanceThreshold?: number;
                     maxRuns?: number;
                     label?: string;
                     payload: {
                         /**
-                         * @description pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
+                         * @description case-insensitive; pix_padrao: a PIX out (pixKey and pixKeyType); interna: an internal transfer (recipientEmail); cripto: a crypto withdrawal quoted and sent at each run (address and payCurrency; needs the account's crypto feature)
                          * @enum {string}
                          */
                         method: "pix_padrao" | "interna" | "cripto";
+                        /** Format: decimal */
                         amount: number;
                         description?: string;
                         coverFee?: boolean;
                         pixKey?: string;
-                        pixKeyType?: string;
+                        /**
+                         * @description case-insensitive
+                         * @enum {string}
+                         */
+                        pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA";
                         subaccountId?: string;
                         recipientEmail?: string;
                         /** @description cripto: the destination address of payCurrency */
                         address?: string;
-                        /** @description cripto: BTC */
-                        payCurrency?: string;
+                        /**
+                         * @description case-insensitive; cripto: BTC
+                         * @enum {string}
+                         */
+                        payCurrency?: "BTC" | "ETH" | "USDT" | "XRP";
                         /** @description cripto: the destination tag (required for XRP) */
                         extraId?: string;
-                        pixRail?: unknown;
                     };
                 } & ({
                     recurrenceRule: unknown;
@@ -8852,6 +9602,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8885,6 +9640,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8897,7 +9656,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8918,6 +9676,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8935,8 +9697,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8956,6 +9716,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8968,7 +9732,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -8992,16 +9755,25 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    status?: string;
+                    /**
+                     * @description case-insensitive
+                     * @enum {string}
+                     */
+                    status?: "ACTIVE" | "PAUSED";
                     scheduledAt?: string;
                     recurrenceRule?: {
-                        interval?: string;
+                        /**
+                         * @description case-insensitive
+                         * @enum {string}
+                         */
+                        interval?: "daily" | "weekly" | "monthly" | "custom_days";
                         time?: string;
                         timezone?: string;
                         dayOfWeek?: number;
                         dayOfMonth?: number;
                         customDays?: number;
                     };
+                    /** Format: decimal */
                     balanceThreshold?: number;
                     maxRuns?: number;
                     label?: string;
@@ -9014,6 +9786,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,7 +9802,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -9062,7 +9837,7 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "DISABLED" | "active" | "disabled";
+                    status?: "ACTIVE" | "DISABLED";
                 };
             };
         };
@@ -9070,6 +9845,11 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9081,7 +9861,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
             409: components["responses"]["409"];
             422: components["responses"]["422"];
             429: components["responses"]["429"];
@@ -9103,6 +9882,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9115,7 +9898,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -9135,6 +9917,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9147,7 +9933,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -9168,6 +9953,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9185,8 +9974,6 @@ export interface operations {
             400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
-            404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];
@@ -9221,7 +10008,7 @@ export interface operations {
                      * @description case-insensitive
                      * @enum {string}
                      */
-                    status?: "ACTIVE" | "DISABLED" | "active" | "disabled";
+                    status?: "ACTIVE" | "DISABLED";
                 };
             };
         };
@@ -9229,6 +10016,10 @@ export interface operations {
             /** @description success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9241,7 +10032,6 @@ export interface operations {
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             404: components["responses"]["404"];
-            409: components["responses"]["409"];
             429: components["responses"]["429"];
             500: components["responses"]["500"];
             503: components["responses"]["503"];

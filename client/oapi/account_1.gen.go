@@ -15,13 +15,43 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AccountTransactionsParamsStatus.
+const (
+	AccountTransactionsParamsStatusCANCELED   AccountTransactionsParamsStatus = "CANCELED"
+	AccountTransactionsParamsStatusCOMPLETED  AccountTransactionsParamsStatus = "COMPLETED"
+	AccountTransactionsParamsStatusFAILED     AccountTransactionsParamsStatus = "FAILED"
+	AccountTransactionsParamsStatusPENDING    AccountTransactionsParamsStatus = "PENDING"
+	AccountTransactionsParamsStatusPROCESSING AccountTransactionsParamsStatus = "PROCESSING"
+	AccountTransactionsParamsStatusREVERSED   AccountTransactionsParamsStatus = "REVERSED"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionsParamsStatus enum.
+func (e AccountTransactionsParamsStatus) Valid() bool {
+	switch e {
+	case AccountTransactionsParamsStatusCANCELED:
+		return true
+	case AccountTransactionsParamsStatusCOMPLETED:
+		return true
+	case AccountTransactionsParamsStatusFAILED:
+		return true
+	case AccountTransactionsParamsStatusPENDING:
+		return true
+	case AccountTransactionsParamsStatusPROCESSING:
+		return true
+	case AccountTransactionsParamsStatusREVERSED:
+		return true
+	default:
+		return false
+	}
+}
+
 // AccountTransactionsParams defines parameters for AccountTransactions.
 type AccountTransactionsParams struct {
 	Page     *int `form:"page,omitempty" json:"page,omitempty"`
 	PageSize *int `form:"pageSize,omitempty" json:"pageSize,omitempty"`
 
-	// Status one of the transaction statuses (case-insensitive)
-	Status *string `form:"status,omitempty" json:"status,omitempty"`
+	// Status case-insensitive
+	Status *AccountTransactionsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// DateFrom from this date (YYYY-MM-DD) or instant (RFC 3339)
 	DateFrom *string `form:"dateFrom,omitempty" json:"dateFrom,omitempty"`
@@ -34,6 +64,9 @@ type AccountTransactionsParams struct {
 	// SubaccountId only this sub-account's (routes that have sub-accounts)
 	SubaccountId *string `form:"subaccountId,omitempty" json:"subaccountId,omitempty"`
 }
+
+// AccountTransactionsParamsStatus defines parameters for AccountTransactions.
+type AccountTransactionsParamsStatus string
 
 // AccountClient is the part of ClientInterface that calls the operations tagged account.
 type AccountClient interface {
@@ -396,38 +429,6 @@ func ParseAccountBalanceResponse(rsp *http.Response) (*AccountBalanceResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest BalanceView
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.JSON200 = &dest
-
-	}
-
-	return response, nil
-}
-
-// ParseAccountTransactionsResponse parses an HTTP response from a AccountTransactionsWithResponse call
-func ParseAccountTransactionsResponse(rsp *http.Response) (*AccountTransactionsResponse, error) {
-	bodyBytes, err := io.ReadAll(rsp.Body)
-	defer func() { _ = rsp.Body.Close() }()
-	if err != nil {
-		return nil, err
-	}
-
-	response := &AccountTransactionsResponse{
-		Body:         bodyBytes,
-		HTTPResponse: rsp,
-	}
-
-	switch {
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest struct {
-			Items    []PublicTransaction `json:"items"`
-			Page     int                 `json:"page"`
-			PageSize int                 `json:"pageSize"`
-			Pages    int                 `json:"pages"`
-			Total    int                 `json:"total"`
-		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
