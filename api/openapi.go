@@ -228,12 +228,15 @@ func buildOpenAPI(spec apiSpec) map[string]any {
 		secReq = append(secReq, map[string]any{name: []string{}})
 	}
 	sort.Slice(secReq, func(i, j int) bool { return fmt.Sprint(secReq[i]) < fmt.Sprint(secReq[j]) })
-	var hooks map[string]any
+	var hooks, ws map[string]any
 	if !spec.admin {
-		hooks = d.webhooks()
+		hooks, ws = d.webhooks(), d.wsSchemas()
 	}
 	schemas := map[string]any{"Envelope": envelopeSchema(), "Error": errorSchema()}
 	for name, s := range d.schemas {
+		schemas[name] = s
+	}
+	for name, s := range ws {
 		schemas[name] = s
 	}
 	doc := map[string]any{

@@ -122,7 +122,7 @@ func (c *conn) authenticated(k *domain.APIKey) {
 		c.authTimer.Stop()
 	}
 	c.h.index(c, k.AccountID)
-	c.send(map[string]any{"event": "authenticated", "version": 1})
+	c.send(map[string]any{"event": "authenticated", "version": domain.WSProtocolVersion})
 }
 
 func (c *conn) send(v any) {

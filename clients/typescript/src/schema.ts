@@ -3604,6 +3604,81 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description a frame a client sends (JSON text) */
+        WebSocketClientMessage: {
+            /** @constant */
+            action: "authenticate";
+            /** @description the API key */
+            apiKey: string;
+        } | {
+            /** @constant */
+            action: "subscribe";
+            /** @description an event type or pattern: a-z, 0-9, _, . and *, up to 64 characters (payment.*, *) */
+            pattern?: string;
+            /** @description one payment's events, for 30 minutes or until it is paid, fails or expires */
+            paymentId?: string;
+        } | {
+            /** @constant */
+            action: "unsubscribe";
+            /** @description an event type or pattern: a-z, 0-9, _, . and *, up to 64 characters (payment.*, *) */
+            pattern?: string;
+            /** @description one payment's events, for 30 minutes or until it is paid, fails or expires */
+            paymentId?: string;
+        } | {
+            /** @constant */
+            action: "ack";
+            /** @description the event frame's id (its delivery id) */
+            id: string;
+        } | {
+            /** @constant */
+            action: "ping";
+        };
+        /** @description an event frame: the webhook delivery's envelope (webhooks section, by event), id the delivery id of the event to this connection's key */
+        WebSocketEvent: {
+            /** Format: date-time */
+            createdAt: string;
+            data: components["schemas"]["PublicTransaction"] | components["schemas"]["SessionView"] | components["schemas"]["InvoiceEventData"] | components["schemas"]["TestTrigger"];
+            /** @enum {string} */
+            event: "payment.created" | "payment.paid" | "payment.failed" | "payment.pix.expired" | "payment.refunded" | "refund.requested" | "refund.completed" | "refund.failed" | "transfer.created" | "transfer.completed" | "transfer.failed" | "transfer.internal.completed" | "transfer.internal.received" | "med.created" | "med.evidence_sent" | "med.updated" | "payment_link.paid" | "invoice.created" | "invoice.processing" | "invoice.issued" | "invoice.failed" | "invoice.cancelled" | "webhook.test";
+            /** @description the delivery id: send it back in an ack */
+            id: string;
+        };
+        /** @description a frame of the gateway's own (not an event) */
+        WebSocketServerMessage: {
+            /** @constant */
+            event: "authenticated";
+            /** @constant */
+            version: 1;
+        } | {
+            /** @constant */
+            event: "subscribed";
+            /**
+             * Format: date-time
+             * @description a paymentId subscription's end
+             */
+            expiresAt?: string;
+            pattern?: string;
+            paymentId?: string;
+        } | {
+            /** @constant */
+            event: "unsubscribed";
+            pattern?: string;
+            paymentId?: string;
+        } | {
+            /** @constant */
+            event: "ping";
+        } | {
+            /** @constant */
+            event: "pong";
+        } | {
+            /** @enum {string} */
+            code: "BAD_REQUEST" | "UNAUTHENTICATED" | "UNAUTHORIZED" | "UNAVAILABLE" | "TOO_MANY_CONNECTIONS" | "INVALID_PATTERN" | "FORBIDDEN" | "SUBSCRIPTION_LIMIT" | "RATE_LIMIT";
+            /** @constant */
+            event: "error";
+            message?: string;
+            pattern?: string;
+            paymentId?: string;
+        };
         WebhookView: {
             id: string;
             url: string;
