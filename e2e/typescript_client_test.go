@@ -22,8 +22,10 @@ const tsDir = "../clients/typescript"
 // against a running Jangada: its types must be what openapi-typescript
 // makes of the document this server serves (else `make clients`), it must
 // compile, and its drive (test/drive.ts) must take a charge to paid,
-// refund it, pay a checkout and verify the charge's webhook, within a
-// deadline. Node.js and npm are needed; -short skips it.
+// receive its payment.paid over the WebSocket gateway with the events
+// helper and ack it (the ack recorded here), refund it, pay a checkout and
+// verify the charge's webhook, within a deadline. Node.js and npm are
+// needed; -short skips it.
 func TestTypeScriptClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drives the TypeScript client with node: not in -short")
@@ -80,13 +82,23 @@ func TestTypeScriptClient(t *testing.T) {
 	t.Logf("tsc: %v", time.Since(step).Round(time.Millisecond))
 
 	step = time.Now()
-	out := run(ctx, t, dir, []string{"JANGADA_BASE_URL=" + e.base + "/v1", "JANGADA_API_KEY=" + m.Key}, node, "dist/test/drive.js")
+	// Node.js 22 has a global WebSocket; 20 has it behind a flag.
+	args := []string{"dist/test/drive.js"}
+	if kind := run(ctx, t, dir, nil, node, "-e", "process.stdout.write(typeof WebSocket)"); kind != "function" {
+		args = append([]string{"--experimental-websocket"}, args...)
+	}
+	out := run(ctx, t, dir, []string{"JANGADA_BASE_URL=" + e.base + "/v1", "JANGADA_API_KEY=" + m.Key, "JANGADA_WS_URL=" + e.ws}, node, args...)
 	t.Logf("drive: %v\n%s", time.Since(step).Round(time.Millisecond), out)
-	for _, want := range []string{"paid", "refund of", "checkout", "verified", "retries honoured Retry-After", "ok in"} {
+	for _, want := range []string{"paid", "websocket payment.paid", "acked", "refund of", "checkout", "verified", "retries honoured Retry-After", "ok in"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the drive did not report %q", want)
 		}
 	}
+	eventually(t, "the drive's ack to be recorded", func() bool {
+		var n int
+		e.app.DB.Get(&n, `SELECT count(*) FROM ws_acks WHERE api_key_id = $1`, m.KeyID)
+		return n == 1
+	})
 	e.verifyLedger()
 }
 

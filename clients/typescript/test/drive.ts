@@ -1,16 +1,18 @@
 // The TypeScript client driven against a running Jangada (the Go test
 // e2e/typescript_client_test.go starts one and runs this with node): a
-// charge paid in the sandbox, its refund, a payment link's checkout paid,
-// and the charge's payment.paid webhook verified, each step under a
-// deadline; then the retries and the verifier's refusals against local
-// stand-ins. Prints one line per step; any failure exits 1.
+// charge paid in the sandbox, received over the WebSocket gateway (Events)
+// and acked, its refund, a payment link's checkout paid, and the charge's
+// payment.paid webhook verified, each step under a deadline; then the
+// retries and the verifier's refusals against local stand-ins. Prints one
+// line per step; any failure exits 1.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { Jangada, JangadaError, idempotencyKey, verifyWebhook, WebhookVerificationError } from "../src/index.js";
+import { Events, EventsError, Jangada, JangadaError, idempotencyKey, verifyWebhook, WebhookVerificationError } from "../src/index.js";
 
 const baseUrl = need("JANGADA_BASE_URL");
 const apiKey = need("JANGADA_API_KEY");
+const wsUrl = need("JANGADA_WS_URL");
 const j = new Jangada({ baseUrl, apiKey, backoffMs: 50 });
 
 function need(name: string): string {
@@ -57,6 +59,7 @@ async function receiver(): Promise<{ url: string; deliveries: Delivery[]; close:
 
 async function drive(): Promise<void> {
   const hooks = await receiver();
+  const events = new Events({ url: wsUrl, apiKey, backoffMs: [] });
   try {
     const endpoint = await j.post("/webhooks/create", { body: { url: hooks.url, events: ["payment.*"] } });
     check(endpoint.secret?.startsWith("whsec_"), "endpoint secret", endpoint);
@@ -76,7 +79,24 @@ async function drive(): Promise<void> {
     } catch (err) {
       check(err instanceof JangadaError && err.status === 400 && err.message.includes("amount") && err.requestId, "a 400 naming amount", String(err));
     }
+    // The gateway: authenticated, the charge subscribed (another
+    // account's or an unknown payment is FORBIDDEN), its payment.paid frame
+    // received, typed by event name, and acked by its delivery id.
+    check((await events.connect()) === 1, "websocket protocol version 1");
+    const sub = await events.subscribe({ paymentId: charge.id });
+    check(sub.paymentId === charge.id && sub.expiresAt, "subscribed to the charge", sub);
+    try {
+      await events.subscribe({ paymentId: "tx_not_ours" });
+      check(false, "a payment of no one's was subscribed");
+    } catch (err) {
+      check(err instanceof EventsError && err.code === "FORBIDDEN", "FORBIDDEN for a payment not of the key's account", String(err));
+    }
+    const frame = events.next("payment.paid", (f) => f.data.id === charge.id, 20_000);
     await j.post("/sandbox/payment-pix/{id}/pay", { params: { path: { id: charge.id } } });
+    const got = await frame;
+    check(got.event === "payment.paid" && got.data.status === "COMPLETED" && got.data.endToEndId && got.id !== got.data.id, "payment.paid frame", got);
+    events.ack(got.id);
+    console.log(`websocket ${got.event} ${got.id} acked`);
     const paid = await until("the charge to be COMPLETED", 20_000, async () => {
       const c = await j.get("/payment-pix/get/{id}", { params: { path: { id: charge.id } } });
       return c.status === "COMPLETED" ? c : undefined;
@@ -121,6 +141,7 @@ async function drive(): Promise<void> {
     await refused("timestamp", () => verifyWebhook(secret, delivery.headers, delivery.body, { now: new Date(Date.now() + 600_000) }));
     console.log(`webhook ${delivery.headers["webhook-id"]} verified`);
   } finally {
+    events.close();
     hooks.close();
   }
 }
