@@ -72,7 +72,8 @@ generate:
 
 ## clients: regenerate both clients of the merchant API from the document the API serves: the Go
 ## client (client/oapi, oapi-codegen, through the document's 3.0 view) and the TypeScript client's
-## types (clients/typescript/src/schema.ts, openapi-typescript on the 3.1 document; needs Node.js
+## types (clients/typescript/src/schema.ts and schema/, openapi-typescript on the 3.1 document, cut into
+## files of at most 450 lines by scripts/split-schema.mjs; needs Node.js
 ## and npm). TestClientIsFresh and TestTypeScriptClient (make test) fail when either is stale.
 clients:
 	$(GO) generate ./client/...
