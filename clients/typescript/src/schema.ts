@@ -38,7 +38,7 @@ export interface components_schemas extends components_schemas_1, components_sch
 export interface components {
     schemas: components_schemas;
     responses: {
-        /** @description invalid input; the message names the field */
+        /** @description invalid input (a body, a parameter, any query value); the message names the field */
         400: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

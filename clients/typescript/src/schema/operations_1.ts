@@ -26,6 +26,7 @@ export interface operations_1 {
                     };
                 };
             };
+            400: components["responses"]["400"];
             401: components["responses"]["401"];
             403: components["responses"]["403"];
             429: components["responses"]["429"];
