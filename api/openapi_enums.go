@@ -2,7 +2,6 @@ package api
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -176,15 +175,4 @@ func caseInsensitive(p *jsonschema.Schema) {
 	case !strings.Contains(p.Description, "case-insensitive"):
 		p.Description = "case-insensitive; " + p.Description
 	}
-}
-
-// enumsIn lists a schema's enum values as strings (for the tests).
-func enumsIn(s *jsonschema.Schema) []string {
-	var out []string
-	for _, v := range s.Enum {
-		if str, ok := v.(string); ok && !slices.Contains(out, str) {
-			out = append(out, str)
-		}
-	}
-	return out
 }
