@@ -8,6 +8,8 @@ import (
 
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/domain/billing"
+	"github.com/jangada/jangada/domain/checkout"
+	"github.com/jangada/jangada/domain/crypto"
 	"github.com/jangada/jangada/domain/med"
 	"github.com/jangada/jangada/domain/pixauto"
 	"github.com/jangada/jangada/domain/schedule"
@@ -50,7 +52,11 @@ var (
 	transactionTypes = domain.Union(domain.TransactionTypes, subaccount.MoveTypes,
 		[]string{billing.TypeBilling, billing.TypeBillingRefund})
 	transactionStatuses = domain.Union(domain.Statuses, med.MedStatuses, pixauto.InstructionStatuses)
-	transactionEnums    = map[string]domain.Enum{"type": transactionTypes, "status": transactionStatuses}
+	payCurrencies       = domain.Exact(crypto.CurrencyEnum.Values...)
+	transactionEnums    = map[string]domain.Enum{"type": transactionTypes, "status": transactionStatuses,
+		"pixKeyType": domain.Exact(domain.PixKeyTypes.Values...), "payCurrency": payCurrencies}
+	webhookEnums = map[string]domain.Enum{"status": domain.Exact(domain.EndpointStatuses.Values...),
+		"scope": domain.Exact(scopeKey, scopeAccount)}
 )
 
 // sharedEnums are the sets of the answer types that several products
@@ -64,7 +70,12 @@ var sharedEnums = map[reflect.Type]map[string]domain.Enum{
 	reflect.TypeFor[domain.PublicReview]():      {"decision": domain.Decisions},
 	reflect.TypeFor[unlocked](): {"lockMode": subaccount.ShownLockModes,
 		"status": domain.Exact(subaccount.Statuses.Values...)},
-	reflect.TypeFor[webhookView](): {"status": domain.Exact(domain.EndpointStatuses.Values...)},
+	reflect.TypeFor[webhookView]():              webhookEnums,
+	reflect.TypeFor[createdWebhook]():           webhookEnums,
+	reflect.TypeFor[portalReady]():              {"mode": domain.Exact(modePortalReady)},
+	reflect.TypeFor[crypto.PublicCryptoQuote](): {"payCurrency": payCurrencies},
+	reflect.TypeFor[checkoutView](): {"status": domain.Exact(checkout.SessionStatuses...),
+		"method": domain.Exact(checkout.Methods.Values...), "payCurrency": payCurrencies},
 }
 
 // fieldTypes are a struct's JSON fields' Go types, embedded structs

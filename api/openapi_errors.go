@@ -97,13 +97,12 @@ var retryAfter = map[string]bool{"409": true, "429": true, "503": true}
 func errorResponses() map[string]any {
 	out := map[string]any{}
 	for code, desc := range errorStatuses {
+		// The limiter's headers are on every answer it counted: all but
+		// a 503 given before it (the key could not be checked), so they
+		// are optional, as every header but X-Request-Id is.
 		headers := map[string]any{"X-Request-Id": headerRef("X-Request-Id")}
-		if code != "503" {
-			// A 503 may come before the limiter counted the request
-			// (the key could not be checked): no budget to report.
-			for _, h := range rateLimitHeaders {
-				headers[h] = headerRef(h)
-			}
+		for _, h := range rateLimitHeaders {
+			headers[h] = headerRef(h)
 		}
 		if retryAfter[code] {
 			headers["Retry-After"] = headerRef("Retry-After")

@@ -29,6 +29,8 @@ func headerComponents() map[string]any {
 	for name, h := range headerDocs {
 		out[name] = map[string]any{"description": h.description, "schema": h.schema}
 	}
+	// withRequestID sets it first, on every answer.
+	out["X-Request-Id"].(map[string]any)["required"] = true
 	return out
 }
 

@@ -8,6 +8,9 @@ import (
 
 // The sub-account portal routes. No answer ever carries the password hash.
 
+// modePortalReady is a portal setup's mode (the spec's).
+const modePortalReady = "portal_ready"
+
 // portalReady answers a portal setup.
 type portalReady struct {
 	Success bool   `json:"success"`
@@ -16,7 +19,7 @@ type portalReady struct {
 
 func (s *Server) portalSetup(c *gin.Context) {
 	bindAndAct[subaccount.PortalSetup, subaccount.PortalSetupRequest](c, "Portal ready", func(p subaccount.PortalSetup) (any, error) {
-		return portalReady{Success: true, Mode: "portal_ready"}, s.Subaccounts.PortalSetup(c.Request.Context(), accountOf(c), p)
+		return portalReady{Success: true, Mode: modePortalReady}, s.Subaccounts.PortalSetup(c.Request.Context(), accountOf(c), p)
 	})
 }
 

@@ -54,10 +54,16 @@ type createdWebhook struct {
 	Secret string `json:"secret"`
 }
 
+// An endpoint's scope: its key's transactions, or its account's.
+const (
+	scopeKey     = "key"
+	scopeAccount = "account"
+)
+
 func viewWebhook(e service.WebhookEndpoint) webhookView {
-	scope := "key"
+	scope := scopeKey
 	if e.APIKeyID == nil {
-		scope = "account"
+		scope = scopeAccount
 	}
 	return webhookView{ID: e.ID, URL: e.URL, Events: []string(e.Events), Description: e.Description, Status: e.Status,
 		Scope: scope, APIKeyID: e.APIKeyID, CreatedAt: e.CreatedAt}

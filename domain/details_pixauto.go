@@ -38,6 +38,9 @@ const (
 	AttemptFailed  = "FAILED"
 )
 
+// AttemptStatuses are a debit attempt's statuses.
+var AttemptStatuses = []string{AttemptPending, AttemptPaid, AttemptFailed}
+
 // PixAutomaticAttempt is one debit of an instruction sent to the payer's
 // institution.
 type PixAutomaticAttempt struct {

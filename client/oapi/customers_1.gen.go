@@ -4,17 +4,105 @@
 package oapi
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 
-	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for CustomersCreateJSONBodyState.
+const (
+	CustomersCreateJSONBodyStateAC CustomersCreateJSONBodyState = "AC"
+	CustomersCreateJSONBodyStateAL CustomersCreateJSONBodyState = "AL"
+	CustomersCreateJSONBodyStateAM CustomersCreateJSONBodyState = "AM"
+	CustomersCreateJSONBodyStateAP CustomersCreateJSONBodyState = "AP"
+	CustomersCreateJSONBodyStateBA CustomersCreateJSONBodyState = "BA"
+	CustomersCreateJSONBodyStateCE CustomersCreateJSONBodyState = "CE"
+	CustomersCreateJSONBodyStateDF CustomersCreateJSONBodyState = "DF"
+	CustomersCreateJSONBodyStateES CustomersCreateJSONBodyState = "ES"
+	CustomersCreateJSONBodyStateGO CustomersCreateJSONBodyState = "GO"
+	CustomersCreateJSONBodyStateMA CustomersCreateJSONBodyState = "MA"
+	CustomersCreateJSONBodyStateMG CustomersCreateJSONBodyState = "MG"
+	CustomersCreateJSONBodyStateMS CustomersCreateJSONBodyState = "MS"
+	CustomersCreateJSONBodyStateMT CustomersCreateJSONBodyState = "MT"
+	CustomersCreateJSONBodyStatePA CustomersCreateJSONBodyState = "PA"
+	CustomersCreateJSONBodyStatePB CustomersCreateJSONBodyState = "PB"
+	CustomersCreateJSONBodyStatePE CustomersCreateJSONBodyState = "PE"
+	CustomersCreateJSONBodyStatePI CustomersCreateJSONBodyState = "PI"
+	CustomersCreateJSONBodyStatePR CustomersCreateJSONBodyState = "PR"
+	CustomersCreateJSONBodyStateRJ CustomersCreateJSONBodyState = "RJ"
+	CustomersCreateJSONBodyStateRN CustomersCreateJSONBodyState = "RN"
+	CustomersCreateJSONBodyStateRO CustomersCreateJSONBodyState = "RO"
+	CustomersCreateJSONBodyStateRR CustomersCreateJSONBodyState = "RR"
+	CustomersCreateJSONBodyStateRS CustomersCreateJSONBodyState = "RS"
+	CustomersCreateJSONBodyStateSC CustomersCreateJSONBodyState = "SC"
+	CustomersCreateJSONBodyStateSE CustomersCreateJSONBodyState = "SE"
+	CustomersCreateJSONBodyStateSP CustomersCreateJSONBodyState = "SP"
+	CustomersCreateJSONBodyStateTO CustomersCreateJSONBodyState = "TO"
+)
+
+// Valid indicates whether the value is a known member of the CustomersCreateJSONBodyState enum.
+func (e CustomersCreateJSONBodyState) Valid() bool {
+	switch e {
+	case CustomersCreateJSONBodyStateAC:
+		return true
+	case CustomersCreateJSONBodyStateAL:
+		return true
+	case CustomersCreateJSONBodyStateAM:
+		return true
+	case CustomersCreateJSONBodyStateAP:
+		return true
+	case CustomersCreateJSONBodyStateBA:
+		return true
+	case CustomersCreateJSONBodyStateCE:
+		return true
+	case CustomersCreateJSONBodyStateDF:
+		return true
+	case CustomersCreateJSONBodyStateES:
+		return true
+	case CustomersCreateJSONBodyStateGO:
+		return true
+	case CustomersCreateJSONBodyStateMA:
+		return true
+	case CustomersCreateJSONBodyStateMG:
+		return true
+	case CustomersCreateJSONBodyStateMS:
+		return true
+	case CustomersCreateJSONBodyStateMT:
+		return true
+	case CustomersCreateJSONBodyStatePA:
+		return true
+	case CustomersCreateJSONBodyStatePB:
+		return true
+	case CustomersCreateJSONBodyStatePE:
+		return true
+	case CustomersCreateJSONBodyStatePI:
+		return true
+	case CustomersCreateJSONBodyStatePR:
+		return true
+	case CustomersCreateJSONBodyStateRJ:
+		return true
+	case CustomersCreateJSONBodyStateRN:
+		return true
+	case CustomersCreateJSONBodyStateRO:
+		return true
+	case CustomersCreateJSONBodyStateRR:
+		return true
+	case CustomersCreateJSONBodyStateRS:
+		return true
+	case CustomersCreateJSONBodyStateSC:
+		return true
+	case CustomersCreateJSONBodyStateSE:
+		return true
+	case CustomersCreateJSONBodyStateSP:
+		return true
+	case CustomersCreateJSONBodyStateTO:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for CustomersCreateJSONBodyType.
 const (
@@ -28,6 +116,99 @@ func (e CustomersCreateJSONBodyType) Valid() bool {
 	case CustomersCreateJSONBodyTypePF:
 		return true
 	case CustomersCreateJSONBodyTypePJ:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomersUpdateJSONBodyState.
+const (
+	CustomersUpdateJSONBodyStateAC CustomersUpdateJSONBodyState = "AC"
+	CustomersUpdateJSONBodyStateAL CustomersUpdateJSONBodyState = "AL"
+	CustomersUpdateJSONBodyStateAM CustomersUpdateJSONBodyState = "AM"
+	CustomersUpdateJSONBodyStateAP CustomersUpdateJSONBodyState = "AP"
+	CustomersUpdateJSONBodyStateBA CustomersUpdateJSONBodyState = "BA"
+	CustomersUpdateJSONBodyStateCE CustomersUpdateJSONBodyState = "CE"
+	CustomersUpdateJSONBodyStateDF CustomersUpdateJSONBodyState = "DF"
+	CustomersUpdateJSONBodyStateES CustomersUpdateJSONBodyState = "ES"
+	CustomersUpdateJSONBodyStateGO CustomersUpdateJSONBodyState = "GO"
+	CustomersUpdateJSONBodyStateMA CustomersUpdateJSONBodyState = "MA"
+	CustomersUpdateJSONBodyStateMG CustomersUpdateJSONBodyState = "MG"
+	CustomersUpdateJSONBodyStateMS CustomersUpdateJSONBodyState = "MS"
+	CustomersUpdateJSONBodyStateMT CustomersUpdateJSONBodyState = "MT"
+	CustomersUpdateJSONBodyStatePA CustomersUpdateJSONBodyState = "PA"
+	CustomersUpdateJSONBodyStatePB CustomersUpdateJSONBodyState = "PB"
+	CustomersUpdateJSONBodyStatePE CustomersUpdateJSONBodyState = "PE"
+	CustomersUpdateJSONBodyStatePI CustomersUpdateJSONBodyState = "PI"
+	CustomersUpdateJSONBodyStatePR CustomersUpdateJSONBodyState = "PR"
+	CustomersUpdateJSONBodyStateRJ CustomersUpdateJSONBodyState = "RJ"
+	CustomersUpdateJSONBodyStateRN CustomersUpdateJSONBodyState = "RN"
+	CustomersUpdateJSONBodyStateRO CustomersUpdateJSONBodyState = "RO"
+	CustomersUpdateJSONBodyStateRR CustomersUpdateJSONBodyState = "RR"
+	CustomersUpdateJSONBodyStateRS CustomersUpdateJSONBodyState = "RS"
+	CustomersUpdateJSONBodyStateSC CustomersUpdateJSONBodyState = "SC"
+	CustomersUpdateJSONBodyStateSE CustomersUpdateJSONBodyState = "SE"
+	CustomersUpdateJSONBodyStateSP CustomersUpdateJSONBodyState = "SP"
+	CustomersUpdateJSONBodyStateTO CustomersUpdateJSONBodyState = "TO"
+)
+
+// Valid indicates whether the value is a known member of the CustomersUpdateJSONBodyState enum.
+func (e CustomersUpdateJSONBodyState) Valid() bool {
+	switch e {
+	case CustomersUpdateJSONBodyStateAC:
+		return true
+	case CustomersUpdateJSONBodyStateAL:
+		return true
+	case CustomersUpdateJSONBodyStateAM:
+		return true
+	case CustomersUpdateJSONBodyStateAP:
+		return true
+	case CustomersUpdateJSONBodyStateBA:
+		return true
+	case CustomersUpdateJSONBodyStateCE:
+		return true
+	case CustomersUpdateJSONBodyStateDF:
+		return true
+	case CustomersUpdateJSONBodyStateES:
+		return true
+	case CustomersUpdateJSONBodyStateGO:
+		return true
+	case CustomersUpdateJSONBodyStateMA:
+		return true
+	case CustomersUpdateJSONBodyStateMG:
+		return true
+	case CustomersUpdateJSONBodyStateMS:
+		return true
+	case CustomersUpdateJSONBodyStateMT:
+		return true
+	case CustomersUpdateJSONBodyStatePA:
+		return true
+	case CustomersUpdateJSONBodyStatePB:
+		return true
+	case CustomersUpdateJSONBodyStatePE:
+		return true
+	case CustomersUpdateJSONBodyStatePI:
+		return true
+	case CustomersUpdateJSONBodyStatePR:
+		return true
+	case CustomersUpdateJSONBodyStateRJ:
+		return true
+	case CustomersUpdateJSONBodyStateRN:
+		return true
+	case CustomersUpdateJSONBodyStateRO:
+		return true
+	case CustomersUpdateJSONBodyStateRR:
+		return true
+	case CustomersUpdateJSONBodyStateRS:
+		return true
+	case CustomersUpdateJSONBodyStateSC:
+		return true
+	case CustomersUpdateJSONBodyStateSE:
+		return true
+	case CustomersUpdateJSONBodyStateSP:
+		return true
+	case CustomersUpdateJSONBodyStateTO:
 		return true
 	default:
 		return false
@@ -64,8 +245,8 @@ type CustomersCreateJSONBody struct {
 	// Phone with area code
 	Phone *string `json:"phone,omitempty"`
 
-	// State Brazilian state (UF)
-	State *string `json:"state,omitempty"`
+	// State case-insensitive; Brazilian state (UF)
+	State *CustomersCreateJSONBodyState `json:"state,omitempty"`
 
 	// Status ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado
 	Status *string `json:"status,omitempty"`
@@ -82,6 +263,9 @@ type CustomersCreateParams struct {
 	// IdempotencyKey retry-safe create: the same key (per API key) answers with what the first attempt did
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
+
+// CustomersCreateJSONBodyState defines parameters for CustomersCreate.
+type CustomersCreateJSONBodyState string
 
 // CustomersCreateJSONBodyType defines parameters for CustomersCreate.
 type CustomersCreateJSONBodyType string
@@ -107,8 +291,8 @@ type CustomersUpdateJSONBody struct {
 	// Phone with area code
 	Phone *string `json:"phone,omitempty"`
 
-	// State Brazilian state (UF)
-	State *string `json:"state,omitempty"`
+	// State case-insensitive; Brazilian state (UF)
+	State *CustomersUpdateJSONBodyState `json:"state,omitempty"`
 
 	// Status ACTIVE/INACTIVE/BLOCKED or Ativo/Inativo/Bloqueado
 	Status *string `json:"status,omitempty"`
@@ -119,6 +303,9 @@ type CustomersUpdateJSONBody struct {
 	// Whatsapp with area code
 	Whatsapp *string `json:"whatsapp,omitempty"`
 }
+
+// CustomersUpdateJSONBodyState defines parameters for CustomersUpdate.
+type CustomersUpdateJSONBodyState string
 
 // CustomersUpdateJSONBodyType defines parameters for CustomersUpdate.
 type CustomersUpdateJSONBodyType string
@@ -252,161 +439,4 @@ func (c *Client) CustomersList(ctx context.Context, params *CustomersListParams,
 		return nil, err
 	}
 	return c.Client.Do(req)
-}
-
-// CustomersUpdateWithBody Update a customer
-//
-// Takes any type of body and a specified content type.
-//
-// Corresponds with PATCH /customers/update/{id} (the `CustomersUpdate` operationId).
-func (c *Client) CustomersUpdateWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCustomersUpdateRequestWithBody(c.Server, id, contentType, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// CustomersUpdate Update a customer
-//
-// Takes a body of the `application/json` content type.
-//
-// Corresponds with PATCH /customers/update/{id} (the `CustomersUpdate` operationId).
-func (c *Client) CustomersUpdate(ctx context.Context, id string, body CustomersUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewCustomersUpdateRequest(c.Server, id, body)
-	if err != nil {
-		return nil, err
-	}
-	req = req.WithContext(ctx)
-	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
-		return nil, err
-	}
-	return c.Client.Do(req)
-}
-
-// NewCustomersCreateRequest calls the generic CustomersCreate builder with application/json body
-func NewCustomersCreateRequest(server string, params *CustomersCreateParams, body CustomersCreateJSONRequestBody) (*http.Request, error) {
-	var bodyReader io.Reader
-	buf, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	bodyReader = bytes.NewReader(buf)
-	return NewCustomersCreateRequestWithBody(server, params, "application/json", bodyReader)
-}
-
-// NewCustomersCreateRequestWithBody constructs an http.Request for the CustomersCreate method, with any body, and a specified content type
-func NewCustomersCreateRequestWithBody(server string, params *CustomersCreateParams, contentType string, body io.Reader) (*http.Request, error) {
-	var err error
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/customers/create")
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-
-	req.Header.Add("Content-Type", contentType)
-
-	if params != nil {
-
-		if params.IdempotencyKey != nil {
-			var headerParam0 string
-
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
-			if err != nil {
-				return nil, err
-			}
-
-			req.Header.Set("Idempotency-Key", headerParam0)
-		}
-
-	}
-
-	return req, nil
-}
-
-// NewCustomersDeleteRequest constructs an http.Request for the CustomersDelete method
-func NewCustomersDeleteRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/customers/delete/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
-}
-
-// NewCustomersGetRequest constructs an http.Request for the CustomersGet method
-func NewCustomersGetRequest(server string, id string) (*http.Request, error) {
-	var err error
-
-	var pathParam0 string
-
-	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
-	if err != nil {
-		return nil, err
-	}
-
-	serverURL, err := url.Parse(server)
-	if err != nil {
-		return nil, err
-	}
-
-	operationPath := fmt.Sprintf("/customers/get/%s", pathParam0)
-	if operationPath[0] == '/' {
-		operationPath = "." + operationPath
-	}
-
-	queryURL, err := serverURL.Parse(operationPath)
-	if err != nil {
-		return nil, err
-	}
-
-	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-
-	return req, nil
 }

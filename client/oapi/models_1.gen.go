@@ -3,6 +3,27 @@
 
 package oapi
 
+// Defines values for AttemptStatus.
+const (
+	AttemptStatusFAILED  AttemptStatus = "FAILED"
+	AttemptStatusPAID    AttemptStatus = "PAID"
+	AttemptStatusPENDING AttemptStatus = "PENDING"
+)
+
+// Valid indicates whether the value is a known member of the AttemptStatus enum.
+func (e AttemptStatus) Valid() bool {
+	switch e {
+	case AttemptStatusFAILED:
+		return true
+	case AttemptStatusPAID:
+		return true
+	case AttemptStatusPENDING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BillingRefundStatus.
 const (
 	BillingRefundStatusCOMPLETED BillingRefundStatus = "COMPLETED"
@@ -93,6 +114,30 @@ func (e CheckoutViewMethod) Valid() bool {
 	}
 }
 
+// Defines values for CheckoutViewPayCurrency.
+const (
+	CheckoutViewPayCurrencyBTC  CheckoutViewPayCurrency = "BTC"
+	CheckoutViewPayCurrencyETH  CheckoutViewPayCurrency = "ETH"
+	CheckoutViewPayCurrencyUSDT CheckoutViewPayCurrency = "USDT"
+	CheckoutViewPayCurrencyXRP  CheckoutViewPayCurrency = "XRP"
+)
+
+// Valid indicates whether the value is a known member of the CheckoutViewPayCurrency enum.
+func (e CheckoutViewPayCurrency) Valid() bool {
+	switch e {
+	case CheckoutViewPayCurrencyBTC:
+		return true
+	case CheckoutViewPayCurrencyETH:
+		return true
+	case CheckoutViewPayCurrencyUSDT:
+		return true
+	case CheckoutViewPayCurrencyXRP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CheckoutViewStatus.
 const (
 	CheckoutViewStatusEXPIRED CheckoutViewStatus = "EXPIRED"
@@ -144,6 +189,135 @@ func (e CouponStatus) Valid() bool {
 	case CouponStatusACTIVE:
 		return true
 	case CouponStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatedWebhookScope.
+const (
+	CreatedWebhookScopeAccount CreatedWebhookScope = "account"
+	CreatedWebhookScopeKey     CreatedWebhookScope = "key"
+)
+
+// Valid indicates whether the value is a known member of the CreatedWebhookScope enum.
+func (e CreatedWebhookScope) Valid() bool {
+	switch e {
+	case CreatedWebhookScopeAccount:
+		return true
+	case CreatedWebhookScopeKey:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatedWebhookStatus.
+const (
+	CreatedWebhookStatusACTIVE   CreatedWebhookStatus = "ACTIVE"
+	CreatedWebhookStatusDISABLED CreatedWebhookStatus = "DISABLED"
+)
+
+// Valid indicates whether the value is a known member of the CreatedWebhookStatus enum.
+func (e CreatedWebhookStatus) Valid() bool {
+	switch e {
+	case CreatedWebhookStatusACTIVE:
+		return true
+	case CreatedWebhookStatusDISABLED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CustomerState.
+const (
+	CustomerStateAC CustomerState = "AC"
+	CustomerStateAL CustomerState = "AL"
+	CustomerStateAM CustomerState = "AM"
+	CustomerStateAP CustomerState = "AP"
+	CustomerStateBA CustomerState = "BA"
+	CustomerStateCE CustomerState = "CE"
+	CustomerStateDF CustomerState = "DF"
+	CustomerStateES CustomerState = "ES"
+	CustomerStateGO CustomerState = "GO"
+	CustomerStateMA CustomerState = "MA"
+	CustomerStateMG CustomerState = "MG"
+	CustomerStateMS CustomerState = "MS"
+	CustomerStateMT CustomerState = "MT"
+	CustomerStatePA CustomerState = "PA"
+	CustomerStatePB CustomerState = "PB"
+	CustomerStatePE CustomerState = "PE"
+	CustomerStatePI CustomerState = "PI"
+	CustomerStatePR CustomerState = "PR"
+	CustomerStateRJ CustomerState = "RJ"
+	CustomerStateRN CustomerState = "RN"
+	CustomerStateRO CustomerState = "RO"
+	CustomerStateRR CustomerState = "RR"
+	CustomerStateRS CustomerState = "RS"
+	CustomerStateSC CustomerState = "SC"
+	CustomerStateSE CustomerState = "SE"
+	CustomerStateSP CustomerState = "SP"
+	CustomerStateTO CustomerState = "TO"
+)
+
+// Valid indicates whether the value is a known member of the CustomerState enum.
+func (e CustomerState) Valid() bool {
+	switch e {
+	case CustomerStateAC:
+		return true
+	case CustomerStateAL:
+		return true
+	case CustomerStateAM:
+		return true
+	case CustomerStateAP:
+		return true
+	case CustomerStateBA:
+		return true
+	case CustomerStateCE:
+		return true
+	case CustomerStateDF:
+		return true
+	case CustomerStateES:
+		return true
+	case CustomerStateGO:
+		return true
+	case CustomerStateMA:
+		return true
+	case CustomerStateMG:
+		return true
+	case CustomerStateMS:
+		return true
+	case CustomerStateMT:
+		return true
+	case CustomerStatePA:
+		return true
+	case CustomerStatePB:
+		return true
+	case CustomerStatePE:
+		return true
+	case CustomerStatePI:
+		return true
+	case CustomerStatePR:
+		return true
+	case CustomerStateRJ:
+		return true
+	case CustomerStateRN:
+		return true
+	case CustomerStateRO:
+		return true
+	case CustomerStateRR:
+		return true
+	case CustomerStateRS:
+		return true
+	case CustomerStateSC:
+		return true
+	case CustomerStateSE:
+		return true
+	case CustomerStateSP:
+		return true
+	case CustomerStateTO:
 		return true
 	default:
 		return false
@@ -255,164 +429,4 @@ const (
 	InstructionStatusFAILED    InstructionStatus = "FAILED"
 	InstructionStatusPAID      InstructionStatus = "PAID"
 	InstructionStatusSCHEDULED InstructionStatus = "SCHEDULED"
-)
-
-// Valid indicates whether the value is a known member of the InstructionStatus enum.
-func (e InstructionStatus) Valid() bool {
-	switch e {
-	case InstructionStatusCANCELED:
-		return true
-	case InstructionStatusFAILED:
-		return true
-	case InstructionStatusPAID:
-		return true
-	case InstructionStatusSCHEDULED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for LeanStatus.
-const (
-	LeanStatusACCEPTED    LeanStatus = "ACCEPTED"
-	LeanStatusCANCELED    LeanStatus = "CANCELED"
-	LeanStatusCOMPLETED   LeanStatus = "COMPLETED"
-	LeanStatusEXPIRED     LeanStatus = "EXPIRED"
-	LeanStatusFAILED      LeanStatus = "FAILED"
-	LeanStatusOPEN        LeanStatus = "OPEN"
-	LeanStatusPAID        LeanStatus = "PAID"
-	LeanStatusPENDING     LeanStatus = "PENDING"
-	LeanStatusPROCESSING  LeanStatus = "PROCESSING"
-	LeanStatusREJECTED    LeanStatus = "REJECTED"
-	LeanStatusREVERSED    LeanStatus = "REVERSED"
-	LeanStatusSCHEDULED   LeanStatus = "SCHEDULED"
-	LeanStatusUNDERREVIEW LeanStatus = "UNDER_REVIEW"
-)
-
-// Valid indicates whether the value is a known member of the LeanStatus enum.
-func (e LeanStatus) Valid() bool {
-	switch e {
-	case LeanStatusACCEPTED:
-		return true
-	case LeanStatusCANCELED:
-		return true
-	case LeanStatusCOMPLETED:
-		return true
-	case LeanStatusEXPIRED:
-		return true
-	case LeanStatusFAILED:
-		return true
-	case LeanStatusOPEN:
-		return true
-	case LeanStatusPAID:
-		return true
-	case LeanStatusPENDING:
-		return true
-	case LeanStatusPROCESSING:
-		return true
-	case LeanStatusREJECTED:
-		return true
-	case LeanStatusREVERSED:
-		return true
-	case LeanStatusSCHEDULED:
-		return true
-	case LeanStatusUNDERREVIEW:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for LinkViewAllowedMethods.
-const (
-	LinkViewAllowedMethodsCRYPTO LinkViewAllowedMethods = "CRYPTO"
-	LinkViewAllowedMethodsPIX    LinkViewAllowedMethods = "PIX"
-)
-
-// Valid indicates whether the value is a known member of the LinkViewAllowedMethods enum.
-func (e LinkViewAllowedMethods) Valid() bool {
-	switch e {
-	case LinkViewAllowedMethodsCRYPTO:
-		return true
-	case LinkViewAllowedMethodsPIX:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for LinkViewCustomerMode.
-const (
-	LinkViewCustomerModeNONE     LinkViewCustomerMode = "NONE"
-	LinkViewCustomerModeOPTIONAL LinkViewCustomerMode = "OPTIONAL"
-	LinkViewCustomerModeREQUIRED LinkViewCustomerMode = "REQUIRED"
-)
-
-// Valid indicates whether the value is a known member of the LinkViewCustomerMode enum.
-func (e LinkViewCustomerMode) Valid() bool {
-	switch e {
-	case LinkViewCustomerModeNONE:
-		return true
-	case LinkViewCustomerModeOPTIONAL:
-		return true
-	case LinkViewCustomerModeREQUIRED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for LinkViewStatus.
-const (
-	LinkViewStatusACTIVE   LinkViewStatus = "ACTIVE"
-	LinkViewStatusINACTIVE LinkViewStatus = "INACTIVE"
-)
-
-// Valid indicates whether the value is a known member of the LinkViewStatus enum.
-func (e LinkViewStatus) Valid() bool {
-	switch e {
-	case LinkViewStatusACTIVE:
-		return true
-	case LinkViewStatusINACTIVE:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PixautoViewFrequency.
-const (
-	PixautoViewFrequencyMONTHLY      PixautoViewFrequency = "MONTHLY"
-	PixautoViewFrequencyQUARTERLY    PixautoViewFrequency = "QUARTERLY"
-	PixautoViewFrequencySEMIANNUALLY PixautoViewFrequency = "SEMIANNUALLY"
-	PixautoViewFrequencyWEEKLY       PixautoViewFrequency = "WEEKLY"
-	PixautoViewFrequencyYEARLY       PixautoViewFrequency = "YEARLY"
-)
-
-// Valid indicates whether the value is a known member of the PixautoViewFrequency enum.
-func (e PixautoViewFrequency) Valid() bool {
-	switch e {
-	case PixautoViewFrequencyMONTHLY:
-		return true
-	case PixautoViewFrequencyQUARTERLY:
-		return true
-	case PixautoViewFrequencySEMIANNUALLY:
-		return true
-	case PixautoViewFrequencyWEEKLY:
-		return true
-	case PixautoViewFrequencyYEARLY:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PixautoViewStatus.
-const (
-	PixautoViewStatusACTIVE   PixautoViewStatus = "ACTIVE"
-	PixautoViewStatusCANCELED PixautoViewStatus = "CANCELED"
-	PixautoViewStatusEXPIRED  PixautoViewStatus = "EXPIRED"
-	PixautoViewStatusPENDING  PixautoViewStatus = "PENDING"
-	PixautoViewStatusREJECTED PixautoViewStatus = "REJECTED"
 )

@@ -3,6 +3,166 @@
 
 package oapi
 
+// Valid indicates whether the value is a known member of the InstructionStatus enum.
+func (e InstructionStatus) Valid() bool {
+	switch e {
+	case InstructionStatusCANCELED:
+		return true
+	case InstructionStatusFAILED:
+		return true
+	case InstructionStatusPAID:
+		return true
+	case InstructionStatusSCHEDULED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LeanStatus.
+const (
+	LeanStatusACCEPTED    LeanStatus = "ACCEPTED"
+	LeanStatusCANCELED    LeanStatus = "CANCELED"
+	LeanStatusCOMPLETED   LeanStatus = "COMPLETED"
+	LeanStatusEXPIRED     LeanStatus = "EXPIRED"
+	LeanStatusFAILED      LeanStatus = "FAILED"
+	LeanStatusOPEN        LeanStatus = "OPEN"
+	LeanStatusPAID        LeanStatus = "PAID"
+	LeanStatusPENDING     LeanStatus = "PENDING"
+	LeanStatusPROCESSING  LeanStatus = "PROCESSING"
+	LeanStatusREJECTED    LeanStatus = "REJECTED"
+	LeanStatusREVERSED    LeanStatus = "REVERSED"
+	LeanStatusSCHEDULED   LeanStatus = "SCHEDULED"
+	LeanStatusUNDERREVIEW LeanStatus = "UNDER_REVIEW"
+)
+
+// Valid indicates whether the value is a known member of the LeanStatus enum.
+func (e LeanStatus) Valid() bool {
+	switch e {
+	case LeanStatusACCEPTED:
+		return true
+	case LeanStatusCANCELED:
+		return true
+	case LeanStatusCOMPLETED:
+		return true
+	case LeanStatusEXPIRED:
+		return true
+	case LeanStatusFAILED:
+		return true
+	case LeanStatusOPEN:
+		return true
+	case LeanStatusPAID:
+		return true
+	case LeanStatusPENDING:
+		return true
+	case LeanStatusPROCESSING:
+		return true
+	case LeanStatusREJECTED:
+		return true
+	case LeanStatusREVERSED:
+		return true
+	case LeanStatusSCHEDULED:
+		return true
+	case LeanStatusUNDERREVIEW:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkViewAllowedMethods.
+const (
+	LinkViewAllowedMethodsCRYPTO LinkViewAllowedMethods = "CRYPTO"
+	LinkViewAllowedMethodsPIX    LinkViewAllowedMethods = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewAllowedMethods enum.
+func (e LinkViewAllowedMethods) Valid() bool {
+	switch e {
+	case LinkViewAllowedMethodsCRYPTO:
+		return true
+	case LinkViewAllowedMethodsPIX:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkViewCustomerMode.
+const (
+	LinkViewCustomerModeNONE     LinkViewCustomerMode = "NONE"
+	LinkViewCustomerModeOPTIONAL LinkViewCustomerMode = "OPTIONAL"
+	LinkViewCustomerModeREQUIRED LinkViewCustomerMode = "REQUIRED"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewCustomerMode enum.
+func (e LinkViewCustomerMode) Valid() bool {
+	switch e {
+	case LinkViewCustomerModeNONE:
+		return true
+	case LinkViewCustomerModeOPTIONAL:
+		return true
+	case LinkViewCustomerModeREQUIRED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LinkViewStatus.
+const (
+	LinkViewStatusACTIVE   LinkViewStatus = "ACTIVE"
+	LinkViewStatusINACTIVE LinkViewStatus = "INACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the LinkViewStatus enum.
+func (e LinkViewStatus) Valid() bool {
+	switch e {
+	case LinkViewStatusACTIVE:
+		return true
+	case LinkViewStatusINACTIVE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PixautoViewFrequency.
+const (
+	PixautoViewFrequencyMONTHLY      PixautoViewFrequency = "MONTHLY"
+	PixautoViewFrequencyQUARTERLY    PixautoViewFrequency = "QUARTERLY"
+	PixautoViewFrequencySEMIANNUALLY PixautoViewFrequency = "SEMIANNUALLY"
+	PixautoViewFrequencyWEEKLY       PixautoViewFrequency = "WEEKLY"
+	PixautoViewFrequencyYEARLY       PixautoViewFrequency = "YEARLY"
+)
+
+// Valid indicates whether the value is a known member of the PixautoViewFrequency enum.
+func (e PixautoViewFrequency) Valid() bool {
+	switch e {
+	case PixautoViewFrequencyMONTHLY:
+		return true
+	case PixautoViewFrequencyQUARTERLY:
+		return true
+	case PixautoViewFrequencySEMIANNUALLY:
+		return true
+	case PixautoViewFrequencyWEEKLY:
+		return true
+	case PixautoViewFrequencyYEARLY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PixautoViewStatus.
+const (
+	PixautoViewStatusACTIVE   PixautoViewStatus = "ACTIVE"
+	PixautoViewStatusCANCELED PixautoViewStatus = "CANCELED"
+	PixautoViewStatusEXPIRED  PixautoViewStatus = "EXPIRED"
+	PixautoViewStatusPENDING  PixautoViewStatus = "PENDING"
+	PixautoViewStatusREJECTED PixautoViewStatus = "REJECTED"
+)
+
 // Valid indicates whether the value is a known member of the PixautoViewStatus enum.
 func (e PixautoViewStatus) Valid() bool {
 	switch e {
@@ -15,6 +175,21 @@ func (e PixautoViewStatus) Valid() bool {
 	case PixautoViewStatusPENDING:
 		return true
 	case PixautoViewStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PortalReadyMode.
+const (
+	PortalReadyModePortalReady PortalReadyMode = "portal_ready"
+)
+
+// Valid indicates whether the value is a known member of the PortalReadyMode enum.
+func (e PortalReadyMode) Valid() bool {
+	switch e {
+	case PortalReadyModePortalReady:
 		return true
 	default:
 		return false
@@ -132,6 +307,30 @@ func (e PublicBillingStatus) Valid() bool {
 	}
 }
 
+// Defines values for PublicCryptoQuotePayCurrency.
+const (
+	PublicCryptoQuotePayCurrencyBTC  PublicCryptoQuotePayCurrency = "BTC"
+	PublicCryptoQuotePayCurrencyETH  PublicCryptoQuotePayCurrency = "ETH"
+	PublicCryptoQuotePayCurrencyUSDT PublicCryptoQuotePayCurrency = "USDT"
+	PublicCryptoQuotePayCurrencyXRP  PublicCryptoQuotePayCurrency = "XRP"
+)
+
+// Valid indicates whether the value is a known member of the PublicCryptoQuotePayCurrency enum.
+func (e PublicCryptoQuotePayCurrency) Valid() bool {
+	switch e {
+	case PublicCryptoQuotePayCurrencyBTC:
+		return true
+	case PublicCryptoQuotePayCurrencyETH:
+		return true
+	case PublicCryptoQuotePayCurrencyUSDT:
+		return true
+	case PublicCryptoQuotePayCurrencyXRP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PublicRefundNature.
 const (
 	PublicRefundNatureORIGINAL PublicRefundNature = "ORIGINAL"
@@ -198,214 +397,35 @@ func (e PublicReviewDecision) Valid() bool {
 	}
 }
 
-// Defines values for PublicTransactionStatus.
+// Defines values for PublicTransactionPayCurrency.
 const (
-	PublicTransactionStatusACCEPTED    PublicTransactionStatus = "ACCEPTED"
-	PublicTransactionStatusCANCELED    PublicTransactionStatus = "CANCELED"
-	PublicTransactionStatusCOMPLETED   PublicTransactionStatus = "COMPLETED"
-	PublicTransactionStatusEXPIRED     PublicTransactionStatus = "EXPIRED"
-	PublicTransactionStatusFAILED      PublicTransactionStatus = "FAILED"
-	PublicTransactionStatusOPEN        PublicTransactionStatus = "OPEN"
-	PublicTransactionStatusPAID        PublicTransactionStatus = "PAID"
-	PublicTransactionStatusPENDING     PublicTransactionStatus = "PENDING"
-	PublicTransactionStatusPROCESSING  PublicTransactionStatus = "PROCESSING"
-	PublicTransactionStatusREJECTED    PublicTransactionStatus = "REJECTED"
-	PublicTransactionStatusREVERSED    PublicTransactionStatus = "REVERSED"
-	PublicTransactionStatusSCHEDULED   PublicTransactionStatus = "SCHEDULED"
-	PublicTransactionStatusUNDERREVIEW PublicTransactionStatus = "UNDER_REVIEW"
+	PublicTransactionPayCurrencyBTC  PublicTransactionPayCurrency = "BTC"
+	PublicTransactionPayCurrencyETH  PublicTransactionPayCurrency = "ETH"
+	PublicTransactionPayCurrencyUSDT PublicTransactionPayCurrency = "USDT"
+	PublicTransactionPayCurrencyXRP  PublicTransactionPayCurrency = "XRP"
 )
 
-// Valid indicates whether the value is a known member of the PublicTransactionStatus enum.
-func (e PublicTransactionStatus) Valid() bool {
+// Valid indicates whether the value is a known member of the PublicTransactionPayCurrency enum.
+func (e PublicTransactionPayCurrency) Valid() bool {
 	switch e {
-	case PublicTransactionStatusACCEPTED:
+	case PublicTransactionPayCurrencyBTC:
 		return true
-	case PublicTransactionStatusCANCELED:
+	case PublicTransactionPayCurrencyETH:
 		return true
-	case PublicTransactionStatusCOMPLETED:
+	case PublicTransactionPayCurrencyUSDT:
 		return true
-	case PublicTransactionStatusEXPIRED:
-		return true
-	case PublicTransactionStatusFAILED:
-		return true
-	case PublicTransactionStatusOPEN:
-		return true
-	case PublicTransactionStatusPAID:
-		return true
-	case PublicTransactionStatusPENDING:
-		return true
-	case PublicTransactionStatusPROCESSING:
-		return true
-	case PublicTransactionStatusREJECTED:
-		return true
-	case PublicTransactionStatusREVERSED:
-		return true
-	case PublicTransactionStatusSCHEDULED:
-		return true
-	case PublicTransactionStatusUNDERREVIEW:
+	case PublicTransactionPayCurrencyXRP:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PublicTransactionType.
+// Defines values for PublicTransactionPixKeyType.
 const (
-	PublicTransactionTypeADJUSTMENT              PublicTransactionType = "ADJUSTMENT"
-	PublicTransactionTypeBILLING                 PublicTransactionType = "BILLING"
-	PublicTransactionTypeBILLINGREFUND           PublicTransactionType = "BILLING_REFUND"
-	PublicTransactionTypeCRYPTOIN                PublicTransactionType = "CRYPTO_IN"
-	PublicTransactionTypeCRYPTOOUT               PublicTransactionType = "CRYPTO_OUT"
-	PublicTransactionTypeINTERNALTRANSFERIN      PublicTransactionType = "INTERNAL_TRANSFER_IN"
-	PublicTransactionTypeINTERNALTRANSFEROUT     PublicTransactionType = "INTERNAL_TRANSFER_OUT"
-	PublicTransactionTypeMED                     PublicTransactionType = "MED"
-	PublicTransactionTypeMOBILERECHARGE          PublicTransactionType = "MOBILE_RECHARGE"
-	PublicTransactionTypePIXAUTOMATIC            PublicTransactionType = "PIX_AUTOMATIC"
-	PublicTransactionTypePIXIN                   PublicTransactionType = "PIX_IN"
-	PublicTransactionTypePIXOUT                  PublicTransactionType = "PIX_OUT"
-	PublicTransactionTypePIXREFUND               PublicTransactionType = "PIX_REFUND"
-	PublicTransactionTypeSPLITIN                 PublicTransactionType = "SPLIT_IN"
-	PublicTransactionTypeSUBACCOUNTADDBALANCE    PublicTransactionType = "SUBACCOUNT_ADD_BALANCE"
-	PublicTransactionTypeSUBACCOUNTREMOVEBALANCE PublicTransactionType = "SUBACCOUNT_REMOVE_BALANCE"
-	PublicTransactionTypeSUBACCOUNTTRANSFER      PublicTransactionType = "SUBACCOUNT_TRANSFER"
-)
-
-// Valid indicates whether the value is a known member of the PublicTransactionType enum.
-func (e PublicTransactionType) Valid() bool {
-	switch e {
-	case PublicTransactionTypeADJUSTMENT:
-		return true
-	case PublicTransactionTypeBILLING:
-		return true
-	case PublicTransactionTypeBILLINGREFUND:
-		return true
-	case PublicTransactionTypeCRYPTOIN:
-		return true
-	case PublicTransactionTypeCRYPTOOUT:
-		return true
-	case PublicTransactionTypeINTERNALTRANSFERIN:
-		return true
-	case PublicTransactionTypeINTERNALTRANSFEROUT:
-		return true
-	case PublicTransactionTypeMED:
-		return true
-	case PublicTransactionTypeMOBILERECHARGE:
-		return true
-	case PublicTransactionTypePIXAUTOMATIC:
-		return true
-	case PublicTransactionTypePIXIN:
-		return true
-	case PublicTransactionTypePIXOUT:
-		return true
-	case PublicTransactionTypePIXREFUND:
-		return true
-	case PublicTransactionTypeSPLITIN:
-		return true
-	case PublicTransactionTypeSUBACCOUNTADDBALANCE:
-		return true
-	case PublicTransactionTypeSUBACCOUNTREMOVEBALANCE:
-		return true
-	case PublicTransactionTypeSUBACCOUNTTRANSFER:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RecordMethod.
-const (
-	RecordMethodCripto               RecordMethod = "Cripto"
-	RecordMethodPIX                  RecordMethod = "PIX"
-	RecordMethodTransferênciaInterna RecordMethod = "Transferência interna"
-)
-
-// Valid indicates whether the value is a known member of the RecordMethod enum.
-func (e RecordMethod) Valid() bool {
-	switch e {
-	case RecordMethodCripto:
-		return true
-	case RecordMethodPIX:
-		return true
-	case RecordMethodTransferênciaInterna:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RecordStatus.
-const (
-	RecordStatusActive    RecordStatus = "active"
-	RecordStatusCompleted RecordStatus = "completed"
-	RecordStatusFailed    RecordStatus = "failed"
-	RecordStatusPaused    RecordStatus = "paused"
-)
-
-// Valid indicates whether the value is a known member of the RecordStatus enum.
-func (e RecordStatus) Valid() bool {
-	switch e {
-	case RecordStatusActive:
-		return true
-	case RecordStatusCompleted:
-		return true
-	case RecordStatusFailed:
-		return true
-	case RecordStatusPaused:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RecordTriggerType.
-const (
-	BalanceThreshold RecordTriggerType = "balance_threshold"
-	Once             RecordTriggerType = "once"
-	Recurring        RecordTriggerType = "recurring"
-)
-
-// Valid indicates whether the value is a known member of the RecordTriggerType enum.
-func (e RecordTriggerType) Valid() bool {
-	switch e {
-	case BalanceThreshold:
-		return true
-	case Once:
-		return true
-	case Recurring:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ReportStatus.
-const (
-	ReportStatusCOMPLETED ReportStatus = "COMPLETED"
-)
-
-// Valid indicates whether the value is a known member of the ReportStatus enum.
-func (e ReportStatus) Valid() bool {
-	switch e {
-	case ReportStatusCOMPLETED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for RunResultStatus.
-const (
-	RunResultStatusACCEPTED    RunResultStatus = "ACCEPTED"
-	RunResultStatusCANCELED    RunResultStatus = "CANCELED"
-	RunResultStatusCOMPLETED   RunResultStatus = "COMPLETED"
-	RunResultStatusEXPIRED     RunResultStatus = "EXPIRED"
-	RunResultStatusFAILED      RunResultStatus = "FAILED"
-	RunResultStatusOPEN        RunResultStatus = "OPEN"
-	RunResultStatusPAID        RunResultStatus = "PAID"
-	RunResultStatusPENDING     RunResultStatus = "PENDING"
-	RunResultStatusPROCESSING  RunResultStatus = "PROCESSING"
-	RunResultStatusREJECTED    RunResultStatus = "REJECTED"
-	RunResultStatusREVERSED    RunResultStatus = "REVERSED"
-	RunResultStatusSCHEDULED   RunResultStatus = "SCHEDULED"
-	RunResultStatusUNDERREVIEW RunResultStatus = "UNDER_REVIEW"
+	PublicTransactionPixKeyTypeCHAVEALEATORIA PublicTransactionPixKeyType = "CHAVE_ALEATORIA"
+	PublicTransactionPixKeyTypeCNPJ           PublicTransactionPixKeyType = "CNPJ"
+	PublicTransactionPixKeyTypeCPF            PublicTransactionPixKeyType = "CPF"
+	PublicTransactionPixKeyTypeEMAIL          PublicTransactionPixKeyType = "EMAIL"
+	PublicTransactionPixKeyTypeTELEFONE       PublicTransactionPixKeyType = "TELEFONE"
 )

@@ -3,6 +3,236 @@
 
 package oapi
 
+// Valid indicates whether the value is a known member of the PublicTransactionPixKeyType enum.
+func (e PublicTransactionPixKeyType) Valid() bool {
+	switch e {
+	case PublicTransactionPixKeyTypeCHAVEALEATORIA:
+		return true
+	case PublicTransactionPixKeyTypeCNPJ:
+		return true
+	case PublicTransactionPixKeyTypeCPF:
+		return true
+	case PublicTransactionPixKeyTypeEMAIL:
+		return true
+	case PublicTransactionPixKeyTypeTELEFONE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PublicTransactionStatus.
+const (
+	PublicTransactionStatusACCEPTED    PublicTransactionStatus = "ACCEPTED"
+	PublicTransactionStatusCANCELED    PublicTransactionStatus = "CANCELED"
+	PublicTransactionStatusCOMPLETED   PublicTransactionStatus = "COMPLETED"
+	PublicTransactionStatusEXPIRED     PublicTransactionStatus = "EXPIRED"
+	PublicTransactionStatusFAILED      PublicTransactionStatus = "FAILED"
+	PublicTransactionStatusOPEN        PublicTransactionStatus = "OPEN"
+	PublicTransactionStatusPAID        PublicTransactionStatus = "PAID"
+	PublicTransactionStatusPENDING     PublicTransactionStatus = "PENDING"
+	PublicTransactionStatusPROCESSING  PublicTransactionStatus = "PROCESSING"
+	PublicTransactionStatusREJECTED    PublicTransactionStatus = "REJECTED"
+	PublicTransactionStatusREVERSED    PublicTransactionStatus = "REVERSED"
+	PublicTransactionStatusSCHEDULED   PublicTransactionStatus = "SCHEDULED"
+	PublicTransactionStatusUNDERREVIEW PublicTransactionStatus = "UNDER_REVIEW"
+)
+
+// Valid indicates whether the value is a known member of the PublicTransactionStatus enum.
+func (e PublicTransactionStatus) Valid() bool {
+	switch e {
+	case PublicTransactionStatusACCEPTED:
+		return true
+	case PublicTransactionStatusCANCELED:
+		return true
+	case PublicTransactionStatusCOMPLETED:
+		return true
+	case PublicTransactionStatusEXPIRED:
+		return true
+	case PublicTransactionStatusFAILED:
+		return true
+	case PublicTransactionStatusOPEN:
+		return true
+	case PublicTransactionStatusPAID:
+		return true
+	case PublicTransactionStatusPENDING:
+		return true
+	case PublicTransactionStatusPROCESSING:
+		return true
+	case PublicTransactionStatusREJECTED:
+		return true
+	case PublicTransactionStatusREVERSED:
+		return true
+	case PublicTransactionStatusSCHEDULED:
+		return true
+	case PublicTransactionStatusUNDERREVIEW:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PublicTransactionType.
+const (
+	PublicTransactionTypeADJUSTMENT              PublicTransactionType = "ADJUSTMENT"
+	PublicTransactionTypeBILLING                 PublicTransactionType = "BILLING"
+	PublicTransactionTypeBILLINGREFUND           PublicTransactionType = "BILLING_REFUND"
+	PublicTransactionTypeCRYPTOIN                PublicTransactionType = "CRYPTO_IN"
+	PublicTransactionTypeCRYPTOOUT               PublicTransactionType = "CRYPTO_OUT"
+	PublicTransactionTypeINTERNALTRANSFERIN      PublicTransactionType = "INTERNAL_TRANSFER_IN"
+	PublicTransactionTypeINTERNALTRANSFEROUT     PublicTransactionType = "INTERNAL_TRANSFER_OUT"
+	PublicTransactionTypeMED                     PublicTransactionType = "MED"
+	PublicTransactionTypeMOBILERECHARGE          PublicTransactionType = "MOBILE_RECHARGE"
+	PublicTransactionTypePIXAUTOMATIC            PublicTransactionType = "PIX_AUTOMATIC"
+	PublicTransactionTypePIXIN                   PublicTransactionType = "PIX_IN"
+	PublicTransactionTypePIXOUT                  PublicTransactionType = "PIX_OUT"
+	PublicTransactionTypePIXREFUND               PublicTransactionType = "PIX_REFUND"
+	PublicTransactionTypeSPLITIN                 PublicTransactionType = "SPLIT_IN"
+	PublicTransactionTypeSUBACCOUNTADDBALANCE    PublicTransactionType = "SUBACCOUNT_ADD_BALANCE"
+	PublicTransactionTypeSUBACCOUNTREMOVEBALANCE PublicTransactionType = "SUBACCOUNT_REMOVE_BALANCE"
+	PublicTransactionTypeSUBACCOUNTTRANSFER      PublicTransactionType = "SUBACCOUNT_TRANSFER"
+)
+
+// Valid indicates whether the value is a known member of the PublicTransactionType enum.
+func (e PublicTransactionType) Valid() bool {
+	switch e {
+	case PublicTransactionTypeADJUSTMENT:
+		return true
+	case PublicTransactionTypeBILLING:
+		return true
+	case PublicTransactionTypeBILLINGREFUND:
+		return true
+	case PublicTransactionTypeCRYPTOIN:
+		return true
+	case PublicTransactionTypeCRYPTOOUT:
+		return true
+	case PublicTransactionTypeINTERNALTRANSFERIN:
+		return true
+	case PublicTransactionTypeINTERNALTRANSFEROUT:
+		return true
+	case PublicTransactionTypeMED:
+		return true
+	case PublicTransactionTypeMOBILERECHARGE:
+		return true
+	case PublicTransactionTypePIXAUTOMATIC:
+		return true
+	case PublicTransactionTypePIXIN:
+		return true
+	case PublicTransactionTypePIXOUT:
+		return true
+	case PublicTransactionTypePIXREFUND:
+		return true
+	case PublicTransactionTypeSPLITIN:
+		return true
+	case PublicTransactionTypeSUBACCOUNTADDBALANCE:
+		return true
+	case PublicTransactionTypeSUBACCOUNTREMOVEBALANCE:
+		return true
+	case PublicTransactionTypeSUBACCOUNTTRANSFER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordMethod.
+const (
+	RecordMethodCripto               RecordMethod = "Cripto"
+	RecordMethodPIX                  RecordMethod = "PIX"
+	RecordMethodTransferênciaInterna RecordMethod = "Transferência interna"
+)
+
+// Valid indicates whether the value is a known member of the RecordMethod enum.
+func (e RecordMethod) Valid() bool {
+	switch e {
+	case RecordMethodCripto:
+		return true
+	case RecordMethodPIX:
+		return true
+	case RecordMethodTransferênciaInterna:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordStatus.
+const (
+	RecordStatusActive    RecordStatus = "active"
+	RecordStatusCompleted RecordStatus = "completed"
+	RecordStatusFailed    RecordStatus = "failed"
+	RecordStatusPaused    RecordStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the RecordStatus enum.
+func (e RecordStatus) Valid() bool {
+	switch e {
+	case RecordStatusActive:
+		return true
+	case RecordStatusCompleted:
+		return true
+	case RecordStatusFailed:
+		return true
+	case RecordStatusPaused:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecordTriggerType.
+const (
+	BalanceThreshold RecordTriggerType = "balance_threshold"
+	Once             RecordTriggerType = "once"
+	Recurring        RecordTriggerType = "recurring"
+)
+
+// Valid indicates whether the value is a known member of the RecordTriggerType enum.
+func (e RecordTriggerType) Valid() bool {
+	switch e {
+	case BalanceThreshold:
+		return true
+	case Once:
+		return true
+	case Recurring:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportStatus.
+const (
+	ReportStatusCOMPLETED ReportStatus = "COMPLETED"
+)
+
+// Valid indicates whether the value is a known member of the ReportStatus enum.
+func (e ReportStatus) Valid() bool {
+	switch e {
+	case ReportStatusCOMPLETED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RunResultStatus.
+const (
+	RunResultStatusACCEPTED    RunResultStatus = "ACCEPTED"
+	RunResultStatusCANCELED    RunResultStatus = "CANCELED"
+	RunResultStatusCOMPLETED   RunResultStatus = "COMPLETED"
+	RunResultStatusEXPIRED     RunResultStatus = "EXPIRED"
+	RunResultStatusFAILED      RunResultStatus = "FAILED"
+	RunResultStatusOPEN        RunResultStatus = "OPEN"
+	RunResultStatusPAID        RunResultStatus = "PAID"
+	RunResultStatusPENDING     RunResultStatus = "PENDING"
+	RunResultStatusPROCESSING  RunResultStatus = "PROCESSING"
+	RunResultStatusREJECTED    RunResultStatus = "REJECTED"
+	RunResultStatusREVERSED    RunResultStatus = "REVERSED"
+	RunResultStatusSCHEDULED   RunResultStatus = "SCHEDULED"
+	RunResultStatusUNDERREVIEW RunResultStatus = "UNDER_REVIEW"
+)
+
 // Valid indicates whether the value is a known member of the RunResultStatus enum.
 func (e RunResultStatus) Valid() bool {
 	switch e {
@@ -196,228 +426,6 @@ func (e SubaccountLeanStatus) Valid() bool {
 	case SubaccountLeanStatusACTIVE:
 		return true
 	case SubaccountLeanStatusDISABLED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionRecordCycle.
-const (
-	SubscriptionRecordCycleBIMONTHLY    SubscriptionRecordCycle = "BIMONTHLY"
-	SubscriptionRecordCycleBIWEEKLY     SubscriptionRecordCycle = "BIWEEKLY"
-	SubscriptionRecordCycleMONTHLY      SubscriptionRecordCycle = "MONTHLY"
-	SubscriptionRecordCycleQUARTERLY    SubscriptionRecordCycle = "QUARTERLY"
-	SubscriptionRecordCycleSEMIANNUALLY SubscriptionRecordCycle = "SEMIANNUALLY"
-	SubscriptionRecordCycleWEEKLY       SubscriptionRecordCycle = "WEEKLY"
-	SubscriptionRecordCycleYEARLY       SubscriptionRecordCycle = "YEARLY"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionRecordCycle enum.
-func (e SubscriptionRecordCycle) Valid() bool {
-	switch e {
-	case SubscriptionRecordCycleBIMONTHLY:
-		return true
-	case SubscriptionRecordCycleBIWEEKLY:
-		return true
-	case SubscriptionRecordCycleMONTHLY:
-		return true
-	case SubscriptionRecordCycleQUARTERLY:
-		return true
-	case SubscriptionRecordCycleSEMIANNUALLY:
-		return true
-	case SubscriptionRecordCycleWEEKLY:
-		return true
-	case SubscriptionRecordCycleYEARLY:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionRecordMethod.
-const (
-	SubscriptionRecordMethodBOLETO     SubscriptionRecordMethod = "BOLETO"
-	SubscriptionRecordMethodCARDCREDIT SubscriptionRecordMethod = "CARD_CREDIT"
-	SubscriptionRecordMethodPIX        SubscriptionRecordMethod = "PIX"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionRecordMethod enum.
-func (e SubscriptionRecordMethod) Valid() bool {
-	switch e {
-	case SubscriptionRecordMethodBOLETO:
-		return true
-	case SubscriptionRecordMethodCARDCREDIT:
-		return true
-	case SubscriptionRecordMethodPIX:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for SubscriptionRecordStatus.
-const (
-	SubscriptionRecordStatusACTIVE   SubscriptionRecordStatus = "ACTIVE"
-	SubscriptionRecordStatusCANCELED SubscriptionRecordStatus = "CANCELED"
-)
-
-// Valid indicates whether the value is a known member of the SubscriptionRecordStatus enum.
-func (e SubscriptionRecordStatus) Valid() bool {
-	switch e {
-	case SubscriptionRecordStatusACTIVE:
-		return true
-	case SubscriptionRecordStatusCANCELED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for UnlockedLockMode.
-const (
-	UnlockedLockModeDepositOnly  UnlockedLockMode = "deposit_only"
-	UnlockedLockModeFull         UnlockedLockMode = "full"
-	UnlockedLockModeNONE         UnlockedLockMode = "NONE"
-	UnlockedLockModeWithdrawOnly UnlockedLockMode = "withdraw_only"
-)
-
-// Valid indicates whether the value is a known member of the UnlockedLockMode enum.
-func (e UnlockedLockMode) Valid() bool {
-	switch e {
-	case UnlockedLockModeDepositOnly:
-		return true
-	case UnlockedLockModeFull:
-		return true
-	case UnlockedLockModeNONE:
-		return true
-	case UnlockedLockModeWithdrawOnly:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for UnlockedStatus.
-const (
-	UnlockedStatusACTIVE   UnlockedStatus = "ACTIVE"
-	UnlockedStatusDISABLED UnlockedStatus = "DISABLED"
-)
-
-// Valid indicates whether the value is a known member of the UnlockedStatus enum.
-func (e UnlockedStatus) Valid() bool {
-	switch e {
-	case UnlockedStatusACTIVE:
-		return true
-	case UnlockedStatusDISABLED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ViewLockMode.
-const (
-	ViewLockModeDepositOnly  ViewLockMode = "deposit_only"
-	ViewLockModeFull         ViewLockMode = "full"
-	ViewLockModeNONE         ViewLockMode = "NONE"
-	ViewLockModeWithdrawOnly ViewLockMode = "withdraw_only"
-)
-
-// Valid indicates whether the value is a known member of the ViewLockMode enum.
-func (e ViewLockMode) Valid() bool {
-	switch e {
-	case ViewLockModeDepositOnly:
-		return true
-	case ViewLockModeFull:
-		return true
-	case ViewLockModeNONE:
-		return true
-	case ViewLockModeWithdrawOnly:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ViewPersonType.
-const (
-	ViewPersonTypePF ViewPersonType = "PF"
-	ViewPersonTypePJ ViewPersonType = "PJ"
-)
-
-// Valid indicates whether the value is a known member of the ViewPersonType enum.
-func (e ViewPersonType) Valid() bool {
-	switch e {
-	case ViewPersonTypePF:
-		return true
-	case ViewPersonTypePJ:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ViewPortalState.
-const (
-	ViewPortalStateActive              ViewPortalState = "active"
-	ViewPortalStateDisabled            ViewPortalState = "disabled"
-	ViewPortalStateInvitePending       ViewPortalState = "invite_pending"
-	ViewPortalStateNone                ViewPortalState = "none"
-	ViewPortalStatePendingPassword     ViewPortalState = "pending_password"
-	ViewPortalStatePendingVerification ViewPortalState = "pending_verification"
-)
-
-// Valid indicates whether the value is a known member of the ViewPortalState enum.
-func (e ViewPortalState) Valid() bool {
-	switch e {
-	case ViewPortalStateActive:
-		return true
-	case ViewPortalStateDisabled:
-		return true
-	case ViewPortalStateInvitePending:
-		return true
-	case ViewPortalStateNone:
-		return true
-	case ViewPortalStatePendingPassword:
-		return true
-	case ViewPortalStatePendingVerification:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ViewStatus.
-const (
-	ViewStatusACTIVE   ViewStatus = "ACTIVE"
-	ViewStatusDISABLED ViewStatus = "DISABLED"
-)
-
-// Valid indicates whether the value is a known member of the ViewStatus enum.
-func (e ViewStatus) Valid() bool {
-	switch e {
-	case ViewStatusACTIVE:
-		return true
-	case ViewStatusDISABLED:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for WebhookViewStatus.
-const (
-	WebhookViewStatusACTIVE   WebhookViewStatus = "ACTIVE"
-	WebhookViewStatusDISABLED WebhookViewStatus = "DISABLED"
-)
-
-// Valid indicates whether the value is a known member of the WebhookViewStatus enum.
-func (e WebhookViewStatus) Valid() bool {
-	switch e {
-	case WebhookViewStatusACTIVE:
-		return true
-	case WebhookViewStatusDISABLED:
 		return true
 	default:
 		return false

@@ -7,15 +7,258 @@ import (
 	"time"
 )
 
+// Defines values for SubscriptionRecordCycle.
+const (
+	SubscriptionRecordCycleBIMONTHLY    SubscriptionRecordCycle = "BIMONTHLY"
+	SubscriptionRecordCycleBIWEEKLY     SubscriptionRecordCycle = "BIWEEKLY"
+	SubscriptionRecordCycleMONTHLY      SubscriptionRecordCycle = "MONTHLY"
+	SubscriptionRecordCycleQUARTERLY    SubscriptionRecordCycle = "QUARTERLY"
+	SubscriptionRecordCycleSEMIANNUALLY SubscriptionRecordCycle = "SEMIANNUALLY"
+	SubscriptionRecordCycleWEEKLY       SubscriptionRecordCycle = "WEEKLY"
+	SubscriptionRecordCycleYEARLY       SubscriptionRecordCycle = "YEARLY"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionRecordCycle enum.
+func (e SubscriptionRecordCycle) Valid() bool {
+	switch e {
+	case SubscriptionRecordCycleBIMONTHLY:
+		return true
+	case SubscriptionRecordCycleBIWEEKLY:
+		return true
+	case SubscriptionRecordCycleMONTHLY:
+		return true
+	case SubscriptionRecordCycleQUARTERLY:
+		return true
+	case SubscriptionRecordCycleSEMIANNUALLY:
+		return true
+	case SubscriptionRecordCycleWEEKLY:
+		return true
+	case SubscriptionRecordCycleYEARLY:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionRecordMethod.
+const (
+	SubscriptionRecordMethodBOLETO     SubscriptionRecordMethod = "BOLETO"
+	SubscriptionRecordMethodCARDCREDIT SubscriptionRecordMethod = "CARD_CREDIT"
+	SubscriptionRecordMethodPIX        SubscriptionRecordMethod = "PIX"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionRecordMethod enum.
+func (e SubscriptionRecordMethod) Valid() bool {
+	switch e {
+	case SubscriptionRecordMethodBOLETO:
+		return true
+	case SubscriptionRecordMethodCARDCREDIT:
+		return true
+	case SubscriptionRecordMethodPIX:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionRecordStatus.
+const (
+	SubscriptionRecordStatusACTIVE   SubscriptionRecordStatus = "ACTIVE"
+	SubscriptionRecordStatusCANCELED SubscriptionRecordStatus = "CANCELED"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionRecordStatus enum.
+func (e SubscriptionRecordStatus) Valid() bool {
+	switch e {
+	case SubscriptionRecordStatusACTIVE:
+		return true
+	case SubscriptionRecordStatusCANCELED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UnlockedLockMode.
+const (
+	UnlockedLockModeDepositOnly  UnlockedLockMode = "deposit_only"
+	UnlockedLockModeFull         UnlockedLockMode = "full"
+	UnlockedLockModeNONE         UnlockedLockMode = "NONE"
+	UnlockedLockModeWithdrawOnly UnlockedLockMode = "withdraw_only"
+)
+
+// Valid indicates whether the value is a known member of the UnlockedLockMode enum.
+func (e UnlockedLockMode) Valid() bool {
+	switch e {
+	case UnlockedLockModeDepositOnly:
+		return true
+	case UnlockedLockModeFull:
+		return true
+	case UnlockedLockModeNONE:
+		return true
+	case UnlockedLockModeWithdrawOnly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UnlockedStatus.
+const (
+	UnlockedStatusACTIVE   UnlockedStatus = "ACTIVE"
+	UnlockedStatusDISABLED UnlockedStatus = "DISABLED"
+)
+
+// Valid indicates whether the value is a known member of the UnlockedStatus enum.
+func (e UnlockedStatus) Valid() bool {
+	switch e {
+	case UnlockedStatusACTIVE:
+		return true
+	case UnlockedStatusDISABLED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ViewLockMode.
+const (
+	ViewLockModeDepositOnly  ViewLockMode = "deposit_only"
+	ViewLockModeFull         ViewLockMode = "full"
+	ViewLockModeNONE         ViewLockMode = "NONE"
+	ViewLockModeWithdrawOnly ViewLockMode = "withdraw_only"
+)
+
+// Valid indicates whether the value is a known member of the ViewLockMode enum.
+func (e ViewLockMode) Valid() bool {
+	switch e {
+	case ViewLockModeDepositOnly:
+		return true
+	case ViewLockModeFull:
+		return true
+	case ViewLockModeNONE:
+		return true
+	case ViewLockModeWithdrawOnly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ViewPersonType.
+const (
+	ViewPersonTypePF ViewPersonType = "PF"
+	ViewPersonTypePJ ViewPersonType = "PJ"
+)
+
+// Valid indicates whether the value is a known member of the ViewPersonType enum.
+func (e ViewPersonType) Valid() bool {
+	switch e {
+	case ViewPersonTypePF:
+		return true
+	case ViewPersonTypePJ:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ViewPortalState.
+const (
+	ViewPortalStateActive              ViewPortalState = "active"
+	ViewPortalStateDisabled            ViewPortalState = "disabled"
+	ViewPortalStateInvitePending       ViewPortalState = "invite_pending"
+	ViewPortalStateNone                ViewPortalState = "none"
+	ViewPortalStatePendingPassword     ViewPortalState = "pending_password"
+	ViewPortalStatePendingVerification ViewPortalState = "pending_verification"
+)
+
+// Valid indicates whether the value is a known member of the ViewPortalState enum.
+func (e ViewPortalState) Valid() bool {
+	switch e {
+	case ViewPortalStateActive:
+		return true
+	case ViewPortalStateDisabled:
+		return true
+	case ViewPortalStateInvitePending:
+		return true
+	case ViewPortalStateNone:
+		return true
+	case ViewPortalStatePendingPassword:
+		return true
+	case ViewPortalStatePendingVerification:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ViewStatus.
+const (
+	ViewStatusACTIVE   ViewStatus = "ACTIVE"
+	ViewStatusDISABLED ViewStatus = "DISABLED"
+)
+
+// Valid indicates whether the value is a known member of the ViewStatus enum.
+func (e ViewStatus) Valid() bool {
+	switch e {
+	case ViewStatusACTIVE:
+		return true
+	case ViewStatusDISABLED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookViewScope.
+const (
+	WebhookViewScopeAccount WebhookViewScope = "account"
+	WebhookViewScopeKey     WebhookViewScope = "key"
+)
+
+// Valid indicates whether the value is a known member of the WebhookViewScope enum.
+func (e WebhookViewScope) Valid() bool {
+	switch e {
+	case WebhookViewScopeAccount:
+		return true
+	case WebhookViewScopeKey:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookViewStatus.
+const (
+	WebhookViewStatusACTIVE   WebhookViewStatus = "ACTIVE"
+	WebhookViewStatusDISABLED WebhookViewStatus = "DISABLED"
+)
+
+// Valid indicates whether the value is a known member of the WebhookViewStatus enum.
+func (e WebhookViewStatus) Valid() bool {
+	switch e {
+	case WebhookViewStatusACTIVE:
+		return true
+	case WebhookViewStatusDISABLED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Attempt defines model for Attempt.
 type Attempt struct {
-	Attempt    int        `json:"attempt"`
-	Date       string     `json:"date"`
-	FinishedAt *time.Time `json:"finishedAt,omitempty"`
-	Reason     *string    `json:"reason,omitempty"`
-	SentAt     *time.Time `json:"sentAt,omitempty"`
-	Status     string     `json:"status"`
+	Attempt    int           `json:"attempt"`
+	Date       string        `json:"date"`
+	FinishedAt *time.Time    `json:"finishedAt,omitempty"`
+	Reason     *string       `json:"reason,omitempty"`
+	SentAt     *time.Time    `json:"sentAt,omitempty"`
+	Status     AttemptStatus `json:"status"`
 }
+
+// AttemptStatus defines model for Attempt.Status.
+type AttemptStatus string
 
 // Balance defines model for Balance.
 type Balance struct {
@@ -95,32 +338,35 @@ type CheckoutView struct {
 	CouponCode *string `json:"couponCode,omitempty"`
 
 	// CouponCounted on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)
-	CouponCounted     *bool              `json:"couponCounted,omitempty"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	CustomerId        *string            `json:"customerId,omitempty"`
-	Delivery          *[]SessionDelivery `json:"delivery,omitempty"`
-	DiscountAmount    float64            `json:"discountAmount"`
-	ExpiresAt         time.Time          `json:"expiresAt"`
-	ExternalReference *string            `json:"externalReference,omitempty"`
-	ExtraId           *string            `json:"extraId,omitempty"`
-	LinkId            string             `json:"linkId"`
-	Method            CheckoutViewMethod `json:"method"`
-	OriginalAmount    float64            `json:"originalAmount"`
-	PaidAt            *time.Time         `json:"paidAt,omitempty"`
-	PayAmount         *float64           `json:"payAmount,omitempty"`
-	PayCheckoutUrl    string             `json:"payCheckoutUrl"`
-	PayCurrency       *string            `json:"payCurrency,omitempty"`
-	Payer             *CheckoutPayer     `json:"payer,omitempty"`
-	ProductIds        *[]string          `json:"productIds"`
-	QrCodeBase64      *string            `json:"qrCodeBase64,omitempty"`
-	Rate              *float64           `json:"rate,omitempty"`
-	SessionId         string             `json:"sessionId"`
-	Status            CheckoutViewStatus `json:"status"`
-	TransactionId     string             `json:"transactionId"`
+	CouponCounted     *bool                    `json:"couponCounted,omitempty"`
+	CreatedAt         time.Time                `json:"createdAt"`
+	CustomerId        *string                  `json:"customerId,omitempty"`
+	Delivery          *[]SessionDelivery       `json:"delivery,omitempty"`
+	DiscountAmount    float64                  `json:"discountAmount"`
+	ExpiresAt         time.Time                `json:"expiresAt"`
+	ExternalReference *string                  `json:"externalReference,omitempty"`
+	ExtraId           *string                  `json:"extraId,omitempty"`
+	LinkId            string                   `json:"linkId"`
+	Method            CheckoutViewMethod       `json:"method"`
+	OriginalAmount    float64                  `json:"originalAmount"`
+	PaidAt            *time.Time               `json:"paidAt,omitempty"`
+	PayAmount         *float64                 `json:"payAmount,omitempty"`
+	PayCheckoutUrl    string                   `json:"payCheckoutUrl"`
+	PayCurrency       *CheckoutViewPayCurrency `json:"payCurrency,omitempty"`
+	Payer             *CheckoutPayer           `json:"payer,omitempty"`
+	ProductIds        *[]string                `json:"productIds"`
+	QrCodeBase64      *string                  `json:"qrCodeBase64,omitempty"`
+	Rate              *float64                 `json:"rate,omitempty"`
+	SessionId         string                   `json:"sessionId"`
+	Status            CheckoutViewStatus       `json:"status"`
+	TransactionId     string                   `json:"transactionId"`
 }
 
 // CheckoutViewMethod defines model for CheckoutView.Method.
 type CheckoutViewMethod string
+
+// CheckoutViewPayCurrency defines model for CheckoutView.PayCurrency.
+type CheckoutViewPayCurrency string
 
 // CheckoutViewStatus defines model for CheckoutView.Status.
 type CheckoutViewStatus string
@@ -164,16 +410,22 @@ type CouponQuote struct {
 
 // CreatedWebhook defines model for CreatedWebhook.
 type CreatedWebhook struct {
-	ApiKeyId    *string   `json:"apiKeyId,omitempty"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Description string    `json:"description"`
-	Events      *[]string `json:"events"`
-	Id          string    `json:"id"`
-	Scope       string    `json:"scope"`
-	Secret      string    `json:"secret"`
-	Status      string    `json:"status"`
-	Url         string    `json:"url"`
+	ApiKeyId    *string              `json:"apiKeyId,omitempty"`
+	CreatedAt   time.Time            `json:"createdAt"`
+	Description string               `json:"description"`
+	Events      *[]string            `json:"events"`
+	Id          string               `json:"id"`
+	Scope       CreatedWebhookScope  `json:"scope"`
+	Secret      string               `json:"secret"`
+	Status      CreatedWebhookStatus `json:"status"`
+	Url         string               `json:"url"`
 }
+
+// CreatedWebhookScope defines model for CreatedWebhook.Scope.
+type CreatedWebhookScope string
+
+// CreatedWebhookStatus defines model for CreatedWebhook.Status.
+type CreatedWebhookStatus string
 
 // CryptoLatePayment defines model for CryptoLatePayment.
 type CryptoLatePayment struct {
@@ -181,258 +433,3 @@ type CryptoLatePayment struct {
 	Credited float64   `json:"credited"`
 	Rate     float64   `json:"rate"`
 }
-
-// Customer defines model for Customer.
-type Customer struct {
-	City         *string        `json:"city"`
-	CreatedAt    time.Time      `json:"createdAt"`
-	Document     string         `json:"document"`
-	Email        *string        `json:"email"`
-	Id           string         `json:"id"`
-	Name         string         `json:"name"`
-	Phone        *string        `json:"phone"`
-	State        *string        `json:"state"`
-	Status       CustomerStatus `json:"status"`
-	Transactions int            `json:"transactions"`
-	Type         CustomerType   `json:"type"`
-	Volume       float64        `json:"volume"`
-	Whatsapp     *string        `json:"whatsapp"`
-}
-
-// CustomerStatus defines model for Customer.Status.
-type CustomerStatus string
-
-// CustomerType defines model for Customer.Type.
-type CustomerType string
-
-// Deleted defines model for Deleted.
-type Deleted struct {
-	Deleted bool   `json:"deleted"`
-	Id      string `json:"id"`
-}
-
-// DeliveryView defines model for DeliveryView.
-type DeliveryView struct {
-	LinesAvailable *int             `json:"linesAvailable,omitempty"`
-	LinesDelivered *int             `json:"linesDelivered,omitempty"`
-	RedirectUrl    *string          `json:"redirectUrl,omitempty"`
-	RichContent    *string          `json:"richContent,omitempty"`
-	Type           DeliveryViewType `json:"type"`
-}
-
-// DeliveryViewType defines model for DeliveryView.Type.
-type DeliveryViewType string
-
-// DunningList defines model for DunningList.
-type DunningList struct {
-	Data       *[]DunningView `json:"data"`
-	HasMore    bool           `json:"hasMore"`
-	Limit      int            `json:"limit"`
-	Object     string         `json:"object"`
-	Offset     int            `json:"offset"`
-	TotalCount int            `json:"totalCount"`
-}
-
-// DunningSimulation defines model for DunningSimulation.
-type DunningSimulation struct {
-	CanBeRequested bool    `json:"canBeRequested"`
-	Fee            float64 `json:"fee"`
-	Payment        string  `json:"payment"`
-	Reason         *string `json:"reason,omitempty"`
-	Value          float64 `json:"value"`
-}
-
-// DunningView defines model for DunningView.
-type DunningView struct {
-	CustomerAddress       string            `json:"customerAddress"`
-	CustomerAddressNumber string            `json:"customerAddressNumber"`
-	CustomerCity          string            `json:"customerCity"`
-	CustomerComplement    *string           `json:"customerComplement,omitempty"`
-	CustomerCpfCnpj       string            `json:"customerCpfCnpj"`
-	CustomerEmail         *string           `json:"customerEmail,omitempty"`
-	CustomerName          string            `json:"customerName"`
-	CustomerPostalCode    string            `json:"customerPostalCode"`
-	CustomerPrimaryPhone  *string           `json:"customerPrimaryPhone,omitempty"`
-	CustomerProvince      string            `json:"customerProvince"`
-	CustomerState         string            `json:"customerState"`
-	DateCreated           time.Time         `json:"dateCreated"`
-	Description           *string           `json:"description,omitempty"`
-	DocumentName          *string           `json:"documentName,omitempty"`
-	Fee                   float64           `json:"fee"`
-	Id                    string            `json:"id"`
-	Payment               string            `json:"payment"`
-	Reason                *string           `json:"reason,omitempty"`
-	Status                DunningViewStatus `json:"status"`
-	Type                  DunningViewType   `json:"type"`
-	Value                 float64           `json:"value"`
-}
-
-// DunningViewStatus defines model for DunningView.Status.
-type DunningViewStatus string
-
-// DunningViewType defines model for DunningView.Type.
-type DunningViewType string
-
-// EvidenceFile defines model for EvidenceFile.
-type EvidenceFile struct {
-	ContentType string `json:"contentType"`
-	Name        string `json:"name"`
-	Sha256      string `json:"sha256"`
-	Size        int    `json:"size"`
-}
-
-// Fees defines model for Fees.
-type Fees struct {
-	BillingNotificationFixed float64 `json:"billingNotificationFixed"`
-	BoletoFixed              float64 `json:"boletoFixed"`
-	BoletoPercent            float64 `json:"boletoPercent"`
-	CardCreditFixed          float64 `json:"cardCreditFixed"`
-	CardCreditPercent        float64 `json:"cardCreditPercent"`
-	CardDebitFixed           float64 `json:"cardDebitFixed"`
-	CardDebitPercent         float64 `json:"cardDebitPercent"`
-	CardVoucherFixed         float64 `json:"cardVoucherFixed"`
-	CardVoucherPercent       float64 `json:"cardVoucherPercent"`
-	PixInFixed               float64 `json:"pixInFixed"`
-	PixInPercent             float64 `json:"pixInPercent"`
-	PixOutFixed              float64 `json:"pixOutFixed"`
-	PixOutPercent            float64 `json:"pixOutPercent"`
-}
-
-// FileInfo defines model for FileInfo.
-type FileInfo struct {
-	ContentType string `json:"contentType"`
-	Name        string `json:"name"`
-	Sha256      string `json:"sha256"`
-	Size        int    `json:"size"`
-}
-
-// IDList defines model for IDList.
-type IDList = []string
-
-// IdOnly defines model for IdOnly.
-type IdOnly struct {
-	Id string `json:"id"`
-}
-
-// Instruction defines model for Instruction.
-type Instruction struct {
-	Amount          float64           `json:"amount"`
-	Attempts        *[]Attempt        `json:"attempts,omitempty"`
-	AuthorizationId string            `json:"authorizationId"`
-	CreatedAt       time.Time         `json:"createdAt"`
-	CustomerId      *string           `json:"customerId,omitempty"`
-	Cycle           int               `json:"cycle"`
-	DueDate         string            `json:"dueDate"`
-	EndToEndId      *string           `json:"endToEndId,omitempty"`
-	FailureReason   *string           `json:"failureReason,omitempty"`
-	FeeAmount       float64           `json:"feeAmount"`
-	FirstPayment    *bool             `json:"firstPayment,omitempty"`
-	Id              string            `json:"id"`
-	NetAmount       float64           `json:"netAmount"`
-	PaidAt          *time.Time        `json:"paidAt,omitempty"`
-	Payer           *Party            `json:"payer,omitempty"`
-	RetryDate       *string           `json:"retryDate,omitempty"`
-	Status          InstructionStatus `json:"status"`
-}
-
-// InstructionStatus defines model for Instruction.Status.
-type InstructionStatus string
-
-// Lean defines model for Lean.
-type Lean struct {
-	Amount      float64    `json:"amount"`
-	CompletedAt *time.Time `json:"completedAt,omitempty"`
-	EndToEndId  *string    `json:"endToEndId,omitempty"`
-	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
-	Id          string     `json:"id"`
-	Status      LeanStatus `json:"status"`
-}
-
-// LeanStatus defines model for Lean.Status.
-type LeanStatus string
-
-// LeanBalance defines model for LeanBalance.
-type LeanBalance struct {
-	SpendablePadrao float64 `json:"spendablePadrao"`
-}
-
-// Limits defines model for Limits.
-type Limits struct {
-	Daily          *float64 `json:"daily"`
-	Monthly        *float64 `json:"monthly"`
-	PerTransaction *float64 `json:"perTransaction"`
-}
-
-// Line defines model for Line.
-type Line struct {
-	FixedFee   float64 `json:"fixedFee"`
-	Label      string  `json:"label"`
-	PercentFee float64 `json:"percentFee"`
-}
-
-// LinkView defines model for LinkView.
-type LinkView struct {
-	AllowedMethods *[]LinkViewAllowedMethods `json:"allowedMethods"`
-	CreatedAt      time.Time                 `json:"createdAt"`
-	CustomerMode   LinkViewCustomerMode      `json:"customerMode"`
-	Description    string                    `json:"description"`
-	FixedAmount    *float64                  `json:"fixedAmount,omitempty"`
-	Id             string                    `json:"id"`
-	Name           string                    `json:"name"`
-	PayPageUrl     string                    `json:"payPageUrl"`
-	ProductIds     *[]string                 `json:"productIds"`
-	Status         LinkViewStatus            `json:"status"`
-}
-
-// LinkViewAllowedMethods defines model for LinkView.AllowedMethods.
-type LinkViewAllowedMethods string
-
-// LinkViewCustomerMode defines model for LinkView.CustomerMode.
-type LinkViewCustomerMode string
-
-// LinkViewStatus defines model for LinkView.Status.
-type LinkViewStatus string
-
-// PadraoBalance defines model for PadraoBalance.
-type PadraoBalance struct {
-	Available    float64    `json:"available"`
-	Locked24h    float64    `json:"locked24h"`
-	NextUnlockAt *time.Time `json:"nextUnlockAt"`
-	Pending      float64    `json:"pending"`
-	Withdrawable float64    `json:"withdrawable"`
-}
-
-// Party defines model for Party.
-type Party struct {
-	Bank     *string `json:"bank,omitempty"`
-	Document *string `json:"document,omitempty"`
-	Name     *string `json:"name,omitempty"`
-	PixKey   *string `json:"pixKey,omitempty"`
-}
-
-// PixautoView defines model for PixautoView.
-type PixautoView struct {
-	ApprovedAt         *time.Time           `json:"approvedAt,omitempty"`
-	ClosedAt           *time.Time           `json:"closedAt,omitempty"`
-	ConsentExpiresAt   *time.Time           `json:"consentExpiresAt,omitempty"`
-	CopyPaste          *string              `json:"copyPaste,omitempty"`
-	CreatedAt          time.Time            `json:"createdAt"`
-	CustomerId         string               `json:"customerId"`
-	Description        string               `json:"description"`
-	EndDate            *string              `json:"endDate,omitempty"`
-	FirstPaymentAmount float64              `json:"firstPaymentAmount"`
-	FirstPaymentId     *string              `json:"firstPaymentId,omitempty"`
-	FixedAmount        *float64             `json:"fixedAmount,omitempty"`
-	Frequency          PixautoViewFrequency `json:"frequency"`
-	Id                 string               `json:"id"`
-	MaxAmount          *float64             `json:"maxAmount,omitempty"`
-	Payer              *Party               `json:"payer,omitempty"`
-	QrCodeBase64       *string              `json:"qrCodeBase64,omitempty"`
-	RecurrenceId       string               `json:"recurrenceId"`
-	StartDate          string               `json:"startDate"`
-	Status             PixautoViewStatus    `json:"status"`
-	StatusReason       *string              `json:"statusReason,omitempty"`
-}
-
-// PixautoViewFrequency defines model for PixautoView.Frequency.
-type PixautoViewFrequency string

@@ -7,6 +7,264 @@ import (
 	"time"
 )
 
+// Customer defines model for Customer.
+type Customer struct {
+	City         *string        `json:"city"`
+	CreatedAt    time.Time      `json:"createdAt"`
+	Document     string         `json:"document"`
+	Email        *string        `json:"email"`
+	Id           string         `json:"id"`
+	Name         string         `json:"name"`
+	Phone        *string        `json:"phone"`
+	State        *CustomerState `json:"state"`
+	Status       CustomerStatus `json:"status"`
+	Transactions int            `json:"transactions"`
+	Type         CustomerType   `json:"type"`
+	Volume       float64        `json:"volume"`
+	Whatsapp     *string        `json:"whatsapp"`
+}
+
+// CustomerState defines model for Customer.State.
+type CustomerState string
+
+// CustomerStatus defines model for Customer.Status.
+type CustomerStatus string
+
+// CustomerType defines model for Customer.Type.
+type CustomerType string
+
+// Deleted defines model for Deleted.
+type Deleted struct {
+	Deleted bool   `json:"deleted"`
+	Id      string `json:"id"`
+}
+
+// DeliveryView defines model for DeliveryView.
+type DeliveryView struct {
+	LinesAvailable *int             `json:"linesAvailable,omitempty"`
+	LinesDelivered *int             `json:"linesDelivered,omitempty"`
+	RedirectUrl    *string          `json:"redirectUrl,omitempty"`
+	RichContent    *string          `json:"richContent,omitempty"`
+	Type           DeliveryViewType `json:"type"`
+}
+
+// DeliveryViewType defines model for DeliveryView.Type.
+type DeliveryViewType string
+
+// DunningList defines model for DunningList.
+type DunningList struct {
+	Data       *[]DunningView `json:"data"`
+	HasMore    bool           `json:"hasMore"`
+	Limit      int            `json:"limit"`
+	Object     string         `json:"object"`
+	Offset     int            `json:"offset"`
+	TotalCount int            `json:"totalCount"`
+}
+
+// DunningSimulation defines model for DunningSimulation.
+type DunningSimulation struct {
+	CanBeRequested bool    `json:"canBeRequested"`
+	Fee            float64 `json:"fee"`
+	Payment        string  `json:"payment"`
+	Reason         *string `json:"reason,omitempty"`
+	Value          float64 `json:"value"`
+}
+
+// DunningView defines model for DunningView.
+type DunningView struct {
+	CustomerAddress       string            `json:"customerAddress"`
+	CustomerAddressNumber string            `json:"customerAddressNumber"`
+	CustomerCity          string            `json:"customerCity"`
+	CustomerComplement    *string           `json:"customerComplement,omitempty"`
+	CustomerCpfCnpj       string            `json:"customerCpfCnpj"`
+	CustomerEmail         *string           `json:"customerEmail,omitempty"`
+	CustomerName          string            `json:"customerName"`
+	CustomerPostalCode    string            `json:"customerPostalCode"`
+	CustomerPrimaryPhone  *string           `json:"customerPrimaryPhone,omitempty"`
+	CustomerProvince      string            `json:"customerProvince"`
+	CustomerState         string            `json:"customerState"`
+	DateCreated           time.Time         `json:"dateCreated"`
+	Description           *string           `json:"description,omitempty"`
+	DocumentName          *string           `json:"documentName,omitempty"`
+	Fee                   float64           `json:"fee"`
+	Id                    string            `json:"id"`
+	Payment               string            `json:"payment"`
+	Reason                *string           `json:"reason,omitempty"`
+	Status                DunningViewStatus `json:"status"`
+	Type                  DunningViewType   `json:"type"`
+	Value                 float64           `json:"value"`
+}
+
+// DunningViewStatus defines model for DunningView.Status.
+type DunningViewStatus string
+
+// DunningViewType defines model for DunningView.Type.
+type DunningViewType string
+
+// EvidenceFile defines model for EvidenceFile.
+type EvidenceFile struct {
+	ContentType string `json:"contentType"`
+	Name        string `json:"name"`
+	Sha256      string `json:"sha256"`
+	Size        int    `json:"size"`
+}
+
+// Fees defines model for Fees.
+type Fees struct {
+	BillingNotificationFixed float64 `json:"billingNotificationFixed"`
+	BoletoFixed              float64 `json:"boletoFixed"`
+	BoletoPercent            float64 `json:"boletoPercent"`
+	CardCreditFixed          float64 `json:"cardCreditFixed"`
+	CardCreditPercent        float64 `json:"cardCreditPercent"`
+	CardDebitFixed           float64 `json:"cardDebitFixed"`
+	CardDebitPercent         float64 `json:"cardDebitPercent"`
+	CardVoucherFixed         float64 `json:"cardVoucherFixed"`
+	CardVoucherPercent       float64 `json:"cardVoucherPercent"`
+	PixInFixed               float64 `json:"pixInFixed"`
+	PixInPercent             float64 `json:"pixInPercent"`
+	PixOutFixed              float64 `json:"pixOutFixed"`
+	PixOutPercent            float64 `json:"pixOutPercent"`
+}
+
+// FileInfo defines model for FileInfo.
+type FileInfo struct {
+	ContentType string `json:"contentType"`
+	Name        string `json:"name"`
+	Sha256      string `json:"sha256"`
+	Size        int    `json:"size"`
+}
+
+// IDList defines model for IDList.
+type IDList = []string
+
+// IdOnly defines model for IdOnly.
+type IdOnly struct {
+	Id string `json:"id"`
+}
+
+// Instruction defines model for Instruction.
+type Instruction struct {
+	Amount          float64           `json:"amount"`
+	Attempts        *[]Attempt        `json:"attempts,omitempty"`
+	AuthorizationId string            `json:"authorizationId"`
+	CreatedAt       time.Time         `json:"createdAt"`
+	CustomerId      *string           `json:"customerId,omitempty"`
+	Cycle           int               `json:"cycle"`
+	DueDate         string            `json:"dueDate"`
+	EndToEndId      *string           `json:"endToEndId,omitempty"`
+	FailureReason   *string           `json:"failureReason,omitempty"`
+	FeeAmount       float64           `json:"feeAmount"`
+	FirstPayment    *bool             `json:"firstPayment,omitempty"`
+	Id              string            `json:"id"`
+	NetAmount       float64           `json:"netAmount"`
+	PaidAt          *time.Time        `json:"paidAt,omitempty"`
+	Payer           *Party            `json:"payer,omitempty"`
+	RetryDate       *string           `json:"retryDate,omitempty"`
+	Status          InstructionStatus `json:"status"`
+}
+
+// InstructionStatus defines model for Instruction.Status.
+type InstructionStatus string
+
+// Lean defines model for Lean.
+type Lean struct {
+	Amount      float64    `json:"amount"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	EndToEndId  *string    `json:"endToEndId,omitempty"`
+	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
+	Id          string     `json:"id"`
+	Status      LeanStatus `json:"status"`
+}
+
+// LeanStatus defines model for Lean.Status.
+type LeanStatus string
+
+// LeanBalance defines model for LeanBalance.
+type LeanBalance struct {
+	SpendablePadrao float64 `json:"spendablePadrao"`
+}
+
+// Limits defines model for Limits.
+type Limits struct {
+	Daily          *float64 `json:"daily"`
+	Monthly        *float64 `json:"monthly"`
+	PerTransaction *float64 `json:"perTransaction"`
+}
+
+// Line defines model for Line.
+type Line struct {
+	FixedFee   float64 `json:"fixedFee"`
+	Label      string  `json:"label"`
+	PercentFee float64 `json:"percentFee"`
+}
+
+// LinkView defines model for LinkView.
+type LinkView struct {
+	AllowedMethods *[]LinkViewAllowedMethods `json:"allowedMethods"`
+	CreatedAt      time.Time                 `json:"createdAt"`
+	CustomerMode   LinkViewCustomerMode      `json:"customerMode"`
+	Description    string                    `json:"description"`
+	FixedAmount    *float64                  `json:"fixedAmount,omitempty"`
+	Id             string                    `json:"id"`
+	Name           string                    `json:"name"`
+	PayPageUrl     string                    `json:"payPageUrl"`
+	ProductIds     *[]string                 `json:"productIds"`
+	Status         LinkViewStatus            `json:"status"`
+}
+
+// LinkViewAllowedMethods defines model for LinkView.AllowedMethods.
+type LinkViewAllowedMethods string
+
+// LinkViewCustomerMode defines model for LinkView.CustomerMode.
+type LinkViewCustomerMode string
+
+// LinkViewStatus defines model for LinkView.Status.
+type LinkViewStatus string
+
+// PadraoBalance defines model for PadraoBalance.
+type PadraoBalance struct {
+	Available    float64    `json:"available"`
+	Locked24h    float64    `json:"locked24h"`
+	NextUnlockAt *time.Time `json:"nextUnlockAt"`
+	Pending      float64    `json:"pending"`
+	Withdrawable float64    `json:"withdrawable"`
+}
+
+// Party defines model for Party.
+type Party struct {
+	Bank     *string `json:"bank,omitempty"`
+	Document *string `json:"document,omitempty"`
+	Name     *string `json:"name,omitempty"`
+	PixKey   *string `json:"pixKey,omitempty"`
+}
+
+// PixautoView defines model for PixautoView.
+type PixautoView struct {
+	ApprovedAt         *time.Time           `json:"approvedAt,omitempty"`
+	ClosedAt           *time.Time           `json:"closedAt,omitempty"`
+	ConsentExpiresAt   *time.Time           `json:"consentExpiresAt,omitempty"`
+	CopyPaste          *string              `json:"copyPaste,omitempty"`
+	CreatedAt          time.Time            `json:"createdAt"`
+	CustomerId         string               `json:"customerId"`
+	Description        string               `json:"description"`
+	EndDate            *string              `json:"endDate,omitempty"`
+	FirstPaymentAmount float64              `json:"firstPaymentAmount"`
+	FirstPaymentId     *string              `json:"firstPaymentId,omitempty"`
+	FixedAmount        *float64             `json:"fixedAmount,omitempty"`
+	Frequency          PixautoViewFrequency `json:"frequency"`
+	Id                 string               `json:"id"`
+	MaxAmount          *float64             `json:"maxAmount,omitempty"`
+	Payer              *Party               `json:"payer,omitempty"`
+	QrCodeBase64       *string              `json:"qrCodeBase64,omitempty"`
+	RecurrenceId       string               `json:"recurrenceId"`
+	StartDate          string               `json:"startDate"`
+	Status             PixautoViewStatus    `json:"status"`
+	StatusReason       *string              `json:"statusReason,omitempty"`
+}
+
+// PixautoViewFrequency defines model for PixautoView.Frequency.
+type PixautoViewFrequency string
+
 // PixautoViewStatus defines model for PixautoView.Status.
 type PixautoViewStatus string
 
@@ -19,9 +277,12 @@ type PortalItem struct {
 
 // PortalReady defines model for PortalReady.
 type PortalReady struct {
-	Mode    string `json:"mode"`
-	Success bool   `json:"success"`
+	Mode    PortalReadyMode `json:"mode"`
+	Success bool            `json:"success"`
 }
+
+// PortalReadyMode defines model for PortalReady.Mode.
+type PortalReadyMode string
 
 // PortalView defines model for PortalView.
 type PortalView struct {
@@ -101,15 +362,18 @@ type PublicBillingStatus string
 
 // PublicCryptoQuote defines model for PublicCryptoQuote.
 type PublicCryptoQuote struct {
-	Amount      float64   `json:"amount"`
-	CreatedAt   time.Time `json:"createdAt"`
-	Currency    string    `json:"currency"`
-	ExpiresAt   time.Time `json:"expiresAt"`
-	Id          string    `json:"id"`
-	PayAmount   float64   `json:"payAmount"`
-	PayCurrency string    `json:"payCurrency"`
-	Rate        float64   `json:"rate"`
+	Amount      float64                      `json:"amount"`
+	CreatedAt   time.Time                    `json:"createdAt"`
+	Currency    string                       `json:"currency"`
+	ExpiresAt   time.Time                    `json:"expiresAt"`
+	Id          string                       `json:"id"`
+	PayAmount   float64                      `json:"payAmount"`
+	PayCurrency PublicCryptoQuotePayCurrency `json:"payCurrency"`
+	Rate        float64                      `json:"rate"`
 }
+
+// PublicCryptoQuotePayCurrency defines model for PublicCryptoQuote.PayCurrency.
+type PublicCryptoQuotePayCurrency string
 
 // PublicMED defines model for PublicMED.
 type PublicMED struct {
@@ -168,271 +432,3 @@ type PublicSplit struct {
 	SplitTax  float64 `json:"splitTax"`
 	SplitUser string  `json:"splitUser"`
 }
-
-// PublicTransaction defines model for PublicTransaction.
-type PublicTransaction struct {
-	Address           *string                 `json:"address,omitempty"`
-	Amount            float64                 `json:"amount"`
-	CanBeCancelled    *bool                   `json:"canBeCancelled,omitempty"`
-	CompletedAt       *time.Time              `json:"completedAt,omitempty"`
-	CopyPaste         *string                 `json:"copyPaste,omitempty"`
-	CounterpartyName  *string                 `json:"counterpartyName,omitempty"`
-	CreatedAt         time.Time               `json:"createdAt"`
-	Currency          string                  `json:"currency"`
-	Description       string                  `json:"description"`
-	EndToEndId        *string                 `json:"endToEndId,omitempty"`
-	ExpiresAt         *time.Time              `json:"expiresAt,omitempty"`
-	ExternalReference *string                 `json:"externalReference,omitempty"`
-	ExtraId           *string                 `json:"extraId,omitempty"`
-	FeeAmount         float64                 `json:"feeAmount"`
-	Id                string                  `json:"id"`
-	InfractionId      *string                 `json:"infractionId,omitempty"`
-	LatePayment       *CryptoLatePayment      `json:"latePayment,omitempty"`
-	Med               *PublicMED              `json:"med,omitempty"`
-	NetAmount         float64                 `json:"netAmount"`
-	Operator          *string                 `json:"operator,omitempty"`
-	PairId            *string                 `json:"pairId,omitempty"`
-	PayAmount         *float64                `json:"payAmount,omitempty"`
-	PayCurrency       *string                 `json:"payCurrency,omitempty"`
-	Payer             *Party                  `json:"payer,omitempty"`
-	Phone             *string                 `json:"phone,omitempty"`
-	PixKey            *string                 `json:"pixKey,omitempty"`
-	PixKeyType        *string                 `json:"pixKeyType,omitempty"`
-	Protocol          *string                 `json:"protocol,omitempty"`
-	QrcodeUrl         *string                 `json:"qrcodeUrl,omitempty"`
-	QuoteId           *string                 `json:"quoteId,omitempty"`
-	Rate              *float64                `json:"rate,omitempty"`
-	Recipient         *Party                  `json:"recipient,omitempty"`
-	RecipientEmail    *string                 `json:"recipientEmail,omitempty"`
-	RecipientName     *string                 `json:"recipientName,omitempty"`
-	ReferenceId       *string                 `json:"referenceId,omitempty"`
-	Refund            *PublicRefund           `json:"refund,omitempty"`
-	SecurityReview    *PublicReview           `json:"securityReview,omitempty"`
-	Split             *PublicSplit            `json:"split,omitempty"`
-	Status            PublicTransactionStatus `json:"status"`
-	SubaccountId      *string                 `json:"subaccountId,omitempty"`
-	ToSubaccountId    *string                 `json:"toSubaccountId,omitempty"`
-	TransferKind      *string                 `json:"transferKind,omitempty"`
-	TxHash            *string                 `json:"txHash,omitempty"`
-	Type              PublicTransactionType   `json:"type"`
-}
-
-// PublicTransactionStatus defines model for PublicTransaction.Status.
-type PublicTransactionStatus string
-
-// PublicTransactionType defines model for PublicTransaction.Type.
-type PublicTransactionType string
-
-// RechargeProvider defines model for RechargeProvider.
-type RechargeProvider struct {
-	Amounts  *[]float64 `json:"amounts"`
-	Operator string     `json:"operator"`
-	Phone    string     `json:"phone"`
-}
-
-// Record defines model for Record.
-type Record struct {
-	Amount        float64           `json:"amount"`
-	CoverFee      bool              `json:"coverFee"`
-	CreatedAt     time.Time         `json:"createdAt"`
-	Description   *string           `json:"description,omitempty"`
-	Destination   string            `json:"destination"`
-	Id            string            `json:"id"`
-	Label         string            `json:"label"`
-	LastError     *string           `json:"lastError,omitempty"`
-	LastRunAt     *string           `json:"lastRunAt,omitempty"`
-	MaxRuns       *int              `json:"maxRuns,omitempty"`
-	Method        RecordMethod      `json:"method"`
-	NextRunAt     string            `json:"nextRunAt"`
-	Run           *RunResult        `json:"run,omitempty"`
-	RunCount      int               `json:"runCount"`
-	ScheduleLabel string            `json:"scheduleLabel"`
-	Status        RecordStatus      `json:"status"`
-	TriggerType   RecordTriggerType `json:"triggerType"`
-}
-
-// RecordMethod defines model for Record.Method.
-type RecordMethod string
-
-// RecordStatus defines model for Record.Status.
-type RecordStatus string
-
-// RecordTriggerType defines model for Record.TriggerType.
-type RecordTriggerType string
-
-// Report defines model for Report.
-type Report struct {
-	CpfCnpj      string       `json:"cpfCnpj"`
-	CreatedAt    time.Time    `json:"createdAt"`
-	Customer     string       `json:"customer"`
-	Fee          float64      `json:"fee"`
-	Id           string       `json:"id"`
-	Restrictions int          `json:"restrictions"`
-	Score        int          `json:"score"`
-	Status       ReportStatus `json:"status"`
-}
-
-// ReportStatus defines model for Report.Status.
-type ReportStatus string
-
-// RunResult defines model for RunResult.
-type RunResult struct {
-	Amount        float64         `json:"amount"`
-	RunNumber     int             `json:"runNumber"`
-	Status        RunResultStatus `json:"status"`
-	TransactionId string          `json:"transactionId"`
-	Type          RunResultType   `json:"type"`
-}
-
-// RunResultStatus defines model for RunResult.Status.
-type RunResultStatus string
-
-// RunResultType defines model for RunResult.Type.
-type RunResultType string
-
-// SessionDelivery defines model for SessionDelivery.
-type SessionDelivery struct {
-	Content     *string             `json:"content,omitempty"`
-	ProductId   string              `json:"productId"`
-	ProductName string              `json:"productName"`
-	RedirectUrl *string             `json:"redirectUrl,omitempty"`
-	Type        SessionDeliveryType `json:"type"`
-
-	// Undelivered true when a TEXT_LINES product had no line left for this sale (paid after its session's hold lapsed): no line was handed out; content says the seller delivers
-	Undelivered *bool `json:"undelivered,omitempty"`
-}
-
-// SessionDeliveryType defines model for SessionDelivery.Type.
-type SessionDeliveryType string
-
-// SessionView defines model for SessionView.
-type SessionView struct {
-	Amount     float64 `json:"amount"`
-	CouponCode *string `json:"couponCode,omitempty"`
-
-	// CouponCounted on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)
-	CouponCounted     *bool              `json:"couponCounted,omitempty"`
-	CreatedAt         time.Time          `json:"createdAt"`
-	CustomerId        *string            `json:"customerId,omitempty"`
-	Delivery          *[]SessionDelivery `json:"delivery,omitempty"`
-	DiscountAmount    float64            `json:"discountAmount"`
-	ExpiresAt         time.Time          `json:"expiresAt"`
-	ExternalReference *string            `json:"externalReference,omitempty"`
-	LinkId            string             `json:"linkId"`
-	Method            SessionViewMethod  `json:"method"`
-	OriginalAmount    float64            `json:"originalAmount"`
-	PaidAt            *time.Time         `json:"paidAt,omitempty"`
-	PayCheckoutUrl    string             `json:"payCheckoutUrl"`
-	Payer             *CheckoutPayer     `json:"payer,omitempty"`
-	ProductIds        *[]string          `json:"productIds"`
-	SessionId         string             `json:"sessionId"`
-	Status            SessionViewStatus  `json:"status"`
-	TransactionId     string             `json:"transactionId"`
-}
-
-// SessionViewMethod defines model for SessionView.Method.
-type SessionViewMethod string
-
-// SessionViewStatus defines model for SessionView.Status.
-type SessionViewStatus string
-
-// Side defines model for Side.
-type Side struct {
-	Lines           *[]Line `json:"lines"`
-	TotalFixedFee   float64 `json:"totalFixedFee"`
-	TotalPercentFee float64 `json:"totalPercentFee"`
-}
-
-// Simulation defines model for Simulation.
-type Simulation struct {
-	Id      string `json:"id"`
-	Outcome string `json:"outcome"`
-}
-
-// SubaccountLean defines model for SubaccountLean.
-type SubaccountLean struct {
-	Balance           LeanBalance            `json:"balance"`
-	ExternalReference string                 `json:"externalReference"`
-	Id                string                 `json:"id"`
-	LockMode          SubaccountLeanLockMode `json:"lockMode"`
-	Name              string                 `json:"name"`
-	Status            SubaccountLeanStatus   `json:"status"`
-}
-
-// SubaccountLeanLockMode defines model for SubaccountLean.LockMode.
-type SubaccountLeanLockMode string
-
-// SubaccountLeanStatus defines model for SubaccountLean.Status.
-type SubaccountLeanStatus string
-
-// SubscriptionRecord defines model for SubscriptionRecord.
-type SubscriptionRecord struct {
-	Amount            float64                  `json:"amount"`
-	AnchorDate        string                   `json:"anchorDate"`
-	CanceledAt        *time.Time               `json:"canceledAt,omitempty"`
-	CreatedAt         time.Time                `json:"createdAt"`
-	CreditCardBrand   *string                  `json:"creditCardBrand,omitempty"`
-	CreditCardNumber  *string                  `json:"creditCardNumber,omitempty"`
-	Customer          BillingCustomer          `json:"customer"`
-	Cycle             SubscriptionRecordCycle  `json:"cycle"`
-	CycleNumber       int                      `json:"cycleNumber"`
-	Description       string                   `json:"description"`
-	ExternalId        string                   `json:"externalId"`
-	ExternalReference *string                  `json:"externalReference,omitempty"`
-	LastBillingId     *string                  `json:"lastBillingId,omitempty"`
-	LastError         *string                  `json:"lastError,omitempty"`
-	Method            SubscriptionRecordMethod `json:"method"`
-	NextDueDate       string                   `json:"nextDueDate"`
-	Status            SubscriptionRecordStatus `json:"status"`
-	SubscriptionId    string                   `json:"subscriptionId"`
-}
-
-// SubscriptionRecordCycle defines model for SubscriptionRecord.Cycle.
-type SubscriptionRecordCycle string
-
-// SubscriptionRecordMethod defines model for SubscriptionRecord.Method.
-type SubscriptionRecordMethod string
-
-// SubscriptionRecordStatus defines model for SubscriptionRecord.Status.
-type SubscriptionRecordStatus string
-
-// Unlocked defines model for Unlocked.
-type Unlocked struct {
-	Id       string           `json:"id"`
-	LockMode UnlockedLockMode `json:"lockMode"`
-	Status   UnlockedStatus   `json:"status"`
-}
-
-// UnlockedLockMode defines model for Unlocked.LockMode.
-type UnlockedLockMode string
-
-// UnlockedStatus defines model for Unlocked.Status.
-type UnlockedStatus string
-
-// View defines model for View.
-type View struct {
-	Balance           Balance         `json:"balance"`
-	BirthDate         string          `json:"birthDate"`
-	Company           *Company        `json:"company,omitempty"`
-	Cpf               string          `json:"cpf"`
-	CreatedAt         time.Time       `json:"createdAt"`
-	ExternalReference string          `json:"externalReference"`
-	Id                string          `json:"id"`
-	Limits            Limits          `json:"limits"`
-	LockMode          ViewLockMode    `json:"lockMode"`
-	Name              string          `json:"name"`
-	PersonType        ViewPersonType  `json:"personType"`
-	PortalState       ViewPortalState `json:"portalState"`
-	PostalCode        string          `json:"postalCode"`
-	Pricing           Fees            `json:"pricing"`
-	Status            ViewStatus      `json:"status"`
-}
-
-// ViewLockMode defines model for View.LockMode.
-type ViewLockMode string
-
-// ViewPersonType defines model for View.PersonType.
-type ViewPersonType string
-
-// ViewPortalState defines model for View.PortalState.
-type ViewPortalState string

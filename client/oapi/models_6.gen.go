@@ -7,6 +7,280 @@ import (
 	"time"
 )
 
+// PublicTransaction defines model for PublicTransaction.
+type PublicTransaction struct {
+	Address           *string                       `json:"address,omitempty"`
+	Amount            float64                       `json:"amount"`
+	CanBeCancelled    *bool                         `json:"canBeCancelled,omitempty"`
+	CompletedAt       *time.Time                    `json:"completedAt,omitempty"`
+	CopyPaste         *string                       `json:"copyPaste,omitempty"`
+	CounterpartyName  *string                       `json:"counterpartyName,omitempty"`
+	CreatedAt         time.Time                     `json:"createdAt"`
+	Currency          string                        `json:"currency"`
+	Description       string                        `json:"description"`
+	EndToEndId        *string                       `json:"endToEndId,omitempty"`
+	ExpiresAt         *time.Time                    `json:"expiresAt,omitempty"`
+	ExternalReference *string                       `json:"externalReference,omitempty"`
+	ExtraId           *string                       `json:"extraId,omitempty"`
+	FeeAmount         float64                       `json:"feeAmount"`
+	Id                string                        `json:"id"`
+	InfractionId      *string                       `json:"infractionId,omitempty"`
+	LatePayment       *CryptoLatePayment            `json:"latePayment,omitempty"`
+	Med               *PublicMED                    `json:"med,omitempty"`
+	NetAmount         float64                       `json:"netAmount"`
+	Operator          *string                       `json:"operator,omitempty"`
+	PairId            *string                       `json:"pairId,omitempty"`
+	PayAmount         *float64                      `json:"payAmount,omitempty"`
+	PayCurrency       *PublicTransactionPayCurrency `json:"payCurrency,omitempty"`
+	Payer             *Party                        `json:"payer,omitempty"`
+	Phone             *string                       `json:"phone,omitempty"`
+	PixKey            *string                       `json:"pixKey,omitempty"`
+	PixKeyType        *PublicTransactionPixKeyType  `json:"pixKeyType,omitempty"`
+	Protocol          *string                       `json:"protocol,omitempty"`
+	QrcodeUrl         *string                       `json:"qrcodeUrl,omitempty"`
+	QuoteId           *string                       `json:"quoteId,omitempty"`
+	Rate              *float64                      `json:"rate,omitempty"`
+	Recipient         *Party                        `json:"recipient,omitempty"`
+	RecipientEmail    *string                       `json:"recipientEmail,omitempty"`
+	RecipientName     *string                       `json:"recipientName,omitempty"`
+	ReferenceId       *string                       `json:"referenceId,omitempty"`
+	Refund            *PublicRefund                 `json:"refund,omitempty"`
+	SecurityReview    *PublicReview                 `json:"securityReview,omitempty"`
+	Split             *PublicSplit                  `json:"split,omitempty"`
+	Status            PublicTransactionStatus       `json:"status"`
+	SubaccountId      *string                       `json:"subaccountId,omitempty"`
+	ToSubaccountId    *string                       `json:"toSubaccountId,omitempty"`
+	TransferKind      *string                       `json:"transferKind,omitempty"`
+	TxHash            *string                       `json:"txHash,omitempty"`
+	Type              PublicTransactionType         `json:"type"`
+}
+
+// PublicTransactionPayCurrency defines model for PublicTransaction.PayCurrency.
+type PublicTransactionPayCurrency string
+
+// PublicTransactionPixKeyType defines model for PublicTransaction.PixKeyType.
+type PublicTransactionPixKeyType string
+
+// PublicTransactionStatus defines model for PublicTransaction.Status.
+type PublicTransactionStatus string
+
+// PublicTransactionType defines model for PublicTransaction.Type.
+type PublicTransactionType string
+
+// RechargeProvider defines model for RechargeProvider.
+type RechargeProvider struct {
+	Amounts  *[]float64 `json:"amounts"`
+	Operator string     `json:"operator"`
+	Phone    string     `json:"phone"`
+}
+
+// Record defines model for Record.
+type Record struct {
+	Amount        float64           `json:"amount"`
+	CoverFee      bool              `json:"coverFee"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	Description   *string           `json:"description,omitempty"`
+	Destination   string            `json:"destination"`
+	Id            string            `json:"id"`
+	Label         string            `json:"label"`
+	LastError     *string           `json:"lastError,omitempty"`
+	LastRunAt     *string           `json:"lastRunAt,omitempty"`
+	MaxRuns       *int              `json:"maxRuns,omitempty"`
+	Method        RecordMethod      `json:"method"`
+	NextRunAt     string            `json:"nextRunAt"`
+	Run           *RunResult        `json:"run,omitempty"`
+	RunCount      int               `json:"runCount"`
+	ScheduleLabel string            `json:"scheduleLabel"`
+	Status        RecordStatus      `json:"status"`
+	TriggerType   RecordTriggerType `json:"triggerType"`
+}
+
+// RecordMethod defines model for Record.Method.
+type RecordMethod string
+
+// RecordStatus defines model for Record.Status.
+type RecordStatus string
+
+// RecordTriggerType defines model for Record.TriggerType.
+type RecordTriggerType string
+
+// Report defines model for Report.
+type Report struct {
+	CpfCnpj      string       `json:"cpfCnpj"`
+	CreatedAt    time.Time    `json:"createdAt"`
+	Customer     string       `json:"customer"`
+	Fee          float64      `json:"fee"`
+	Id           string       `json:"id"`
+	Restrictions int          `json:"restrictions"`
+	Score        int          `json:"score"`
+	Status       ReportStatus `json:"status"`
+}
+
+// ReportStatus defines model for Report.Status.
+type ReportStatus string
+
+// RunResult defines model for RunResult.
+type RunResult struct {
+	Amount        float64         `json:"amount"`
+	RunNumber     int             `json:"runNumber"`
+	Status        RunResultStatus `json:"status"`
+	TransactionId string          `json:"transactionId"`
+	Type          RunResultType   `json:"type"`
+}
+
+// RunResultStatus defines model for RunResult.Status.
+type RunResultStatus string
+
+// RunResultType defines model for RunResult.Type.
+type RunResultType string
+
+// SessionDelivery defines model for SessionDelivery.
+type SessionDelivery struct {
+	Content     *string             `json:"content,omitempty"`
+	ProductId   string              `json:"productId"`
+	ProductName string              `json:"productName"`
+	RedirectUrl *string             `json:"redirectUrl,omitempty"`
+	Type        SessionDeliveryType `json:"type"`
+
+	// Undelivered true when a TEXT_LINES product had no line left for this sale (paid after its session's hold lapsed): no line was handed out; content says the seller delivers
+	Undelivered *bool `json:"undelivered,omitempty"`
+}
+
+// SessionDeliveryType defines model for SessionDelivery.Type.
+type SessionDeliveryType string
+
+// SessionView defines model for SessionView.
+type SessionView struct {
+	Amount     float64 `json:"amount"`
+	CouponCode *string `json:"couponCode,omitempty"`
+
+	// CouponCounted on a PAID session with a coupon: whether its sale counted a use of the coupon; false when it was paid after its hold lapsed and every use was taken or held by other checkouts (the discounted amount was still paid)
+	CouponCounted     *bool              `json:"couponCounted,omitempty"`
+	CreatedAt         time.Time          `json:"createdAt"`
+	CustomerId        *string            `json:"customerId,omitempty"`
+	Delivery          *[]SessionDelivery `json:"delivery,omitempty"`
+	DiscountAmount    float64            `json:"discountAmount"`
+	ExpiresAt         time.Time          `json:"expiresAt"`
+	ExternalReference *string            `json:"externalReference,omitempty"`
+	LinkId            string             `json:"linkId"`
+	Method            SessionViewMethod  `json:"method"`
+	OriginalAmount    float64            `json:"originalAmount"`
+	PaidAt            *time.Time         `json:"paidAt,omitempty"`
+	PayCheckoutUrl    string             `json:"payCheckoutUrl"`
+	Payer             *CheckoutPayer     `json:"payer,omitempty"`
+	ProductIds        *[]string          `json:"productIds"`
+	SessionId         string             `json:"sessionId"`
+	Status            SessionViewStatus  `json:"status"`
+	TransactionId     string             `json:"transactionId"`
+}
+
+// SessionViewMethod defines model for SessionView.Method.
+type SessionViewMethod string
+
+// SessionViewStatus defines model for SessionView.Status.
+type SessionViewStatus string
+
+// Side defines model for Side.
+type Side struct {
+	Lines           *[]Line `json:"lines"`
+	TotalFixedFee   float64 `json:"totalFixedFee"`
+	TotalPercentFee float64 `json:"totalPercentFee"`
+}
+
+// Simulation defines model for Simulation.
+type Simulation struct {
+	Id      string `json:"id"`
+	Outcome string `json:"outcome"`
+}
+
+// SubaccountLean defines model for SubaccountLean.
+type SubaccountLean struct {
+	Balance           LeanBalance            `json:"balance"`
+	ExternalReference string                 `json:"externalReference"`
+	Id                string                 `json:"id"`
+	LockMode          SubaccountLeanLockMode `json:"lockMode"`
+	Name              string                 `json:"name"`
+	Status            SubaccountLeanStatus   `json:"status"`
+}
+
+// SubaccountLeanLockMode defines model for SubaccountLean.LockMode.
+type SubaccountLeanLockMode string
+
+// SubaccountLeanStatus defines model for SubaccountLean.Status.
+type SubaccountLeanStatus string
+
+// SubscriptionRecord defines model for SubscriptionRecord.
+type SubscriptionRecord struct {
+	Amount            float64                  `json:"amount"`
+	AnchorDate        string                   `json:"anchorDate"`
+	CanceledAt        *time.Time               `json:"canceledAt,omitempty"`
+	CreatedAt         time.Time                `json:"createdAt"`
+	CreditCardBrand   *string                  `json:"creditCardBrand,omitempty"`
+	CreditCardNumber  *string                  `json:"creditCardNumber,omitempty"`
+	Customer          BillingCustomer          `json:"customer"`
+	Cycle             SubscriptionRecordCycle  `json:"cycle"`
+	CycleNumber       int                      `json:"cycleNumber"`
+	Description       string                   `json:"description"`
+	ExternalId        string                   `json:"externalId"`
+	ExternalReference *string                  `json:"externalReference,omitempty"`
+	LastBillingId     *string                  `json:"lastBillingId,omitempty"`
+	LastError         *string                  `json:"lastError,omitempty"`
+	Method            SubscriptionRecordMethod `json:"method"`
+	NextDueDate       string                   `json:"nextDueDate"`
+	Status            SubscriptionRecordStatus `json:"status"`
+	SubscriptionId    string                   `json:"subscriptionId"`
+}
+
+// SubscriptionRecordCycle defines model for SubscriptionRecord.Cycle.
+type SubscriptionRecordCycle string
+
+// SubscriptionRecordMethod defines model for SubscriptionRecord.Method.
+type SubscriptionRecordMethod string
+
+// SubscriptionRecordStatus defines model for SubscriptionRecord.Status.
+type SubscriptionRecordStatus string
+
+// Unlocked defines model for Unlocked.
+type Unlocked struct {
+	Id       string           `json:"id"`
+	LockMode UnlockedLockMode `json:"lockMode"`
+	Status   UnlockedStatus   `json:"status"`
+}
+
+// UnlockedLockMode defines model for Unlocked.LockMode.
+type UnlockedLockMode string
+
+// UnlockedStatus defines model for Unlocked.Status.
+type UnlockedStatus string
+
+// View defines model for View.
+type View struct {
+	Balance           Balance         `json:"balance"`
+	BirthDate         string          `json:"birthDate"`
+	Company           *Company        `json:"company,omitempty"`
+	Cpf               string          `json:"cpf"`
+	CreatedAt         time.Time       `json:"createdAt"`
+	ExternalReference string          `json:"externalReference"`
+	Id                string          `json:"id"`
+	Limits            Limits          `json:"limits"`
+	LockMode          ViewLockMode    `json:"lockMode"`
+	Name              string          `json:"name"`
+	PersonType        ViewPersonType  `json:"personType"`
+	PortalState       ViewPortalState `json:"portalState"`
+	PostalCode        string          `json:"postalCode"`
+	Pricing           Fees            `json:"pricing"`
+	Status            ViewStatus      `json:"status"`
+}
+
+// ViewLockMode defines model for View.LockMode.
+type ViewLockMode string
+
+// ViewPersonType defines model for View.PersonType.
+type ViewPersonType string
+
+// ViewPortalState defines model for View.PortalState.
+type ViewPortalState string
+
 // ViewStatus defines model for View.Status.
 type ViewStatus string
 
@@ -17,10 +291,13 @@ type WebhookView struct {
 	Description string            `json:"description"`
 	Events      *[]string         `json:"events"`
 	Id          string            `json:"id"`
-	Scope       string            `json:"scope"`
+	Scope       WebhookViewScope  `json:"scope"`
 	Status      WebhookViewStatus `json:"status"`
 	Url         string            `json:"url"`
 }
+
+// WebhookViewScope defines model for WebhookView.Scope.
+type WebhookViewScope string
 
 // WebhookViewStatus defines model for WebhookView.Status.
 type WebhookViewStatus string

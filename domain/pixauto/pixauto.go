@@ -54,6 +54,11 @@ func (View) Enums() map[string]domain.Enum {
 	return map[string]domain.Enum{"frequency": domain.Exact(Frequencies...), "status": domain.Exact(AuthorizationStatuses...)}
 }
 
+// Enums are the attempt's closed sets.
+func (Attempt) Enums() map[string]domain.Enum {
+	return map[string]domain.Enum{"status": domain.Exact(domain.AttemptStatuses...)}
+}
+
 // Enums are the record's closed sets.
 func (Instruction) Enums() map[string]domain.Enum {
 	return map[string]domain.Enum{"status": domain.Exact(InstructionStatuses...)}

@@ -97,20 +97,17 @@ func CustomerType(field, s string) (string, error) {
 	return "", domain.Invalid(field, "must be %s", CustomerTypes)
 }
 
-// brazilianStates are the 27 federative units (UF).
-var brazilianStates = map[string]bool{
-	"AC": true, "AL": true, "AP": true, "AM": true, "BA": true, "CE": true, "DF": true, "ES": true, "GO": true,
-	"MA": true, "MT": true, "MS": true, "MG": true, "PA": true, "PB": true, "PR": true, "PE": true, "PI": true,
-	"RJ": true, "RN": true, "RS": true, "RO": true, "RR": true, "SC": true, "SP": true, "SE": true, "TO": true,
-}
+// States are the 27 federative units (UF), read in any case.
+var States = domain.Folded("AC", "AL", "AP", "AM", "BA", "CE", "DF", "ES", "GO", "MA", "MT", "MS", "MG", "PA",
+	"PB", "PR", "PE", "PI", "RJ", "RN", "RS", "RO", "RR", "SC", "SP", "SE", "TO")
 
 // State reads a Brazilian federative unit (UF: "SP", "rj"), upper-cased.
 func State(field string, v *string) (*string, error) {
 	if v == nil {
 		return nil, nil
 	}
-	s := strings.ToUpper(strings.TrimSpace(*v))
-	if !brazilianStates[s] {
+	s, ok := States.Match(*v)
+	if !ok {
 		return nil, domain.Invalid(field, "must be a Brazilian state (UF), such as SP or RJ")
 	}
 	return &s, nil
@@ -168,17 +165,18 @@ var (
 
 // Enums are the request's closed sets.
 func (CustomerRequest) Enums() map[string]domain.Enum {
-	return map[string]domain.Enum{"type": CustomerTypes}
+	return map[string]domain.Enum{"type": CustomerTypes, "state": States}
 }
 
 // Enums are the update's closed sets.
 func (CustomerUpdateRequest) Enums() map[string]domain.Enum {
-	return map[string]domain.Enum{"type": CustomerTypes}
+	return map[string]domain.Enum{"type": CustomerTypes, "state": States}
 }
 
 // Enums are the record's closed sets.
 func (Customer) Enums() map[string]domain.Enum {
-	return map[string]domain.Enum{"type": domain.Exact(CustomerTypes.Values...), "status": CustomerStatuses}
+	return map[string]domain.Enum{"type": domain.Exact(CustomerTypes.Values...), "status": CustomerStatuses,
+		"state": domain.Exact(States.Values...)}
 }
 
 // CustomerPatch is a validated customer request: nil leaves a field alone

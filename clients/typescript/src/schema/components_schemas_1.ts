@@ -5,7 +5,8 @@ export interface components_schemas_1 {
     Attempt: {
         attempt: number;
         date: string;
-        status: string;
+        /** @enum {string} */
+        status: "PENDING" | "PAID" | "FAILED";
         reason?: string;
         /** Format: date-time */
         sentAt?: string;
@@ -111,7 +112,8 @@ export interface components_schemas_1 {
         qrCodeBase64?: string;
         address?: string;
         extraId?: string;
-        payCurrency?: string;
+        /** @enum {string} */
+        payCurrency?: "BTC" | "ETH" | "USDT" | "XRP";
         payAmount?: number;
         /** Format: decimal */
         rate?: number;
@@ -152,8 +154,10 @@ export interface components_schemas_1 {
         url: string;
         events: string[] | null;
         description: string;
-        status: string;
-        scope: string;
+        /** @enum {string} */
+        status: "ACTIVE" | "DISABLED";
+        /** @enum {string} */
+        scope: "key" | "account";
         apiKeyId?: string;
         /** Format: date-time */
         createdAt: string;
@@ -179,7 +183,7 @@ export interface components_schemas_1 {
         phone: string | null;
         whatsapp: string | null;
         city: string | null;
-        state: string | null;
+        state: ("AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO") | null;
         transactions: number;
         /** Format: decimal */
         volume: number;
@@ -427,7 +431,8 @@ export interface components_schemas_1 {
     };
     PortalReady: {
         success: boolean;
-        mode: string;
+        /** @enum {string} */
+        mode: "portal_ready";
     };
     PortalView: {
         /** @enum {string} */
@@ -436,14 +441,5 @@ export interface components_schemas_1 {
         emailVerified: boolean;
         twoFactorEnabled: boolean;
         lastLoginAt: string | null;
-    };
-    Preview: {
-        subaccountId: string;
-        lines: components["schemas"]["Line"][] | null;
-        /** Format: decimal */
-        totalPercentFee: number;
-        /** Format: decimal */
-        totalFixedFee: number;
-        pixOut: components["schemas"]["Side"];
     };
 }

@@ -2,6 +2,15 @@ import type { components, operations, paths, webhooks } from "../schema.js";
 
 /** Members of components_schemas (split-schema.mjs; do not edit: `make clients`). */
 export interface components_schemas_2 {
+    Preview: {
+        subaccountId: string;
+        lines: components["schemas"]["Line"][] | null;
+        /** Format: decimal */
+        totalPercentFee: number;
+        /** Format: decimal */
+        totalFixedFee: number;
+        pixOut: components["schemas"]["Side"];
+    };
     ProductView: {
         id: string;
         name: string;
@@ -60,7 +69,8 @@ export interface components_schemas_2 {
         /** Format: decimal */
         amount: number;
         currency: string;
-        payCurrency: string;
+        /** @enum {string} */
+        payCurrency: "BTC" | "ETH" | "USDT" | "XRP";
         payAmount: number;
         /** Format: decimal */
         rate: number;
@@ -153,7 +163,8 @@ export interface components_schemas_2 {
         toSubaccountId?: string;
         split?: components["schemas"]["PublicSplit"];
         pixKey?: string;
-        pixKeyType?: string;
+        /** @enum {string} */
+        pixKeyType?: "CPF" | "CNPJ" | "EMAIL" | "TELEFONE" | "CHAVE_ALEATORIA";
         securityReview?: components["schemas"]["PublicReview"];
         refund?: components["schemas"]["PublicRefund"];
         transferKind?: string;
@@ -168,7 +179,8 @@ export interface components_schemas_2 {
         phone?: string;
         operator?: string;
         canBeCancelled?: boolean;
-        payCurrency?: string;
+        /** @enum {string} */
+        payCurrency?: "BTC" | "ETH" | "USDT" | "XRP";
         payAmount?: number;
         /** Format: decimal */
         rate?: number;
@@ -409,41 +421,5 @@ export interface components_schemas_2 {
         event: "payment.created" | "payment.paid" | "payment.failed" | "payment.pix.expired" | "payment.refunded" | "refund.requested" | "refund.completed" | "refund.failed" | "transfer.created" | "transfer.completed" | "transfer.failed" | "transfer.internal.completed" | "transfer.internal.received" | "med.created" | "med.evidence_sent" | "med.updated" | "payment_link.paid" | "invoice.created" | "invoice.processing" | "invoice.issued" | "invoice.failed" | "invoice.cancelled" | "webhook.test";
         /** @description the delivery id: send it back in an ack */
         id: string;
-    };
-    /** @description a frame of the gateway's own (not an event) */
-    WebSocketServerMessage: {
-        /** @constant */
-        event: "authenticated";
-        /** @constant */
-        version: 1;
-    } | {
-        /** @constant */
-        event: "subscribed";
-        /**
-         * Format: date-time
-         * @description a paymentId subscription's end
-         */
-        expiresAt?: string;
-        pattern?: string;
-        paymentId?: string;
-    } | {
-        /** @constant */
-        event: "unsubscribed";
-        pattern?: string;
-        paymentId?: string;
-    } | {
-        /** @constant */
-        event: "ping";
-    } | {
-        /** @constant */
-        event: "pong";
-    } | {
-        /** @enum {string} */
-        code: "BAD_REQUEST" | "UNAUTHENTICATED" | "UNAUTHORIZED" | "UNAVAILABLE" | "TOO_MANY_CONNECTIONS" | "INVALID_PATTERN" | "FORBIDDEN" | "SUBSCRIPTION_LIMIT" | "RATE_LIMIT";
-        /** @constant */
-        event: "error";
-        message?: string;
-        pattern?: string;
-        paymentId?: string;
     };
 }

@@ -279,8 +279,11 @@ export interface operations_3 {
                     /** @description with area code */
                     whatsapp?: string;
                     city?: string;
-                    /** @description Brazilian state (UF) */
-                    state?: string;
+                    /**
+                     * @description case-insensitive; Brazilian state (UF)
+                     * @enum {string}
+                     */
+                    state?: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
                 };
             };
         };
