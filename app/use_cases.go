@@ -1,6 +1,8 @@
 package app
 
 import (
+	"github.com/jmoiron/sqlx"
+
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/processor"
 	"github.com/jangada/jangada/service"
@@ -17,7 +19,7 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	a.Charges = &service.Charges{DB: d, Processor: proc, Starts: a.Starts, PublicURL: cfg.PublicURL}
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
-	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: &db.GroupCommit{DB: d, Sent: batchSent}}
+	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: ledgerGroup(d, cfg.LedgerBatch)}
 	a.Subaccounts = &service.Subaccounts{DB: d}
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}
@@ -38,4 +40,13 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	// Credit bureau.
 	a.Bureau = &service.Bureau{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, Processor: proc}
 	return internal
+}
+
+// ledgerGroup is the internal transfers' group commit, or none when a batch
+// may carry only one move (each then commits alone, db.InsertPosted).
+func ledgerGroup(d *sqlx.DB, maxBatch int) *db.GroupCommit {
+	if maxBatch <= 1 {
+		return nil
+	}
+	return &db.GroupCommit{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: batchSent}
 }

@@ -116,6 +116,8 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 		// Resolved API keys kept as in production (JANGADA_KEY_CACHE_TTL's
 		// default).
 		KeyCacheTTL: 2 * time.Second,
+		// The group commit as shipped (JANGADA_LEDGER_BATCH), or 1 (-ledger-batch 1): each move alone.
+		LedgerBatch: *ledgerBatch,
 	}
 	if r.app, err = app.New(ctx, cfg, app.Options{API: true, Worker: true}); err != nil {
 		return r, err
