@@ -21,9 +21,11 @@ unit:
 	$(GO) test -short -count=1 ./...
 
 ## test: unit tests and integration tests (real PostgreSQL, real in-process Temporal),
-## then the short soak (the production split for 30 s, a worker SIGKILLed and restarted)
+## then the short soak (the production split for 30 s, a worker SIGKILLed and restarted).
+## -vet=off: `make lint` vets every file with every analyzer (CI runs it first), so the test
+## run does not vet each package again.
 test:
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -vet=off -timeout 30m ./...
 	$(GO) run ./cmd/jangada-soak -quick
 
 ## soak: the chaos/soak test (a few minutes): the production split under mixed load while a
