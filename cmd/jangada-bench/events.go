@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -133,8 +134,11 @@ func deliveries(ctx context.Context, r *rig, n int) (ours, bare hookRun, err err
 			return err
 		}
 		charges[i] = id
-		return r.post(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{})
+		return r.postRetrying503(ctx, "/v1/sandbox/payment-pix/"+id+"/pay", map[string]any{})
 	})
+	if n := retried503.Swap(0); n > 0 {
+		fmt.Printf("  (%d pay calls answered 503 and were sent again, as a client does)\n", n)
+	}
 	if mk.errors > 0 {
 		return ours, bare, fmt.Errorf("charges created and paid: %d errors, first: %v", mk.errors, mk.firstErr)
 	}
@@ -193,6 +197,27 @@ func printAttempts(ctx context.Context, r *rig, endpointID string) {
 	for _, x := range last {
 		fmt.Printf("  last deliveries: %-16s event at +%.2f s, row +%.2f s, first attempt's task +%.2f s, delivered +%.2f s later (%d attempts)\n",
 			x.Type, x.Event, x.Row, x.Task, x.Done, x.Attempts)
+	}
+}
+
+// retried503 counts the calls postRetrying503 sent again.
+var retried503 atomic.Int64
+
+// postRetrying503 is post sent again after a 503 (Temporal slower than the
+// API's deadline: the answer says "try again", and a client does, after a
+// pause), at most 20 times.
+func (r *rig) postRetrying503(ctx context.Context, path string, body any) error {
+	for try := 0; ; try++ {
+		err := r.post(ctx, path, body)
+		if err == nil || try == 20 || !strings.HasPrefix(err.Error(), "HTTP 503") {
+			return err
+		}
+		retried503.Add(1)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 }
 
