@@ -21,3 +21,11 @@ func HoldBatches(g *GroupCommit, release <-chan struct{}, sizes chan<- int) {
 
 // Queued is how many moves wait in g's queue.
 func Queued(g *GroupCommit) int { return len(g.queue) }
+
+// SignalQueued makes g send on the channel it returns each time a move
+// enters its queue.
+func SignalQueued(g *GroupCommit, capacity int) <-chan struct{} {
+	ch := make(chan struct{}, capacity)
+	g.queued = func() { ch <- struct{}{} }
+	return ch
+}

@@ -39,9 +39,12 @@ type GroupCommit struct {
 	// took (the process's metrics).
 	Sent func(size int, took time.Duration)
 
-	run   func(context.Context, []PostedMove) ([]PostedOutcome, error)
-	once  sync.Once
-	queue chan *groupMove
+	run func(context.Context, []PostedMove) ([]PostedOutcome, error)
+	// queued, when set, learns that a move entered the queue (tests wait
+	// on it instead of polling).
+	queued func()
+	once   sync.Once
+	queue  chan *groupMove
 }
 
 // DefaultMaxBatch, DefaultLanes and DefaultBatchTimeout are GroupCommit's
@@ -68,6 +71,9 @@ func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction,
 	m := &groupMove{move: PostedMove{Records: ts, Posting: p, Events: evs}, done: make(chan PostedOutcome, 1)}
 	select {
 	case g.queue <- m:
+		if g.queued != nil {
+			g.queued()
+		}
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}

@@ -115,6 +115,7 @@ func TestGroupCommitGathersAndNeverDeadlocks(t *testing.T) {
 	other := &db.GroupCommit{DB: sharedDB}
 
 	const n = 40
+	queued := db.SignalQueued(held, n)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*n)
 	for i := range n {
@@ -135,11 +136,14 @@ func TestGroupCommitGathersAndNeverDeadlocks(t *testing.T) {
 	// The held group's first batch waits until every other move of it has
 	// queued behind it: the next batch must take them together.
 	first := <-sizes
-	deadline := time.Now().Add(20 * time.Second)
-	for db.Queued(held) < n-first && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	for i := range n {
+		select {
+		case <-queued:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%d of %d moves queued", i, n)
+		}
 	}
-	if q := db.Queued(held); q < n-first {
+	if q := db.Queued(held); q != n-first {
 		t.Fatalf("%d moves queued behind the first batch of %d, want %d", q, first, n-first)
 	}
 	close(release)

@@ -14,11 +14,13 @@ import (
 type fakeBatches struct {
 	got    chan []PostedMove
 	answer chan error
+	queued chan struct{}
 }
 
 func newFakeGroup(lanes, maxBatch int) (*GroupCommit, *fakeBatches) {
-	f := &fakeBatches{got: make(chan []PostedMove, 16), answer: make(chan error, 16)}
+	f := &fakeBatches{got: make(chan []PostedMove, 16), answer: make(chan error, 16), queued: make(chan struct{}, 16)}
 	g := &GroupCommit{Lanes: lanes, MaxBatch: maxBatch}
+	g.queued = func() { f.queued <- struct{}{} }
 	g.run = func(_ context.Context, moves []PostedMove) ([]PostedOutcome, error) {
 		f.got <- moves
 		if err := <-f.answer; err != nil {
@@ -42,14 +44,13 @@ func post(g *GroupCommit, ctx context.Context, key string) chan PostedOutcome {
 	return res
 }
 
-func waitQueued(t *testing.T, g *GroupCommit, n int) {
+// waitQueued waits until one more move entered g's queue.
+func (f *fakeBatches) waitQueued(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for (g.queue == nil || len(g.queue) < n) && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if len(g.queue) < n {
-		t.Fatalf("%d moves queued, want %d", len(g.queue), n)
+	select {
+	case <-f.queued:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no move entered the queue")
 	}
 }
 
@@ -58,13 +59,14 @@ func waitQueued(t *testing.T, g *GroupCommit, n int) {
 func TestGroupCommitBatchesWhatQueued(t *testing.T) {
 	g, f := newFakeGroup(1, 3)
 	first := post(g, t.Context(), "a")
+	f.waitQueued(t)
 	if got := <-f.got; len(got) != 1 {
 		t.Fatalf("the first move went in a batch of %d", len(got))
 	}
 	var rest []chan PostedOutcome
 	for _, k := range []string{"bb", "ccc", "dddd", "eeeee"} {
 		rest = append(rest, post(g, t.Context(), k))
-		waitQueued(t, g, len(rest))
+		f.waitQueued(t)
 	}
 	f.answer <- nil
 	if out := <-first; out.New != 1 || out.Err != nil {
@@ -91,10 +93,11 @@ func TestGroupCommitBatchesWhatQueued(t *testing.T) {
 func TestGroupCommitAnswersWhatTheBatchDid(t *testing.T) {
 	g, f := newFakeGroup(1, 8)
 	held := post(g, t.Context(), "held")
+	f.waitQueued(t)
 	<-f.got
 	gone, cancelGone := context.WithCancel(t.Context())
 	abandoned := post(g, gone, "gone")
-	waitQueued(t, g, 1)
+	f.waitQueued(t)
 	cancelGone()
 	if out := <-abandoned; !errors.Is(out.Err, context.Canceled) {
 		t.Fatalf("a move given up before its batch: %+v", out)
@@ -103,6 +106,7 @@ func TestGroupCommitAnswersWhatTheBatchDid(t *testing.T) {
 	f.answer <- nil
 	<-held
 	taken := post(g, late, "taken")
+	f.waitQueued(t)
 	if got := <-f.got; len(got) != 1 || got[0].Posting.Key != "taken" {
 		t.Fatalf("the next batch: %v, want only the move still wanted", got)
 	}
