@@ -31,29 +31,27 @@ func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key dom
 	return s.move(ctx, acct, key, subaccount.TypeTransfer, m)
 }
 
-// move makes one move in one database transaction: the sub-account rows are
-// locked first (id order), then the ledger rows (id order, as db.Post does),
-// so that concurrent moves serialise per sub-account and cannot deadlock;
-// status, lock mode and limits are checked under those locks; the record and
-// one posting are written; the same externalReference answers the first move.
+// move makes one move in one database transaction of two statements
+// between its BEGIN and COMMIT: its reads (db.LookSubaccountMove: an
+// earlier move with the same externalReference first, then the sub-account
+// rows locked in id order, so that concurrent moves serialise per
+// sub-account and cannot deadlock, with what their debits take), then, once
+// status, lock mode and limits passed under those locks, its record and
+// posting (db.InsertPostedTx, which locks the ledger rows in id order as
+// every posting does). The same externalReference answers the first move:
+// its limits were checked then.
 func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.APIKey, typ string, m subaccount.Move) (domain.Transaction, error) {
 	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return domain.Transaction{}, err
 	}
-	// The externalReference is the move's idempotency key: a repeat answers
-	// with the first move before any check (its limits were checked then);
-	// reused for another amount or sub-account, it is a 400.
 	same := func(t domain.Transaction) bool { return sameSubMove(typ, m, t) }
-	if t, found, err := earlierMove(ctx, s.DB, acct.ID, "", "", &m.ExternalReference, typ, same); found || err != nil {
-		return t, err
-	}
 	now := s.now()
 	stamp := domain.NewTime(now)
 	rec := domain.Transaction{ID: domain.NewID(""), AccountID: acct.ID, APIKeyID: &key.ID, Type: typ,
 		Status: domain.StatusCompleted, Amount: m.Amount, NetAmount: m.Amount, Description: m.Description,
 		ExternalReference: &m.ExternalReference, CompletedAt: &stamp, CreatedAt: stamp}
 	var from, to string // ledger accounts
-	var ids, fields []string
+	var ids, fields, out []string
 	var ops []subaccount.Op
 	switch typ {
 	case subaccount.TypeAddBalance:
@@ -71,35 +69,37 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		rec.SubaccountID = &m.From
 		rec.Details = domain.SomeJSON(domain.Details{ToSubaccountID: m.To})
 	}
+	for i, op := range ops {
+		if op.Out() {
+			out = append(out, ids[i])
+		}
+	}
 	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		subs, err := db.LockSubaccounts(ctx, tx, acct.ID, fields, ids...)
+		look, err := db.LookSubaccountMove(ctx, tx, acct.ID, fields, ids, out, m.ExternalReference, typ, subaccount.WindowAt(now))
 		if err != nil {
 			return err
 		}
-		// A repeat that waited for the first attempt's locks finds its record now.
-		if _, err := db.GetTransaction(ctx, tx, acct.ID, m.ExternalReference, typ); err == nil {
+		if look.Earlier != "" {
 			return errReplay
 		}
-		for i, sa := range subs {
+		for i, sa := range look.Subs {
 			if err := sa.Permit(ops[i]); err != nil {
 				return err
 			}
 			if ops[i].Out() {
-				if err := CheckLimits(ctx, tx, sa, m.Amount, now); err != nil {
+				if err := sa.Limits().Check(m.Amount, look.SpentDay[i], look.SpentMonth[i]); err != nil {
 					return err
 				}
 			}
 		}
-		if _, err := db.InsertTransaction(ctx, tx, rec); err != nil {
-			return err
-		}
 		// The posting locks both balances and checks what from may spend.
-		_, err = db.Post(ctx, tx, activities.SubaccountMovePosting(rec, from, to))
+		_, err = db.InsertPostedTx(ctx, tx, []domain.Transaction{rec}, activities.SubaccountMovePosting(rec, from, to))
 		return err
 	})
 	if err != nil {
-		// The same reference committed by a concurrent repeat (found under
-		// the locks, or by the unique index): answer the first move.
+		// The same reference committed by an earlier or concurrent attempt
+		// (found by the reads, or by the unique index): answer that move,
+		// or a 400 when it moved another amount or sub-account.
 		if errors.Is(err, errReplay) || errors.Is(err, domain.ErrInvalid) {
 			if t, found, ferr := earlierMove(ctx, s.DB, acct.ID, "", "", &m.ExternalReference, typ, same); found || ferr != nil {
 				return t, ferr
