@@ -207,8 +207,13 @@ var retried503 atomic.Int64
 // API's deadline: the answer says "try again", and a client does, after a
 // pause), at most 20 times.
 func (r *rig) postRetrying503(ctx context.Context, path string, body any) error {
+	return r.postRetrying503As(ctx, r.key, path, body)
+}
+
+// postRetrying503As is postRetrying503 with another account's key.
+func (r *rig) postRetrying503As(ctx context.Context, key, path string, body any) error {
 	for try := 0; ; try++ {
-		err := r.post(ctx, path, body)
+		err := r.postAs(ctx, key, path, body)
 		if err == nil || try == 20 || !strings.HasPrefix(err.Error(), "HTTP 503") {
 			return err
 		}

@@ -21,31 +21,15 @@ const hotCounterparties = 8
 // round trip. A hot row bounds a bare client at one commit per lock hold;
 // the group commit holds it once per batch.
 func hotAccount(ctx context.Context, r *rig, n int) (ours, bare result, err error) {
-	type party struct{ email, key string }
-	parties := make([]party, hotCounterparties)
-	for i := range parties {
-		other, key, err := r.secondAccount(ctx)
-		if err != nil {
-			return ours, bare, err
-		}
-		parties[i] = party{other.Email, key}
-	}
-	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_hot (id bigint PRIMARY KEY, balance bigint NOT NULL);
-		INSERT INTO bench_hot VALUES (1, 0) ON CONFLICT DO NOTHING;
-		CREATE TABLE IF NOT EXISTS bench_hot_moves (id bigserial PRIMARY KEY, amount bigint, note text)`); err != nil {
-		return ours, bare, err
-	}
-	pool, err := r.barePool(ctx)
+	parties, err := r.parties(ctx)
 	if err != nil {
 		return ours, bare, err
 	}
-	defer pool.Close()
-	bareTx := func(ctx context.Context, i int) error {
-		amount := int64(1 - 2*(i%2))
-		return bareBatch(ctx, pool,
-			bareStatement{`UPDATE bench_hot SET balance = balance + $1 WHERE id = 1`, []any{amount}},
-			bareStatement{`INSERT INTO bench_hot_moves (amount, note) VALUES ($1, 'move')`, []any{amount}})
+	bareTx, done, err := r.hotBareTx(ctx)
+	if err != nil {
+		return ours, bare, err
 	}
+	defer done()
 	myEmail := r.email
 	move := func(ctx context.Context, i int) error {
 		p := parties[i%hotCounterparties]
@@ -59,6 +43,26 @@ func hotAccount(ctx context.Context, r *rig, n int) (ours, bare result, err erro
 	}
 	bare, ours = paired(ctx, 32, n, "bare PG tx on one row (pgx, 1 round trip)", bareTx, "POST transfer-internal, one hot row", move, nil)
 	return ours, bare, nil
+}
+
+// hotBareTx is the bare one-row transaction (bare_pgx.go): the hot row
+// updated and a move inserted, one round trip; done closes its pool.
+func (r *rig) hotBareTx(ctx context.Context) (tx func(context.Context, int) error, done func(), err error) {
+	if _, err := r.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS bench_hot (id bigint PRIMARY KEY, balance bigint NOT NULL);
+		INSERT INTO bench_hot VALUES (1, 0) ON CONFLICT DO NOTHING;
+		CREATE TABLE IF NOT EXISTS bench_hot_moves (id bigserial PRIMARY KEY, amount bigint, note text)`); err != nil {
+		return nil, nil, err
+	}
+	pool, err := r.barePool(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(ctx context.Context, i int) error {
+		amount := int64(1 - 2*(i%2))
+		return bareBatch(ctx, pool,
+			bareStatement{`UPDATE bench_hot SET balance = balance + $1 WHERE id = 1`, []any{amount}},
+			bareStatement{`INSERT INTO bench_hot_moves (amount, note) VALUES ($1, 'move')`, []any{amount}})
+	}, pool.Close, nil
 }
 
 func hotFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {

@@ -30,7 +30,7 @@ var ledgerBatch *int
 func main() {
 	quick := flag.Bool("quick", false, "a short run (smaller phases, 2000 WebSocket connections)")
 	store := flag.String("store", "dev", "Temporal store: dev (in memory, the shape of `temporal server start-dev`), file (the make run dev server) or memory (the test server)")
-	only := flag.String("only", "", "run only these phases: create1,create32,internal,hot,subadd,subtransfer,hooks,paywss,checkout32,boleto32,pixbilling32 (comma-separated)")
+	only := flag.String("only", "", "run only these phases: create1,create32,internal,hot,hotsettle,subadd,subtransfer,hooks,paywss,checkout32,boleto32,pixbilling32 (comma-separated)")
 	ledgerBatch = flag.Int("ledger-batch", 32, "the group commit's batch cap (JANGADA_LEDGER_BATCH); 1 commits each internal transfer alone, as before it")
 	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")

@@ -35,7 +35,11 @@ type stepRow struct {
 // paySteps prints, step by step, where pay → WebSocket's and the bare
 // signal → activity's time goes (the median over the paths measured), so
 // that the gap between the two rows is read from each run, not guessed.
-func paySteps(ours, bare []stepTimes) {
+func paySteps(ours, bare []stepTimes) { stepsTable("pay → WS", "bare", ours, bare) }
+
+// stepsTable prints the step medians of two sets of paths side by side,
+// under the column names a and b.
+func stepsTable(a, b string, ours, bare []stepTimes) {
 	rows := []stepRow{
 		{"call → signal recorded (HTTP, key, reads; the RPC)", func(s stepTimes) time.Time { return s.began }, func(s stepTimes) time.Time { return s.signalled }},
 		{"signal recorded → workflow task started (dispatch)", func(s stepTimes) time.Time { return s.signalled }, func(s stepTimes) time.Time { return s.taskStarted }},
@@ -44,7 +48,7 @@ func paySteps(ours, bare []stepTimes) {
 		{"task started → task completed", func(s stepTimes) time.Time { return s.taskStarted }, func(s stepTimes) time.Time { return s.taskCompleted }},
 		{"whole path", func(s stepTimes) time.Time { return s.began }, func(s stepTimes) time.Time { return s.seen }},
 	}
-	fmt.Printf("  %-62s %12s %12s\n", "where the time goes (median ms)", "pay → WS", "bare")
+	fmt.Printf("  %-62s %12s %12s\n", "where the time goes (median ms)", a, b)
 	for _, row := range rows {
 		fmt.Printf("  %-62s %12s %12s\n", row.name, medianStep(ours, row), medianStep(bare, row))
 	}

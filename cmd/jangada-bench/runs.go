@@ -114,6 +114,7 @@ var phases = []phase{
 	{"create32", createRate},
 	{"internal", internalFigure},
 	{"hot", hotFigure},
+	{"hotsettle", hotSettleFigure},
 	// Sub-account moves.
 	{"subadd", subAddFigure},
 	{"subtransfer", subTransferFigure},

@@ -27,9 +27,15 @@ type wsWatcher struct {
 	err  error
 }
 
+// dialWatcher is the rig's merchant's watcher.
 func dialWatcher(ctx context.Context, r *rig) (*wsWatcher, error) {
+	return dialWatcherAs(ctx, r, r.key)
+}
+
+// dialWatcherAs is the watcher of the merchant whose API key is key.
+func dialWatcherAs(ctx context.Context, r *rig, key string) (*wsWatcher, error) {
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	c, res, err := d.DialContext(ctx, "ws://"+r.wsAddr+"/v1?token="+r.key, nil)
+	c, res, err := d.DialContext(ctx, "ws://"+r.wsAddr+"/v1?token="+key, nil)
 	if err != nil {
 		if res != nil {
 			err = fmt.Errorf("%w (HTTP %d)", err, res.StatusCode)
