@@ -60,7 +60,8 @@ bench-mixed:
 
 ## bench-split: creates/s and webhook deliveries/s on the production shape (jangada temporal,
 ## one api, 1 then 2 worker processes) beside bare baselines, and each process's CPU per create;
-## QUICK=1 for the short run; CLUSTER=1 on a 2-node Temporal cluster on PostgreSQL (CLUSTER=3: three)
+## QUICK=1 for the short run; CLUSTER=1 on a 2-node Temporal cluster on PostgreSQL (CLUSTER=3: three),
+## which with Jangada's database runs on a private PostgreSQL the bench starts (initdb, 300 connections)
 bench-split:
 	$(GO) run -tags devserver ./cmd/jangada-bench -split 1,2 $(if $(QUICK),-quick) $(if $(CLUSTER),-cluster $(if $(filter 1,$(CLUSTER)),2,$(CLUSTER)))
 

@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,34 +22,18 @@ type cpuUse struct {
 // clockTick is the unit of /proc/<pid>/stat's times (USER_HZ, 100 on Linux).
 const clockTick = 10 * time.Millisecond
 
-// readCPU reads the CPU used so far. PostgreSQL backends that exit during
-// a measurement take their time with them; the pool's connections live
-// through a run, so the figure is a floor.
+// readCPU reads the CPU used so far: PostgreSQL's is that of the split's
+// private server while one runs, else of every postgres process on the
+// machine (pgCPU). Backends that exit during a measurement take their
+// time with them; the pool's connections live through a run, so the
+// figure is a floor.
 func readCPU() cpuUse {
 	var u cpuUse
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		u.self = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range stats {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || end < open || s[open+1:end] != "postgres" {
-			continue
-		}
-		f := strings.Fields(s[end+1:])
-		if len(f) < 13 {
-			continue
-		}
-		ut, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		u.pg += time.Duration(ut+st) * clockTick
-	}
+	u.pg = pgCPU()
 	return u
 }
 

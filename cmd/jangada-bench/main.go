@@ -11,7 +11,9 @@
 // WebSocket server. It prints a table of figures, baselines and ratios.
 //
 // With -split it measures the production shape instead: `jangada temporal`,
-// `jangada api` and 1, then 2, `jangada worker` processes (split.go).
+// `jangada api` and 1, then 2, `jangada worker` processes (split.go); with
+// -cluster, Temporal is a cluster on PostgreSQL, and the whole split runs on
+// a private PostgreSQL the bench starts and removes (split_pg.go).
 package main
 
 import (

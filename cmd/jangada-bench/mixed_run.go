@@ -19,7 +19,7 @@ func runMixed(ctx context.Context, o mixedOptions) error {
 		return err
 	}
 	fmt.Printf("\n— mixed run: jangada temporal, 1 jangada api, 1 jangada worker; %v of load —\n", o.duration)
-	r, err := startSplitRig(ctx, 1, 0)
+	r, err := startSplitRig(ctx, 1, 0, sharedServer())
 	if err == nil {
 		err = mixedOn(ctx, r, o)
 	}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -11,9 +10,11 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -66,10 +67,11 @@ func removeSplitBinary() {
 }
 
 // startSplitRig starts the production shape — `jangada temporal` (file
-// store), one `jangada api` and workers `jangada worker` processes on a
-// fresh database — and fills the rig the phases use. The rig returned is
-// never nil: stop it whatever the error.
-func startSplitRig(ctx context.Context, workers, nodes int) (*rig, error) {
+// store), or a Temporal cluster of nodes on pg, one `jangada api` and
+// workers `jangada worker` processes on a fresh database of pg — and fills
+// the rig the phases use. The rig returned is never nil: stop it whatever
+// the error.
+func startSplitRig(ctx context.Context, workers, nodes int, pg *splitServer) (*rig, error) {
 	r := &rig{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 128}, Timeout: 30 * time.Second}}
 	bin, err := splitBinary(ctx)
 	if err != nil {
@@ -79,7 +81,7 @@ func startSplitRig(ctx context.Context, workers, nodes int) (*rig, error) {
 		return r, err
 	}
 	// rig.stop drops r.dbName through r.adminURL once the processes are gone.
-	r.adminURL = cmp.Or(os.Getenv("JANGADA_BENCH_DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
+	r.adminURL = pg.adminURL
 	r.dbName = "jangada_bench_" + strings.ToLower(rand.Text()[:10])
 	dbURL, _ := url.Parse(r.adminURL)
 	dbURL.Path = "/" + r.dbName
@@ -89,10 +91,11 @@ func startSplitRig(ctx context.Context, workers, nodes int) (*rig, error) {
 	// (payload key, admin token, webhooks to 127.0.0.1 allowed).
 	var cluster *procs.ClusterOptions
 	if nodes > 0 {
-		// A Temporal cluster on this PostgreSQL, its databases named after
-		// the rig's and dropped with it.
+		// A Temporal cluster on the same PostgreSQL as Jangada's database,
+		// as a deployment sized per docs/deploy.md: its databases named
+		// after the rig's and dropped with it.
 		cluster = &procs.ClusterOptions{PG: dbURL.Host, Database: strings.Replace(r.dbName, "jangada_bench_", "temporal_cluster_", 1),
-			Nodes: nodes, Shards: splitShards, Conns: splitNodeConns}
+			Nodes: nodes, Shards: splitShards, Conns: pg.nodeConns()}
 	}
 	split, err := procs.Start(ctx, procs.Options{Bin: bin, Dir: r.tmp, DatabaseURL: dbURL.String(), APIs: 1, Workers: workers, Cluster: cluster,
 		Env: map[string]string{
@@ -208,9 +211,22 @@ type splitRow struct {
 // for each count of worker processes, each on a fresh split, beside the
 // bare baselines on that split's Temporal, and prints one table.
 func runSplit(ctx context.Context, workerCounts []int, nodes int, sz sizes) error {
+	// An interrupt ends the run through ctx, so that the deferred teardown
+	// runs: pg_ctl detaches a private server from the bench, and it would
+	// outlive a bench killed by the signal. A second interrupt waits for
+	// the teardown too.
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
 	defer removeSplitBinary()
+	pg := startSplitServer(ctx, nodes)
+	defer pg.stop()
+	if pg.private != nil {
+		pgCPUServer.Store(pg.private)
+		defer pgCPUServer.Store(nil)
+	}
+	fmt.Println("PostgreSQL:", pg)
 	var rows []splitRow
-	defer func() { printSplit(rows, sz) }()
+	defer func() { printSplit(rows, sz, pg) }()
 	for _, n := range workerCounts {
 		temporal := "jangada temporal"
 		if nodes > 0 {
@@ -218,12 +234,18 @@ func runSplit(ctx context.Context, workerCounts []int, nodes int, sz sizes) erro
 		}
 		fmt.Printf("\n— split: %s, 1 jangada api, %d jangada worker —\n", temporal, n)
 		began := time.Now()
-		r, err := startSplitRig(ctx, n, nodes)
+		r, err := startSplitRig(ctx, n, nodes, pg)
 		if err == nil {
 			fmt.Printf("up in %.1f s\n", time.Since(began).Seconds())
 			var row splitRow
 			row, err = splitPhases(ctx, r, n, sz)
-			rows = append(rows, row)
+			if ctx.Err() != nil {
+				// The phases stop short on an interrupt: their figures
+				// would be the interrupt's.
+				err = fmt.Errorf("interrupted: %w", context.Cause(ctx))
+			} else {
+				rows = append(rows, row)
+			}
 		}
 		if err != nil {
 			// The process logs say why: keep them.
@@ -242,10 +264,10 @@ func runSplit(ctx context.Context, workerCounts []int, nodes int, sz sizes) erro
 // its nodes, as a deployment has.
 const splitShards = 8
 
-// splitNodeConns caps a -cluster node's pools (per database): two nodes
-// take 32 connections, and the api and worker fit beside them under the
-// shared server's 100.
-const splitNodeConns = 8
+// splitSharedNodeConns caps a -cluster node's pools (per database) when
+// the cluster falls back to the shared server: two nodes take 32
+// connections, and the api and worker fit beside them under its 100.
+const splitSharedNodeConns = 8
 
 // splitPhases runs the two figures of the split on one rig.
 func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error) {
@@ -301,13 +323,14 @@ func failedAttempts(ctx context.Context, r *rig) string {
 	return strings.Join(out, "; ")
 }
 
-// printSplit prints the table of the rows measured so far.
-func printSplit(rows []splitRow, sz sizes) {
+// printSplit prints the table of the rows measured so far, on pg.
+func printSplit(rows []splitRow, sz sizes, pg *splitServer) {
 	if len(rows) == 0 {
 		return
 	}
 	fmt.Println()
-	fmt.Printf("Production split (1 api process; creates: %d at c=32; deliveries: %d charges created+paid at c=32, 2 events each)\n\n", sz.n32, sz.charges)
+	fmt.Printf("Production split (1 api process; creates: %d at c=32; deliveries: %d charges created+paid at c=32, 2 events each)\n", sz.n32, sz.charges)
+	fmt.Printf("PostgreSQL (Jangada's database and any Temporal cluster's): %s\n\n", pg)
 	fmt.Println("| worker processes | creates/s | bare StartWorkflow/s | ratio | deliveries/s | bare deliveries/s | ratio | lost |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, w := range rows {

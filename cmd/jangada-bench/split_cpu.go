@@ -22,7 +22,9 @@ type splitCPU map[string]time.Duration
 // cpuKinds is the order the kinds are printed in.
 var cpuKinds = []string{"temporal", "api", "worker", "postgres"}
 
-// readSplitCPU reads every process of the split and PostgreSQL's.
+// readSplitCPU reads every process of the split and PostgreSQL's: on a
+// private server its postmaster and backends alone, on the shared one
+// every postgres process of the machine (readCPU).
 func readSplitCPU(ctx context.Context, s *procs.Split) splitCPU {
 	u := splitCPU{"postgres": readCPU().pg}
 	add := func(kind string, ps ...*procs.Proc) {

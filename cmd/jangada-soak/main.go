@@ -177,7 +177,7 @@ func (r *rig) start(ctx context.Context, o options) error {
 	} else {
 		r.pg = shared(o.sharedURL)
 	}
-	if err := r.pg.createDatabase(); err != nil {
+	if err := r.pg.createDatabase(ctx); err != nil {
 		return err
 	}
 	var cluster *procs.ClusterOptions

@@ -2,15 +2,12 @@ package procs
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/lib/pq"
 )
 
 // ClusterOptions describe a Temporal cluster on PostgreSQL to start as
@@ -128,13 +125,8 @@ func (c *Cluster) DropDatabases(adminURL string) error {
 	if c == nil || c.opts.Database == "" {
 		return nil
 	}
-	d, err := sql.Open("postgres", adminURL)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
 	for _, name := range []string{c.opts.Database, c.opts.Database + "_visibility"} {
-		if _, err := d.Exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(name) + " WITH (FORCE)"); err != nil {
+		if err := DropDatabase(context.Background(), adminURL, name); err != nil {
 			return err
 		}
 	}
