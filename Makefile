@@ -1,6 +1,10 @@
 # Jangada — the commands that matter are `make run`, `make unit` and `make test`.
 GO ?= go
 export GOTOOLCHAIN := local
+# -trimpath leaves the checkout's directory out of every compiled package's
+# cache key: a clone at a new path (CI's clean clone) reuses what any other
+# clone compiled from the same sources instead of compiling the module again.
+export GOFLAGS := -trimpath $(GOFLAGS)
 
 .PHONY: run unit test soak lint bench bench-split bench-mixed build tidy generate clients
 
