@@ -62,7 +62,7 @@ bench:
 bench-mixed:
 	$(GO) run -tags devserver ./cmd/jangada-bench -mixed $(or $(MIXED),10m)
 
-## bench-split: creates/s and webhook deliveries/s on the production shape (jangada temporal,
+## bench-split: creates/s, webhook deliveries/s and pay → WebSocket on the production shape (jangada temporal,
 ## one api, 1 then 2 worker processes) beside bare baselines, and each process's CPU per create;
 ## QUICK=1 for the short run; CLUSTER=1 on a 2-node Temporal cluster on PostgreSQL (CLUSTER=3: three),
 ## which with Jangada's database runs on a private PostgreSQL the bench starts (initdb, 300 connections)

@@ -203,6 +203,9 @@ type splitRow struct {
 	cpu                 splitCPU
 	creates, bareStarts result
 	hooks, hooksBare    hookRun
+	// payWS and payBare are pay → WebSocket and the bare signal → activity
+	// on the split's Temporal (c=1).
+	payWS, payBare result
 	// failed lists the delivery attempts that got no 2xx.
 	failed string
 }
@@ -269,7 +272,8 @@ const splitShards = 8
 // connections, and the api and worker fit beside them under its 100.
 const splitSharedNodeConns = 8
 
-// splitPhases runs the two figures of the split on one rig.
+// splitPhases runs the split's figures on one rig: creates, deliveries,
+// pay → WebSocket.
 func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error) {
 	row := splitRow{workers: n}
 	fmt.Println("warming up…")
@@ -300,6 +304,13 @@ func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error)
 	if row.failed != "" {
 		fmt.Println("   failed attempts, retried on the schedule:", row.failed)
 	}
+	pause()
+	row.payWS, row.payBare, err = payToWS(ctx, r, sz.payWS)
+	if err != nil {
+		return row, err
+	}
+	fmt.Println(row.payBare)
+	fmt.Println(row.payWS)
 	return row, nil
 }
 
@@ -331,8 +342,8 @@ func printSplit(rows []splitRow, sz sizes, pg *splitServer) {
 	fmt.Println()
 	fmt.Printf("Production split (1 api process; creates: %d at c=32; deliveries: %d charges created+paid at c=32, 2 events each)\n", sz.n32, sz.charges)
 	fmt.Printf("PostgreSQL (Jangada's database and any Temporal cluster's): %s\n\n", pg)
-	fmt.Println("| worker processes | creates/s | bare StartWorkflow/s | ratio | deliveries/s | bare deliveries/s | ratio | lost |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| worker processes | creates/s | bare StartWorkflow/s | ratio | deliveries/s | bare deliveries/s | ratio | lost | pay → WS p50 | bare signal → activity p50 | ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range rows {
 		hooks, hooksRatio, lost := "—", "—", "—"
 		if w.hooks.expected > 0 {
@@ -344,8 +355,9 @@ func printSplit(rows []splitRow, sz sizes, pg *splitServer) {
 		if w.creates.errors > 0 {
 			note = " " + errNote(w.creates)
 		}
-		fmt.Printf("| %d | %.1f%s | %.1f | %.2f | %s | %.1f | %s | %s |\n", w.workers, w.creates.perSecond(), note,
-			w.bareStarts.perSecond(), w.creates.perSecond()/w.bareStarts.perSecond(), hooks, w.hooksBare.perSecond(), hooksRatio, lost)
+		fmt.Printf("| %d | %.1f%s | %.1f | %.2f | %s | %.1f | %s | %s | %s | %s | %.2f |\n", w.workers, w.creates.perSecond(), note,
+			w.bareStarts.perSecond(), w.creates.perSecond()/w.bareStarts.perSecond(), hooks, w.hooksBare.perSecond(), hooksRatio, lost,
+			msf(w.payWS.p50), msf(w.payBare.p50), ms(w.payWS.p50)/ms(w.payBare.p50))
 	}
 	fmt.Println()
 	for _, w := range rows {
