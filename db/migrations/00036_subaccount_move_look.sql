@@ -27,22 +27,22 @@ LANGUAGE plpgsql AS $$
 DECLARE
     e text;
 BEGIN
-    SELECT t.id INTO e FROM transactions t
-    WHERE t.account_id = p_account_id AND t.external_reference = p_ref AND t.type = p_type LIMIT 1;
-    IF e IS NOT NULL THEN
-        earlier := e;
-        RETURN NEXT;
-        RETURN;
-    END IF;
-    PERFORM 1 FROM subaccounts s
-    WHERE s.account_id = p_account_id AND s.deleted_at IS NULL AND s.id = ANY(p_ids) ORDER BY s.id FOR UPDATE;
-    SELECT t.id INTO e FROM transactions t
-    WHERE t.account_id = p_account_id AND t.external_reference = p_ref AND t.type = p_type LIMIT 1;
-    IF e IS NOT NULL THEN
-        earlier := e;
-        RETURN NEXT;
-        RETURN;
-    END IF;
+    -- The earlier move is looked for before the locks (a repeat answers
+    -- before any check) and again after them (a concurrent attempt that
+    -- held them has now committed or rolled back).
+    FOR pass IN 1 .. 2 LOOP
+        SELECT t.id INTO e FROM transactions t
+        WHERE t.account_id = p_account_id AND t.external_reference = p_ref AND t.type = p_type LIMIT 1;
+        IF e IS NOT NULL THEN
+            earlier := e;
+            RETURN NEXT;
+            RETURN;
+        END IF;
+        IF pass = 1 THEN
+            PERFORM 1 FROM subaccounts s
+            WHERE s.account_id = p_account_id AND s.deleted_at IS NULL AND s.id = ANY(p_ids) ORDER BY s.id FOR UPDATE;
+        END IF;
+    END LOOP;
     RETURN QUERY
     SELECT NULL::text, s.id, s.status, s.lock_mode, s.limit_daily, s.limit_monthly, s.limit_per_transaction,
         CASE WHEN s.id = ANY(p_out) AND s.limit_daily IS NOT NULL THEN
