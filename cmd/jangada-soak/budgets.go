@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -149,14 +148,11 @@ func budgetChecks(ctx context.Context, c *client, apis []*proc, accountID string
 // fallbacks is the api process's count of budget decisions taken alone
 // while Redis did not answer (its /metrics).
 func fallbacks(ctx context.Context, a *proc) string {
-	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+a.AdminAddr+"/metrics", nil)
-	res, err := http.DefaultClient.Do(req)
+	text, err := metricsText(ctx, a)
 	if err != nil {
 		return "?"
 	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		if v, ok := strings.CutPrefix(line, "jangada_ratelimit_fallbacks_total "); ok {
 			return v
 		}
