@@ -146,9 +146,27 @@ func (d *driver) one(ctx context.Context) {
 		if !d.refund(bg, n) {
 			d.charge(bg, n, from, true)
 		}
-	default:
+	case r < 95:
 		d.internal(bg, n, from)
+	default:
+		d.internalBurst(bg, from)
 	}
+}
+
+// burst is how many internal transfers internalBurst sends at once.
+const burst = 4
+
+// internalBurst sends burst internal transfers out of one merchant at
+// once: they meet in the api processes' group commit as one batch (one
+// statement, one commit), so the faults cut batches of several moves, not
+// only moves alone, and the checks see every member once or not at all.
+func (d *driver) internalBurst(ctx context.Context, from int) {
+	var wg sync.WaitGroup
+	for range burst {
+		n := d.seq.Add(1)
+		wg.Go(func() { d.internal(ctx, n, from) })
+	}
+	wg.Wait()
 }
 
 // idem is the operation's Idempotency-Key: the same on every retry.
