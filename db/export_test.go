@@ -1,6 +1,13 @@
 package db
 
-import "context"
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/jangada/jangada/domain/subaccount"
+)
 
 // LockedPart exposes lockedPart to the package's external tests.
 var LockedPart = lockedPart
@@ -28,4 +35,26 @@ func SignalQueued(g *GroupCommit, capacity int) <-chan struct{} {
 	ch := make(chan struct{}, capacity)
 	g.queued = func() { ch <- struct{}{} }
 	return ch
+}
+
+// LookSubaccountMove is subaccount_move_look alone (the reads MoveSubaccount
+// makes before its checks), for the tests of its snapshots: a sub-account
+// move's reads in one round trip, run
+// in the move's transaction tx (subaccount_move_look): an earlier move of
+// type typ with externalReference ref answers first; otherwise the
+// account's live sub-accounts ids are locked FOR UPDATE in id order, ref
+// is looked for again (a concurrent attempt that held the locks has ended)
+// and each sub-account is read, with what its reserved debits take in w's
+// day and month when it is in out (debited) and has that limit. The locks
+// are held until tx ends, so the caller's checks and its write are atomic
+// with them. A sub-account missing is a 404 naming its field.
+func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fields, ids, out []string,
+	ref, typ string, w subaccount.Window) (MoveLook, error) {
+	var rows []moveLookRow
+	if err := hotSelect(ctx, tx, &rows, `SELECT * FROM subaccount_move_look($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		accountID, stringArray(ids), stringArray(out), ref, typ, stringArray(SubaccountDebitTypes), stringArray(reservedStatuses),
+		w.DayStart, w.DayEnd, w.MonthStart, w.MonthEnd); err != nil {
+		return MoveLook{}, fmt.Errorf("db: look sub-account move: %w", err)
+	}
+	return lookOf(rows, accountID, fields, ids)
 }

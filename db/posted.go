@@ -41,18 +41,6 @@ func InsertPosted(ctx context.Context, d *sqlx.DB, ts []domain.Transaction, p Po
 	return out[0].New, out[0].Err
 }
 
-// InsertPostedTx is InsertPosted in the caller's transaction tx: the same
-// statement, rules and answer, committed (and its events published) with
-// tx. A move whose checks read rows under locks that tx holds (a
-// sub-account's limits) writes this way in one round trip.
-func InsertPostedTx(ctx context.Context, tx *sqlx.Tx, ts []domain.Transaction, p Posting, evs ...NewEvent) (int, error) {
-	out, err := postBatch(ctx, tx, []PostedMove{{Records: ts, Posting: p, Events: evs}})
-	if err != nil {
-		return 0, err
-	}
-	return out[0].New, out[0].Err
-}
-
 // PostedOutcome is one member's answer: how many of its records were new,
 // or why it was refused.
 type PostedOutcome struct {
@@ -122,7 +110,7 @@ type storedEvent struct {
 // the error returned is the statement's (nothing of the batch committed, or,
 // when the connection broke at the commit, unknown: each request's retry
 // finds its move by its ids).
-func postBatch(ctx context.Context, q sqlx.QueryerContext, moves []PostedMove) ([]PostedOutcome, error) {
+func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
 	members := make([]batchMember, len(moves))
 	accounts := make([][]string, len(moves))
 	for i := range moves {
@@ -137,7 +125,7 @@ func postBatch(ctx context.Context, q sqlx.QueryerContext, moves []PostedMove) (
 		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
 	var rows []batchRow
-	if err := hotSelect(ctx, q, &rows, `SELECT * FROM ledger_post_batch($1)`, string(raw)); err != nil {
+	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, string(raw)); err != nil {
 		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
 	if len(rows) != len(moves) {
@@ -159,14 +147,7 @@ func postBatch(ctx context.Context, q sqlx.QueryerContext, moves []PostedMove) (
 			committed = append(committed, evs...)
 		}
 	}
-	switch q := q.(type) {
-	case *sqlx.DB:
-		eventsCommitted(q, committed)
-	case *sqlx.Tx: // published when the caller's transaction commits
-		for _, ev := range committed {
-			noteEvent(q, ev)
-		}
-	}
+	eventsCommitted(d, committed)
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
@@ -40,23 +41,9 @@ type moveLookRow struct {
 	SpentMonth *money.Cents `db:"spent_month"`
 }
 
-// LookSubaccountMove is a sub-account move's reads in one round trip, run
-// in the move's transaction tx (subaccount_move_look): an earlier move of
-// type typ with externalReference ref answers first; otherwise the
-// account's live sub-accounts ids are locked FOR UPDATE in id order, ref
-// is looked for again (a concurrent attempt that held the locks has ended)
-// and each sub-account is read, with what its reserved debits take in w's
-// day and month when it is in out (debited) and has that limit. The locks
-// are held until tx ends, so the caller's checks and its write are atomic
-// with them. A sub-account missing is a 404 naming its field.
-func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fields, ids, out []string,
-	ref, typ string, w subaccount.Window) (MoveLook, error) {
-	var rows []moveLookRow
-	if err := hotSelect(ctx, tx, &rows, `SELECT * FROM subaccount_move_look($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-		accountID, stringArray(ids), stringArray(out), ref, typ, stringArray(SubaccountDebitTypes), stringArray(reservedStatuses),
-		w.DayStart, w.DayEnd, w.MonthStart, w.MonthEnd); err != nil {
-		return MoveLook{}, fmt.Errorf("db: look sub-account move: %w", err)
-	}
+// lookOf reads subaccount_move_look's rows: the earlier move, or each
+// sub-account asked for in order (a missing one is a 404 naming field).
+func lookOf(rows []moveLookRow, accountID string, fields, ids []string) (MoveLook, error) {
 	if len(rows) == 1 && rows[0].Earlier != nil {
 		return MoveLook{Earlier: *rows[0].Earlier}, nil
 	}
@@ -83,4 +70,64 @@ func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fiel
 		}
 	}
 	return look, nil
+}
+
+// moveRow is one row of subaccount_move: a look's row, or (ID nil) the
+// outcome row.
+type moveRow struct {
+	moveLookRow
+	Refused *bool `db:"refused"`
+	batchRow
+}
+
+// MoveSubaccount is a whole sub-account move in one statement that commits
+// on its own (subaccount_move): LookSubaccountMove's reads, the move's
+// checks under the sub-accounts' locks (allowed holds, by sub-account, the
+// lock modes its op goes through: subaccount.ModesAllowing), and, when they
+// pass, move's record and posting, so the locks are held for the
+// statement's execution only. It returns what it read, whether the checks
+// refused the move (nothing written: the caller words the refusal with the
+// same rules from look), and otherwise the move's outcome as InsertPosted
+// answers it.
+func MoveSubaccount(ctx context.Context, d *sqlx.DB, accountID string, fields, ids, out []string, ref, typ string,
+	w subaccount.Window, allowed [][]string, amount money.Cents, move PostedMove) (look MoveLook, refused bool, outcome PostedOutcome, err error) {
+	member, accounts, err := memberOf(&move)
+	if err != nil {
+		return look, false, outcome, err
+	}
+	rawMember, err := json.Marshal(member)
+	if err != nil {
+		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+	}
+	rawAllowed, err := json.Marshal(allowed)
+	if err != nil {
+		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+	}
+	var rows []moveRow
+	if err := hotSelect(ctx, d, &rows, `SELECT * FROM subaccount_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		accountID, stringArray(ids), stringArray(out), ref, typ, stringArray(SubaccountDebitTypes), stringArray(reservedStatuses),
+		w.DayStart, w.DayEnd, w.MonthStart, w.MonthEnd, string(rawAllowed), subaccount.StatusDisabled, int64(amount),
+		string(rawMember)); err != nil {
+		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+	}
+	looks := make([]moveLookRow, 0, len(rows))
+	var last *moveRow
+	for i := range rows {
+		if rows[i].ID == nil && rows[i].Earlier == nil {
+			last = &rows[i]
+			continue
+		}
+		looks = append(looks, rows[i].moveLookRow)
+	}
+	look, lookErr := lookOf(looks, accountID, fields, ids)
+	if look.Earlier != "" {
+		return look, false, outcome, nil
+	}
+	if last == nil || last.Refused == nil {
+		return look, false, outcome, fmt.Errorf("db: sub-account move: no outcome among %d rows", len(rows))
+	}
+	if *last.Refused {
+		return look, true, outcome, lookErr
+	}
+	return look, false, outcomeOf(move, accounts, last.batchRow), nil
 }

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -31,15 +32,15 @@ func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key dom
 	return s.move(ctx, acct, key, subaccount.TypeTransfer, m)
 }
 
-// move makes one move in one database transaction of two statements
-// between its BEGIN and COMMIT: its reads (db.LookSubaccountMove: an
-// earlier move with the same externalReference first, then the sub-account
-// rows locked in id order, so that concurrent moves serialise per
-// sub-account and cannot deadlock, with what their debits take), then, once
-// status, lock mode and limits passed under those locks, its record and
-// posting (db.InsertPostedTx, which locks the ledger rows in id order as
-// every posting does). The same externalReference answers the first move:
-// its limits were checked then.
+// move makes one move in one statement that commits on its own
+// (db.MoveSubaccount): an earlier move with the same externalReference
+// answers first (its limits were checked then); otherwise the sub-account
+// rows are locked in id order (concurrent moves serialise per sub-account
+// and cannot deadlock), their status, lock mode and limits are checked
+// under those locks, and the record and posting are written (the posting
+// locks the ledger rows in id order, as every posting does). The locks are
+// held for the statement's execution only: the moves of one sub-account
+// follow each other at the database's pace, not at the round trips'.
 func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.APIKey, typ string, m subaccount.Move) (domain.Transaction, error) {
 	if err := acct.Require(domain.FeatureSubaccounts); err != nil {
 		return domain.Transaction{}, err
@@ -69,33 +70,30 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		rec.SubaccountID = &m.From
 		rec.Details = domain.SomeJSON(domain.Details{ToSubaccountID: m.To})
 	}
+	allowed := make([][]string, len(ops))
 	for i, op := range ops {
+		allowed[i] = subaccount.ModesAllowing(op)
 		if op.Out() {
 			out = append(out, ids[i])
 		}
 	}
-	err := db.InTx(ctx, s.DB, func(tx *sqlx.Tx) error {
-		look, err := db.LookSubaccountMove(ctx, tx, acct.ID, fields, ids, out, m.ExternalReference, typ, subaccount.WindowAt(now))
-		if err != nil {
-			return err
+	move := db.PostedMove{Records: []domain.Transaction{rec}, Posting: activities.SubaccountMovePosting(rec, from, to)}
+	look, refused, outcome, err := db.MoveSubaccount(ctx, s.DB, acct.ID, fields, ids, out, m.ExternalReference, typ,
+		subaccount.WindowAt(now), allowed, m.Amount, move)
+	switch {
+	case err != nil:
+		return domain.Transaction{}, err
+	case look.Earlier != "":
+		err = errReplay
+	case refused:
+		// The database refused under the locks; the rules say why.
+		if err := refusal(look, ops, m.Amount); err != nil {
+			return domain.Transaction{}, err
 		}
-		if look.Earlier != "" {
-			return errReplay
-		}
-		for i, sa := range look.Subs {
-			if err := sa.Permit(ops[i]); err != nil {
-				return err
-			}
-			if ops[i].Out() {
-				if err := sa.Limits().Check(m.Amount, look.SpentDay[i], look.SpentMonth[i]); err != nil {
-					return err
-				}
-			}
-		}
-		// The posting locks both balances and checks what from may spend.
-		_, err = db.InsertPostedTx(ctx, tx, []domain.Transaction{rec}, activities.SubaccountMovePosting(rec, from, to))
-		return err
-	})
+		return domain.Transaction{}, fmt.Errorf("sub-account move refused by the database's checks, passed by the rules: %+v", look)
+	default:
+		err = outcome.Err
+	}
 	if err != nil {
 		// The same reference committed by an earlier or concurrent attempt
 		// (found by the reads, or by the unique index): answer that move,
@@ -108,6 +106,23 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		return domain.Transaction{}, err
 	}
 	return rec, nil
+}
+
+// refusal is why the rules refuse a move of amount over the sub-accounts
+// look read under their locks, each with its op: its status and lock mode,
+// then, for a debit, its limits (nil: they let it through).
+func refusal(look db.MoveLook, ops []subaccount.Op, amount money.Cents) error {
+	for i, sa := range look.Subs {
+		if err := sa.Permit(ops[i]); err != nil {
+			return err
+		}
+		if ops[i].Out() {
+			if err := sa.Limits().Check(amount, look.SpentDay[i], look.SpentMonth[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // sameSubMove tells whether t, a move of kind typ found by m's
