@@ -132,3 +132,88 @@ func TestLookSubaccountMoveReadsAfterTheLock(t *testing.T) {
 		t.Fatalf("another account's sub-account: %v", err)
 	}
 }
+
+// subMove is a move of amount between the main account and sub (in: add
+// balance; out: remove balance) with reference ref, as the use case sends
+// it to MoveSubaccount, and the record's id.
+func subMove(t *testing.T, acct, sub string, out bool, amount money.Cents, ref string) (db.MoveLook, bool, db.PostedOutcome, string, error) {
+	t.Helper()
+	typ, op, from, to := subaccount.TypeAddBalance, subaccount.OpAddBalance, acct, sub
+	var debited []string
+	if out {
+		typ, op, from, to, debited = subaccount.TypeRemoveBalance, subaccount.OpRemoveBalance, sub, acct, []string{sub}
+	}
+	now := domain.NewTime(time.Now())
+	rec := domain.Transaction{ID: domain.NewID(""), AccountID: acct, Type: typ, Status: domain.StatusCompleted, Amount: amount,
+		NetAmount: amount, ExternalReference: &ref, SubaccountID: &sub, CreatedAt: now, CompletedAt: &now}
+	move := db.PostedMove{Records: []domain.Transaction{rec}, Posting: db.Posting{Key: "subaccount:" + rec.ID, AccountID: acct,
+		TransactionID: rec.ID, Kind: typ, Entries: []db.Entry{
+			{Account: domain.AvailableLedger(from), Amount: -amount}, {Account: domain.AvailableLedger(to), Amount: amount}},
+		Withdraw: &db.Withdrawal{AccountID: from, Amount: amount}}}
+	look, refused, outcome, err := db.MoveSubaccount(t.Context(), sharedDB, acct, []string{"id"}, []string{sub}, debited, ref, typ,
+		subaccount.WindowAt(time.Now()), [][]string{subaccount.ModesAllowing(op)}, amount, move)
+	return look, refused, outcome, rec.ID, err
+}
+
+// A whole move in one statement: checks under the locks from the rules'
+// data, nothing written when they refuse (with the figures Go words the
+// refusal from), the record and posting when they pass, and a repeat of a
+// reference answered with its move.
+func TestMoveSubaccountChecksThenWrites(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	acct := newAccount(t, sharedDB, "Loja Movimentos")
+	fund(t, sharedDB, acct.ID, 5000)
+	sub := newSubaccount(t, acct.ID, 1000)
+	set := func(sql string) {
+		if _, err := sharedDB.ExecContext(ctx, sql, sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	written := func(id string) bool {
+		var n int
+		if err := sharedDB.GetContext(ctx, &n, `SELECT count(*) FROM transactions WHERE id = $1`, id); err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+
+	if _, refused, out, id, _ := subMove(t, acct.ID, sub, false, 1000, "entra"); refused || out.Err != nil || out.New != 1 || !written(id) {
+		t.Fatalf("add 1000: refused %v, outcome %+v", refused, out)
+	}
+	_, refused, out, first, _ := subMove(t, acct.ID, sub, true, 600, "sai-1")
+	if refused || out.Err != nil || !written(first) || availableOf(t, sub) != 400 {
+		t.Fatalf("remove 600: refused %v, outcome %+v, sub holds %d", refused, out, availableOf(t, sub))
+	}
+	look, refused, _, id, _ := subMove(t, acct.ID, sub, true, 500, "sai-2")
+	if !refused || written(id) || look.SpentDay[0] != 600 ||
+		!errors.Is(look.Subs[0].Limits().Check(500, look.SpentDay[0], look.SpentMonth[0]), domain.ErrInvalid) {
+		t.Fatalf("500 past the daily limit: refused %v, look %+v", refused, look)
+	}
+	if look, _, _, _, _ := subMove(t, acct.ID, sub, true, 600, "sai-1"); look.Earlier != first {
+		t.Fatalf("the repeat of sai-1 read %+v, want its move %s", look, first)
+	}
+
+	var barred string
+	for _, m := range []string{subaccount.LockNone, subaccount.LockFull, subaccount.LockWithdrawOnly, subaccount.LockDepositOnly} {
+		if !subaccount.Allows(m, subaccount.OpRemoveBalance) {
+			barred = m
+		}
+	}
+	set(`UPDATE subaccounts SET lock_mode = '` + barred + `' WHERE id = $1`)
+	if look, refused, _, id, _ := subMove(t, acct.ID, sub, true, 10, "sai-3"); !refused || written(id) || look.Subs[0].Permit(subaccount.OpRemoveBalance) == nil {
+		t.Fatalf("a removal under lock %s: refused %v, look %+v", barred, refused, look)
+	}
+	set(`UPDATE subaccounts SET lock_mode = 'NONE', status = 'DISABLED' WHERE id = $1`)
+	if look, refused, _, id, _ := subMove(t, acct.ID, sub, false, 10, "entra-2"); !refused || written(id) || look.Subs[0].Permit(subaccount.OpAddBalance) == nil {
+		t.Fatalf("an add to a DISABLED sub-account: refused %v, look %+v", refused, look)
+	}
+	set(`UPDATE subaccounts SET deleted_at = now() WHERE id = $1`)
+	_, _, _, _, err := subMove(t, acct.ID, sub, false, 10, "entra-3")
+	if !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("a deleted sub-account: %v", err)
+	}
+	if availableOf(t, sub) != 400 {
+		t.Fatalf("after the refusals the sub-account holds %d, want 400", availableOf(t, sub))
+	}
+}
