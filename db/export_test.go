@@ -37,17 +37,13 @@ func SignalQueued(g *GroupCommit, capacity int) <-chan struct{} {
 	return ch
 }
 
-// LookSubaccountMove is subaccount_move_look alone (the reads MoveSubaccount
-// makes before its checks), for the tests of its snapshots: a sub-account
-// move's reads in one round trip, run
-// in the move's transaction tx (subaccount_move_look): an earlier move of
-// type typ with externalReference ref answers first; otherwise the
-// account's live sub-accounts ids are locked FOR UPDATE in id order, ref
-// is looked for again (a concurrent attempt that held the locks has ended)
-// and each sub-account is read, with what its reserved debits take in w's
-// day and month when it is in out (debited) and has that limit. The locks
-// are held until tx ends, so the caller's checks and its write are atomic
-// with them. A sub-account missing is a 404 naming its field.
+// LookSubaccountMove runs subaccount_move_look alone (the reads
+// MoveSubaccount makes before its checks) in tx, so a test can hold its
+// locks and watch what a concurrent reader sees: an earlier move of type
+// typ with externalReference ref, or the account's live sub-accounts ids
+// locked in id order, each with its debits of w's day and month when it is
+// in out and has that limit. A sub-account missing is a 404 naming its
+// field.
 func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fields, ids, out []string,
 	ref, typ string, w subaccount.Window) (MoveLook, error) {
 	var rows []moveLookRow

@@ -13,7 +13,7 @@ import (
 )
 
 // MoveLook is what a sub-account move reads before it writes
-// (LookSubaccountMove): an earlier move with its externalReference, or the
+// (subaccount_move_look, inside MoveSubaccount): an earlier move with its externalReference, or the
 // sub-accounts it names, locked, each with what its debits take.
 type MoveLook struct {
 	// Earlier is the id of the move of the same type and externalReference
@@ -81,7 +81,7 @@ type moveRow struct {
 }
 
 // MoveSubaccount is a whole sub-account move in one statement that commits
-// on its own (subaccount_move): LookSubaccountMove's reads, the move's
+// on its own (subaccount_move): subaccount_move_look's reads, the move's
 // checks under the sub-accounts' locks (allowed holds, by sub-account, the
 // lock modes its op goes through: subaccount.ModesAllowing), and, when they
 // pass, move's record and posting, so the locks are held for the

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+
+	"github.com/jangada/jangada/db"
 )
 
 // Postgres is a private PostgreSQL server a tool owns: its own data
@@ -212,20 +214,14 @@ func DatabaseURL(adminURL, name string) (string, error) {
 }
 
 // CreateDatabase creates database name on the server of adminURL (a
-// maintenance database's URL) and returns the new database's URL.
+// maintenance database's URL), unless it exists, and returns its URL.
 func CreateDatabase(ctx context.Context, adminURL, name string) (string, error) {
 	dbURL, err := DatabaseURL(adminURL, name)
 	if err != nil {
 		return "", err
 	}
-	d, err := sql.Open("postgres", adminURL)
-	if err != nil {
+	if err := db.EnsureDatabase(ctx, dbURL); err != nil {
 		return "", err
-	}
-	defer d.Close()
-	if _, err := d.ExecContext(ctx, "CREATE DATABASE "+pq.QuoteIdentifier(name)); err != nil {
-		u, _ := url.Parse(adminURL)
-		return "", fmt.Errorf("create database on %s: %w", u.Host, err)
 	}
 	return dbURL, nil
 }
