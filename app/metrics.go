@@ -43,6 +43,16 @@ var (
 		Help:    "Time of one group-commit batch's statement and commit, lock waits included.",
 		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
 	})
+	subaccountBatchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "jangada_subaccount_batch_moves",
+		Help:    "Sub-account moves per group-commit batch (db.SubaccountGroup): 1 under light load; more when a sub-account's moves queue behind its lock.",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
+	})
+	subaccountBatchSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "jangada_subaccount_batch_seconds",
+		Help:    "Time of one sub-account group-commit batch's statement and commit, lock waits included.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
+	})
 	ledgerChecked = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "jangada_ledger_last_check_timestamp_seconds",
 		Help: "Unix time of the last completed ledger check.",
@@ -50,7 +60,8 @@ var (
 )
 
 func init() {
-	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked, ledgerBatchSize, ledgerBatchSeconds)
+	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked, ledgerBatchSize, ledgerBatchSeconds,
+		subaccountBatchSize, subaccountBatchSeconds)
 	// Every catalog event is on /metrics from the start, at 0: a rate over
 	// a series that appears only with its first event misses that event.
 	for _, e := range domain.Catalog {
@@ -102,4 +113,10 @@ func watchLedger(ctx context.Context, d *sqlx.DB, interval time.Duration) {
 func batchSent(size int, took time.Duration) {
 	ledgerBatchSize.Observe(float64(size))
 	ledgerBatchSeconds.Observe(took.Seconds())
+}
+
+// subaccountBatchSent records one sub-account group-commit batch.
+func subaccountBatchSent(size int, took time.Duration) {
+	subaccountBatchSize.Observe(float64(size))
+	subaccountBatchSeconds.Observe(took.Seconds())
 }

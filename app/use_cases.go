@@ -20,7 +20,7 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	a.Transfers = &service.Transfers{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: ledgerGroup(d, cfg.LedgerBatch)}
-	a.Subaccounts = &service.Subaccounts{DB: d}
+	a.Subaccounts = &service.Subaccounts{DB: d, Moves: subaccountGroup(d, cfg.LedgerBatch)}
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}
 	a.Products = &service.Products{DB: d}
@@ -49,4 +49,13 @@ func ledgerGroup(d *sqlx.DB, maxBatch int) *db.GroupCommit {
 		return nil
 	}
 	return &db.GroupCommit{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: batchSent}
+}
+
+// subaccountGroup is the sub-account moves' group commit, under the same
+// bound as the ledger's (JANGADA_LEDGER_BATCH), or none when it is 1.
+func subaccountGroup(d *sqlx.DB, maxBatch int) *db.SubaccountGroup {
+	if maxBatch <= 1 {
+		return nil
+	}
+	return &db.SubaccountGroup{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: subaccountBatchSent}
 }

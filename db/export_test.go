@@ -27,7 +27,12 @@ func HoldBatches(g *GroupCommit, release <-chan struct{}, sizes chan<- int) {
 }
 
 // Queued is how many moves wait in g's queue.
-func Queued(g *GroupCommit) int { return len(g.queue) }
+func Queued(g *GroupCommit) int {
+	if g.g == nil {
+		return 0
+	}
+	return len(g.g.queue)
+}
 
 // SignalQueued makes g send on the channel it returns each time a move
 // enters its queue.
@@ -53,4 +58,23 @@ func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fiel
 		return MoveLook{}, fmt.Errorf("db: look sub-account move: %w", err)
 	}
 	return lookOf(rows, accountID, fields, ids)
+}
+
+// MoveSubaccounts runs moves as one sub-account batch (subaccount_move_batch).
+func MoveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+	return moveSubaccounts(ctx, d, moves)
+}
+
+// HoldSubaccountBatches makes g hold each batch until release is closed
+// (and tell its size on sizes), and signal on the channel it returns each
+// time a move enters its queue.
+func HoldSubaccountBatches(g *SubaccountGroup, release <-chan struct{}, sizes chan<- int, capacity int) <-chan struct{} {
+	ch := make(chan struct{}, capacity)
+	g.queued = func() { ch <- struct{}{} }
+	g.run = func(ctx context.Context, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+		sizes <- len(moves)
+		<-release
+		return moveSubaccounts(ctx, g.DB, moves)
+	}
+	return ch
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -80,36 +82,120 @@ type moveRow struct {
 	batchRow
 }
 
+// SubaccountMove is one sub-account move as subaccount_move takes it.
+type SubaccountMove struct {
+	AccountID string
+	// Fields name IDs in a 404 (the request's fields); Out are the IDs the
+	// move debits.
+	Fields, IDs, Out []string
+	// Ref is the move's externalReference, Type its transaction type.
+	Ref, Type string
+	// Window is the day and month (America/Sao_Paulo) the move's limits
+	// count in.
+	Window subaccount.Window
+	// Allowed holds, by sub-account, the lock modes its op goes through
+	// (subaccount.ModesAllowing).
+	Allowed [][]string
+	Amount  money.Cents
+	// Move is the record and posting written when the checks pass.
+	Move PostedMove
+}
+
+// SubaccountOutcome is what a sub-account move did: what it read, whether
+// the checks refused it (nothing written: the caller words the refusal
+// with the same rules from Look), and otherwise the move's outcome as
+// InsertPosted answers it. Err is a sub-account that is not the account's
+// (a 404 naming its field) or an answer that cannot be read.
+type SubaccountOutcome struct {
+	Look    MoveLook
+	Refused bool
+	Outcome PostedOutcome
+	Err     error
+}
+
 // MoveSubaccount is a whole sub-account move in one statement that commits
-// on its own (subaccount_move): subaccount_move_look's reads, the move's
-// checks under the sub-accounts' locks (allowed holds, by sub-account, the
-// lock modes its op goes through: subaccount.ModesAllowing), and, when they
-// pass, move's record and posting, so the locks are held for the
-// statement's execution only. It returns what it read, whether the checks
-// refused the move (nothing written: the caller words the refusal with the
-// same rules from look), and otherwise the move's outcome as InsertPosted
-// answers it.
-func MoveSubaccount(ctx context.Context, d *sqlx.DB, accountID string, fields, ids, out []string, ref, typ string,
-	w subaccount.Window, allowed [][]string, amount money.Cents, move PostedMove) (look MoveLook, refused bool, outcome PostedOutcome, err error) {
-	member, accounts, err := memberOf(&move)
+// on its own (subaccount_move, as a batch of one): subaccount_move_look's
+// reads, the move's checks under the sub-accounts' locks, and, when they
+// pass, its record and posting, so the locks are held for the statement's
+// execution only. SubaccountGroup gathers many.
+func MoveSubaccount(ctx context.Context, d *sqlx.DB, m SubaccountMove) (SubaccountOutcome, error) {
+	out, err := moveSubaccounts(ctx, d, []SubaccountMove{m})
 	if err != nil {
-		return look, false, outcome, err
+		return SubaccountOutcome{}, err
 	}
-	rawMember, err := json.Marshal(member)
+	return out[0], out[0].Err
+}
+
+// subMoveMember is one member of subaccount_move_batch.
+type subMoveMember struct {
+	AccountID string      `json:"account_id"`
+	IDs       []string    `json:"ids"`
+	Out       []string    `json:"out"`
+	Ref       string      `json:"ref"`
+	Type      string      `json:"type"`
+	Allowed   [][]string  `json:"allowed"`
+	Amount    int64       `json:"amount"`
+	DayFrom   time.Time   `json:"day_from"`
+	DayTo     time.Time   `json:"day_to"`
+	MonthFrom time.Time   `json:"month_from"`
+	MonthTo   time.Time   `json:"month_to"`
+	Member    batchMember `json:"member"`
+}
+
+// subBatchRow is one row of subaccount_move_batch.
+type subBatchRow struct {
+	Member int `db:"o_member"`
+	moveRow
+}
+
+// moveSubaccounts writes moves in one statement and one commit
+// (subaccount_move_batch), each judged alone in order; the error returned
+// is the statement's (nothing of the batch committed, or, when the
+// connection broke at the commit, unknown: each request's retry finds its
+// move by its externalReference).
+func moveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+	members := make([]subMoveMember, len(moves))
+	accounts := make([][]string, len(moves))
+	for i := range moves {
+		m := &moves[i]
+		member, accts, err := memberOf(&m.Move)
+		if err != nil {
+			return nil, err
+		}
+		if m.Out == nil {
+			m.Out = []string{}
+		}
+		members[i] = subMoveMember{AccountID: m.AccountID, IDs: m.IDs, Out: m.Out, Ref: m.Ref, Type: m.Type, Allowed: m.Allowed,
+			Amount: int64(m.Amount), DayFrom: m.Window.DayStart, DayTo: m.Window.DayEnd, MonthFrom: m.Window.MonthStart,
+			MonthTo: m.Window.MonthEnd, Member: member}
+		accounts[i] = accts
+	}
+	raw, err := json.Marshal(members)
 	if err != nil {
-		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
-	rawAllowed, err := json.Marshal(allowed)
-	if err != nil {
-		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+	var rows []subBatchRow
+	if err := hotSelect(ctx, d, &rows, `SELECT * FROM subaccount_move_batch($1, $2, $3, $4)`, string(raw),
+		stringArray(SubaccountDebitTypes), stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
+		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
-	var rows []moveRow
-	if err := hotSelect(ctx, d, &rows, `SELECT * FROM subaccount_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-		accountID, stringArray(ids), stringArray(out), ref, typ, stringArray(SubaccountDebitTypes), stringArray(reservedStatuses),
-		w.DayStart, w.DayEnd, w.MonthStart, w.MonthEnd, string(rawAllowed), subaccount.StatusDisabled, int64(amount),
-		string(rawMember)); err != nil {
-		return look, false, outcome, fmt.Errorf("db: sub-account move: %w", err)
+	byMember := make([][]moveRow, len(moves))
+	for _, r := range rows {
+		if r.Member < 0 || r.Member >= len(moves) {
+			return nil, fmt.Errorf("db: sub-account moves: an answer for member %d of %d", r.Member, len(moves))
+		}
+		byMember[r.Member] = append(byMember[r.Member], r.moveRow)
 	}
+	out := make([]SubaccountOutcome, len(moves))
+	for i := range moves {
+		out[i] = subOutcomeOf(moves[i], accounts[i], byMember[i])
+	}
+	return out, nil
+}
+
+// subOutcomeOf reads one member's rows: the earlier move, or the
+// sub-accounts it read and its outcome row (ID nil).
+func subOutcomeOf(m SubaccountMove, accounts []string, rows []moveRow) SubaccountOutcome {
 	looks := make([]moveLookRow, 0, len(rows))
 	var last *moveRow
 	for i := range rows {
@@ -119,15 +205,56 @@ func MoveSubaccount(ctx context.Context, d *sqlx.DB, accountID string, fields, i
 		}
 		looks = append(looks, rows[i].moveLookRow)
 	}
-	look, lookErr := lookOf(looks, accountID, fields, ids)
+	look, lookErr := lookOf(looks, m.AccountID, m.Fields, m.IDs)
 	if look.Earlier != "" {
-		return look, false, outcome, nil
+		return SubaccountOutcome{Look: look}
 	}
 	if last == nil || last.Refused == nil {
-		return look, false, outcome, fmt.Errorf("db: sub-account move: no outcome among %d rows", len(rows))
+		return SubaccountOutcome{Look: look, Err: fmt.Errorf("db: sub-account move: no outcome among %d rows", len(rows))}
 	}
 	if *last.Refused {
-		return look, true, outcome, lookErr
+		return SubaccountOutcome{Look: look, Refused: true, Err: lookErr}
 	}
-	return look, false, outcomeOf(move, accounts, last.batchRow), nil
+	return SubaccountOutcome{Look: look, Outcome: outcomeOf(m.Move, accounts, last.batchRow)}
+}
+
+// SubaccountGroup gathers the sub-account moves that requests of one
+// process make at the same time into one statement and one commit
+// (subaccount_move_batch), each still judged alone: the sub-accounts'
+// locks, which serialise every move of a sub-account, are taken once per
+// batch instead of once per move. Like GroupCommit, it adds no wait.
+type SubaccountGroup struct {
+	DB *sqlx.DB
+	// MaxBatch bounds a batch (DefaultMaxBatch when 0).
+	MaxBatch int
+	// Lanes is how many batches may be in flight at once (DefaultLanes
+	// when 0).
+	Lanes int
+	// Sent, when set, learns each batch's size and how long it took.
+	Sent func(size int, took time.Duration)
+
+	run    func(context.Context, []SubaccountMove) ([]SubaccountOutcome, error)
+	queued func()
+	once   sync.Once
+	g      *gatherer[SubaccountMove, SubaccountOutcome]
+}
+
+// Move is MoveSubaccount through the group: the same reads, checks, writes
+// and answer, committed with the other moves of its batch.
+func (g *SubaccountGroup) Move(ctx context.Context, m SubaccountMove) (SubaccountOutcome, error) {
+	g.once.Do(func() {
+		run := g.run
+		if run == nil {
+			run = func(ctx context.Context, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+				return moveSubaccounts(ctx, g.DB, moves)
+			}
+		}
+		g.g = &gatherer[SubaccountMove, SubaccountOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, sent: g.Sent, run: run,
+			queued: g.queued, failed: func(err error) SubaccountOutcome { return SubaccountOutcome{Err: err} }}
+	})
+	out, err := g.g.do(ctx, m)
+	if err != nil {
+		return SubaccountOutcome{}, err
+	}
+	return out, out.Err
 }

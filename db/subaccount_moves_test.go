@@ -133,11 +133,10 @@ func TestLookSubaccountMoveReadsAfterTheLock(t *testing.T) {
 	}
 }
 
-// subMove is a move of amount between the main account and sub (in: add
-// balance; out: remove balance) with reference ref, as the use case sends
-// it to MoveSubaccount, and the record's id.
-func subMove(t *testing.T, acct, sub string, out bool, amount money.Cents, ref string) (db.MoveLook, bool, db.PostedOutcome, string, error) {
-	t.Helper()
+// subMoveOf is a move of amount between the main account and sub (in: add
+// balance; out: remove balance) with reference ref, as the use case makes
+// it, and the record's id.
+func subMoveOf(acct, sub string, out bool, amount money.Cents, ref string) (db.SubaccountMove, string) {
 	typ, op, from, to := subaccount.TypeAddBalance, subaccount.OpAddBalance, acct, sub
 	var debited []string
 	if out {
@@ -150,9 +149,16 @@ func subMove(t *testing.T, acct, sub string, out bool, amount money.Cents, ref s
 		TransactionID: rec.ID, Kind: typ, Entries: []db.Entry{
 			{Account: domain.AvailableLedger(from), Amount: -amount}, {Account: domain.AvailableLedger(to), Amount: amount}},
 		Withdraw: &db.Withdrawal{AccountID: from, Amount: amount}}}
-	look, refused, outcome, err := db.MoveSubaccount(t.Context(), sharedDB, acct, []string{"id"}, []string{sub}, debited, ref, typ,
-		subaccount.WindowAt(time.Now()), [][]string{subaccount.ModesAllowing(op)}, amount, move)
-	return look, refused, outcome, rec.ID, err
+	return db.SubaccountMove{AccountID: acct, Fields: []string{"id"}, IDs: []string{sub}, Out: debited, Ref: ref, Type: typ,
+		Window: subaccount.WindowAt(time.Now()), Allowed: [][]string{subaccount.ModesAllowing(op)}, Amount: amount, Move: move}, rec.ID
+}
+
+// subMove makes subMoveOf's move alone (MoveSubaccount).
+func subMove(t *testing.T, acct, sub string, out bool, amount money.Cents, ref string) (db.MoveLook, bool, db.PostedOutcome, string, error) {
+	t.Helper()
+	m, id := subMoveOf(acct, sub, out, amount, ref)
+	res, err := db.MoveSubaccount(t.Context(), sharedDB, m)
+	return res.Look, res.Refused, res.Outcome, id, err
 }
 
 // A whole move in one statement: checks under the locks from the rules'

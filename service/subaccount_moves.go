@@ -33,7 +33,7 @@ func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key dom
 }
 
 // move makes one move in one statement that commits on its own
-// (db.MoveSubaccount): an earlier move with the same externalReference
+// (db.MoveSubaccount, or with the others of its batch: db.SubaccountGroup): an earlier move with the same externalReference
 // answers first (its limits were checked then); otherwise the sub-account
 // rows are locked in id order (concurrent moves serialise per sub-account
 // and cannot deadlock), their status, lock mode and limits are checked
@@ -78,8 +78,9 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		}
 	}
 	move := db.PostedMove{Records: []domain.Transaction{rec}, Posting: activities.SubaccountMovePosting(rec, from, to)}
-	look, refused, outcome, err := db.MoveSubaccount(ctx, s.DB, acct.ID, fields, ids, out, m.ExternalReference, typ,
-		subaccount.WindowAt(now), allowed, m.Amount, move)
+	res, err := s.moveOne(ctx, db.SubaccountMove{AccountID: acct.ID, Fields: fields, IDs: ids, Out: out,
+		Ref: m.ExternalReference, Type: typ, Window: subaccount.WindowAt(now), Allowed: allowed, Amount: m.Amount, Move: move})
+	look, refused, outcome := res.Look, res.Refused, res.Outcome
 	switch {
 	case err != nil:
 		return domain.Transaction{}, err
@@ -106,6 +107,14 @@ func (s *Subaccounts) move(ctx context.Context, acct domain.Account, key domain.
 		return domain.Transaction{}, err
 	}
 	return rec, nil
+}
+
+// moveOne writes the move through the group commit when there is one.
+func (s *Subaccounts) moveOne(ctx context.Context, m db.SubaccountMove) (db.SubaccountOutcome, error) {
+	if s.Moves != nil {
+		return s.Moves.Move(ctx, m)
+	}
+	return db.MoveSubaccount(ctx, s.DB, m)
 }
 
 // refusal is why the rules refuse a move of amount over the sub-accounts

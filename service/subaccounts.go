@@ -22,6 +22,9 @@ type Subaccounts struct {
 	// Now is the clock of the moves' records and of the limit periods; nil
 	// is time.Now. Tests replace it to cross a day in America/Sao_Paulo.
 	Now func() time.Time
+	// Moves, when set, commits a move with the others this process makes
+	// at the same time (group commit); db.MoveSubaccount alone otherwise.
+	Moves *db.SubaccountGroup
 }
 
 func (s *Subaccounts) now() time.Time {
