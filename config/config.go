@@ -113,9 +113,10 @@ type Config struct {
 	// what it resolved before (service.Auth); every change of a key or an
 	// account drops them sooner, in every process. 0 reads every key.
 	KeyCacheTTL time.Duration `envconfig:"KEY_CACHE_TTL" default:"2s"`
-	// LedgerBatch bounds how many internal transfers one group-commit batch
-	// carries (db.GroupCommit); 1 sends each alone, as one statement of its
-	// own (the bench's comparison, or an operator's way back).
+	// LedgerBatch bounds how many internal transfers, or sub-account moves,
+	// one group-commit batch carries (db.GroupCommit, db.SubaccountGroup); 1
+	// sends each alone, as one statement of its own (the bench's comparison,
+	// or an operator's way back).
 	LedgerBatch int `envconfig:"LEDGER_BATCH" default:"32"`
 	// WebSocket protocol timings (the specification's values; shorter in tests).
 	WSAuthTimeout time.Duration `envconfig:"WS_AUTH_TIMEOUT" default:"10s"`

@@ -80,13 +80,19 @@ func hotFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
 
 // ledgerBatches reads the group commit's batches so far from this
 // process's metrics (the rig's app runs in it): how many, and their moves.
-func ledgerBatches() (batches, moves float64) {
+func ledgerBatches() (batches, moves float64) { return batchesOf("jangada_ledger_batch_moves") }
+
+// subaccountBatches is ledgerBatches for the sub-account moves' group.
+func subaccountBatches() (batches, moves float64) { return batchesOf("jangada_subaccount_batch_moves") }
+
+// batchesOf reads one batch-size histogram of this process's metrics.
+func batchesOf(name string) (batches, moves float64) {
 	fams, err := prometheus.DefaultGatherer.Gather()
 	if err != nil {
 		return 0, 0
 	}
 	for _, f := range fams {
-		if f.GetName() == "jangada_ledger_batch_moves" && len(f.GetMetric()) > 0 {
+		if f.GetName() == name && len(f.GetMetric()) > 0 {
 			h := f.GetMetric()[0].GetHistogram()
 			return float64(h.GetSampleCount()), h.GetSampleSum()
 		}
@@ -94,9 +100,13 @@ func ledgerBatches() (batches, moves float64) {
 	return 0, 0
 }
 
-// batchNote says how many moves a batch held on average since b0, m0.
-func batchNote(b0, m0 float64) string {
-	b, m := ledgerBatches()
+// batchNote says how many moves a ledger batch held on average since b0, m0.
+func batchNote(b0, m0 float64) string { return batchNoteOf(ledgerBatches, b0, m0) }
+
+// batchNoteOf says how many moves a batch of read's held on average since
+// b0, m0.
+func batchNoteOf(read func() (float64, float64), b0, m0 float64) string {
+	b, m := read()
 	if b == b0 {
 		return ""
 	}
