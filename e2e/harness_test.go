@@ -236,6 +236,7 @@ func baseConfig(dsn string) config.Config {
 		ShutdownTimeout: 5 * time.Second,
 		HTTPReadTimeout: 30 * time.Second, HTTPWriteTimeout: 60 * time.Second, HTTPIdleTimeout: 2 * time.Minute,
 		KeyCacheTTL: 2 * time.Second, // the default (JANGADA_KEY_CACHE_TTL): the tests run with resolved keys kept
+		LedgerBatch: 32,              // the default (JANGADA_LEDGER_BATCH): money moves go through the group commits
 	}
 }
 
