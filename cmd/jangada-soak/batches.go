@@ -22,12 +22,13 @@ func metricsText(ctx context.Context, a *proc) (string, error) {
 }
 
 // groupCommitCheck tells whether the money moves of the load went through
-// the ledger's group commit (its batches on each api process's /metrics,
-// since the process's last start): the soak's faults then cut batches, and
-// its ledger and balance checks cover them. It fails only when no batch
-// carried a move at all while internal transfers were made.
-func groupCommitCheck(ctx context.Context, apis []*proc, internal int) check {
-	var total float64
+// the group commits (their batches on each api process's /metrics, since
+// the process's last start): the ledger's for internal transfers, the
+// sub-accounts' for their moves. The soak's faults then cut batches, and
+// its ledger, balance and limit checks cover them. It fails only when no
+// batch carried a move at all while such moves were made.
+func groupCommitCheck(ctx context.Context, apis []*proc, internal, subMoves int) check {
+	var ledger, subs float64
 	var parts []string
 	for i, a := range apis {
 		text, err := metricsText(ctx, a)
@@ -35,18 +36,20 @@ func groupCommitCheck(ctx context.Context, apis []*proc, internal int) check {
 			parts = append(parts, fmt.Sprintf("api-%d: %v", i+1, err))
 			continue
 		}
-		batches, moves, largest := batchFigures(text)
-		total += moves
-		parts = append(parts, fmt.Sprintf("api-%d: %.0f moves in %.0f batches, the largest of at most %s", i+1, moves, batches, largest))
+		batches, moves, largest := batchFigures(text, "jangada_ledger_batch_moves")
+		sb, sm, sl := batchFigures(text, "jangada_subaccount_batch_moves")
+		ledger, subs = ledger+moves, subs+sm
+		parts = append(parts, fmt.Sprintf("api-%d: %.0f moves in %.0f ledger batches, the largest of at most %s; %.0f sub-account moves in %.0f batches, the largest of at most %s",
+			i+1, moves, batches, largest, sm, sb, sl))
 	}
-	return check{"money moves through the group commit", internal == 0 || total > 0,
-		fmt.Sprintf("%s (since each process's last start; %d internal transfers accepted)", strings.Join(parts, "; "), internal)}
+	return check{"money moves through the group commit", (internal == 0 || ledger > 0) && (subMoves == 0 || subs > 0),
+		fmt.Sprintf("%s (since each process's last start; %d internal transfers and %d sub-account moves accepted)", strings.Join(parts, "; "), internal, subMoves)}
 }
 
-// batchFigures reads the group commit's histogram from /metrics text: how
-// many batches, how many moves, and the bound of the smallest bucket that
-// holds every batch.
-func batchFigures(text string) (batches, moves float64, largest string) {
+// batchFigures reads a group commit's histogram (metric) from /metrics
+// text: how many batches, how many moves, and the bound of the smallest
+// bucket that holds every batch.
+func batchFigures(text, metric string) (batches, moves float64, largest string) {
 	type bucket struct {
 		le    string
 		count float64
@@ -62,12 +65,12 @@ func batchFigures(text string) (batches, moves float64, largest string) {
 			continue
 		}
 		switch {
-		case name == "jangada_ledger_batch_moves_count":
+		case name == metric+"_count":
 			batches = v
-		case name == "jangada_ledger_batch_moves_sum":
+		case name == metric+"_sum":
 			moves = v
-		case strings.HasPrefix(name, `jangada_ledger_batch_moves_bucket{le="`):
-			buckets = append(buckets, bucket{strings.TrimSuffix(strings.TrimPrefix(name, `jangada_ledger_batch_moves_bucket{le="`), `"}`), v})
+		case strings.HasPrefix(name, metric+`_bucket{le="`):
+			buckets = append(buckets, bucket{strings.TrimSuffix(strings.TrimPrefix(name, metric+`_bucket{le="`), `"}`), v})
 		}
 	}
 	largest = "-"
