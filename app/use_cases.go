@@ -52,10 +52,14 @@ func ledgerGroup(d *sqlx.DB, maxBatch int) *db.GroupCommit {
 }
 
 // subaccountGroup is the sub-account moves' group commit, under the same
-// bound as the ledger's (JANGADA_LEDGER_BATCH), or none when it is 1.
+// bound as the ledger's (JANGADA_LEDGER_BATCH), or none when it is 1. It
+// sends one batch at a time: the moves of a busy sub-account all wait for
+// its row lock, so a second batch in flight would only wait behind the
+// first, and split the queue into smaller batches (measured: 7 moves a
+// batch with one lane, 4.6 with two, and about 10 % more moves a second).
 func subaccountGroup(d *sqlx.DB, maxBatch int) *db.SubaccountGroup {
 	if maxBatch <= 1 {
 		return nil
 	}
-	return &db.SubaccountGroup{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: subaccountBatchSent}
+	return &db.SubaccountGroup{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Lanes: 1, Sent: subaccountBatchSent}
 }
