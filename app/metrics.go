@@ -33,26 +33,12 @@ var (
 		Name: "jangada_ledger_problems",
 		Help: "Ledger invariant violations found by the last check (db.VerifyLedger): unbalanced transactions, balances that differ from their entries, forbidden negative balances. Anything but 0 is an incident.",
 	})
-	ledgerBatchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "jangada_ledger_batch_moves",
-		Help:    "Moves per group-commit batch (db.GroupCommit): 1 under light load; near the cap when a hot balance row or the database is the bottleneck.",
-		Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
-	})
-	ledgerBatchSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "jangada_ledger_batch_seconds",
-		Help:    "Time of one group-commit batch's statement and commit, lock waits included.",
-		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
-	})
-	subaccountBatchSize = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "jangada_subaccount_batch_moves",
-		Help:    "Sub-account moves per group-commit batch (db.SubaccountGroup): 1 under light load; more when a sub-account's moves queue behind its lock.",
-		Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
-	})
-	subaccountBatchSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "jangada_subaccount_batch_seconds",
-		Help:    "Time of one sub-account group-commit batch's statement and commit, lock waits included.",
-		Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
-	})
+	ledgerBatches = newBatchHistograms("jangada_ledger_batch",
+		"Moves per group-commit batch (db.GroupCommit): 1 under light load; near the cap when a hot balance row or the database is the bottleneck.",
+		"Time of one group-commit batch's statement and commit, lock waits included.")
+	subaccountBatches = newBatchHistograms("jangada_subaccount_batch",
+		"Sub-account moves per group-commit batch (db.SubaccountGroup): 1 under light load; more when a sub-account's moves queue behind its lock.",
+		"Time of one sub-account group-commit batch's statement and commit, lock waits included.")
 	ledgerChecked = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "jangada_ledger_last_check_timestamp_seconds",
 		Help: "Unix time of the last completed ledger check.",
@@ -60,8 +46,8 @@ var (
 )
 
 func init() {
-	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked, ledgerBatchSize, ledgerBatchSeconds,
-		subaccountBatchSize, subaccountBatchSeconds)
+	prometheus.MustRegister(eventsCommitted, ledgerProblems, ledgerChecked, ledgerBatches.moves, ledgerBatches.seconds,
+		subaccountBatches.moves, subaccountBatches.seconds)
 	// Every catalog event is on /metrics from the start, at 0: a rate over
 	// a series that appears only with its first event misses that event.
 	for _, e := range domain.Catalog {
@@ -109,14 +95,21 @@ func watchLedger(ctx context.Context, d *sqlx.DB, interval time.Duration) {
 	}
 }
 
-// batchSent records one group-commit batch on the ledger's histograms.
-func batchSent(size int, took time.Duration) {
-	ledgerBatchSize.Observe(float64(size))
-	ledgerBatchSeconds.Observe(took.Seconds())
+// batchHistograms are one group commit's histograms: moves per batch
+// (<prefix>_moves) and a batch's time (<prefix>_seconds).
+type batchHistograms struct{ moves, seconds prometheus.Histogram }
+
+func newBatchHistograms(prefix, movesHelp, secondsHelp string) batchHistograms {
+	return batchHistograms{
+		moves: prometheus.NewHistogram(prometheus.HistogramOpts{Name: prefix + "_moves", Help: movesHelp,
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64}}),
+		seconds: prometheus.NewHistogram(prometheus.HistogramOpts{Name: prefix + "_seconds", Help: secondsHelp,
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14)}),
+	}
 }
 
-// subaccountBatchSent records one sub-account group-commit batch.
-func subaccountBatchSent(size int, took time.Duration) {
-	subaccountBatchSize.Observe(float64(size))
-	subaccountBatchSeconds.Observe(took.Seconds())
+// sent records one batch.
+func (h batchHistograms) sent(size int, took time.Duration) {
+	h.moves.Observe(float64(size))
+	h.seconds.Observe(took.Seconds())
 }

@@ -48,7 +48,7 @@ func ledgerGroup(d *sqlx.DB, maxBatch int) *db.GroupCommit {
 	if maxBatch <= 1 {
 		return nil
 	}
-	return &db.GroupCommit{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: batchSent}
+	return &db.GroupCommit{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Sent: ledgerBatches.sent}
 }
 
 // subaccountGroup is the sub-account moves' group commit, under the same
@@ -61,5 +61,5 @@ func subaccountGroup(d *sqlx.DB, maxBatch int) *db.SubaccountGroup {
 	if maxBatch <= 1 {
 		return nil
 	}
-	return &db.SubaccountGroup{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Lanes: 1, Sent: subaccountBatchSent}
+	return &db.SubaccountGroup{DB: d, MaxBatch: min(maxBatch, db.DefaultMaxBatch), Lanes: 1, Sent: subaccountBatches.sent}
 }
