@@ -82,6 +82,22 @@ func FailLaunch(ctx context.Context, q sqlx.ExecerContext, kind, resourceID, rea
 	return nil
 }
 
+// DeferLaunches makes claimed intents due again after a delay shorter than
+// their lease (a sweep that could not start them lets the next sweeps try).
+func DeferLaunches(ctx context.Context, q sqlx.ExecerContext, ls []Launch, after time.Duration) error {
+	kinds, ids := make([]string, len(ls)), make([]string, len(ls))
+	for i, l := range ls {
+		kinds[i], ids[i] = l.Kind, l.ResourceID
+	}
+	if _, err := q.ExecContext(ctx, `UPDATE workflow_launches l SET due_at = now() + make_interval(secs => $3)
+		FROM unnest($1::text[], $2::text[]) AS d(kind, resource_id)
+		WHERE l.kind = d.kind AND l.resource_id = d.resource_id`,
+		stringArray(kinds), stringArray(ids), after.Seconds()); err != nil {
+		return fmt.Errorf("db: defer launches: %w", err)
+	}
+	return nil
+}
+
 // PendingLaunches counts the intents not yet started (a readiness and
 // soak-test figure).
 func PendingLaunches(ctx context.Context, q sqlx.QueryerContext) (int, error) {

@@ -23,6 +23,14 @@ const LaunchGrace = 10 * time.Second
 // launchLease is how long a sweeper holds an intent it claimed.
 const launchLease = 30 * time.Second
 
+// LaunchRetry is how soon the intents of a sweep that could not start a
+// workflow are due again: the one it tried, and the claimed ones it had
+// not tried yet, which would otherwise wait out their lease. A sweep stops
+// at its first failed start (one call to Temporal per sweep while it is
+// away), and once Temporal is back after a blip the next sweeps start them
+// within seconds.
+const LaunchRetry = 5 * time.Second
+
 // launch is a committed resource's workflow start: its kind (stored in
 // workflow_launches.kind), the resource's id and how to start it. The use
 // case and the sweeper build it with the same function, the product's
@@ -178,7 +186,7 @@ func (l *IntentSweeper) Sweep(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	started := 0
-	for _, in := range due {
+	for i, in := range due {
 		x, err := l.load(ctx, in.Kind, in.ResourceID)
 		if errors.Is(err, domain.ErrNotFound) { // nothing to start: drop the intent
 			slog.Error("workflow intent without its resource", "kind", in.Kind, "id", in.ResourceID)
@@ -195,7 +203,10 @@ func (l *IntentSweeper) Sweep(ctx context.Context) (int, error) {
 			if ferr := db.FailLaunch(ctx, l.DB, in.Kind, in.ResourceID, err.Error()); ferr != nil {
 				return started, ferr
 			}
-			return started, err // Temporal is away: the leases bring the rest back later
+			if ferr := db.DeferLaunches(ctx, l.DB, due[i:], LaunchRetry); ferr != nil {
+				return started, ferr
+			}
+			return started, err // Temporal is away: the next sweeps try again
 		}
 		if err := db.DeleteLaunch(ctx, l.DB, in.Kind, in.ResourceID); err != nil {
 			return started, err

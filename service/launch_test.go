@@ -16,6 +16,7 @@ import (
 	"go.uber.org/mock/gomock"
 
 	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/db/dbtest"
 	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/service"
@@ -209,4 +210,47 @@ func describedAs(t *testing.T, workflowID string) *workflowservice.DescribeWorkf
 	}
 	return &workflowservice.DescribeWorkflowExecutionResponse{WorkflowExecutionInfo: &workflow.WorkflowExecutionInfo{
 		SearchAttributes: &common.SearchAttributes{IndexedFields: fields}}}
+}
+
+// A sweep that cannot start a workflow (Temporal away) stops there and
+// leaves the intent it tried, and the ones it claimed but did not try, due
+// again within LaunchRetry instead of their lease: Temporal back after a
+// blip, the next sweeps start them within seconds.
+func TestFailedStartLetsTheNextSweepsTryAgain(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	d := dbtest.New(t) // its own intents table: a sweep claims every due intent
+	acct, err := service.NewAccount(ctx, d, "Loja Varredura", "varredura@jangada.dev", "52998224725")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := service.Adjust(ctx, d, acct.ID, 10_000, "fundos", "fundos-"+acct.ID); err != nil {
+		t.Fatal(err)
+	}
+	temporal := servicemock.NewMockTemporal(gomock.NewController(t))
+	temporal.EXPECT().ExecuteWorkflow(gomock.Any(), gomock.Any(), gomock.Any(), gomock.Any()).
+		Return(nil, context.DeadlineExceeded).AnyTimes()
+	transfers := &service.Transfers{DB: d, Temporal: temporal, TaskQueue: taskQueue, PublicURL: "https://api.jangada.test"}
+	for _, key := range []string{"varredura-1", "varredura-2", "varredura-3"} {
+		if _, err := transfers.Create(ctx, acct, domain.APIKey{ID: "key_1"}, pixOut(key)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.ExecContext(ctx, `UPDATE workflow_launches SET due_at = now()`); err != nil {
+		t.Fatal(err)
+	}
+	sweeper := &service.IntentSweeper{DB: d, Temporal: temporal, TaskQueue: taskQueue}
+	if n, err := sweeper.Sweep(ctx); n != 0 || err == nil {
+		t.Fatalf("a sweep with Temporal away started %d (err %v)", n, err)
+	}
+	var total, soon, failed int
+	if err := d.QueryRowContext(ctx, `SELECT count(*),
+		count(*) FILTER (WHERE due_at <= now() + make_interval(secs => $1)),
+		count(*) FILTER (WHERE last_error IS NOT NULL) FROM workflow_launches`,
+		(service.LaunchRetry+time.Second).Seconds()).Scan(&total, &soon, &failed); err != nil {
+		t.Fatal(err)
+	}
+	if total != 3 || soon != 3 || failed != 1 {
+		t.Fatalf("%d intents, %d due within %v, %d with the failure recorded; want 3, 3, 1", total, soon, service.LaunchRetry, failed)
+	}
 }
