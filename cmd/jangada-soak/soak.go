@@ -127,7 +127,8 @@ func (r *rig) soak(ctx context.Context, o options) (bool, error) {
 	checks = append(checks, k.ledger(ctx), k.balances(ctx), k.once(ctx))
 	checks = append(checks, sc.checks(ctx, db)...)
 	checks = append(checks, budgetChecks(ctx, c, r.apis, ms[0].ID)...)
-	checks = append(checks, groupCommitCheck(ctx, r.apis, counts[opInternal][0], counts[opSubAdd][0]+counts[opSubRemove][0]))
+	every := countByKind(allOps) // the load's and the scenarios' moves
+	checks = append(checks, groupCommitCheck(ctx, r.apis, every[opInternal][0], every[opSubAdd][0]+every[opSubRemove][0]))
 
 	fmt.Printf("\noperations in %.1f s (%d HTTP attempts, %d retries):\n", loadTook.Seconds(), c.attempts.Load(), c.retries.Load())
 	kinds := make([]string, 0, len(counts))
