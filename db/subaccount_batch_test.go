@@ -1,13 +1,16 @@
 package db_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
+	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/money"
 )
 
@@ -133,5 +136,99 @@ func TestSubaccountGroupKeepsTheLimitAcrossBatches(t *testing.T) {
 	}
 	if passed != 10 || availableOf(t, sub) != 2000 {
 		t.Fatalf("%d debits passed and the sub-account holds %d, want 10 and 2000", passed, availableOf(t, sub))
+	}
+}
+
+// A sub-account batch cut between its members (its backend terminated, as
+// a PostgreSQL restart does, after two members wrote and while the third
+// waits) commits none of them. The pool sends the statement again, which
+// posts each move once; the requests' retries (same externalReference)
+// find each move and post nothing.
+func TestSubaccountBatchCutPostsNoMember(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	acct := newAccount(t, sharedDB, "Loja Corte Filial")
+	fund(t, sharedDB, acct.ID, 1000)
+	sub := newSubaccount(t, acct.ID, 1_000_000)
+	moves := make([]db.SubaccountMove, 4)
+	ids := make([]string, 4)
+	for i := range moves {
+		moves[i], ids[i] = subMoveOf(acct.ID, sub, false, money.Cents(100*(i+1)), fmt.Sprintf("corte-%d", i))
+	}
+	stored := func() (records, postings int) {
+		t.Helper()
+		if err := sharedDB.QueryRowxContext(ctx, `SELECT (SELECT count(*) FROM transactions WHERE id = ANY($1)),
+			(SELECT count(*) FROM ledger_transactions WHERE transaction_id = ANY($1))`, ids).Scan(&records, &postings); err != nil {
+			t.Fatal(err)
+		}
+		return records, postings
+	}
+
+	// Another transaction holds the third member's record, uncommitted:
+	// the batch takes its locks, writes the first two members and waits
+	// at the third's insert.
+	blocker, err := sharedDB.BeginTxx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer blocker.Rollback()
+	if _, err := db.InsertTransactions(ctx, blocker, moves[2].Move.Records[0]); err != nil {
+		t.Fatal(err)
+	}
+	var blockerPID int
+	if err := blocker.GetContext(ctx, &blockerPID, `SELECT pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		out []db.SubaccountOutcome
+		err error
+	}
+	cut := make(chan answer, 1)
+	go func() {
+		out, err := db.MoveSubaccounts(context.Background(), sharedDB, moves)
+		cut <- answer{out, err}
+	}()
+	waiter := func(not int) (pid int) {
+		poll.Until(t, 20*time.Second, "the batch waiting on the held record", func() bool {
+			return sharedDB.GetContext(ctx, &pid, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
+				WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%subaccount_move_batch%' AND pid <> $2`, blockerPID, not) == nil && pid != 0
+		})
+		return pid
+	}
+	batchPID := waiter(0)
+	if _, err := sharedDB.ExecContext(ctx, `SELECT pg_terminate_backend($1)`, batchPID); err != nil {
+		t.Fatal(err)
+	}
+	resent := waiter(batchPID) // database/sql sends the statement again
+	if records, postings := stored(); records != 0 || postings != 0 || availableOf(t, sub) != 0 {
+		t.Fatalf("after the cut: %d records, %d postings, the sub-account holds %d; want nothing", records, postings, availableOf(t, sub))
+	}
+	if err := blocker.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-cut:
+		if got.err != nil {
+			t.Fatalf("the batch sent again (backend %d) failed: %v", resent, got.err)
+		}
+		for i, o := range got.out {
+			if o.Err != nil || o.Refused || o.Outcome.Err != nil || o.Outcome.New != 1 {
+				t.Fatalf("member %d of the batch sent again: %+v", i, o)
+			}
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the batch sent again never answered")
+	}
+	out, err := db.MoveSubaccounts(ctx, sharedDB, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, o := range out {
+		if o.Look.Earlier != ids[i] {
+			t.Fatalf("retry of member %d found %+v, want its move %s", i, o.Look, ids[i])
+		}
+	}
+	if records, postings := stored(); records != 4 || postings != 4 || availableOf(t, sub) != 1000 || availableOf(t, acct.ID) != 0 {
+		t.Fatalf("%d records, %d postings, balances %d and %d; want 4, 4, 1000 and 0", records, postings, availableOf(t, sub), availableOf(t, acct.ID))
 	}
 }
