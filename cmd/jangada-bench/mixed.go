@@ -14,9 +14,9 @@ import (
 
 // The sustained mixed run (-mixed): the production split (jangada
 // temporal, one api, one worker) under an open-loop mix of charges created
-// and paid, PIX outs, internal transfers, billings and checkouts, at a
-// fixed arrival rate of half the capacity a short closed-loop probe of the
-// same mix measured, with WebSocket subscribers connected throughout. It
+// and paid, PIX outs, internal and sub-account transfers, billings and
+// checkouts, at a fixed arrival rate of half the capacity a short
+// closed-loop probe of the same mix measured, with WebSocket subscribers connected throughout. It
 // reports each operation's p50/p99 per bucket (a minute in the long form),
 // every process's footprint over time, PostgreSQL's growth per 100k
 // operations, Temporal's history size per workflow type, lost deliveries
@@ -88,8 +88,9 @@ type mixedRun struct {
 }
 
 // setupMixed prepares the merchant (verified, funded, a second merchant
-// for internal transfers, a payment link, a webhook endpoint on payment.paid
-// with its receiver) and connects the subscribers.
+// for internal transfers, two sub-accounts for sub-account transfers, a
+// payment link, a webhook endpoint on payment.paid with its receiver) and
+// connects the subscribers.
 func setupMixed(ctx context.Context, r *rig, o mixedOptions) (*mixedRun, error) {
 	m := &mixedRun{r: r, opts: o, paid: map[string]time.Time{}, series: newSeries(o.bucket)}
 	other, otherKey, err := r.secondAccount(ctx)
@@ -97,6 +98,10 @@ func setupMixed(ctx context.Context, r *rig, o mixedOptions) (*mixedRun, error) 
 		return m, err
 	}
 	link, err := r.paymentLink(ctx)
+	if err != nil {
+		return m, err
+	}
+	subs, err := r.subaccounts(ctx)
 	if err != nil {
 		return m, err
 	}
@@ -136,6 +141,10 @@ func setupMixed(ctx context.Context, r *rig, o mixedOptions) (*mixedRun, error) 
 			body["recipientEmail"] = r.email
 			return r.postAs(ctx, otherKey, "/v1/transfer-internal/create", body)
 		})},
+		{"sub-account transfer", 1, one("sub-account transfer", func(ctx context.Context, i int) error {
+			return r.post(ctx, "/v1/subaccount/transfer", map[string]any{"fromSubaccountId": subs[i%2], "toSubaccountId": subs[1-i%2],
+				"amount": 0.01, "description": "mixed", "externalReference": fmt.Sprintf("mixed-sub-%d", m.seq.Add(1))})
+		})},
 		{"billing", 1, one("billing", func(ctx context.Context, i int) error {
 			method := []string{"PIX", "BOLETO"}[i%2]
 			return r.post(ctx, "/v1/billings/create", map[string]any{"method": method, "amount": 25,
@@ -150,9 +159,8 @@ func setupMixed(ctx context.Context, r *rig, o mixedOptions) (*mixedRun, error) 
 }
 
 // interleave spreads each kind's weight over one cycle of arrivals, so
-// that every stretch of the load carries the mix (4,1,2,1,1 gives
-// charge, PIX out, internal, billing, checkout, charge, internal, charge,
-// charge).
+// that every stretch of the load carries the mix (4,1,2,1 gives charge,
+// PIX out, internal, sub-account, charge, internal, charge, charge).
 func interleave(kinds []mixedKind) []int {
 	var plan []int
 	for round := 0; ; round++ {
