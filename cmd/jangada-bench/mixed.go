@@ -16,12 +16,12 @@ import (
 // temporal, one api, one worker) under an open-loop mix of charges created
 // and paid, PIX outs, internal and sub-account transfers, billings and
 // checkouts, at a fixed arrival rate of half the capacity a short
-// closed-loop probe of the same mix measured, with WebSocket subscribers connected throughout. It
-// reports each operation's p50/p99 per bucket (a minute in the long form),
-// every process's footprint over time, PostgreSQL's growth per 100k
-// operations, Temporal's history size per workflow type, lost deliveries
-// and ledger violations (mixed_report.go), and plots each series
-// (mixed_plot.go).
+// closed-loop probe of the same mix measured, with WebSocket subscribers
+// connected throughout. It reports each operation's p50/p99 per bucket (a
+// minute in the long form), every process's footprint over time,
+// PostgreSQL's growth per 100k operations, Temporal's history size per
+// workflow type, lost deliveries and ledger violations (mixed_report.go),
+// and plots each series (mixed_plot.go).
 
 // mixedOptions configure a mixed run.
 type mixedOptions struct {
