@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/jangada/jangada/db"
+	"github.com/jangada/jangada/domain"
 	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/money"
 )
@@ -28,18 +31,7 @@ func TestGroupCommitBatchCutPostsNoMember(t *testing.T) {
 	// Another transaction holds the third member's record, uncommitted:
 	// the batch locks its balance rows, writes the first two members and
 	// waits at the third's insert.
-	blocker, err := sharedDB.BeginTxx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer blocker.Rollback()
-	if _, err := db.InsertTransactions(ctx, blocker, moves[2].Records[0]); err != nil {
-		t.Fatal(err)
-	}
-	var blockerPID int
-	if err := blocker.GetContext(ctx, &blockerPID, `SELECT pg_backend_pid()`); err != nil {
-		t.Fatal(err)
-	}
+	blocker, blockerPID := holdRecord(t, moves[2].Records[0])
 
 	type answer struct {
 		out []db.PostedOutcome
@@ -53,17 +45,9 @@ func TestGroupCommitBatchCutPostsNoMember(t *testing.T) {
 	// pg_blocking_pids says the batch waits on the blocker: members run in
 	// order and only the third's record conflicts with the blocker's, so it
 	// has passed the balance locks and written the first two members.
-	waiter := func(not int) (pid int) {
-		poll.Until(t, 20*time.Second, "the batch waiting on the held record", func() bool {
-			return sharedDB.GetContext(ctx, &pid, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
-				WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%ledger_post_batch%' AND pid <> $2`, blockerPID, not) == nil && pid != 0
-		})
-		return pid
-	}
+	waiter := func(not int) int { return blockedBy(t, blockerPID, not, "ledger_post_batch") }
 	batchPID := waiter(0)
-	if _, err := sharedDB.ExecContext(ctx, `SELECT pg_terminate_backend($1)`, batchPID); err != nil {
-		t.Fatal(err)
-	}
+	terminate(t, batchPID)
 	// The driver reports the terminated connection as a bad one, and
 	// database/sql sends the statement again on a new connection: the whole
 	// batch, which waits at the third member again. Nothing of the cut
@@ -105,6 +89,45 @@ func TestGroupCommitBatchCutPostsNoMember(t *testing.T) {
 	assertMoves(t, moves, true)
 	if ga, gb := availableOf(t, a.ID), availableOf(t, b.ID); ga != 0 || gb != 1000 {
 		t.Fatalf("balances %d and %d, want 0 and 1000", ga, gb)
+	}
+}
+
+// holdRecord inserts rec in a transaction left open (rolled back at the
+// test's end), so that a statement inserting the same record waits for it,
+// and returns that transaction with its backend's pid.
+func holdRecord(t *testing.T, rec domain.Transaction) (*sqlx.Tx, int) {
+	t.Helper()
+	blocker, err := sharedDB.BeginTxx(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { blocker.Rollback() })
+	if _, err := db.InsertTransactions(t.Context(), blocker, rec); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if err := blocker.GetContext(t.Context(), &pid, `SELECT pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	return blocker, pid
+}
+
+// blockedBy waits until a backend other than not, running a statement that
+// names fn, waits on the backend blockerPID, and returns its pid.
+func blockedBy(t *testing.T, blockerPID, not int, fn string) (pid int) {
+	t.Helper()
+	poll.Until(t, 20*time.Second, "a "+fn+" statement waiting on the held record", func() bool {
+		return sharedDB.GetContext(t.Context(), &pid, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
+			WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%' || $3 || '%' AND pid <> $2`, blockerPID, not, fn) == nil && pid != 0
+	})
+	return pid
+}
+
+// terminate ends the backend pid, as a crash of the server process does.
+func terminate(t *testing.T, pid int) {
+	t.Helper()
+	if _, err := sharedDB.ExecContext(t.Context(), `SELECT pg_terminate_backend($1)`, pid); err != nil {
+		t.Fatal(err)
 	}
 }
 

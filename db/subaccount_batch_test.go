@@ -10,7 +10,6 @@ import (
 
 	"github.com/jangada/jangada/db"
 	"github.com/jangada/jangada/domain"
-	"github.com/jangada/jangada/internal/poll"
 	"github.com/jangada/jangada/money"
 )
 
@@ -167,18 +166,7 @@ func TestSubaccountBatchCutPostsNoMember(t *testing.T) {
 	// Another transaction holds the third member's record, uncommitted:
 	// the batch takes its locks, writes the first two members and waits
 	// at the third's insert.
-	blocker, err := sharedDB.BeginTxx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer blocker.Rollback()
-	if _, err := db.InsertTransactions(ctx, blocker, moves[2].Move.Records[0]); err != nil {
-		t.Fatal(err)
-	}
-	var blockerPID int
-	if err := blocker.GetContext(ctx, &blockerPID, `SELECT pg_backend_pid()`); err != nil {
-		t.Fatal(err)
-	}
+	blocker, blockerPID := holdRecord(t, moves[2].Move.Records[0])
 	type answer struct {
 		out []db.SubaccountOutcome
 		err error
@@ -188,18 +176,9 @@ func TestSubaccountBatchCutPostsNoMember(t *testing.T) {
 		out, err := db.MoveSubaccounts(context.Background(), sharedDB, moves)
 		cut <- answer{out, err}
 	}()
-	waiter := func(not int) (pid int) {
-		poll.Until(t, 20*time.Second, "the batch waiting on the held record", func() bool {
-			return sharedDB.GetContext(ctx, &pid, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
-				WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%subaccount_move_batch%' AND pid <> $2`, blockerPID, not) == nil && pid != 0
-		})
-		return pid
-	}
-	batchPID := waiter(0)
-	if _, err := sharedDB.ExecContext(ctx, `SELECT pg_terminate_backend($1)`, batchPID); err != nil {
-		t.Fatal(err)
-	}
-	resent := waiter(batchPID) // database/sql sends the statement again
+	batchPID := blockedBy(t, blockerPID, 0, "subaccount_move_batch")
+	terminate(t, batchPID)
+	resent := blockedBy(t, blockerPID, batchPID, "subaccount_move_batch") // database/sql sends the statement again
 	if records, postings := stored(); records != 0 || postings != 0 || availableOf(t, sub) != 0 {
 		t.Fatalf("after the cut: %d records, %d postings, the sub-account holds %d; want nothing", records, postings, availableOf(t, sub))
 	}
