@@ -159,8 +159,9 @@ func setupMixed(ctx context.Context, r *rig, o mixedOptions) (*mixedRun, error) 
 }
 
 // interleave spreads each kind's weight over one cycle of arrivals, so
-// that every stretch of the load carries the mix (4,1,2,1 gives charge,
-// PIX out, internal, sub-account, charge, internal, charge, charge).
+// that every stretch of the load carries the mix (4,1,2,1,1,1 gives charge,
+// PIX out, internal, sub-account, billing, checkout, charge, internal,
+// charge, charge).
 func interleave(kinds []mixedKind) []int {
 	var plan []int
 	for round := 0; ; round++ {
