@@ -142,12 +142,6 @@ type subMoveMember struct {
 	Member    batchMember `json:"member"`
 }
 
-// subBatchRow is one row of subaccount_move_batch.
-type subBatchRow struct {
-	Member int `db:"o_member"`
-	moveRow
-}
-
 // moveSubaccounts writes moves in one statement and one commit
 // (subaccount_move_batch), each judged alone in order; the error returned
 // is the statement's (nothing of the batch committed, or, when the
@@ -162,10 +156,11 @@ func moveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([
 		if err != nil {
 			return nil, err
 		}
-		if m.Out == nil {
-			m.Out = []string{}
+		debited := m.Out
+		if debited == nil {
+			debited = []string{} // a JSON array, not null
 		}
-		members[i] = subMoveMember{AccountID: m.AccountID, IDs: m.IDs, Out: m.Out, Ref: m.Ref, Type: m.Type, Allowed: m.Allowed,
+		members[i] = subMoveMember{AccountID: m.AccountID, IDs: m.IDs, Out: debited, Ref: m.Ref, Type: m.Type, Allowed: m.Allowed,
 			Amount: int64(m.Amount), DayFrom: m.Window.DayStart, DayTo: m.Window.DayEnd, MonthFrom: m.Window.MonthStart,
 			MonthTo: m.Window.MonthEnd, Member: member}
 		accounts[i] = accts
@@ -174,7 +169,7 @@ func moveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([
 	if err != nil {
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
-	var rows []subBatchRow
+	var rows []moveRow // each with its member's index (batchRow.Member)
 	if err := hotSelect(ctx, d, &rows, `SELECT * FROM subaccount_move_batch($1, $2, $3, $4)`, string(raw),
 		stringArray(SubaccountDebitTypes), stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
@@ -184,7 +179,7 @@ func moveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([
 		if r.Member < 0 || r.Member >= len(moves) {
 			return nil, fmt.Errorf("db: sub-account moves: an answer for member %d of %d", r.Member, len(moves))
 		}
-		byMember[r.Member] = append(byMember[r.Member], r.moveRow)
+		byMember[r.Member] = append(byMember[r.Member], r)
 	}
 	out := make([]SubaccountOutcome, len(moves))
 	for i := range moves {

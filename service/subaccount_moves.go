@@ -33,8 +33,9 @@ func (s *Subaccounts) Transfer(ctx context.Context, acct domain.Account, key dom
 }
 
 // move makes one move in one statement that commits on its own
-// (db.MoveSubaccount, or with the others of its batch: db.SubaccountGroup): an earlier move with the same externalReference
-// answers first (its limits were checked then); otherwise the sub-account
+// (db.MoveSubaccount, or with the others of its batch: db.SubaccountGroup):
+// an earlier move with the same externalReference answers first (its
+// limits were checked then); otherwise the sub-account
 // rows are locked in id order (concurrent moves serialise per sub-account
 // and cannot deadlock), their status, lock mode and limits are checked
 // under those locks, and the record and posting are written (the posting
