@@ -16,6 +16,12 @@ var LockedPart = lockedPart
 // package's external tests.
 var PostBatch = postBatch
 
+// BatchJSON is moves as ledger_post_batch and its two paths read them.
+func BatchJSON(moves []PostedMove) (string, error) {
+	raw, _, err := batchOf(moves)
+	return raw, err
+}
+
 // HoldBatches makes g's batches wait for release before they run (and
 // counts their sizes), so a test can have moves queue behind one batch.
 func HoldBatches(g *GroupCommit, release <-chan struct{}, sizes chan<- int) {

@@ -111,21 +111,12 @@ type storedEvent struct {
 // when the connection broke at the commit, unknown: each request's retry
 // finds its move by its ids).
 func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
-	members := make([]batchMember, len(moves))
-	accounts := make([][]string, len(moves))
-	for i := range moves {
-		m, accts, err := memberOf(&moves[i])
-		if err != nil {
-			return nil, err
-		}
-		members[i], accounts[i] = m, accts
-	}
-	raw, err := json.Marshal(members)
+	raw, accounts, err := batchOf(moves)
 	if err != nil {
-		return nil, fmt.Errorf("db: post batch: %w", err)
+		return nil, err
 	}
 	var rows []batchRow
-	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, string(raw)); err != nil {
+	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, raw); err != nil {
 		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
 	if len(rows) != len(moves) {
@@ -149,6 +140,25 @@ func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOut
 	}
 	eventsCommitted(d, committed)
 	return out, nil
+}
+
+// batchOf is moves as ledger_post_batch reads them, with the accounts each
+// one's posting names.
+func batchOf(moves []PostedMove) (string, [][]string, error) {
+	members := make([]batchMember, len(moves))
+	accounts := make([][]string, len(moves))
+	for i := range moves {
+		m, accts, err := memberOf(&moves[i])
+		if err != nil {
+			return "", nil, err
+		}
+		members[i], accounts[i] = m, accts
+	}
+	raw, err := json.Marshal(members)
+	if err != nil {
+		return "", nil, fmt.Errorf("db: post batch: %w", err)
+	}
+	return string(raw), accounts, nil
 }
 
 // memberOf makes one move's member, with the accounts its posting names.
