@@ -27,7 +27,9 @@ type GroupCommit struct {
 	// shared memory before it spills.
 	MaxBatch int
 	// Lanes is how many batches may be in flight at once (DefaultLanes
-	// when 0): while one commits, the next is sent and waits for its locks.
+	// when 0). A second lane sends the next batch while one commits, but
+	// the moves of a hot pair of rows then split into two small batches
+	// that wait for each other's locks; one lane lets them gather.
 	Lanes int
 	// Timeout bounds one batch's statement (DefaultBatchTimeout when 0).
 	// It is not a request's deadline: a move taken into a batch is
@@ -50,7 +52,7 @@ type GroupCommit struct {
 // bounds when its fields are zero.
 const (
 	DefaultMaxBatch     = 32
-	DefaultLanes        = 2
+	DefaultLanes        = 1
 	DefaultBatchTimeout = 30 * time.Second
 )
 

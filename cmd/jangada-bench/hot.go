@@ -66,49 +66,62 @@ func (r *rig) hotBareTx(ctx context.Context) (tx func(context.Context, int) erro
 }
 
 func hotFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	b0, m0 := ledgerBatches()
+	s0 := ledgerBatches()
 	ours, bare, err := hotAccount(ctx, r, sz.internal)
 	if err != nil {
 		return figure{}, err
 	}
 	show(bare, ours)
-	fmt.Println("  group commit:", batchNote(b0, m0))
+	fmt.Println("  group commit:", batchNote(s0))
 	return figure{name: "hot-account moves/s, c=32, one balance row", ours: fmt.Sprintf("%s, p50 %s, p99 %s", rate(ours), msf(ours.p50), msf(ours.p99)),
 		bare: fmt.Sprintf("PG tx %s, p50 %s, p99 %s", rate(bare), msf(bare.p50), msf(bare.p99)), ratio: ours.perSecond() / bare.perSecond(),
-		target: 1.5, note: errNote(ours) + " " + batchNote(b0, m0)}, nil
+		target: 1.5, note: errNote(ours) + " " + batchNote(s0)}, nil
 }
 
-// ledgerBatches reads the group commit's batches so far from this
-// process's metrics (the rig's app runs in it): how many, and their moves.
-func ledgerBatches() (batches, moves float64) { return batchesOf("jangada_ledger_batch_moves") }
+// batchStats is a group commit's batches so far, from this process's
+// metrics (the rig's app runs in it): how many, their moves and the
+// seconds their statements took.
+type batchStats struct{ batches, moves, seconds float64 }
+
+// ledgerBatches reads the ledger group commit's batches so far.
+func ledgerBatches() batchStats { return batchesOf("jangada_ledger_batch") }
 
 // subaccountBatches is ledgerBatches for the sub-account moves' group.
-func subaccountBatches() (batches, moves float64) { return batchesOf("jangada_subaccount_batch_moves") }
+func subaccountBatches() batchStats { return batchesOf("jangada_subaccount_batch") }
 
-// batchesOf reads one batch-size histogram of this process's metrics.
-func batchesOf(name string) (batches, moves float64) {
+// batchesOf reads one group's batch histograms (prefix_moves and
+// prefix_seconds) of this process's metrics.
+func batchesOf(prefix string) (st batchStats) {
 	fams, err := prometheus.DefaultGatherer.Gather()
 	if err != nil {
-		return 0, 0
+		return st
 	}
 	for _, f := range fams {
-		if f.GetName() == name && len(f.GetMetric()) > 0 {
-			h := f.GetMetric()[0].GetHistogram()
-			return float64(h.GetSampleCount()), h.GetSampleSum()
+		if len(f.GetMetric()) == 0 {
+			continue
+		}
+		h := f.GetMetric()[0].GetHistogram()
+		switch f.GetName() {
+		case prefix + "_moves":
+			st.batches, st.moves = float64(h.GetSampleCount()), h.GetSampleSum()
+		case prefix + "_seconds":
+			st.seconds = h.GetSampleSum()
 		}
 	}
-	return 0, 0
+	return st
 }
 
-// batchNote says how many moves a ledger batch held on average since b0, m0.
-func batchNote(b0, m0 float64) string { return batchNoteOf(ledgerBatches, b0, m0) }
+// batchNote says how many moves a ledger batch held on average since s0,
+// and how long its statement took.
+func batchNote(s0 batchStats) string { return batchNoteOf(ledgerBatches, s0) }
 
 // batchNoteOf says how many moves a batch of read's held on average since
-// b0, m0.
-func batchNoteOf(read func() (float64, float64), b0, m0 float64) string {
-	b, m := read()
-	if b == b0 {
+// s0, and how long its statement took.
+func batchNoteOf(read func() batchStats, s0 batchStats) string {
+	s := read()
+	if s.batches == s0.batches {
 		return ""
 	}
-	return fmt.Sprintf("%.1f moves a batch", (m-m0)/(b-b0))
+	n := s.batches - s0.batches
+	return fmt.Sprintf("%.1f moves a batch, %.1f ms its statement", (s.moves-s0.moves)/n, 1000*(s.seconds-s0.seconds)/n)
 }

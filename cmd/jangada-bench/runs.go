@@ -198,13 +198,13 @@ func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
 }
 
 func internalFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	b0, m0 := ledgerBatches()
+	s0 := ledgerBatches()
 	ours, bare, err := internalTransfers(ctx, r, sz.internal)
 	if err != nil {
 		return figure{}, err
 	}
 	show(bare, ours)
-	fmt.Println("  group commit:", batchNote(b0, m0))
+	fmt.Println("  group commit:", batchNote(s0))
 	return figure{name: "transfer-internal/s, c=16, both directions", ours: fmt.Sprintf("%s, p50 %s, p99 %s", rate(ours), msf(ours.p50), msf(ours.p99)),
 		bare: fmt.Sprintf("PG tx %s, p50 %s, p99 %s", rate(bare), msf(bare.p50), msf(bare.p99)), ratio: ours.perSecond() / bare.perSecond(), target: 1.0,
 		note: errNote(ours)}, nil

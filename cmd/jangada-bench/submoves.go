@@ -74,10 +74,10 @@ func subMoveFigure(ctx context.Context, r *rig, sz sizes, transfer bool) (figure
 			bareStatement{`UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`, []any{low, lowChange}},
 			bareStatement{`UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`, []any{high, -lowChange}})
 	}
-	b0, m0 := subaccountBatches()
+	s0 := subaccountBatches()
 	b, o := paired(ctx, 16, sz.internal, "bare PG tx (same writes)", bare, "POST "+path, ours, nil)
 	show(b, o)
-	batches := batchNoteOf(subaccountBatches, b0, m0)
+	batches := batchNoteOf(subaccountBatches, s0)
 	fmt.Println("  group commit:", batches)
 	return figure{name: "sub-account " + name + "/s, c=16", ours: fmt.Sprintf("%s, p50 %s, p99 %s", rate(o), msf(o.p50), msf(o.p99)),
 		bare: fmt.Sprintf("PG tx %s, p50 %s, p99 %s", rate(b), msf(b.p50), msf(b.p99)), ratio: o.perSecond() / b.perSecond(), target: 0.8,

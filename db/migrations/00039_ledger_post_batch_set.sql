@@ -36,8 +36,9 @@ RETURNS TABLE (o_member integer, o_new integer, o_sqlstate text, o_constraint te
 LANGUAGE plpgsql AS $$
 DECLARE
     v_n integer := jsonb_array_length(p_batch);
-    v_ids text[];          -- the accounts the batch names, by id
-    v_bal0 bigint[];       -- their balances as read under the lock
+    -- The accounts the batch names, by id, as read under the lock.
+    v_ids text[];
+    v_bal0 bigint[];       -- their balances as read
     v_bal bigint[];        -- their running balances
     v_neg boolean[];       -- allow_negative
     v_asof timestamptz[];  -- locked_as_of, moved to now() by a guard
@@ -45,44 +46,62 @@ DECLARE
     v_looked boolean[];    -- a guard read this row's locked money
     v_guarded boolean[];   -- an accepted member's guard read it
     v_touched boolean[];   -- an accepted member posts on it
+    -- Each member, read from the batch in one statement.
+    v_total integer[];     -- its records
+    v_first integer[];     -- its first entry in the v_e arrays
+    v_count integer[];     -- its entries
+    v_rows integer[];      -- the distinct accounts it names
+    v_guard text[];
+    v_guard_in boolean[];  -- its guard is one of its accounts
+    v_withdraw bigint[];
+    v_shaped boolean;      -- every posting has its amounts and no lock
+    -- Every entry of the batch, member by member.
+    v_eacct text[];
+    v_eamt bigint[];
     v_recs text[];         -- the batch's record ids
-    v_stored text[];       -- the batch's record ids stored by this call
+    v_stored text[];       -- the ones this call stored
     v_new integer[];       -- each member's new records (0: a retry)
     v_ok boolean[];        -- the member posts
     v_gav bigint[];
     v_glk bigint[];
-    v_rows integer[];      -- distinct accounts a member names
     v_state text[];
     v_detail text[];
     v_msg text[];
+    v_refused text[] := '{}'; -- refused members' records, taken back
     v_events jsonb;
-    v_total integer;
-    v_dups integer;
-    v_count integer;
     v_entries integer := 0;
     v_posts integer := 0;
-    v_refused text[] := '{}'; -- refused members' records, taken back
+    v_t integer;
+    v_e integer;
     v_rec text;
-    m jsonb;
-    p jsonb;
-    accts text[];
-    amts bigint[];
     k integer;
     g integer;
-    w bigint;
     drawable bigint;
 BEGIN
-    IF EXISTS (SELECT 1 FROM jsonb_array_elements(p_batch) b, jsonb_array_elements(b -> 'post' -> 'locks') l
-               WHERE l <> 'null'::jsonb) THEN
-        RAISE EXCEPTION 'ledger_post_batch_set: a locked entry' USING ERRCODE = 'JLB01';
+    SELECT array_agg(jsonb_array_length(x.m -> 'records') ORDER BY x.n),
+           array_agg(jsonb_array_length(x.m -> 'post' -> 'accounts') ORDER BY x.n),
+           array_agg((SELECT count(DISTINCT a) FROM jsonb_array_elements_text(x.m -> 'post' -> 'accounts') a)::integer ORDER BY x.n),
+           array_agg(coalesce(x.m -> 'post' ->> 'guard', '') ORDER BY x.n),
+           array_agg((x.m -> 'post' -> 'accounts') ? coalesce(x.m -> 'post' ->> 'guard', '') ORDER BY x.n),
+           array_agg(coalesce((x.m -> 'post' ->> 'withdraw')::bigint, 0) ORDER BY x.n),
+           bool_and(jsonb_array_length(x.m -> 'post' -> 'accounts') = jsonb_array_length(x.m -> 'post' -> 'amounts')
+                    AND NOT jsonb_path_exists(x.m -> 'post' -> 'locks', '$[*] ? (@ != null)'))
+    INTO v_total, v_count, v_rows, v_guard, v_guard_in, v_withdraw, v_shaped
+    FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n);
+    IF v_shaped IS NOT TRUE THEN
+        RAISE EXCEPTION 'ledger_post_batch_set: a locked entry or a posting out of shape' USING ERRCODE = 'JLB01';
     END IF;
+    SELECT array_agg(u.a ORDER BY x.n, u.j), array_agg(v.m::bigint ORDER BY x.n, u.j)
+    INTO v_eacct, v_eamt
+    FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n),
+         jsonb_array_elements_text(x.m -> 'post' -> 'accounts') WITH ORDINALITY AS u(a, j)
+         JOIN jsonb_array_elements_text(x.m -> 'post' -> 'amounts') WITH ORDINALITY AS v(m, j) USING (j);
     SELECT array_agg(a.id ORDER BY a.id), array_agg(a.balance ORDER BY a.id), array_agg(a.allow_negative ORDER BY a.id),
            array_agg(a.locked_as_of ORDER BY a.id), array_agg(a.locked_total ORDER BY a.id)
     INTO v_ids, v_bal0, v_neg, v_asof, v_locked
-    FROM ledger_accounts a
-    WHERE a.id IN (SELECT jsonb_array_elements_text(b -> 'post' -> 'accounts') FROM jsonb_array_elements(p_batch) b);
+    FROM ledger_accounts a WHERE a.id = ANY(v_eacct);
     v_bal := v_bal0;
-    v_looked := array_fill(false, ARRAY[coalesce(array_length(v_ids, 1), 0)]);
+    v_looked := array_fill(false, ARRAY[coalesce(cardinality(v_ids), 0)]);
     v_guarded := v_looked;
     v_touched := v_looked;
     -- Every member's records first, as the each path writes them: a
@@ -105,44 +124,48 @@ BEGIN
         ON CONFLICT (id) DO NOTHING
         RETURNING id)
     SELECT coalesce(array_agg(ins.id), '{}') INTO v_stored FROM ins;
-    SELECT array_agg(c.stored ORDER BY c.n) INTO v_new
-    FROM (SELECT x.n, count(*) FILTER (WHERE r ->> 'id' = ANY(v_stored))::integer AS stored
-          FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n)
-               LEFT JOIN LATERAL jsonb_array_elements(x.m -> 'records') r ON true
-          GROUP BY x.n) c;
+    v_new := array_fill(0, ARRAY[v_n]);
     v_ok := array_fill(true, ARRAY[v_n]);
+    v_first := array_fill(1, ARRAY[v_n]);
     v_gav := array_fill(NULL::bigint, ARRAY[v_n]);
     v_glk := v_gav;
-    v_rows := array_fill(0, ARRAY[v_n]);
     v_state := array_fill(NULL::text, ARRAY[v_n]);
     v_detail := v_state;
     v_msg := v_state;
+    v_t := 0;
     FOR i IN 1 .. v_n LOOP
-        m := p_batch -> (i - 1);
-        p := m -> 'post';
-        v_total := jsonb_array_length(m -> 'records');
-        IF v_total = 0 THEN
-            RAISE EXCEPTION 'ledger_post_batch_set: a member without records' USING ERRCODE = 'JLB01';
+        IF i > 1 THEN
+            v_first[i] := v_first[i - 1] + v_count[i - 1];
         END IF;
-        IF v_new[i] = 0 THEN
+        FOR j IN v_t + 1 .. v_t + v_total[i] LOOP
+            IF v_recs[j] = ANY(v_stored) THEN
+                v_new[i] := v_new[i] + 1;
+            END IF;
+        END LOOP;
+        v_t := v_t + v_total[i];
+    END LOOP;
+
+    v_t := 0;
+    FOR i IN 1 .. v_n LOOP
+        v_t := v_t + v_total[i];
+        IF v_total[i] = 0 THEN
+            RAISE EXCEPTION 'ledger_post_batch_set: a member without records' USING ERRCODE = 'JLB01';
+        ELSIF v_new[i] = 0 THEN
             v_ok[i] := false; -- a retry: its records exist, it posts nothing
             CONTINUE;
-        ELSIF v_new[i] <> v_total THEN
+        ELSIF v_new[i] <> v_total[i] THEN
             RAISE EXCEPTION 'ledger_post_batch_set: a member half stored' USING ERRCODE = 'JLB01';
         END IF;
-        accts := ARRAY(SELECT jsonb_array_elements_text(p -> 'accounts'));
-        amts := ARRAY(SELECT a::bigint FROM jsonb_array_elements_text(p -> 'amounts') AS x(a));
-        IF array_length(accts, 1) IS DISTINCT FROM array_length(amts, 1)
-           OR EXISTS (SELECT 1 FROM unnest(accts) a WHERE array_position(v_ids, a) IS NULL) THEN
-            RAISE EXCEPTION 'ledger_post_batch_set: an unknown account' USING ERRCODE = 'JLB01';
-        END IF;
-        v_rows[i] := (SELECT count(DISTINCT a) FROM unnest(accts) a);
-        IF coalesce(p ->> 'guard', '') <> '' THEN
-            g := array_position(accts, p ->> 'guard');
-            IF g IS NULL THEN
+        FOR e IN v_first[i] .. v_first[i] + v_count[i] - 1 LOOP
+            IF array_position(v_ids, v_eacct[e]) IS NULL THEN
+                RAISE EXCEPTION 'ledger_post_batch_set: an unknown account' USING ERRCODE = 'JLB01';
+            END IF;
+        END LOOP;
+        IF v_guard[i] <> '' THEN
+            IF NOT v_guard_in[i] THEN
                 RAISE EXCEPTION 'ledger_post_batch_set: a guard outside its posting' USING ERRCODE = 'JLB01';
             END IF;
-            g := array_position(v_ids, p ->> 'guard');
+            g := array_position(v_ids, v_guard[i]);
             IF NOT v_looked[g] THEN
                 -- ledger_post's guard: the row's locked money less what
                 -- unlocked since its last look.
@@ -152,34 +175,34 @@ BEGIN
                 v_asof[g] := GREATEST(v_asof[g], now());
                 v_looked[g] := true;
             END IF;
-            v_gav[i] := v_bal[g];
-            v_glk[i] := v_locked[g];
-            w := (p ->> 'withdraw')::bigint;
             drawable := GREATEST(v_bal[g] - LEAST(v_locked[g], GREATEST(v_bal[g], 0)), 0);
-            IF w > 0 AND drawable < w THEN
-                -- Its records go (the each path's subtransaction undoes them).
-                v_refused := v_refused || ARRAY(SELECT r ->> 'id' FROM jsonb_array_elements(m -> 'records') r);
+            IF v_withdraw[i] > 0 AND drawable < v_withdraw[i] THEN
+                -- Refused: its records go (the each path's subtransaction
+                -- undoes them) and it answers as ledger_post's exception.
+                v_refused := v_refused || v_recs[v_t - v_total[i] + 1 : v_t];
                 v_ok[i] := false;
                 v_new[i] := 0;
-                v_gav[i] := NULL;
-                v_glk[i] := NULL;
-                v_rows[i] := 0;
                 v_state[i] := '23514';
                 v_detail[i] := drawable::text;
-                v_msg[i] := format('insufficient balance: %s withdrawable, %s needed', drawable, w);
+                v_msg[i] := format('insufficient balance: %s withdrawable, %s needed', drawable, v_withdraw[i]);
                 CONTINUE;
             END IF;
+            v_gav[i] := v_bal[g];
+            v_glk[i] := v_locked[g];
             v_guarded[g] := true;
         END IF;
-        FOR j IN 1 .. array_length(accts, 1) LOOP
-            k := array_position(v_ids, accts[j]);
-            v_bal[k] := v_bal[k] + amts[j];
+        FOR e IN v_first[i] .. v_first[i] + v_count[i] - 1 LOOP
+            k := array_position(v_ids, v_eacct[e]);
+            v_bal[k] := v_bal[k] + v_eamt[e];
             v_touched[k] := true;
         END LOOP;
-        IF EXISTS (SELECT 1 FROM unnest(v_bal, v_neg) AS b(bal, neg) WHERE bal < 0 AND NOT neg) THEN
-            RAISE EXCEPTION 'ledger_post_batch_set: a balance below zero' USING ERRCODE = 'JLB01';
-        END IF;
-        v_entries := v_entries + array_length(accts, 1);
+        FOR e IN v_first[i] .. v_first[i] + v_count[i] - 1 LOOP
+            k := array_position(v_ids, v_eacct[e]);
+            IF v_bal[k] < 0 AND NOT v_neg[k] THEN
+                RAISE EXCEPTION 'ledger_post_batch_set: a balance below zero' USING ERRCODE = 'JLB01';
+            END IF;
+        END LOOP;
+        v_entries := v_entries + v_count[i];
         v_posts := v_posts + 1;
     END LOOP;
 
@@ -204,7 +227,7 @@ BEGIN
               FROM ins JOIN src ON src.id = ins.id GROUP BY src.n) q;
 
         WITH src AS (
-            SELECT x.n, x.m -> 'post' AS p
+            SELECT x.n::integer AS n, x.m -> 'post' AS p
             FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n)
             WHERE v_ok[x.n::integer]),
         t AS (
@@ -216,14 +239,13 @@ BEGIN
             RETURNING id, idempotency_key),
         e AS (
             INSERT INTO ledger_entries (ledger_transaction_id, ledger_account_id, amount, locked_until)
-            SELECT t.id, u.a, v.m::bigint, NULL
+            SELECT t.id, v_eacct[u.e], v_eamt[u.e], NULL
             FROM src JOIN t ON t.idempotency_key = src.p ->> 'key',
-                 jsonb_array_elements_text(src.p -> 'accounts') WITH ORDINALITY AS u(a, j)
-                 JOIN jsonb_array_elements_text(src.p -> 'amounts') WITH ORDINALITY AS v(m, j) USING (j)
-            ORDER BY src.n, j
+                 generate_series(v_first[src.n], v_first[src.n] + v_count[src.n] - 1) AS u(e)
+            ORDER BY u.e
             RETURNING 1)
-        SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM e) INTO v_count, v_dups;
-        IF v_count <> v_posts OR v_dups <> v_entries THEN
+        SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM e) INTO v_t, v_e;
+        IF v_t <> v_posts OR v_e <> v_entries THEN
             RAISE EXCEPTION 'ledger_post_batch_set: a posting key taken' USING ERRCODE = 'JLB01';
         END IF;
 
