@@ -44,8 +44,11 @@ type GroupCommit struct {
 	// queued, when set, learns that a move entered the queue (tests wait
 	// on it instead of polling).
 	queued func()
-	once   sync.Once
-	g      *gatherer[PostedMove, PostedOutcome]
+	// prepare makes each move's member on its request's goroutine (the
+	// batches go to PostgreSQL; a test's runner may take moves without).
+	prepare bool
+	once    sync.Once
+	g       *gatherer[PostedMove, PostedOutcome]
 }
 
 // DefaultMaxBatch, DefaultLanes and DefaultBatchTimeout are GroupCommit's
@@ -60,7 +63,13 @@ const (
 // rules and answer, committed with the other moves of its batch.
 func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction, p Posting, evs ...NewEvent) (int, error) {
 	g.once.Do(g.start)
-	out, err := g.g.do(ctx, PostedMove{Records: ts, Posting: p, Events: evs})
+	m := PostedMove{Records: ts, Posting: p, Events: evs}
+	if g.prepare {
+		if err := m.prepare(); err != nil {
+			return 0, err // this move only: the batch never sees it
+		}
+	}
+	out, err := g.g.do(ctx, m)
 	if err != nil {
 		return 0, err
 	}
@@ -71,6 +80,7 @@ func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction,
 func (g *GroupCommit) start() {
 	run := g.run
 	if run == nil {
+		g.prepare = true
 		run = func(ctx context.Context, moves []PostedMove) ([]PostedOutcome, error) {
 			return postBatch(ctx, g.DB, moves)
 		}

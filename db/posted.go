@@ -23,6 +23,28 @@ type PostedMove struct {
 	Records []domain.Transaction
 	Posting Posting
 	Events  []NewEvent
+	// member is the move as ledger_post_batch reads it, and accounts the
+	// ones its posting names: made once by prepare, on the request's own
+	// goroutine under a group commit, so that a batch only joins them.
+	member   json.RawMessage
+	accounts []string
+}
+
+// prepare makes m's member, once.
+func (m *PostedMove) prepare() error {
+	if m.member != nil {
+		return nil
+	}
+	b, accounts, err := memberOf(m)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("db: post batch: %w", err)
+	}
+	m.member, m.accounts = raw, accounts
+	return nil
 }
 
 // InsertPosted stores records made together, their events and their posting
@@ -145,20 +167,21 @@ func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOut
 // batchOf is moves as ledger_post_batch reads them, with the accounts each
 // one's posting names.
 func batchOf(moves []PostedMove) (string, [][]string, error) {
-	members := make([]batchMember, len(moves))
+	var sb strings.Builder
 	accounts := make([][]string, len(moves))
+	sb.WriteByte('[')
 	for i := range moves {
-		m, accts, err := memberOf(&moves[i])
-		if err != nil {
+		if err := moves[i].prepare(); err != nil {
 			return "", nil, err
 		}
-		members[i], accounts[i] = m, accts
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.Write(moves[i].member)
+		accounts[i] = moves[i].accounts
 	}
-	raw, err := json.Marshal(members)
-	if err != nil {
-		return "", nil, fmt.Errorf("db: post batch: %w", err)
-	}
-	return string(raw), accounts, nil
+	sb.WriteByte(']')
+	return sb.String(), accounts, nil
 }
 
 // memberOf makes one move's member, with the accounts its posting names.
