@@ -13,7 +13,7 @@ import (
 // between two accounts (both directions, the same two balance rows) by its
 // size, one batch at a time: ns/op is per move.
 func BenchmarkPostBatch(b *testing.B) {
-	for _, size := range []int{1, 4, 16, 32} {
+	for _, size := range []int{1, 4, 8, 16, 32} {
 		b.Run(fmt.Sprintf("moves=%d", size), func(b *testing.B) {
 			ctx := b.Context()
 			x, y := benchAccount(b), benchAccount(b)
