@@ -285,17 +285,17 @@ RETURNS TABLE (o_member integer, o_new integer, o_sqlstate text, o_constraint te
     o_guard_available bigint, o_guard_locked bigint, o_events jsonb)
 LANGUAGE plpgsql AS $$
 BEGIN
-    -- Every balance row the batch names, once, in id order (the one global
-    -- order of every batch and lone move), before either path reads them.
-    PERFORM 1 FROM ledger_accounts
-    WHERE id IN (SELECT jsonb_array_elements_text(b -> 'post' -> 'accounts') FROM jsonb_array_elements(p_batch) b)
-    ORDER BY id FOR UPDATE;
     IF jsonb_array_length(p_batch) = 1 THEN
         -- One member: its own statements are as few, without the set
         -- path's subtransaction (a lone move, a sub-account move's posting).
         RETURN QUERY SELECT * FROM ledger_post_batch_each(p_batch);
         RETURN;
     END IF;
+    -- Every balance row the batch names, once, in id order (the one global
+    -- order of every batch and lone move), before either path reads them.
+    PERFORM 1 FROM ledger_accounts
+    WHERE id IN (SELECT jsonb_array_elements_text(b -> 'post' -> 'accounts') FROM jsonb_array_elements(p_batch) b)
+    ORDER BY id FOR UPDATE;
     BEGIN
         RETURN QUERY SELECT * FROM ledger_post_batch_set(p_batch);
         RETURN;
