@@ -1,29 +1,28 @@
 -- +goose Up
 -- ledger_post_batch writes a batch's rows a table at a time. Until now each
--- member ran alone, in a subtransaction of its own: two records, two
--- events, its ledger transaction, its entries and one update of every
--- balance row it names, each statement started once per member, with the
--- balance trigger fired once per row per member. Under load a move cost
--- PostgreSQL about 1.9 ms of CPU, most of it in statements that write one
--- row each.
+-- member ran alone, in a subtransaction of its own: its records, its
+-- events, its ledger transaction, its entries and an update of every
+-- balance row it names, each statement started once per member and the
+-- balance trigger fired once per row per member.
 --
--- ledger_post_batch_set judges the members in order from the balance rows
--- the batch locked (read after the lock, each member seeing what the ones
--- before it moved), then writes every accepted member's records, events,
--- ledger transactions and entries in one statement per table, and every
--- balance row it changed once. It takes the common batch only: every
--- member new or a whole retry (all of its records stored, nothing else to
--- do), no two members with one record id, every account known, no entry
--- locked, every guard one of its member's accounts, no balance that must
--- stay non-negative taken below zero on the way, no refused member with a
--- unique reference (whose answer would be that reference's conflict). For any other batch, or
--- any error at all (an externalReference already used, a posting key
--- already taken), it raises and ledger_post_batch rolls it back and runs
+-- ledger_post_batch_set writes every member's records in one statement (a
+-- retry's are stored already: it posts nothing), judges the members in
+-- order from the balance rows the batch locked (read after the lock, each
+-- member seeing what the ones before it moved; a refused member's records
+-- are taken back), then writes the accepted members' events, ledger
+-- transactions and entries in one statement per table, and every balance
+-- row it changed once. It takes the common batch only: every member new or
+-- a whole retry, no two members with one record id, every account known,
+-- no entry locked, every guard one of its member's accounts, no balance
+-- that must stay non-negative taken below zero on the way. For any other
+-- batch, or any error at all (an externalReference already used, a posting
+-- key already taken), it raises; ledger_post_batch rolls it back and runs
 -- the batch member by member as before (ledger_post_batch_each, the old
--- body unchanged). A refused debit is judged here with ledger_post's rule
--- and answered exactly as ledger_post's exception is (the same SQLSTATE,
--- constraint, detail and message); TestSetBatchAnswersAsEachMember holds
--- the two paths to the same answers and the same rows.
+-- body unchanged), as it runs a batch of one. A refused debit is judged
+-- with ledger_post's rule and answered exactly as ledger_post's exception
+-- (the same SQLSTATE, constraint, detail and message);
+-- TestSetBatchAnswersAsEachMember holds the two paths to the same answers
+-- and the same rows.
 -- +goose StatementBegin
 ALTER FUNCTION ledger_post_batch(jsonb) RENAME TO ledger_post_batch_each;
 -- +goose StatementEnd
