@@ -257,3 +257,67 @@ func batchRows(t *testing.T, tx *sqlx.Tx, batch []db.PostedMove) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// A batch that waited for its balance rows' locks judges its members by
+// what was committed while it waited. A credit of R$ 10.00 holds the
+// sender's row while a batch of two debits of R$ 8.00 waits for it; once
+// the credit commits, the sender has R$ 20.00 and both debits go through.
+// Had the set path read the rows with a snapshot from before the lock
+// was granted, it would have seen R$ 10.00 and refused the second.
+func TestSetBatchSeesMoneyCommittedWhileItWaited(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	a, b := newAccount(t, sharedDB, "Loja Aguarda"), newAccount(t, sharedDB, "Loja Recebe")
+	fund(t, sharedDB, a.ID, 1000)
+
+	credit, err := sharedDB.BeginTxx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer credit.Rollback() //nolint:errcheck // a rollback after the commit does nothing
+	if _, err := db.Post(ctx, credit, db.Posting{Key: "test-credit:" + a.ID, AccountID: a.ID, Kind: "TEST", Entries: []db.Entry{
+		{Account: domain.AvailableLedger(a.ID), Amount: 1000},
+		{Account: domain.LedgerAdjustments, Amount: -1000},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	var creditPID int
+	if err := credit.GetContext(ctx, &creditPID, `SELECT pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+
+	moves := []db.PostedMove{
+		internalMove(a.ID, b.ID, a.ID+"-waited-1", 800, nil),
+		internalMove(a.ID, b.ID, a.ID+"-waited-2", 800, nil),
+	}
+	type answer struct {
+		out []db.PostedOutcome
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		out, err := db.PostBatch(ctx, sharedDB, moves)
+		done <- answer{out, err}
+	}()
+	blockedBy(t, creditPID, 0, "ledger_post_batch")
+	if err := credit.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var got answer
+	select {
+	case got = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the batch never answered")
+	}
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	for i, o := range got.out {
+		if o.Err != nil || o.New != 2 {
+			t.Errorf("move %d: %+v, want both records new and no refusal", i, o)
+		}
+	}
+	if av := availableOf(t, a.ID); av != 400 {
+		t.Errorf("the sender holds %d, want 400", av)
+	}
+}
