@@ -44,11 +44,8 @@ type GroupCommit struct {
 	// queued, when set, learns that a move entered the queue (tests wait
 	// on it instead of polling).
 	queued func()
-	// prepare makes each move's member on its request's goroutine (the
-	// batches go to PostgreSQL; a test's runner may take moves without).
-	prepare bool
-	once    sync.Once
-	g       *gatherer[PostedMove, PostedOutcome]
+	once   sync.Once
+	g      *gatherer[PostedMove, PostedOutcome]
 }
 
 // DefaultMaxBatch, DefaultLanes and DefaultBatchTimeout are GroupCommit's
@@ -64,10 +61,8 @@ const (
 func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction, p Posting, evs ...NewEvent) (int, error) {
 	g.once.Do(g.start)
 	m := PostedMove{Records: ts, Posting: p, Events: evs}
-	if g.prepare {
-		if err := m.prepare(); err != nil {
-			return 0, err // this move only: the batch never sees it
-		}
+	if err := m.prepare(); err != nil {
+		return 0, err // this move only: the batch never sees it
 	}
 	out, err := g.g.do(ctx, m)
 	if err != nil {
@@ -80,7 +75,6 @@ func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction,
 func (g *GroupCommit) start() {
 	run := g.run
 	if run == nil {
-		g.prepare = true
 		run = func(ctx context.Context, moves []PostedMove) ([]PostedOutcome, error) {
 			return postBatch(ctx, g.DB, moves)
 		}

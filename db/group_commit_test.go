@@ -38,7 +38,7 @@ func newFakeGroup(lanes, maxBatch int) (*GroupCommit, *fakeBatches) {
 func post(g *GroupCommit, ctx context.Context, key string) chan PostedOutcome {
 	res := make(chan PostedOutcome, 1)
 	go func() {
-		n, err := g.InsertPosted(ctx, nil, Posting{Key: key})
+		n, err := g.InsertPosted(ctx, nil, Posting{Key: key, Entries: []Entry{{Account: "a", Amount: -1}, {Account: "b", Amount: 1}}})
 		res <- PostedOutcome{New: n, Err: err}
 	}()
 	return res

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestSetBatchAnswersAsEachMember(t *testing.T) {
 		for i := range 1 + rng.IntN(10) {
 			from, to := ids[rng.IntN(3)], ids[rng.IntN(3)]
 			if from == to {
-				to = ids[(rng.IntN(2)+1+indexOf(ids, from))%3]
+				to = ids[(rng.IntN(2)+1+slices.Index(ids, from))%3]
 			}
 			name := fmt.Sprintf("%s-set-%d-%d", x.ID, round, i)
 			var ref *string
@@ -142,15 +143,6 @@ func declined(err error) bool {
 }
 
 var stamp = regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:[\d.+]+`)
-
-func indexOf(ids []string, id string) int {
-	for i, v := range ids {
-		if v == id {
-			return i
-		}
-	}
-	return -1
-}
 
 // batchResult is what one path did with a batch: each member's answer
 // (events without their sequence and time) and the rows it left.

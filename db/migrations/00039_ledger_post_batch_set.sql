@@ -70,8 +70,9 @@ DECLARE
     v_events jsonb;
     v_entries integer := 0;
     v_posts integer := 0;
-    v_t integer;
-    v_e integer;
+    v_t integer;           -- the records of the members so far
+    v_txs integer;         -- the ledger transactions written
+    v_e integer;           -- the entries written
     v_rec text;
     k integer;
     g integer;
@@ -243,8 +244,8 @@ BEGIN
                  generate_series(v_first[src.n], v_first[src.n] + v_count[src.n] - 1) AS u(e)
             ORDER BY u.e
             RETURNING 1)
-        SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM e) INTO v_t, v_e;
-        IF v_t <> v_posts OR v_e <> v_entries THEN
+        SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM e) INTO v_txs, v_e;
+        IF v_txs <> v_posts OR v_e <> v_entries THEN
             RAISE EXCEPTION 'ledger_post_batch_set: a posting key taken' USING ERRCODE = 'JLB01';
         END IF;
 
