@@ -46,3 +46,18 @@ func BenchmarkPostBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBatchMember measures making one internal transfer's member (its
+// two records, two events and posting as ledger_post_batch reads them),
+// the work each request does on its own goroutine before it queues.
+func BenchmarkBatchMember(b *testing.B) {
+	move := internalMove("acc_from", "acc_to", "bench-member", money.Cents(1), nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		m := move
+		m.Records = append([]domain.Transaction(nil), move.Records...)
+		if _, err := db.BatchJSON([]db.PostedMove{m}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

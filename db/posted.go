@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -72,9 +71,9 @@ type PostedOutcome struct {
 
 // batchMember is one move as ledger_post_batch reads it.
 type batchMember struct {
-	Records []map[string]any `json:"records"`
-	Events  []batchEvent     `json:"events"`
-	Post    batchPosting     `json:"post"`
+	Records []recordRow  `json:"records"`
+	Events  []batchEvent `json:"events"`
+	Post    batchPosting `json:"post"`
 }
 
 type batchEvent struct {
@@ -169,11 +168,16 @@ func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOut
 func batchOf(moves []PostedMove) (string, [][]string, error) {
 	var sb strings.Builder
 	accounts := make([][]string, len(moves))
-	sb.WriteByte('[')
+	size := 2
 	for i := range moves {
 		if err := moves[i].prepare(); err != nil {
 			return "", nil, err
 		}
+		size += len(moves[i].member) + 1
+	}
+	sb.Grow(size)
+	sb.WriteByte('[')
+	for i := range moves {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
@@ -256,54 +260,6 @@ func decodeEvents(raw []byte) ([]domain.Event, error) {
 			ResourceID: e.ResourceID, Data: e.Data, CreatedAt: domain.NewTime(e.CreatedAt)}
 	}
 	return out, nil
-}
-
-// jsonbColumns are the transactions columns stored as jsonb: their values
-// go into the member as JSON, not as text.
-var jsonbColumns = map[string]bool{"payer": true, "recipient": true, "details": true}
-
-// recordRows makes each record a row of transactions by column name, with
-// the values insertTransactionSQL binds (the same Valuers).
-func recordRows(ts []domain.Transaction) ([]map[string]any, error) {
-	if len(ts) == 0 {
-		return nil, nil
-	}
-	_, args, err := insertTransactionsArgs(ts)
-	if err != nil {
-		return nil, err
-	}
-	// insertTransactionSQL's parameters are the columns, updated_at bound
-	// to created_at: one per column, per record.
-	cols := strings.Split(txColumns, ",")
-	if len(args) != len(cols)*len(ts) {
-		return nil, fmt.Errorf("db: post batch: %d parameters for %d records", len(args), len(ts))
-	}
-	rows := make([]map[string]any, len(ts))
-	for i := range ts {
-		row := make(map[string]any, len(cols))
-		for j, c := range cols {
-			c = strings.TrimSpace(c)
-			v, err := driver.DefaultParameterConverter.ConvertValue(args[i*len(cols)+j])
-			if err != nil {
-				return nil, fmt.Errorf("db: post batch: %s: %w", c, err)
-			}
-			switch b := v.(type) {
-			case []byte:
-				if jsonbColumns[c] {
-					v = json.RawMessage(b)
-				} else {
-					v = string(b)
-				}
-			case string:
-				if jsonbColumns[c] {
-					v = json.RawMessage(b)
-				}
-			}
-			row[c] = v
-		}
-		rows[i] = row
-	}
-	return rows, nil
 }
 
 func deref(s *string) string {
