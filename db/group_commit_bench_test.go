@@ -1,7 +1,9 @@
 package db_test
 
 import (
+	"cmp"
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jangada/jangada/db"
@@ -57,6 +59,54 @@ func BenchmarkBatchMember(b *testing.B) {
 		m := move
 		m.Records = append([]domain.Transaction(nil), move.Records...)
 		if _, err := db.BatchJSON([]db.PostedMove{m}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPostBatchTwoWriters is BenchmarkPostBatch with two writers
+// sending batches of 16 on the same two balance rows at once, as two API
+// processes' group commits do: ns/op is per move. What one batch does
+// before it takes the rows overlaps the other's hold of them.
+func BenchmarkPostBatchTwoWriters(b *testing.B) {
+	const size, writers = 16, 2
+	ctx := b.Context()
+	x, y := benchAccount(b), benchAccount(b)
+	if _, err := sharedDB.ExecContext(ctx, `UPDATE ledger_accounts SET balance = 1000000000 WHERE id = ANY($1)`,
+		[]string{domain.AvailableLedger(x.ID), domain.AvailableLedger(y.ID)}); err != nil {
+		b.Fatal(err)
+	}
+	var seq atomic.Int64
+	errs := make(chan error, writers)
+	b.ResetTimer()
+	for w := range writers {
+		go func() {
+			for done := w * size; done < b.N; done += writers * size {
+				moves := make([]db.PostedMove, min(size, b.N-done))
+				for i := range moves {
+					n := seq.Add(1)
+					from, to := x.ID, y.ID
+					if n%2 == 0 {
+						from, to = to, from
+					}
+					moves[i] = internalMove(from, to, fmt.Sprintf("%s-two-%d", x.ID, n), money.Cents(1), nil)
+				}
+				out, err := db.PostBatch(ctx, sharedDB, moves)
+				if err == nil {
+					for _, o := range out {
+						err = cmp.Or(err, o.Err)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
 			b.Fatal(err)
 		}
 	}
