@@ -50,10 +50,14 @@ func BenchmarkPostBatch(b *testing.B) {
 }
 
 // BenchmarkBatchMember measures making one internal transfer's member (its
-// two records, two events and posting as ledger_post_batch reads them),
+// two records, two events with their public records, and its posting, as
+// ledger_post_batch reads them),
 // the work each request does on its own goroutine before it queues.
 func BenchmarkBatchMember(b *testing.B) {
 	move := internalMove("acc_from", "acc_to", "bench-member", money.Cents(1), nil)
+	for i := range move.Events {
+		move.Events[i].Data = move.Records[i].EventData("https://api.jangada.dev") // what the service sends
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		m := move

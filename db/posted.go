@@ -77,12 +77,13 @@ type batchMember struct {
 }
 
 type batchEvent struct {
-	ID         string          `json:"id"`
-	AccountID  string          `json:"account_id"`
-	APIKeyID   *string         `json:"api_key_id"`
-	Type       string          `json:"type"`
-	ResourceID string          `json:"resource_id"`
-	Data       json.RawMessage `json:"data"`
+	ID         string  `json:"id"`
+	AccountID  string  `json:"account_id"`
+	APIKeyID   *string `json:"api_key_id"`
+	Type       string  `json:"type"`
+	ResourceID string  `json:"resource_id"`
+	// Data is the event's record, encoded with the member.
+	Data any `json:"data"`
 }
 
 type batchPosting struct {
@@ -190,17 +191,10 @@ func batchOf(moves []PostedMove) (string, [][]string, error) {
 
 // memberOf makes one move's member, with the accounts its posting names.
 func memberOf(m *PostedMove) (batchMember, []string, error) {
-	records, err := recordRows(m.Records)
-	if err != nil {
-		return batchMember{}, nil, err
-	}
+	records := recordRows(m.Records)
 	evs := make([]batchEvent, len(m.Events))
 	for i, e := range m.Events {
-		data, err := json.Marshal(e.Data)
-		if err != nil {
-			return batchMember{}, nil, fmt.Errorf("db: event data: %w", err)
-		}
-		evs[i] = batchEvent{ID: domain.NewID("evt_"), AccountID: e.AccountID, APIKeyID: e.APIKeyID, Type: e.Type, ResourceID: e.ResourceID, Data: data}
+		evs[i] = batchEvent{ID: domain.NewID("evt_"), AccountID: e.AccountID, APIKeyID: e.APIKeyID, Type: e.Type, ResourceID: e.ResourceID, Data: e.Data}
 	}
 	args, accounts, err := postArgs(&m.Posting)
 	if err != nil {

@@ -36,10 +36,7 @@ func TestRecordRowIsTheNamedInsert(t *testing.T) {
 		"two records": {full, bare}} {
 		t.Run(name, func(t *testing.T) {
 			want := namedRows(t, append([]domain.Transaction(nil), ts...))
-			rows, err := recordRows(append([]domain.Transaction(nil), ts...))
-			if err != nil {
-				t.Fatal(err)
-			}
+			rows := recordRows(append([]domain.Transaction(nil), ts...))
 			if got := asMaps(t, rows); !reflect.DeepEqual(got, want) {
 				t.Fatalf("member records\n got %v\nwant %v", got, want)
 			}
