@@ -11,7 +11,8 @@ import (
 // the upgrade clears them and the connection lives by its heartbeat. With
 // timeouts of 300 ms, the client answers heartbeats for more than five
 // times that (the positive signal: eight pongs), then still gets its
-// account's events.
+// account's events. While it creates the charge it reads no frame, so it
+// pings on its own, as a client may.
 func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
@@ -46,7 +47,31 @@ func TestWSOutlivesTheHTTPTimeouts(t *testing.T) {
 	if f := c.subscribe("pattern", "payment.*"); f["event"] != "subscribed" {
 		t.Fatalf("subscribe: %v", f)
 	}
+	// The create may take longer than the 150 ms heartbeat window on a
+	// loaded machine, and this goroutine reads no frame meanwhile: the
+	// client pings on its own, twice a ping period, until it answers.
+	stop, stopped := make(chan struct{}), make(chan error, 1)
+	go func() {
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				stopped <- nil
+				return
+			case <-tick.C:
+				if err := c.c.WriteJSON(map[string]any{"action": "ping"}); err != nil {
+					stopped <- err
+					return
+				}
+			}
+		}
+	}()
 	id := e.createCharge(m, map[string]any{"amount": 10, "description": "Venda"})["id"].(string)
+	close(stop)
+	if err := <-stopped; err != nil {
+		t.Fatalf("the connection was lost while the charge was created: %v", err)
+	}
 	// Heartbeats keep coming: the wait for the event has its own deadline.
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		if time.Now().After(deadline) {
