@@ -82,6 +82,11 @@ BEGIN
     FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n),
          jsonb_array_elements_text(x.m -> 'post' -> 'accounts') WITH ORDINALITY AS u(a, j)
          JOIN jsonb_array_elements_text(x.m -> 'post' -> 'amounts') WITH ORDINALITY AS v(m, j) USING (j);
+    -- A batch the set path declines for its shape writes nothing first.
+    v_recs := ARRAY(SELECT r ->> 'id' FROM jsonb_array_elements(p_batch) b, jsonb_array_elements(b -> 'records') r);
+    IF (SELECT count(DISTINCT r) FROM unnest(v_recs) r) <> cardinality(v_recs) THEN
+        RAISE EXCEPTION 'ledger_post_batch_set: one record in two members' USING ERRCODE = 'JLB01';
+    END IF;
     -- Every member's events first, before any balance row is locked: an
     -- event's id is made once per attempt, so no other batch waits for it
     -- or holds it (a batch sent again finds its own stored: it writes
@@ -91,8 +96,7 @@ BEGIN
         SELECT x.n, y.k, e.id, e.account_id, e.api_key_id, e.type, e.resource_id, e.data
         FROM jsonb_array_elements(p_batch) WITH ORDINALITY AS x(m, n),
              jsonb_array_elements(x.m -> 'events') WITH ORDINALITY AS y(ev, k),
-             jsonb_to_record(y.ev) AS e(id text, account_id text, api_key_id text, type text, resource_id text, data jsonb)
-),
+             jsonb_to_record(y.ev) AS e(id text, account_id text, api_key_id text, type text, resource_id text, data jsonb)),
     ins AS (
         INSERT INTO events (id, account_id, api_key_id, type, resource_id, data)
         SELECT src.id, src.account_id, src.api_key_id, src.type, src.resource_id, src.data
@@ -116,13 +120,9 @@ BEGIN
     v_looked := array_fill(false, ARRAY[coalesce(cardinality(v_ids), 0)]);
     v_guarded := v_looked;
     v_touched := v_looked;
-    -- Every member's records first, as the each path writes them: a
-    -- retry's are stored already (it posts nothing), and an
+    -- Every member's records, under the locks as the each path writes
+    -- them: a retry's are stored already (it posts nothing), and an
     -- externalReference taken raises (the each path answers it).
-    v_recs := ARRAY(SELECT r ->> 'id' FROM jsonb_array_elements(p_batch) b, jsonb_array_elements(b -> 'records') r);
-    IF (SELECT count(DISTINCT r) FROM unnest(v_recs) r) <> cardinality(v_recs) THEN
-        RAISE EXCEPTION 'ledger_post_batch_set: one record in two members' USING ERRCODE = 'JLB01';
-    END IF;
     WITH ins AS (
         INSERT INTO transactions (id, account_id, api_key_id, type, status, amount, fee_amount, net_amount,
             description, external_reference, reference_id, end_to_end_id, copy_paste, subaccount_id, payer,
