@@ -36,7 +36,7 @@ func billingFigure(ctx context.Context, r *rig, sz sizes, method string) (figure
 		}
 		return r.launchesDrained(ctx, "billing")
 	}
-	bare, ours := paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+	bare, ours := r.paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
 		"POST /v1/billings/create "+method, create, started)
 	show(bare, ours)
 	return figure{name: method + " billings/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),

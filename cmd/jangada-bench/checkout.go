@@ -24,7 +24,7 @@ func checkoutFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
 	if err := r.chargesStarted(ctx); err != nil {
 		return figure{}, err
 	}
-	bare, ours := paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+	bare, ours := r.paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
 		"POST /v1/payment-links/checkout", checkout, r.chargesStarted)
 	show(bare, ours)
 	return figure{name: "payment-links/checkout/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),

@@ -48,7 +48,7 @@ func payToWS(ctx context.Context, r *rig, n int) (ours, bare result, err error) 
 	// drifts over the seconds of the row moves both sides alike.
 	bareBegan, bareStarted, began := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
 	var nextBare, nextOurs atomic.Int64
-	bare, ours = paired(ctx, 1, n, "bare SignalWorkflow → activity start", func(ctx context.Context, _ int) error {
+	bare, ours = r.paired(ctx, 1, n, "bare SignalWorkflow → activity start", func(ctx context.Context, _ int) error {
 		i := int(nextBare.Add(1) - 1)
 		ch := r.marks.expect(bareIDs[i])
 		bareBegan[i] = time.Now()

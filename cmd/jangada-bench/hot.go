@@ -41,7 +41,7 @@ func hotAccount(ctx context.Context, r *rig, n int) (ours, bare result, err erro
 		body["recipientEmail"] = myEmail
 		return r.postAs(ctx, p.key, "/v1/transfer-internal/create", body)
 	}
-	bare, ours = paired(ctx, 32, n, "bare PG tx on one row (pgx, 1 round trip)", bareTx, "POST transfer-internal, one hot row", move, nil)
+	bare, ours = r.paired(ctx, 32, n, "bare PG tx on one row (pgx, 1 round trip)", bareTx, "POST transfer-internal, one hot row", move, nil)
 	return ours, bare, nil
 }
 

@@ -107,7 +107,7 @@ func hotSettleFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
 	// slows the next one.
 	bare := run(ctx, "bare PG tx on one row (pgx, 1 round trip)", 32, n, bareTx)
 	pause()
-	cold, ours := paired(ctx, 32, n, "settles + withdrawals, eight rows", spread.op, "settles + withdrawals, one row", hot.op, nil)
+	cold, ours := r.paired(ctx, 32, n, "settles + withdrawals, eight rows", spread.op, "settles + withdrawals, one row", hot.op, nil)
 	show(bare, ours, cold)
 	hs, ss := hot.steps(ctx, r), spread.steps(ctx, r)
 	fmt.Printf("  settles p50 / p99: one row %s / %s, eight rows %s / %s; withdrawals one row %s / %s, eight rows %s / %s\n",

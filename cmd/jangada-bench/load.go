@@ -106,7 +106,9 @@ const pairRounds = 4
 //
 // settle, when set, waits for the work Jangada's side left running when
 // its last request answered; the wait counts in that side's time.
-func paired(ctx context.Context, c, n int, bareName string, bare func(context.Context, int) error,
+//
+// Each round ends with the rig's tables analyzed (analyze), untimed.
+func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(context.Context, int) error,
 	oursName string, ours func(context.Context, int) error, settle func(context.Context) error) (b, o result) {
 	var bs, our []result
 	per := max(n/pairRounds, 1)
@@ -116,6 +118,7 @@ func paired(ctx context.Context, c, n int, bareName string, bare func(context.Co
 			res := run(ctx, bareName, c, per, bare)
 			res.cpu = readCPU().sub(c0)
 			bs = append(bs, res)
+			r.analyze(ctx)
 			pause()
 		}
 		measureOurs := func() {
@@ -130,6 +133,7 @@ func paired(ctx context.Context, c, n int, bareName string, bare func(context.Co
 			}
 			res.cpu = readCPU().sub(c0)
 			our = append(our, res)
+			r.analyze(ctx)
 			pause()
 		}
 		if i%2 == 0 {

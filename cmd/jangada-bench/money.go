@@ -54,7 +54,7 @@ func internalTransfers(ctx context.Context, r *rig, n int) (ours, bare result, e
 		body["recipientEmail"] = myEmail
 		return r.postAs(ctx, otherKey, "/v1/transfer-internal/create", body)
 	}
-	bare, ours = paired(ctx, 16, n, "bare PG tx (pgx, prepared, 1 round trip)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
+	bare, ours = r.paired(ctx, 16, n, "bare PG tx (pgx, prepared, 1 round trip)", bareTx, "POST /v1/transfer-internal/create", transfer, nil)
 	return ours, bare, nil
 }
 

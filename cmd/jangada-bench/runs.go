@@ -182,7 +182,7 @@ func show(res ...result) {
 }
 
 func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	bare, ours := paired(ctx, 1, sz.n1, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+	bare, ours := r.paired(ctx, 1, sz.n1, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
 		"POST /v1/payment-pix/create", r.createCharge, r.chargesStarted)
 	show(bare, ours)
 	return figure{name: "payment-pix/create p50, c=1", ours: msf(ours.p50), bare: "StartWorkflow " + msf(bare.p50),
@@ -190,7 +190,7 @@ func createLatency(ctx context.Context, r *rig, sz sizes) (figure, error) {
 }
 
 func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
-	bare, ours := paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+	bare, ours := r.paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
 		"POST /v1/payment-pix/create", r.createCharge, r.chargesStarted)
 	show(bare, ours)
 	return figure{name: "charge creates/s, c=32", ours: rate(ours), bare: "StartWorkflow " + rate(bare),

@@ -280,7 +280,7 @@ func splitPhases(ctx context.Context, r *rig, n int, sz sizes) (splitRow, error)
 	run(ctx, "warm-up", 4, 50, r.createCharge)
 	run(ctx, "warm-up", 4, 50, r.startBare(idleQueue, "BenchNoop"))
 	pause()
-	row.bareStarts, row.creates = paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
+	row.bareStarts, row.creates = r.paired(ctx, 32, sz.n32, "bare StartWorkflow (no worker)", r.startBare(idleQueue, "BenchNoop"),
 		"POST /v1/payment-pix/create", r.createCharge, r.chargesStarted)
 	fmt.Println(row.bareStarts)
 	fmt.Println(row.creates)

@@ -75,7 +75,7 @@ func subMoveFigure(ctx context.Context, r *rig, sz sizes, transfer bool) (figure
 			bareStatement{`UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`, []any{high, -lowChange}})
 	}
 	s0 := subaccountBatches()
-	b, o := paired(ctx, 16, sz.internal, "bare PG tx (same writes)", bare, "POST "+path, ours, nil)
+	b, o := r.paired(ctx, 16, sz.internal, "bare PG tx (same writes)", bare, "POST "+path, ours, nil)
 	show(b, o)
 	batches := batchNoteOf(subaccountBatches, s0)
 	fmt.Println("  group commit:", batches)
