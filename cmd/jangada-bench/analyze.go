@@ -18,6 +18,12 @@ import (
 // some connections kept the former: a scan of every move of the account,
 // longer with each move. Statements planned again after an analysis see
 // the rows the rounds wrote, as a production database's do.
+//
+// Only the money rows do it (rig.analyzeRounds): their rounds are hundreds
+// of moves, so each connection's one new plan after an analysis is lost
+// in them. A row of fifty requests at concurrency 1 (pay → WebSocket)
+// would pay a new plan on a good share of its requests, on Jangada's side
+// only: its baseline runs no statement of ours.
 func (r *rig) analyze(ctx context.Context) {
 	if r.db == nil {
 		return

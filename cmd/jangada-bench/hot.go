@@ -66,6 +66,7 @@ func (r *rig) hotBareTx(ctx context.Context) (tx func(context.Context, int) erro
 }
 
 func hotFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	r.analyzeRounds = true
 	s0 := ledgerBatches()
 	ours, bare, err := hotAccount(ctx, r, sz.internal)
 	if err != nil {

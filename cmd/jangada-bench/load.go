@@ -107,7 +107,8 @@ const pairRounds = 4
 // settle, when set, waits for the work Jangada's side left running when
 // its last request answered; the wait counts in that side's time.
 //
-// Each round ends with the rig's tables analyzed (analyze), untimed.
+// On the money rows (r.analyzeRounds) each round ends with the rig's
+// tables analyzed (analyze), untimed.
 func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(context.Context, int) error,
 	oursName string, ours func(context.Context, int) error, settle func(context.Context) error) (b, o result) {
 	var bs, our []result
@@ -118,7 +119,9 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			res := run(ctx, bareName, c, per, bare)
 			res.cpu = readCPU().sub(c0)
 			bs = append(bs, res)
-			r.analyze(ctx)
+			if r.analyzeRounds {
+				r.analyze(ctx)
+			}
 			pause()
 		}
 		measureOurs := func() {
@@ -133,7 +136,9 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			}
 			res.cpu = readCPU().sub(c0)
 			our = append(our, res)
-			r.analyze(ctx)
+			if r.analyzeRounds {
+				r.analyze(ctx)
+			}
 			pause()
 		}
 		if i%2 == 0 {

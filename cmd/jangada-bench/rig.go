@@ -58,6 +58,10 @@ type rig struct {
 	key       string
 	accountID string
 	email     string
+	// analyzeRounds makes paired analyze the database after every round
+	// (analyze): the money rows, whose lookups a plan made without
+	// statistics can turn into scans.
+	analyzeRounds bool
 	// apiClient is the generated Go client (api), made on first use.
 	apiOnce   sync.Once
 	apiClient *jclient.Client

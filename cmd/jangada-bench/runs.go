@@ -198,6 +198,7 @@ func createRate(ctx context.Context, r *rig, sz sizes) (figure, error) {
 }
 
 func internalFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
+	r.analyzeRounds = true
 	s0 := ledgerBatches()
 	ours, bare, err := internalTransfers(ctx, r, sz.internal)
 	if err != nil {

@@ -26,6 +26,7 @@ func subTransferFigure(ctx context.Context, r *rig, sz sizes) (figure, error) {
 }
 
 func subMoveFigure(ctx context.Context, r *rig, sz sizes, transfer bool) (figure, error) {
+	r.analyzeRounds = true
 	subs, err := r.subaccounts(ctx)
 	if err != nil {
 		return figure{}, err
