@@ -7,8 +7,9 @@ import (
 	"fmt"
 )
 
-// analyze refreshes the planner's statistics of the rig's database, as
-// autovacuum does in production once a table has changed by a tenth.
+// analyze refreshes the planner's statistics of the rig's database on the
+// money rows (r.analyzeRounds), as autovacuum does in production once a
+// table has changed by a tenth; on the other rows it does nothing.
 //
 // A PostgreSQL run without autovacuum, like this machine's, never analyzes
 // the bench's fresh tables, and a statement a connection prepares on a
@@ -25,7 +26,7 @@ import (
 // would pay a new plan on a good share of its requests, on Jangada's side
 // only: its baseline runs no statement of ours.
 func (r *rig) analyze(ctx context.Context) {
-	if r.db == nil {
+	if !r.analyzeRounds || r.db == nil {
 		return
 	}
 	if _, err := r.db.ExecContext(ctx, `ANALYZE`); err != nil {

@@ -119,9 +119,7 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			res := run(ctx, bareName, c, per, bare)
 			res.cpu = readCPU().sub(c0)
 			bs = append(bs, res)
-			if r.analyzeRounds {
-				r.analyze(ctx)
-			}
+			r.analyze(ctx)
 			pause()
 		}
 		measureOurs := func() {
@@ -136,9 +134,7 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			}
 			res.cpu = readCPU().sub(c0)
 			our = append(our, res)
-			if r.analyzeRounds {
-				r.analyze(ctx)
-			}
+			r.analyze(ctx)
 			pause()
 		}
 		if i%2 == 0 {
