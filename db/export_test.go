@@ -16,6 +16,27 @@ var LockedPart = lockedPart
 // package's external tests.
 var PostBatch = postBatch
 
+// ErrDeclined is ledger_post_batch_fast handing a batch back.
+var ErrDeclined = errDeclined
+
+// PostFast sends moves through ledger_post_batch_fast alone.
+func PostFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
+	if _, _, err := batchOf(moves); err != nil {
+		return nil, err
+	}
+	return postFast(ctx, d, moves)
+}
+
+// PostJSON sends moves through ledger_post_batch alone, as postBatch does
+// when the fast path declines them.
+func PostJSON(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
+	raw, accounts, err := batchOf(moves)
+	if err != nil {
+		return nil, err
+	}
+	return postJSON(ctx, d, moves, raw, accounts)
+}
+
 // BatchJSON is moves as ledger_post_batch and its two paths read them.
 func BatchJSON(moves []PostedMove) (string, error) {
 	raw, _, err := batchOf(moves)

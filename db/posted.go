@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -27,6 +28,8 @@ type PostedMove struct {
 	// goroutine under a group commit, so that a batch only joins them.
 	member   json.RawMessage
 	accounts []string
+	// fast is the move as ledger_post_batch_fast reads it.
+	fast *fastMember
 }
 
 // prepare makes m's member, once.
@@ -38,11 +41,15 @@ func (m *PostedMove) prepare() error {
 	if err != nil {
 		return err
 	}
+	fast, err := fastMemberOf(&b)
+	if err != nil {
+		return err
+	}
 	raw, err := json.Marshal(b)
 	if err != nil {
 		return fmt.Errorf("db: post batch: %w", err)
 	}
-	m.member, m.accounts = raw, accounts
+	m.member, m.accounts, m.fast = raw, accounts, fast
 	return nil
 }
 
@@ -128,7 +135,9 @@ type storedEvent struct {
 }
 
 // postBatch writes moves in one statement and one commit, each judged
-// alone (ledger_post_batch): a member's refusal is its outcome's Err, and
+// alone: a batch no rule can refuse through ledger_post_batch_fast (typed
+// arrays, judged whole), any other, or one it hands back having written
+// nothing, through ledger_post_batch. A member's refusal is its outcome's Err, and
 // the error returned is the statement's (nothing of the batch committed, or,
 // when the connection broke at the commit, unknown: each request's retry
 // finds its move by its ids).
@@ -137,6 +146,18 @@ func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOut
 	if err != nil {
 		return nil, err
 	}
+	if len(moves) > 1 {
+		out, err := postFast(ctx, d, moves)
+		if !errors.Is(err, errDeclined) {
+			return out, err
+		}
+	}
+	return postJSON(ctx, d, moves, raw, accounts)
+}
+
+// postJSON writes moves through ledger_post_batch, raw and accounts being
+// batchOf's: the set path, or member by member when it declines.
+func postJSON(ctx context.Context, d *sqlx.DB, moves []PostedMove, raw string, accounts [][]string) ([]PostedOutcome, error) {
 	var rows []batchRow
 	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, raw); err != nil {
 		return nil, fmt.Errorf("db: post batch: %w", err)
