@@ -19,6 +19,13 @@ var PostBatch = postBatch
 // ErrDeclined is ledger_post_batch_fast handing a batch back.
 var ErrDeclined = errDeclined
 
+// FastSQL calls ledger_post_batch_fast with FastArgs(moves), the moves
+// made by BatchJSON first; false when one may not take the fast path.
+const FastSQL = fastSQL
+
+// FastArgs exposes fastArgs to the package's external tests.
+var FastArgs = fastArgs
+
 // PostFast sends moves through ledger_post_batch_fast alone.
 func PostFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
 	if _, _, err := batchOf(moves); err != nil {

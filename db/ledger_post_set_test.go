@@ -31,6 +31,9 @@ import (
 // externalReference reused, a locked entry, a guard-less debit past zero.
 // Each batch runs through both paths in transactions rolled back, then
 // through ledger_post_batch for real, whose answer must be the each path's.
+// A batch the fast path (ledger_post_batch_fast) may take runs through it
+// too, rolled back: when it does not hand the batch back, its answers and
+// rows must be the each path's.
 func TestSetBatchAnswersAsEachMember(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -55,7 +58,7 @@ func TestSetBatchAnswersAsEachMember(t *testing.T) {
 	rng := rand.New(rand.NewPCG(44, 39))
 	var committed []db.PostedMove
 	var refs []string
-	took, refused, retried := 0, 0, 0
+	took, refused, retried, fastTook, fastDeclinedClean := 0, 0, 0, 0, 0
 	for round := range 80 {
 		var batch []db.PostedMove
 		for i := range 1 + rng.IntN(10) {
@@ -107,6 +110,22 @@ func TestSetBatchAnswersAsEachMember(t *testing.T) {
 		} else if !declined(setErr) {
 			t.Fatalf("round %d: the set path failed other than by declining: %v", round, setErr)
 		}
+		if args, ok := db.FastArgs(batch); ok && len(batch) > 1 {
+			fast, fastErr := tryFast(t, args, batch)
+			switch {
+			case fastErr == nil:
+				fastTook++
+				if want := eachAsFast(t, each, batch); fast.answers != want || fast.rows != each.rows {
+					t.Fatalf("round %d: the fast path's answers and rows\n%s\ndiffer from the each path's\n%s\n%s", round, fast, want, each.rows)
+				}
+			case fastDeclined(fastErr):
+				if !strings.Contains(each.answers, `"posted":false`) {
+					fastDeclinedClean++
+				}
+			default:
+				t.Fatalf("round %d: the fast path failed other than by declining: %v", round, fastErr)
+			}
+		}
 		got, err := tryBatch(t, "ledger_post_batch", raw, batch, true)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
@@ -120,7 +139,11 @@ func TestSetBatchAnswersAsEachMember(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("the set path took %d of 80 batches, with %d refused and %d retried members", took, refused, retried)
+	t.Logf("the set path took %d of 80 batches, with %d refused and %d retried members; the fast path took %d, and handed back %d that posted every member",
+		took, refused, retried, fastTook, fastDeclinedClean)
+	if fastTook < 5 {
+		t.Fatalf("the fast path took %d of 80 batches: the draw misses it", fastTook)
+	}
 	if took < 30 || refused == 0 || retried == 0 {
 		t.Fatalf("the set path took %d of 80 batches, with %d refused and %d retried members: the draw misses what it must cover", took, refused, retried)
 	}
@@ -312,4 +335,69 @@ func TestSetBatchSeesMoneyCommittedWhileItWaited(t *testing.T) {
 	if av := availableOf(t, a.ID); av != 400 {
 		t.Errorf("the sender holds %d, want 400", av)
 	}
+}
+
+// tryFast runs ledger_post_batch_fast on the batch in a transaction it
+// rolls back: each member's answer, as eachAsFast writes the each path's,
+// then the rows it left.
+func tryFast(t *testing.T, args []any, batch []db.PostedMove) (batchResult, error) {
+	t.Helper()
+	ctx := t.Context()
+	tx, err := sharedDB.BeginTxx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback() //nolint:errcheck // always rolled back
+	var rows []struct {
+		Member    int           `db:"o_member"`
+		Available *int64        `db:"o_guard_available"`
+		Locked    *int64        `db:"o_guard_locked"`
+		Seqs      pq.Int64Array `db:"o_seqs"`
+		Created   time.Time     `db:"o_created"`
+	}
+	if err := sqlx.SelectContext(ctx, tx, &rows, db.FastSQL, args...); err != nil {
+		return batchResult{}, err
+	}
+	var res batchResult
+	for _, r := range rows {
+		res.member = append(res.member, fastLine(r.Member, len(batch[r.Member].Records), r.Available, r.Locked, len(r.Seqs)))
+	}
+	res.answers = strings.Join(res.member, "\n")
+	res.rows = batchRows(t, tx, batch)
+	return res, nil
+}
+
+// fastLine is one member's answer in the terms both paths give.
+func fastLine(member, records int, available, locked *int64, events int) string {
+	line, _ := json.Marshal(map[string]any{"member": member, "new": records, "available": available, "locked": locked, "events": events})
+	return string(line)
+}
+
+// eachAsFast is the each path's answers in fastLine's terms.
+func eachAsFast(t *testing.T, each batchResult, batch []db.PostedMove) string {
+	t.Helper()
+	var lines []string
+	for i, m := range each.member {
+		var a struct {
+			New       int    `json:"new"`
+			Available *int64 `json:"available"`
+			Locked    *int64 `json:"locked"`
+			Events    string `json:"events"`
+		}
+		if err := json.Unmarshal([]byte(m), &a); err != nil {
+			t.Fatal(err)
+		}
+		var evs []any
+		if err := json.Unmarshal([]byte(a.Events), &evs); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, fastLine(i, a.New, a.Available, a.Locked, len(evs)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fastDeclined tells whether the fast path handed a batch back.
+func fastDeclined(err error) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && (pqErr.Code == "JLB02" || pqErr.Code == "23505" || pqErr.Code == "23514")
 }

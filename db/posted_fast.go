@@ -102,58 +102,12 @@ var errDeclined = errors.New("db: post batch: declined by the fast path")
 // found that a member could be refused, was sent before (a record, an
 // event or a posting key stored) or names an externalReference taken.
 func postFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
-	var (
-		recID, recAccount, recType, recStatus, recDescription                   []string
-		recAPIKey, recExtRef, recReference, recE2E, recCopyPaste, recSubaccount []*string
-		recPayer, recRecipient, recDetails                                      []*string
-		recAmount, recFee, recNet                                               []int64
-		recExpires, recCompleted, recCreated                                    []*time.Time
-		evMember                                                                []int32
-		evID, evAccount, evType, evResource, evData                             []string
-		evAPIKey                                                                []*string
-		key, postAccount, postTransaction, kind, postDescription, guard         []string
-		withdraw                                                                []int64
-		eMember                                                                 []int32
-		eAccount                                                                []string
-		eAmount                                                                 []int64
-	)
-	for i := range moves {
-		f := moves[i].fast
-		if f == nil || !f.ok {
-			return nil, errDeclined
-		}
-		n := int32(i + 1)
-		for _, r := range f.recs {
-			recID, recAccount, recType, recStatus = append(recID, r.ID), append(recAccount, r.AccountID), append(recType, r.Type), append(recStatus, r.Status)
-			recDescription, recAPIKey, recExtRef = append(recDescription, r.Description), append(recAPIKey, r.APIKeyID), append(recExtRef, r.ExternalReference)
-			recReference, recE2E, recCopyPaste = append(recReference, r.ReferenceID), append(recE2E, r.EndToEndID), append(recCopyPaste, r.CopyPaste)
-			recSubaccount, recAmount, recFee, recNet = append(recSubaccount, r.SubaccountID), append(recAmount, r.Amount), append(recFee, r.FeeAmount), append(recNet, r.NetAmount)
-			recExpires, recCompleted, recCreated = append(recExpires, r.ExpiresAt), append(recCompleted, r.CompletedAt), append(recCreated, r.CreatedAt)
-		}
-		recPayer, recRecipient, recDetails = append(recPayer, f.payer...), append(recRecipient, f.recipient...), append(recDetails, f.details...)
-		for k, e := range f.events {
-			evMember, evID, evAccount, evAPIKey = append(evMember, n), append(evID, e.ID), append(evAccount, e.AccountID), append(evAPIKey, e.APIKeyID)
-			evType, evResource, evData = append(evType, e.Type), append(evResource, e.ResourceID), append(evData, f.data[k])
-		}
-		p := f.post
-		key, postAccount, postTransaction, kind = append(key, p.Key), append(postAccount, p.AccountID), append(postTransaction, p.TransactionID), append(kind, p.Kind)
-		postDescription, guard, withdraw = append(postDescription, p.Description), append(guard, p.Guard), append(withdraw, p.Withdraw)
-		for j, a := range p.Accounts {
-			eMember, eAccount, eAmount = append(eMember, n), append(eAccount, a), append(eAmount, p.Amounts[j])
-		}
+	args, ok := fastArgs(moves)
+	if !ok {
+		return nil, errDeclined
 	}
 	var rows []fastRow
-	err := hotSelect(ctx, d, &rows, fastSQL,
-		pq.Array(recID), pq.Array(recAccount), pq.Array(recAPIKey), pq.Array(recType), pq.Array(recStatus),
-		pq.Array(recAmount), pq.Array(recFee), pq.Array(recNet), pq.Array(recDescription), pq.Array(recExtRef),
-		pq.Array(recReference), pq.Array(recE2E), pq.Array(recCopyPaste), pq.Array(recSubaccount),
-		pq.Array(recPayer), pq.Array(recRecipient), pq.Array(recDetails),
-		pq.Array(recExpires), pq.Array(recCompleted), pq.Array(recCreated),
-		pq.Array(evMember), pq.Array(evID), pq.Array(evAccount), pq.Array(evAPIKey), pq.Array(evType),
-		pq.Array(evResource), pq.Array(evData),
-		pq.Array(key), pq.Array(postAccount), pq.Array(postTransaction), pq.Array(kind), pq.Array(postDescription),
-		pq.Array(guard), pq.Array(withdraw),
-		pq.Array(eMember), pq.Array(eAccount), pq.Array(eAmount))
+	err := hotSelect(ctx, d, &rows, fastSQL, args...)
 	var pqErr *pq.Error
 	if errors.As(err, &pqErr) && (pqErr.Code == "JLB02" || pqErr.Code == "23505" || pqErr.Code == "23514") {
 		return nil, errDeclined // the statement wrote nothing
@@ -186,6 +140,63 @@ func postFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutc
 	}
 	eventsCommitted(d, committed)
 	return out, nil
+}
+
+// fastArgs is ledger_post_batch_fast's 37 arrays for moves, or false when
+// one of them may not take the fast path (or was never prepared).
+func fastArgs(moves []PostedMove) ([]any, bool) {
+	var (
+		recID, recAccount, recType, recStatus, recDescription                   []string
+		recAPIKey, recExtRef, recReference, recE2E, recCopyPaste, recSubaccount []*string
+		recPayer, recRecipient, recDetails                                      []*string
+		recAmount, recFee, recNet                                               []int64
+		recExpires, recCompleted, recCreated                                    []*time.Time
+		evMember                                                                []int32
+		evID, evAccount, evType, evResource, evData                             []string
+		evAPIKey                                                                []*string
+		key, postAccount, postTransaction, kind, postDescription, guard         []string
+		withdraw                                                                []int64
+		eMember                                                                 []int32
+		eAccount                                                                []string
+		eAmount                                                                 []int64
+	)
+	for i := range moves {
+		f := moves[i].fast
+		if f == nil || !f.ok {
+			return nil, false
+		}
+		n := int32(i + 1)
+		for _, r := range f.recs {
+			recID, recAccount, recType, recStatus = append(recID, r.ID), append(recAccount, r.AccountID), append(recType, r.Type), append(recStatus, r.Status)
+			recDescription, recAPIKey, recExtRef = append(recDescription, r.Description), append(recAPIKey, r.APIKeyID), append(recExtRef, r.ExternalReference)
+			recReference, recE2E, recCopyPaste = append(recReference, r.ReferenceID), append(recE2E, r.EndToEndID), append(recCopyPaste, r.CopyPaste)
+			recSubaccount, recAmount, recFee, recNet = append(recSubaccount, r.SubaccountID), append(recAmount, r.Amount), append(recFee, r.FeeAmount), append(recNet, r.NetAmount)
+			recExpires, recCompleted, recCreated = append(recExpires, r.ExpiresAt), append(recCompleted, r.CompletedAt), append(recCreated, r.CreatedAt)
+		}
+		recPayer, recRecipient, recDetails = append(recPayer, f.payer...), append(recRecipient, f.recipient...), append(recDetails, f.details...)
+		for k, e := range f.events {
+			evMember, evID, evAccount, evAPIKey = append(evMember, n), append(evID, e.ID), append(evAccount, e.AccountID), append(evAPIKey, e.APIKeyID)
+			evType, evResource, evData = append(evType, e.Type), append(evResource, e.ResourceID), append(evData, f.data[k])
+		}
+		p := f.post
+		key, postAccount, postTransaction, kind = append(key, p.Key), append(postAccount, p.AccountID), append(postTransaction, p.TransactionID), append(kind, p.Kind)
+		postDescription, guard, withdraw = append(postDescription, p.Description), append(guard, p.Guard), append(withdraw, p.Withdraw)
+		for j, a := range p.Accounts {
+			eMember, eAccount, eAmount = append(eMember, n), append(eAccount, a), append(eAmount, p.Amounts[j])
+		}
+	}
+	return []any{
+		pq.Array(recID), pq.Array(recAccount), pq.Array(recAPIKey), pq.Array(recType), pq.Array(recStatus),
+		pq.Array(recAmount), pq.Array(recFee), pq.Array(recNet), pq.Array(recDescription), pq.Array(recExtRef),
+		pq.Array(recReference), pq.Array(recE2E), pq.Array(recCopyPaste), pq.Array(recSubaccount),
+		pq.Array(recPayer), pq.Array(recRecipient), pq.Array(recDetails),
+		pq.Array(recExpires), pq.Array(recCompleted), pq.Array(recCreated),
+		pq.Array(evMember), pq.Array(evID), pq.Array(evAccount), pq.Array(evAPIKey), pq.Array(evType),
+		pq.Array(evResource), pq.Array(evData),
+		pq.Array(key), pq.Array(postAccount), pq.Array(postTransaction), pq.Array(kind), pq.Array(postDescription),
+		pq.Array(guard), pq.Array(withdraw),
+		pq.Array(eMember), pq.Array(eAccount), pq.Array(eAmount),
+	}, true
 }
 
 // fastSQL calls ledger_post_batch_fast with its 37 arrays.
