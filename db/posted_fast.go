@@ -33,7 +33,7 @@ type fastMember struct {
 }
 
 // fastMemberOf makes m's fast member from its jsonb member b, whose
-// events' data it encodes once for both.
+// events' data and records' jsonb columns it encodes once for both.
 func fastMemberOf(b *batchMember) (*fastMember, error) {
 	f := &fastMember{recs: b.Records, events: b.Events, post: b.Post}
 	for i := range b.Events {
@@ -44,16 +44,20 @@ func fastMemberOf(b *batchMember) (*fastMember, error) {
 		b.Events[i].Data = json.RawMessage(raw)
 		f.data = append(f.data, string(raw))
 	}
-	for _, r := range b.Records {
+	for i := range b.Records {
+		r := &b.Records[i]
 		for _, c := range []struct {
-			v   any
+			v   *any
 			out *[]*string
-		}{{r.Payer, &f.payer}, {r.Recipient, &f.recipient}, {r.Details, &f.details}} {
-			s, err := jsonbText(c.v)
+		}{{&r.Payer, &f.payer}, {&r.Recipient, &f.recipient}, {&r.Details, &f.details}} {
+			s, err := jsonbText(*c.v)
 			if err != nil {
 				return nil, err
 			}
 			*c.out = append(*c.out, s)
+			if s != nil {
+				*c.v = json.RawMessage(*s) // the jsonb member holds the same bytes, encoded once
+			}
 		}
 	}
 	p := b.Post
