@@ -39,8 +39,8 @@ DECLARE
     v_asof timestamptz[];  -- locked_as_of, moved to now() by a guard's look
     v_locked bigint[];     -- locked_total, less what unlocked since
     v_seqs bigint[];       -- the events' seqs, in their order
+    v_named integer;       -- the distinct rows the batch names
     v_short integer;
-    g integer;
 BEGIN
     -- The events first, before any balance row is locked, as the jsonb set
     -- path writes them: an event's id is made once per attempt, so no
@@ -56,42 +56,47 @@ BEGIN
     SELECT array_agg(ev.seq ORDER BY x.o) INTO v_seqs
     FROM unnest(p_ev_id) WITH ORDINALITY AS x(id, o) JOIN ev ON ev.id = x.id;
     SELECT array_agg(l.id ORDER BY l.id), array_agg(l.balance ORDER BY l.id), array_agg(l.allow_negative ORDER BY l.id),
-           array_agg(l.locked_as_of ORDER BY l.id), array_agg(l.locked_total ORDER BY l.id)
-    INTO v_ids, v_bal, v_neg, v_asof, v_locked
+           array_agg(l.locked_as_of ORDER BY l.id), array_agg(l.locked_total ORDER BY l.id),
+           (SELECT count(DISTINCT a) FROM unnest(p_e_account) a)
+    INTO v_ids, v_bal, v_neg, v_asof, v_locked, v_named
     FROM (SELECT a.id, a.balance, a.allow_negative, a.locked_as_of, a.locked_total FROM ledger_accounts a
           WHERE a.id = ANY(p_e_account) ORDER BY a.id FOR UPDATE) l;
-    IF coalesce(cardinality(v_ids), 0) <> (SELECT count(DISTINCT a) FROM unnest(p_e_account) a) THEN
+    IF coalesce(cardinality(v_ids), 0) <> v_named THEN
         RAISE EXCEPTION 'ledger_post_batch_fast: an unknown account' USING ERRCODE = 'JLB02';
     END IF;
-    -- Each guarded row's locked money, as ledger_post looks at it: less
-    -- what unlocked since its last look.
-    FOR g IN SELECT array_position(v_ids, d.x) FROM (SELECT DISTINCT x FROM unnest(p_guard) x WHERE x <> '') d LOOP
-        IF g IS NULL THEN
-            RAISE EXCEPTION 'ledger_post_batch_fast: a guard outside the batch' USING ERRCODE = 'JLB02';
-        END IF;
-        v_locked[g] := v_locked[g] - COALESCE((SELECT sum(e.amount) FROM ledger_entries e
-            WHERE e.ledger_account_id = v_ids[g] AND e.locked_until > v_asof[g]
-              AND e.locked_until <= GREATEST(v_asof[g], now())), 0);
-        v_asof[g] := GREATEST(v_asof[g], now());
-    END LOOP;
-    -- The batch judged whole, at the lowest balance each judgement could
-    -- meet: every debit of the other members taken, none of their
-    -- credits. Withdrawable money only grows with the balance, so a member
-    -- judged alone, after any of the others, finds at least as much.
-    WITH debit AS (
+    -- In a statement of its own, so that it reads what was committed while
+    -- the batch waited for the locks: each guarded row's locked money, as
+    -- ledger_post looks at it (less what unlocked since its last look),
+    -- and the batch judged whole at the lowest balance each judgement
+    -- could meet, every debit of the other members taken and none of
+    -- their credits. Withdrawable money only grows with the balance, so a
+    -- member judged alone, after any of the others, finds at least as
+    -- much. A guard is one of its member's accounts (postFast sends no
+    -- other), so every guard is a row here.
+    WITH look AS (
+        SELECT r.k, r.id, r.bal, r.neg_ok, g.guarded,
+               CASE WHEN g.guarded THEN r.locked - coalesce((SELECT sum(e.amount) FROM ledger_entries e
+                   WHERE e.ledger_account_id = r.id AND e.locked_until > r.asof
+                     AND e.locked_until <= GREATEST(r.asof, now())), 0) ELSE r.locked END AS locked,
+               CASE WHEN g.guarded THEN GREATEST(r.asof, now()) ELSE r.asof END AS asof
+        FROM unnest(v_ids, v_bal, v_neg, v_locked, v_asof) WITH ORDINALITY AS r(id, bal, neg_ok, locked, asof, k)
+        CROSS JOIN LATERAL (SELECT r.id = ANY(p_guard) AS guarded) g),
+    debit AS (
         SELECT x.n, x.a, sum(x.m) AS m FROM unnest(p_e_member, p_e_account, p_e_amount) AS x(n, a, m)
         WHERE x.m < 0 GROUP BY x.n, x.a),
     row_debit AS (SELECT d.a, sum(d.m) AS m FROM debit d GROUP BY d.a)
-    SELECT count(*) INTO v_short
-    FROM (SELECT 1 FROM unnest(v_ids, v_bal, v_neg) AS r(id, bal, neg_ok)
-          JOIN row_debit rd ON rd.a = r.id
-          WHERE NOT r.neg_ok AND r.bal + rd.m < 0
-          UNION ALL
-          SELECT 1 FROM unnest(p_guard, p_withdraw) WITH ORDINALITY AS w(gd, amt, i)
-          JOIN unnest(v_ids, v_bal, v_locked) AS r(id, bal, locked) ON r.id = w.gd
-          CROSS JOIN LATERAL (SELECT r.bal + coalesce((SELECT rd.m FROM row_debit rd WHERE rd.a = w.gd), 0)
-                                     - coalesce((SELECT d.m FROM debit d WHERE d.n = w.i AND d.a = w.gd), 0) AS low) l
-          WHERE w.amt > 0 AND GREATEST(l.low - LEAST(r.locked, GREATEST(l.low, 0)), 0) < w.amt) q;
+    SELECT array_agg(look.locked ORDER BY look.k), array_agg(look.asof ORDER BY look.k),
+           (SELECT count(*) FROM (
+                SELECT 1 FROM look JOIN row_debit rd ON rd.a = look.id
+                WHERE NOT look.neg_ok AND look.bal + rd.m < 0
+                UNION ALL
+                SELECT 1 FROM unnest(p_guard, p_withdraw) WITH ORDINALITY AS w(gd, amt, i)
+                JOIN look ON look.id = w.gd
+                CROSS JOIN LATERAL (SELECT look.bal + coalesce((SELECT rd.m FROM row_debit rd WHERE rd.a = w.gd), 0)
+                                           - coalesce((SELECT d.m FROM debit d WHERE d.n = w.i AND d.a = w.gd), 0) AS low) l
+                WHERE w.amt > 0 AND GREATEST(l.low - LEAST(look.locked, GREATEST(l.low, 0)), 0) < w.amt) q)
+    INTO v_locked, v_asof, v_short
+    FROM look;
     IF v_short > 0 THEN
         RAISE EXCEPTION 'ledger_post_batch_fast: a member could be refused' USING ERRCODE = 'JLB02';
     END IF;
