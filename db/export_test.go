@@ -23,8 +23,12 @@ var ErrDeclined = errDeclined
 // made by BatchJSON first; false when one may not take the fast path.
 const FastSQL = fastSQL
 
-// FastArgs exposes fastArgs to the package's external tests.
-var FastArgs = fastArgs
+// FastArgs and HandedBack expose fastArgs and handedBack to the package's
+// external tests.
+var (
+	FastArgs   = fastArgs
+	HandedBack = handedBack
+)
 
 // PostFast sends moves through ledger_post_batch_fast alone.
 func PostFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {

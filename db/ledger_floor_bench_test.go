@@ -148,7 +148,8 @@ func floorRowsOf(ids [2]string, seq *int, n int) *floorRows {
 	return r
 }
 
-// The floor's statements: the same text for both drivers.
+// The floor's statements as pgx pipelines them (floorAll is the same writes
+// as one statement, for lib/pq).
 const (
 	floorBalance = `UPDATE ledger_accounts SET balance = balance + $2 WHERE id = $1`
 	floorRecords = `INSERT INTO transactions (id, account_id, type, status, amount, net_amount, description, details,

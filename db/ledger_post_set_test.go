@@ -118,7 +118,7 @@ func TestSetBatchAnswersAsEachMember(t *testing.T) {
 				if want := eachAsFast(t, each, batch); fast.answers != want || fast.rows != each.rows {
 					t.Fatalf("round %d: the fast path's answers and rows\n%s\ndiffer from the each path's\n%s\n%s", round, fast, want, each.rows)
 				}
-			case fastDeclined(fastErr):
+			case db.HandedBack(fastErr):
 				if !strings.Contains(each.answers, `"posted":false`) {
 					fastDeclinedClean++
 				}
@@ -394,10 +394,4 @@ func eachAsFast(t *testing.T, each batchResult, batch []db.PostedMove) string {
 		lines = append(lines, fastLine(i, a.New, a.Available, a.Locked, len(evs)))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// fastDeclined tells whether the fast path handed a batch back.
-func fastDeclined(err error) bool {
-	var pqErr *pq.Error
-	return errors.As(err, &pqErr) && (pqErr.Code == "JLB02" || pqErr.Code == "23505" || pqErr.Code == "23514")
 }

@@ -142,15 +142,22 @@ type storedEvent struct {
 // when the connection broke at the commit, unknown: each request's retry
 // finds its move by its ids).
 func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
-	raw, accounts, err := batchOf(moves)
-	if err != nil {
-		return nil, err
+	for i := range moves {
+		if err := moves[i].prepare(); err != nil {
+			return nil, err
+		}
 	}
 	if len(moves) > 1 {
 		out, err := postFast(ctx, d, moves)
 		if !errors.Is(err, errDeclined) {
 			return out, err
 		}
+	}
+	// Joined only for the jsonb path: a batch the fast path takes never
+	// needs it.
+	raw, accounts, err := batchOf(moves)
+	if err != nil {
+		return nil, err
 	}
 	return postJSON(ctx, d, moves, raw, accounts)
 }

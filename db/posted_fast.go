@@ -112,8 +112,7 @@ func postFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutc
 	}
 	var rows []fastRow
 	err := hotSelect(ctx, d, &rows, fastSQL, args...)
-	var pqErr *pq.Error
-	if errors.As(err, &pqErr) && (pqErr.Code == "JLB02" || pqErr.Code == "23505" || pqErr.Code == "23514") {
+	if handedBack(err) {
 		return nil, errDeclined // the statement wrote nothing
 	}
 	if err != nil {
@@ -144,6 +143,15 @@ func postFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutc
 	}
 	eventsCommitted(d, committed)
 	return out, nil
+}
+
+// handedBack tells whether ledger_post_batch_fast refused a batch whole:
+// one it cannot judge whole or that names an unknown account (JLB02), a
+// retry or a reference taken (a unique violation), a balance CHECK.
+// Its statement then wrote nothing.
+func handedBack(err error) bool {
+	var pqErr *pq.Error
+	return errors.As(err, &pqErr) && (pqErr.Code == "JLB02" || pqErr.Code == "23505" || pqErr.Code == "23514")
 }
 
 // fastArgs is ledger_post_batch_fast's 37 arrays for moves, or false when

@@ -94,7 +94,7 @@ BEGIN
                 JOIN look ON look.id = w.gd
                 CROSS JOIN LATERAL (SELECT look.bal + coalesce((SELECT rd.m FROM row_debit rd WHERE rd.a = w.gd), 0)
                                            - coalesce((SELECT d.m FROM debit d WHERE d.n = w.i AND d.a = w.gd), 0) AS low) l
-                WHERE w.amt > 0 AND GREATEST(l.low - LEAST(look.locked, GREATEST(l.low, 0)), 0) < w.amt) q)
+                WHERE w.amt > 0 AND ledger_withdrawable(l.low::bigint, look.locked::bigint) < w.amt) q)
     INTO v_locked, v_asof, v_short
     FROM look;
     IF v_short > 0 THEN
