@@ -35,7 +35,7 @@ func PostFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutc
 	if _, _, err := batchOf(moves); err != nil {
 		return nil, err
 	}
-	return postFast(ctx, d, moves)
+	return postFast(ctx, d, d, moves)
 }
 
 // PostJSON sends moves through ledger_post_batch alone, as postBatch does
@@ -45,7 +45,7 @@ func PostJSON(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutc
 	if err != nil {
 		return nil, err
 	}
-	return postJSON(ctx, d, moves, raw, accounts)
+	return postJSON(ctx, d, d, moves, raw, accounts)
 }
 
 // BatchJSON is moves as ledger_post_batch and its two paths read them.
@@ -115,4 +115,30 @@ func HoldSubaccountBatches(g *SubaccountGroup, release <-chan struct{}, sizes ch
 		return moveSubaccounts(ctx, g.DB, moves)
 	}
 	return ch
+}
+
+// LaneBackend is the PostgreSQL backend pid of g's lane connection, asked
+// on that connection (opening it when the lane has none yet).
+func LaneBackend(ctx context.Context, g *GroupCommit) (pid int, err error) {
+	g.once.Do(g.start)
+	err = g.conns.with(ctx, func(c *laneConn) error { return c.GetContext(ctx, &pid, `SELECT pg_backend_pid()`) })
+	return pid, err
+}
+
+// LaneSet is the connections of a group commit's lanes, for tests.
+type LaneSet struct{ l *laneConns }
+
+// NewLaneSet makes the connections of lanes lanes on d.
+func NewLaneSet(d *sqlx.DB, lanes int) LaneSet { return LaneSet{newLaneConns(d, lanes)} }
+
+// Run runs query on a lane's connection and answers the backend's pid.
+func (s LaneSet) Run(ctx context.Context, query string) (pid int, err error) {
+	err = s.l.with(ctx, func(c *laneConn) error {
+		if err := c.GetContext(ctx, &pid, `SELECT pg_backend_pid()`); err != nil {
+			return err
+		}
+		var one int
+		return hotGet(ctx, c, &one, query)
+	})
+	return pid, err
 }

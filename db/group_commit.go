@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"sync"
@@ -41,6 +42,8 @@ type GroupCommit struct {
 	Sent func(size int, took time.Duration)
 
 	run func(context.Context, []PostedMove) ([]PostedOutcome, error)
+	// conns are the lanes' own connections (lane_conn.go).
+	conns *laneConns
 	// queued, when set, learns that a move entered the queue (tests wait
 	// on it instead of polling).
 	queued func()
@@ -75,8 +78,13 @@ func (g *GroupCommit) InsertPosted(ctx context.Context, ts []domain.Transaction,
 func (g *GroupCommit) start() {
 	run := g.run
 	if run == nil {
-		run = func(ctx context.Context, moves []PostedMove) ([]PostedOutcome, error) {
-			return postBatch(ctx, g.DB, moves)
+		g.conns = newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
+		run = func(ctx context.Context, moves []PostedMove) (out []PostedOutcome, err error) {
+			err = g.conns.with(ctx, func(c *laneConn) error {
+				out, err = postBatchOn(ctx, g.DB, c, moves)
+				return err
+			})
+			return out, err
 		}
 	}
 	g.g = &gatherer[PostedMove, PostedOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, timeout: g.Timeout, run: run,

@@ -142,13 +142,19 @@ type storedEvent struct {
 // when the connection broke at the commit, unknown: each request's retry
 // finds its move by its ids).
 func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
+	return postBatchOn(ctx, d, d, moves)
+}
+
+// postBatchOn is postBatch with its statements sent on q: d itself, or a
+// group commit lane's connection to it.
+func postBatchOn(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove) ([]PostedOutcome, error) {
 	for i := range moves {
 		if err := moves[i].prepare(); err != nil {
 			return nil, err
 		}
 	}
 	if len(moves) > 1 {
-		out, err := postFast(ctx, d, moves)
+		out, err := postFast(ctx, d, q, moves)
 		if !errors.Is(err, errDeclined) {
 			return out, err
 		}
@@ -159,14 +165,15 @@ func postBatch(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOut
 	if err != nil {
 		return nil, err
 	}
-	return postJSON(ctx, d, moves, raw, accounts)
+	return postJSON(ctx, d, q, moves, raw, accounts)
 }
 
-// postJSON writes moves through ledger_post_batch, raw and accounts being
-// batchOf's: the set path, or member by member when it declines.
-func postJSON(ctx context.Context, d *sqlx.DB, moves []PostedMove, raw string, accounts [][]string) ([]PostedOutcome, error) {
+// postJSON writes moves through ledger_post_batch on q, raw and accounts
+// being batchOf's: the set path, or member by member when it declines. d
+// is q's pool, whose readers learn of the committed events.
+func postJSON(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove, raw string, accounts [][]string) ([]PostedOutcome, error) {
 	var rows []batchRow
-	if err := hotSelect(ctx, d, &rows, `SELECT * FROM ledger_post_batch($1)`, raw); err != nil {
+	if err := hotSelect(ctx, q, &rows, `SELECT * FROM ledger_post_batch($1)`, raw); err != nil {
 		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
 	if len(rows) != len(moves) {

@@ -101,17 +101,17 @@ type fastRow struct {
 // written, and ledger_post_batch answers each member alone.
 var errDeclined = errors.New("db: post batch: declined by the fast path")
 
-// postFast sends moves through ledger_post_batch_fast when every one of
-// them may take it: errDeclined when one may not, or when the function
+// postFast sends moves through ledger_post_batch_fast on q (d or a
+// connection to it) when every one of them may take it: errDeclined when one may not, or when the function
 // found that a member could be refused, was sent before (a record, an
 // event or a posting key stored) or names an externalReference taken.
-func postFast(ctx context.Context, d *sqlx.DB, moves []PostedMove) ([]PostedOutcome, error) {
+func postFast(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove) ([]PostedOutcome, error) {
 	args, ok := fastArgs(moves)
 	if !ok {
 		return nil, errDeclined
 	}
 	var rows []fastRow
-	err := hotSelect(ctx, d, &rows, fastSQL, args...)
+	err := hotSelect(ctx, q, &rows, fastSQL, args...)
 	if handedBack(err) {
 		return nil, errDeclined // the statement wrote nothing
 	}

@@ -67,13 +67,16 @@ func forgetPrepared(d *sqlx.DB) {
 // statement inside it runs prepared too (*sqlx.Tx does not know its pool).
 var txPools sync.Map // *sqlx.Tx → *sqlx.DB
 
-// hotStmt is query prepared for q when q is a pool or a transaction of
-// InTx's; done releases a transaction's handle on it. ok is false when q
+// hotStmt is query prepared for q when q is a pool, a group commit lane's
+// connection or a transaction of InTx's; done releases a transaction's handle on it. ok is false when q
 // runs query unprepared this time.
 func hotStmt(ctx context.Context, q any, query string) (s *sqlx.Stmt, done func(), ok bool, err error) {
 	switch q := q.(type) {
 	case *sqlx.DB:
 		s, err = prepared(ctx, q, query)
+		return s, func() {}, true, err
+	case *laneConn:
+		s, err = q.prepared(ctx, query)
 		return s, func() {}, true, err
 	case *sqlx.Tx:
 		d, found := txPools.Load(q)
@@ -149,8 +152,10 @@ func hotExec(ctx context.Context, q sqlx.ExecerContext, query string, args ...an
 	return res, err
 }
 
-// Close closes a pool opened by Open, with its prepared statements.
+// Close closes a pool opened by Open, with its prepared statements and the
+// connections its group commits' lanes hold.
 func Close(d *sqlx.DB) error {
+	closeLanes(d)
 	forgetPrepared(d)
 	return d.Close()
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -142,12 +143,13 @@ type subMoveMember struct {
 	Member    batchMember `json:"member"`
 }
 
-// moveSubaccounts writes moves in one statement and one commit
+// moveSubaccounts writes moves on d (a pool, or a lane's connection to it)
+// in one statement and one commit
 // (subaccount_move_batch), each judged alone in order; the error returned
 // is the statement's (nothing of the batch committed, or, when the
 // connection broke at the commit, unknown: each request's retry finds its
 // move by its externalReference).
-func moveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []SubaccountMove) ([]SubaccountOutcome, error) {
 	members := make([]subMoveMember, len(moves))
 	accounts := make([][]string, len(moves))
 	for i := range moves {
@@ -240,8 +242,13 @@ func (g *SubaccountGroup) Move(ctx context.Context, m SubaccountMove) (Subaccoun
 	g.once.Do(func() {
 		run := g.run
 		if run == nil {
-			run = func(ctx context.Context, moves []SubaccountMove) ([]SubaccountOutcome, error) {
-				return moveSubaccounts(ctx, g.DB, moves)
+			conns := newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
+			run = func(ctx context.Context, moves []SubaccountMove) (out []SubaccountOutcome, err error) {
+				err = conns.with(ctx, func(c *laneConn) error {
+					out, err = moveSubaccounts(ctx, c, moves)
+					return err
+				})
+				return out, err
 			}
 		}
 		g.g = &gatherer[SubaccountMove, SubaccountOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, sent: g.Sent, run: run,
