@@ -115,6 +115,8 @@ type App struct {
 	// commits (one NOTIFY per burst, outside the business transactions).
 	Notifier *dispatch.Notifier
 
+	// lanes warm the group commits' connections at Start.
+	lanes     []func(context.Context) error
 	opts      Options
 	origin    string // this process's id in event notifications
 	unhook    func()

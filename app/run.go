@@ -137,6 +137,10 @@ func (a *App) startOutboxReaders() {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.IntentSweeper.Run(ctx, LaunchSweepInterval) }()
 	}
+	for _, warm := range a.lanes {
+		a.bg.Add(1)
+		go func() { defer a.bg.Done(); warmLane(ctx, warm) }()
+	}
 	if a.keyAuth != nil {
 		a.bg.Add(1)
 		go func() { defer a.bg.Done(); a.keyAuth.RecordUses(ctx, KeyUseInterval) }()
@@ -149,6 +153,17 @@ func (a *App) startOutboxReaders() {
 		case <-time.After(10 * time.Second):
 			slog.Warn("event tail not ready after 10s; WebSocket events may start late")
 		}
+	}
+}
+
+// warmLane opens a group commit's connections and has PostgreSQL compile
+// its batch functions on them, so that the process's first moves do not
+// wait for it. A failure costs only that: the first batch does it.
+func warmLane(ctx context.Context, warm func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := warm(ctx); err != nil && ctx.Err() == nil {
+		slog.Warn("warm a group commit's connection", "error", err)
 	}
 }
 

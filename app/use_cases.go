@@ -21,6 +21,12 @@ func (a *App) useCases(proc processor.Processor) *service.Internal {
 	a.Refunds = &service.Refunds{DB: d, Temporal: a.Temporal, TaskQueue: cfg.TaskQueue, PublicURL: cfg.PublicURL}
 	internal := &service.Internal{DB: d, PublicURL: cfg.PublicURL, RecipientTTL: cfg.KeyCacheTTL, Ledger: ledgerGroup(d, cfg.LedgerBatch)}
 	a.Subaccounts = &service.Subaccounts{DB: d, Moves: subaccountGroup(d, cfg.LedgerBatch)}
+	if internal.Ledger != nil {
+		a.lanes = append(a.lanes, internal.Ledger.Warm)
+	}
+	if a.Subaccounts.Moves != nil {
+		a.lanes = append(a.lanes, a.Subaccounts.Moves.Warm)
+	}
 	// Store: customers, products, coupons.
 	a.Customers = &service.Customers{DB: d}
 	a.Products = &service.Products{DB: d}

@@ -142,3 +142,23 @@ func (s LaneSet) Run(ctx context.Context, query string) (pid int, err error) {
 	})
 	return pid, err
 }
+
+// LanePrepared is the statements prepared on the connection of the lane
+// of g (a *GroupCommit or a *SubaccountGroup) that the next batch takes,
+// with its backend's pid, as that backend lists them.
+func LanePrepared(ctx context.Context, g any) (pid int, statements []string, err error) {
+	var l *laneConns
+	switch g := g.(type) {
+	case *GroupCommit:
+		l = g.conns
+	case *SubaccountGroup:
+		l = g.conns
+	}
+	err = l.with(ctx, func(c *laneConn) error {
+		if err := c.GetContext(ctx, &pid, `SELECT pg_backend_pid()`); err != nil {
+			return err
+		}
+		return c.SelectContext(ctx, &statements, `SELECT statement FROM pg_prepared_statements ORDER BY statement`)
+	})
+	return pid, statements, err
+}

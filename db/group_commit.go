@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -89,6 +90,27 @@ func (g *GroupCommit) start() {
 	}
 	g.g = &gatherer[PostedMove, PostedOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, timeout: g.Timeout, run: run,
 		failed: func(err error) PostedOutcome { return PostedOutcome{Err: err} }, sent: g.Sent, queued: g.queued}
+}
+
+// Warm opens the lanes' connections and has PostgreSQL compile the batch
+// functions on them with an empty batch, which writes nothing (see
+// laneConns.warm): for a process's start, before its first move.
+func (g *GroupCommit) Warm(ctx context.Context) error {
+	g.once.Do(g.start)
+	if g.conns == nil {
+		return nil // a test's batches, run by its own function
+	}
+	return g.conns.warm(ctx, func(c *laneConn) error {
+		var fast []fastRow
+		if err := hotSelect(ctx, c, &fast, fastSQL, emptyFastArgs()...); err != nil {
+			return fmt.Errorf("db: warm the group commit: %w", err)
+		}
+		var rows []batchRow
+		if err := hotSelect(ctx, c, &rows, postJSONSQL, "[]"); err != nil {
+			return fmt.Errorf("db: warm the group commit: %w", err)
+		}
+		return nil
+	})
 }
 
 // isDeadlock tells whether PostgreSQL rolled a statement back to break a

@@ -86,6 +86,23 @@ func (l *laneConns) with(ctx context.Context, fn func(*laneConn) error) error {
 	}
 }
 
+// warm opens every lane's connection and runs call on it. PostgreSQL
+// compiles a plpgsql function and plans its statements on each backend at
+// their first call: on the machine's hot-account row a lane's first batch
+// took 236 ms where the next took 8, with every request of the process
+// waiting behind it. Called with an empty batch at a process's start, it
+// moves that cost before the first payment.
+func (l *laneConns) warm(ctx context.Context, call func(*laneConn) error) error {
+	// The free list is first in, first out: each turn takes the lane the
+	// one before it did not.
+	for range cap(l.free) {
+		if err := l.with(ctx, call); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // prepared returns query prepared on c, preparing it the first time.
 func (c *laneConn) prepared(ctx context.Context, query string) (*sqlx.Stmt, error) {
 	if s, ok := c.stmts[query]; ok {

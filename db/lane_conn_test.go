@@ -1,6 +1,9 @@
 package db_test
 
 import (
+	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +108,58 @@ func TestGroupCommitLaneOutlivesItsBackend(t *testing.T) {
 	}
 	if got := availableOf(t, a.ID); got != 800 {
 		t.Fatalf("sender's balance %d, want 800: each move posted once", got)
+	}
+}
+
+// Warm writes nothing, and leaves each group's lane on a connection with
+// its batch statements prepared (the functions they call compiled with
+// them), which the next batch takes.
+func TestWarmPreparesTheLanes(t *testing.T) {
+	ctx := t.Context()
+	d := dbtest.New(t)
+	ledger, subs := &db.GroupCommit{DB: d}, &db.SubaccountGroup{DB: d}
+	for name, warm := range map[string]func(context.Context) error{"ledger": ledger.Warm, "sub-accounts": subs.Warm} {
+		if err := warm(ctx); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var written int
+	if err := d.GetContext(ctx, &written, `SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM transactions)
+		+ (SELECT count(*) FROM ledger_transactions) + (SELECT count(*) FROM ledger_entries)`); err != nil {
+		t.Fatal(err)
+	}
+	if written != 0 {
+		t.Fatalf("warming wrote %d rows", written)
+	}
+	for name, c := range map[string]struct {
+		g    any
+		want []string
+	}{
+		"ledger":       {ledger, []string{"ledger_post_batch_fast(", "ledger_post_batch($1)"}},
+		"sub-accounts": {subs, []string{"subaccount_move_batch("}},
+	} {
+		_, got, err := db.LanePrepared(ctx, c.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, w) }) {
+				t.Errorf("%s: the lane's connection has %q prepared, want %s among them", name, got, w)
+			}
+		}
+	}
+
+	a, b := newAccount(t, d, "Loja Morna"), newAccount(t, d, "Loja Quente")
+	fund(t, d, a.ID, 100)
+	warmed, _, err := db.LanePrepared(ctx, ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := internalMove(a.ID, b.ID, a.ID+"first", 100, nil)
+	if n, err := ledger.InsertPosted(ctx, m.Records, m.Posting, m.Events...); n != 2 || err != nil {
+		t.Fatalf("first move: %d new, %v", n, err)
+	}
+	if pid, _, err := db.LanePrepared(ctx, ledger); err != nil || pid != warmed {
+		t.Fatalf("the first move left the lane on backend %d (%v), want the warmed %d", pid, err, warmed)
 	}
 }

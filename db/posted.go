@@ -173,7 +173,7 @@ func postBatchOn(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves [
 // is q's pool, whose readers learn of the committed events.
 func postJSON(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove, raw string, accounts [][]string) ([]PostedOutcome, error) {
 	var rows []batchRow
-	if err := hotSelect(ctx, q, &rows, `SELECT * FROM ledger_post_batch($1)`, raw); err != nil {
+	if err := hotSelect(ctx, q, &rows, postJSONSQL, raw); err != nil {
 		return nil, fmt.Errorf("db: post batch: %w", err)
 	}
 	if len(rows) != len(moves) {
@@ -198,6 +198,9 @@ func postJSON(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []Po
 	eventsCommitted(d, committed)
 	return out, nil
 }
+
+// postJSONSQL calls ledger_post_batch with a batch's jsonb.
+const postJSONSQL = `SELECT * FROM ledger_post_batch($1)`
 
 // batchOf is moves as ledger_post_batch reads them, with the accounts each
 // one's posting names.

@@ -211,6 +211,16 @@ func fastArgs(moves []PostedMove) ([]any, bool) {
 	}, true
 }
 
+// emptyFastArgs is fastArgs for a batch of no move: 37 empty arrays, with
+// which ledger_post_batch_fast writes and answers nothing.
+func emptyFastArgs() []any {
+	args := make([]any, 37)
+	for i := range args {
+		args[i] = "{}"
+	}
+	return args
+}
+
 // fastSQL calls ledger_post_batch_fast with its 37 arrays.
 const fastSQL = `SELECT * FROM ledger_post_batch_fast($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
 	$15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37)`

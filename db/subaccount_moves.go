@@ -172,8 +172,8 @@ func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []Subacco
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
 	var rows []moveRow // each with its member's index (batchRow.Member)
-	if err := hotSelect(ctx, d, &rows, `SELECT * FROM subaccount_move_batch($1, $2, $3, $4)`, string(raw),
-		stringArray(SubaccountDebitTypes), stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
+	if err := hotSelect(ctx, d, &rows, subaccountBatchSQL, string(raw), stringArray(SubaccountDebitTypes),
+		stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
 	byMember := make([][]moveRow, len(moves))
@@ -189,6 +189,26 @@ func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []Subacco
 	}
 	return out, nil
 }
+
+// start makes the group's gatherer and its lanes' connections.
+func (g *SubaccountGroup) start() {
+	run := g.run
+	if run == nil {
+		g.conns = newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
+		run = func(ctx context.Context, moves []SubaccountMove) (out []SubaccountOutcome, err error) {
+			err = g.conns.with(ctx, func(c *laneConn) error {
+				out, err = moveSubaccounts(ctx, c, moves)
+				return err
+			})
+			return out, err
+		}
+	}
+	g.g = &gatherer[SubaccountMove, SubaccountOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, sent: g.Sent, run: run,
+		queued: g.queued, failed: func(err error) SubaccountOutcome { return SubaccountOutcome{Err: err} }}
+}
+
+// subaccountBatchSQL calls subaccount_move_batch.
+const subaccountBatchSQL = `SELECT * FROM subaccount_move_batch($1, $2, $3, $4)`
 
 // subOutcomeOf reads one member's rows: the earlier move, or the
 // sub-accounts it read and its outcome row (ID nil).
@@ -232,28 +252,34 @@ type SubaccountGroup struct {
 
 	run    func(context.Context, []SubaccountMove) ([]SubaccountOutcome, error)
 	queued func()
-	once   sync.Once
-	g      *gatherer[SubaccountMove, SubaccountOutcome]
+	// conns are the lane's own connection (lane_conn.go).
+	conns *laneConns
+	once  sync.Once
+	g     *gatherer[SubaccountMove, SubaccountOutcome]
+}
+
+// Warm opens the lane's connection and has PostgreSQL compile the batch
+// function on it with an empty batch, which writes nothing (see
+// laneConns.warm): for a process's start, before its first move.
+func (g *SubaccountGroup) Warm(ctx context.Context) error {
+	g.once.Do(g.start)
+	if g.conns == nil {
+		return nil // a test's batches, run by its own function
+	}
+	return g.conns.warm(ctx, func(c *laneConn) error {
+		var rows []moveRow
+		if err := hotSelect(ctx, c, &rows, subaccountBatchSQL, "[]", stringArray(SubaccountDebitTypes),
+			stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
+			return fmt.Errorf("db: warm the sub-account group: %w", err)
+		}
+		return nil
+	})
 }
 
 // Move is MoveSubaccount through the group: the same reads, checks, writes
 // and answer, committed with the other moves of its batch.
 func (g *SubaccountGroup) Move(ctx context.Context, m SubaccountMove) (SubaccountOutcome, error) {
-	g.once.Do(func() {
-		run := g.run
-		if run == nil {
-			conns := newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
-			run = func(ctx context.Context, moves []SubaccountMove) (out []SubaccountOutcome, err error) {
-				err = conns.with(ctx, func(c *laneConn) error {
-					out, err = moveSubaccounts(ctx, c, moves)
-					return err
-				})
-				return out, err
-			}
-		}
-		g.g = &gatherer[SubaccountMove, SubaccountOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, sent: g.Sent, run: run,
-			queued: g.queued, failed: func(err error) SubaccountOutcome { return SubaccountOutcome{Err: err} }}
-	})
+	g.once.Do(g.start)
 	out, err := g.g.do(ctx, m)
 	if err != nil {
 		return SubaccountOutcome{}, err
