@@ -162,3 +162,10 @@ func LanePrepared(ctx context.Context, g any) (pid int, statements []string, err
 	})
 	return pid, statements, err
 }
+
+// LanePost sends moves as one batch of g on its lane's own connection, as
+// g's gatherer does.
+func LanePost(ctx context.Context, g *GroupCommit, moves []PostedMove) ([]PostedOutcome, error) {
+	g.once.Do(g.start)
+	return g.postOnLane(ctx, moves)
+}

@@ -80,16 +80,19 @@ func (g *GroupCommit) start() {
 	run := g.run
 	if run == nil {
 		g.conns = newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
-		run = func(ctx context.Context, moves []PostedMove) (out []PostedOutcome, err error) {
-			err = g.conns.with(ctx, func(c *laneConn) error {
-				out, err = postBatchOn(ctx, g.DB, c, moves)
-				return err
-			})
-			return out, err
-		}
+		run = g.postOnLane
 	}
 	g.g = &gatherer[PostedMove, PostedOutcome]{maxBatch: g.MaxBatch, lanes: g.Lanes, timeout: g.Timeout, run: run,
 		failed: func(err error) PostedOutcome { return PostedOutcome{Err: err} }, sent: g.Sent, queued: g.queued}
+}
+
+// postOnLane sends moves as one batch on a lane's own connection.
+func (g *GroupCommit) postOnLane(ctx context.Context, moves []PostedMove) (out []PostedOutcome, err error) {
+	err = g.conns.with(ctx, func(c *laneConn) error {
+		out, err = postBatchOn(ctx, g.DB, c, moves)
+		return err
+	})
+	return out, err
 }
 
 // Warm opens the lanes' connections and has PostgreSQL compile the batch

@@ -38,8 +38,9 @@ func TestGroupCommitBatchCutPostsNoMember(t *testing.T) {
 		err error
 	}
 	cut := make(chan answer, 1)
+	g := &db.GroupCommit{DB: sharedDB}
 	go func() {
-		out, err := db.PostBatch(context.Background(), sharedDB, moves)
+		out, err := db.LanePost(context.Background(), g, moves)
 		cut <- answer{out, err}
 	}()
 	// pg_blocking_pids says the batch waits on the blocker: members run in
@@ -48,8 +49,8 @@ func TestGroupCommitBatchCutPostsNoMember(t *testing.T) {
 	waiter := func(not int) int { return blockedBy(t, blockerPID, not, "ledger_post_batch") }
 	batchPID := waiter(0)
 	terminate(t, batchPID)
-	// The driver reports the terminated connection as a bad one, and
-	// database/sql sends the statement again on a new connection: the whole
+	// The driver reports the terminated connection as a bad one, and the
+	// group's lane sends the statement again on a new connection: the whole
 	// batch, which waits at the third member again. Nothing of the cut
 	// attempt is there.
 	resent := waiter(batchPID)
