@@ -102,9 +102,10 @@ type fastRow struct {
 var errDeclined = errors.New("db: post batch: declined by the fast path")
 
 // postFast sends moves through ledger_post_batch_fast on q (d or a
-// connection to it) when every one of them may take it: errDeclined when one may not, or when the function
-// found that a member could be refused, was sent before (a record, an
-// event or a posting key stored) or names an externalReference taken.
+// connection to it) when every one of them may take it: errDeclined when
+// one may not, or when the function found that a member could be refused,
+// was sent before (a record, an event or a posting key stored) or names an
+// externalReference taken.
 func postFast(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove) ([]PostedOutcome, error) {
 	args, ok := fastArgs(moves)
 	if !ok {
