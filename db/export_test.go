@@ -169,3 +169,6 @@ func LanePost(ctx context.Context, g *GroupCommit, moves []PostedMove) ([]Posted
 	g.once.Do(g.start)
 	return g.postOnLane(ctx, moves)
 }
+
+// Prepare makes m's members as a request's goroutine does before it queues.
+func Prepare(m *PostedMove) error { return m.prepare() }

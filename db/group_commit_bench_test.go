@@ -69,6 +69,24 @@ func BenchmarkBatchMember(b *testing.B) {
 	}
 }
 
+// BenchmarkMemberOnRequest measures what a request's goroutine does to
+// its move before it queues for a batch (db.Prepare): the work every
+// internal transfer pays whatever its batch does.
+func BenchmarkMemberOnRequest(b *testing.B) {
+	move := internalMove("acc_from", "acc_to", "bench-request", money.Cents(1), nil)
+	for i := range move.Events {
+		move.Events[i].Data = move.Records[i].EventData("https://api.jangada.dev") // what the service sends
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m := move
+		m.Records = append([]domain.Transaction(nil), move.Records...)
+		if err := db.Prepare(&m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkPostBatchTwoWriters is BenchmarkPostBatch with two writers
 // sending batches of 16 on the same two balance rows at once, as two API
 // processes' group commits do: ns/op is per move. What one batch does
