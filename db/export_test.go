@@ -117,14 +117,6 @@ func HoldSubaccountBatches(g *SubaccountGroup, release <-chan struct{}, sizes ch
 	return ch
 }
 
-// LaneBackend is the PostgreSQL backend pid of g's lane connection, asked
-// on that connection (opening it when the lane has none yet).
-func LaneBackend(ctx context.Context, g *GroupCommit) (pid int, err error) {
-	g.once.Do(g.start)
-	err = g.conns.with(ctx, func(c *laneConn) error { return c.GetContext(ctx, &pid, `SELECT pg_backend_pid()`) })
-	return pid, err
-}
-
 // LaneSet is the connections of a group commit's lanes, for tests.
 type LaneSet struct{ l *laneConns }
 
@@ -145,13 +137,16 @@ func (s LaneSet) Run(ctx context.Context, query string) (pid int, err error) {
 
 // LanePrepared is the statements prepared on the connection of the lane
 // of g (a *GroupCommit or a *SubaccountGroup) that the next batch takes,
-// with its backend's pid, as that backend lists them.
+// with its backend's pid, as that backend lists them (g is started, and
+// its lane's connection opened, when they were not).
 func LanePrepared(ctx context.Context, g any) (pid int, statements []string, err error) {
 	var l *laneConns
 	switch g := g.(type) {
 	case *GroupCommit:
+		g.once.Do(g.start)
 		l = g.conns
 	case *SubaccountGroup:
+		g.once.Do(g.start)
 		l = g.conns
 	}
 	err = l.with(ctx, func(c *laneConn) error {

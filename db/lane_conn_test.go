@@ -94,7 +94,7 @@ func TestGroupCommitLaneOutlivesItsBackend(t *testing.T) {
 		}
 	}
 	post("before")
-	first, err := db.LaneBackend(ctx, g)
+	first, _, err := db.LanePrepared(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestGroupCommitLaneOutlivesItsBackend(t *testing.T) {
 		t.Fatalf("backend %d not ended: %v", first, err)
 	}
 	post("after")
-	if next, err := db.LaneBackend(ctx, g); err != nil || next == first {
+	if next, _, err := db.LanePrepared(ctx, g); err != nil || next == first {
 		t.Fatalf("the lane runs on backend %d (%v) after %d ended", next, err, first)
 	}
 	if got := availableOf(t, a.ID); got != 800 {
