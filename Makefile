@@ -51,8 +51,9 @@ lint:
 ## bench: every performance figure beside its bare baseline, measured in one run on the make run
 ## shape (docs/performance.md); QUICK=1 for the short run. Then the Go micro-benchmarks, then the
 ## sustained mixed run on the production split (10 minutes; 1 minute with QUICK=1; MIXED=5m sets it).
+## FLUSH=1ms makes every commit of the table's rigs wait that long, as on network storage.
 bench:
-	$(GO) run -tags devserver ./cmd/jangada-bench $(if $(QUICK),-quick)
+	$(GO) run -tags devserver ./cmd/jangada-bench $(if $(QUICK),-quick) $(if $(FLUSH),-commit-flush $(FLUSH))
 	$(GO) test -run '^$$' -bench . -benchmem ./money/ ./brcode/ ./qr/ ./ratelimit/
 	$(GO) run -tags devserver ./cmd/jangada-bench -mixed $(or $(MIXED),$(if $(QUICK),1m,10m))
 

@@ -119,6 +119,7 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			res := run(ctx, bareName, c, per, bare)
 			res.cpu = readCPU().sub(c0)
 			bs = append(bs, res)
+			printRound(i, res)
 			r.analyze(ctx)
 			pause()
 		}
@@ -134,6 +135,7 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 			}
 			res.cpu = readCPU().sub(c0)
 			our = append(our, res)
+			printRound(i, res)
 			r.analyze(ctx)
 			pause()
 		}
@@ -146,6 +148,13 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 		}
 	}
 	return merge(bs), merge(our)
+}
+
+// printRound prints one round of a paired measurement when -rounds asks.
+func printRound(i int, res result) {
+	if showRounds != nil && *showRounds {
+		fmt.Printf("    round %d: %s\n", i+1, res)
+	}
 }
 
 func numCPU() int { return runtime.NumCPU() }

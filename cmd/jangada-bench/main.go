@@ -29,11 +29,21 @@ import (
 // ledgerBatch is the rigs' JANGADA_LEDGER_BATCH (-ledger-batch).
 var ledgerBatch *int
 
+// showRounds prints every round of a paired measurement (-rounds): a
+// merged figure hides a cold first round behind the warm ones.
+var showRounds *bool
+
+// commitFlush emulates a disk whose commit flush takes this long
+// (-commit-flush; see flushParams).
+var commitFlush *time.Duration
+
 func main() {
 	quick := flag.Bool("quick", false, "a short run (smaller phases, 2000 WebSocket connections)")
 	store := flag.String("store", "dev", "Temporal store: dev (in memory, the shape of `temporal server start-dev`), file (the make run dev server) or memory (the test server)")
 	only := flag.String("only", "", "run only these phases: create1,create32,internal,hot,hotsettle,subadd,subtransfer,hooks,paywss,checkout32,boleto32,pixbilling32 (comma-separated)")
 	ledgerBatch = flag.Int("ledger-batch", 32, "the group commit's batch cap (JANGADA_LEDGER_BATCH); 1 commits each internal transfer alone, as before it")
+	showRounds = flag.Bool("rounds", false, "print each round of the paired rows, not only their merge")
+	commitFlush = flag.Duration("commit-flush", 0, "emulate a disk whose commit flush takes this long, for both sides (PostgreSQL's commit_delay on every connection of the rigs), as on network storage")
 	noWS := flag.Bool("no-ws", false, "skip the idle WebSocket memory figure")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the phases (Jangada, Temporal and the load together) to this file")
 	profileFrom := flag.String("cpuprofile-from", "", "start the CPU profile when this phase begins (a late phase as it runs after the others)")

@@ -105,6 +105,9 @@ func startRig(ctx context.Context, store string) (*rig, error) {
 	if r.adminURL == "" {
 		r.adminURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
 	}
+	if r.adminURL, err = flushParams(r.adminURL, *commitFlush); err != nil {
+		return r, err
+	}
 	b := make([]byte, 5)
 	rand.Read(b)
 	r.dbName = "jangada_bench_" + hex.EncodeToString(b)
