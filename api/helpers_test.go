@@ -73,7 +73,7 @@ func testKey(perms ...string) domain.APIKey {
 // fixture is one Server over fresh mocks; each subtest builds its own, so
 // gomock reports unexpected calls against that subtest.
 type fixture struct {
-	t         *testing.T
+	t         testing.TB
 	auth      *apimock.MockAuth
 	charges   *apimock.MockCharges
 	transfers *apimock.MockTransfers
@@ -126,7 +126,7 @@ func withConfig(edit func(*config.Config)) fixtureOption {
 	return func(d *Deps) { edit(&d.Config) }
 }
 
-func newFixture(t *testing.T, opts ...fixtureOption) *fixture {
+func newFixture(t testing.TB, opts ...fixtureOption) *fixture {
 	t.Helper()
 	ctrl := gomock.NewController(t)
 	f := &fixture{
