@@ -60,6 +60,11 @@ func main() {
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute+2*mo.duration)
 	defer cancel()
+	if *commitFlush > 0 && (mo.duration > 0 || *split != "") {
+		// The production split runs on the machine's PostgreSQL as it is.
+		fmt.Fprintln(os.Stderr, "bench: -commit-flush applies to the table's rigs only, not to -mixed or -split")
+		os.Exit(2)
+	}
 	if mo.duration > 0 {
 		if err := runMixed(ctx, mo.withDefaults()); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
