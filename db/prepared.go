@@ -68,8 +68,8 @@ func forgetPrepared(d *sqlx.DB) {
 var txPools sync.Map // *sqlx.Tx → *sqlx.DB
 
 // hotStmt is query prepared for q when q is a pool, a group commit lane's
-// connection or a transaction of InTx's; done releases a transaction's handle on it. ok is false when q
-// runs query unprepared this time.
+// connection or a transaction of InTx's; done releases a transaction's
+// handle on it. ok is false when q runs query unprepared this time.
 func hotStmt(ctx context.Context, q any, query string) (s *sqlx.Stmt, done func(), ok bool, err error) {
 	switch q := q.(type) {
 	case *sqlx.DB:

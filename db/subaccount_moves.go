@@ -144,11 +144,10 @@ type subMoveMember struct {
 }
 
 // moveSubaccounts writes moves on d (a pool, or a lane's connection to it)
-// in one statement and one commit
-// (subaccount_move_batch), each judged alone in order; the error returned
-// is the statement's (nothing of the batch committed, or, when the
-// connection broke at the commit, unknown: each request's retry finds its
-// move by its externalReference).
+// in one statement and one commit (subaccount_move_batch), each judged
+// alone in order; the error returned is the statement's (nothing of the
+// batch committed, or, when the connection broke at the commit, unknown:
+// each request's retry finds its move by its externalReference).
 func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []SubaccountMove) ([]SubaccountOutcome, error) {
 	members := make([]subMoveMember, len(moves))
 	accounts := make([][]string, len(moves))

@@ -152,7 +152,7 @@ func (r *rig) paired(ctx context.Context, c, n int, bareName string, bare func(c
 
 // printRound prints one round of a paired measurement when -rounds asks.
 func printRound(i int, res result) {
-	if showRounds != nil && *showRounds {
+	if *showRounds {
 		fmt.Printf("    round %d: %s\n", i+1, res)
 	}
 }
