@@ -100,7 +100,18 @@ func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fiel
 
 // MoveSubaccounts runs moves as one sub-account batch (subaccount_move_batch).
 func MoveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
-	return moveSubaccounts(ctx, d, moves)
+	return moveSubaccounts(ctx, d, d, moves)
+}
+
+// MoveSubaccountsFast runs moves through subaccount_move_batch_fast alone:
+// ErrDeclined when it hands them back.
+func MoveSubaccountsFast(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+	for i := range moves {
+		if err := moves[i].Move.prepare(); err != nil {
+			return nil, err
+		}
+	}
+	return moveSubaccountsFast(ctx, d, d, moves)
 }
 
 // HoldSubaccountBatches makes g hold each batch until release is closed
@@ -112,7 +123,7 @@ func HoldSubaccountBatches(g *SubaccountGroup, release <-chan struct{}, sizes ch
 	g.run = func(ctx context.Context, moves []SubaccountMove) ([]SubaccountOutcome, error) {
 		sizes <- len(moves)
 		<-release
-		return moveSubaccounts(ctx, g.DB, moves)
+		return moveSubaccounts(ctx, g.DB, g.DB, moves)
 	}
 	return ch
 }

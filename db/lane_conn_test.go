@@ -136,7 +136,7 @@ func TestWarmPreparesTheLanes(t *testing.T) {
 		want []string
 	}{
 		"ledger":       {ledger, []string{"ledger_post_batch_fast(", "ledger_post_batch($1)"}},
-		"sub-accounts": {subs, []string{"subaccount_move_batch("}},
+		"sub-accounts": {subs, []string{"subaccount_move_batch_fast(", "subaccount_move_batch($1"}},
 	} {
 		_, got, err := db.LanePrepared(ctx, c.g)
 		if err != nil {

@@ -111,8 +111,16 @@ func postFast(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []Po
 	if !ok {
 		return nil, errDeclined
 	}
+	return postFastWith(ctx, d, q, moves, fastSQL, args)
+}
+
+// postFastWith sends moves, each able to take the fast path, through query
+// with args on q: ledger_post_batch_fast, or a function that judges more
+// before it calls it (subaccount_move_batch_fast). errDeclined when the
+// function handed the batch back, having written nothing.
+func postFastWith(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []PostedMove, query string, args []any) ([]PostedOutcome, error) {
 	var rows []fastRow
-	err := hotSelect(ctx, q, &rows, fastSQL, args...)
+	err := hotSelect(ctx, q, &rows, query, args...)
 	if handedBack(err) {
 		return nil, errDeclined // the statement wrote nothing
 	}

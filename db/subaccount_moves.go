@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -120,7 +121,7 @@ type SubaccountOutcome struct {
 // pass, its record and posting, so the locks are held for the statement's
 // execution only. SubaccountGroup gathers many.
 func MoveSubaccount(ctx context.Context, d *sqlx.DB, m SubaccountMove) (SubaccountOutcome, error) {
-	out, err := moveSubaccounts(ctx, d, []SubaccountMove{m})
+	out, err := moveSubaccounts(ctx, d, d, []SubaccountMove{m})
 	if err != nil {
 		return SubaccountOutcome{}, err
 	}
@@ -143,20 +144,30 @@ type subMoveMember struct {
 	Member    batchMember `json:"member"`
 }
 
-// moveSubaccounts writes moves on d (a pool, or a lane's connection to it)
-// in one statement and one commit (subaccount_move_batch), each judged
-// alone in order; the error returned is the statement's (nothing of the
-// batch committed, or, when the connection broke at the commit, unknown:
-// each request's retry finds its move by its externalReference).
-func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+// moveSubaccounts writes moves on q (d, or a lane's connection to it) in
+// one statement and one commit, each judged alone in order: a batch no
+// rule can refuse through subaccount_move_batch_fast (typed arrays, judged
+// whole), any other, or one it hands back having written nothing, through
+// subaccount_move_batch. The error returned is the statement's (nothing of
+// the batch committed, or, when the connection broke at the commit,
+// unknown: each request's retry finds its move by its externalReference).
+func moveSubaccounts(ctx context.Context, d *sqlx.DB, q sqlx.QueryerContext, moves []SubaccountMove) ([]SubaccountOutcome, error) {
+	for i := range moves {
+		if err := moves[i].Move.prepare(); err != nil {
+			return nil, err
+		}
+	}
+	if len(moves) > 1 {
+		out, err := moveSubaccountsFast(ctx, d, q, moves)
+		if !errors.Is(err, errDeclined) {
+			return out, err
+		}
+	}
 	members := make([]subMoveMember, len(moves))
 	accounts := make([][]string, len(moves))
 	for i := range moves {
 		m := &moves[i]
-		member, accts, err := memberOf(&m.Move)
-		if err != nil {
-			return nil, err
-		}
+		member, accts := *m.Move.jsonb, m.Move.accounts
 		debited := m.Out
 		if debited == nil {
 			debited = []string{} // a JSON array, not null
@@ -171,7 +182,7 @@ func moveSubaccounts(ctx context.Context, d sqlx.QueryerContext, moves []Subacco
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
 	var rows []moveRow // each with its member's index (batchRow.Member)
-	if err := hotSelect(ctx, d, &rows, subaccountBatchSQL, string(raw), stringArray(SubaccountDebitTypes),
+	if err := hotSelect(ctx, q, &rows, subaccountBatchSQL, string(raw), stringArray(SubaccountDebitTypes),
 		stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
 		return nil, fmt.Errorf("db: sub-account moves: %w", err)
 	}
@@ -196,7 +207,7 @@ func (g *SubaccountGroup) start() {
 		g.conns = newLaneConns(g.DB, cmp.Or(g.Lanes, DefaultLanes))
 		run = func(ctx context.Context, moves []SubaccountMove) (out []SubaccountOutcome, err error) {
 			err = g.conns.with(ctx, func(c *laneConn) error {
-				out, err = moveSubaccounts(ctx, c, moves)
+				out, err = moveSubaccounts(ctx, g.DB, c, moves)
 				return err
 			})
 			return out, err
@@ -263,6 +274,10 @@ type SubaccountGroup struct {
 func (g *SubaccountGroup) Warm(ctx context.Context) error {
 	g.once.Do(g.start)
 	return g.conns.warm(ctx, func(c *laneConn) error {
+		var fast []fastRow
+		if err := hotSelect(ctx, c, &fast, subFastSQL, emptySubFastArgs()...); err != nil {
+			return fmt.Errorf("db: warm the sub-account group: %w", err)
+		}
 		var rows []moveRow
 		if err := hotSelect(ctx, c, &rows, subaccountBatchSQL, "[]", stringArray(SubaccountDebitTypes),
 			stringArray(reservedStatuses), subaccount.StatusDisabled); err != nil {
@@ -276,6 +291,9 @@ func (g *SubaccountGroup) Warm(ctx context.Context) error {
 // and answer, committed with the other moves of its batch.
 func (g *SubaccountGroup) Move(ctx context.Context, m SubaccountMove) (SubaccountOutcome, error) {
 	g.once.Do(g.start)
+	if err := m.Move.prepare(); err != nil {
+		return SubaccountOutcome{}, err // this move only: the batch never sees it
+	}
 	out, err := g.g.do(ctx, m)
 	if err != nil {
 		return SubaccountOutcome{}, err
