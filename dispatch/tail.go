@@ -149,8 +149,10 @@ func (t *Tail) Run(ctx context.Context) {
 // is the order a read would give: nothing before them unread (every seq
 // since the last read was published this way) and no skipped seq that may
 // still commit. Otherwise it publishes nothing more and reports false: the
-// caller wakes the drain, which reads them in order. The drain passes over
-// what Committed published, so each event reaches Publish once, and a
+// caller wakes the drain, which reads them in order. A run published with
+// nothing before it unread moves the read position past it, and the drain
+// passes over any other event Committed published, so each event reaches
+// Publish once, is read back by no drain when it need not be, and a
 // payment's events keep their order whichever process committed them.
 func (t *Tail) Committed(evs []domain.Event) bool {
 	t.mu.Lock()
@@ -159,11 +161,10 @@ func (t *Tail) Committed(evs []domain.Event) bool {
 		return false
 	}
 	for _, ev := range evs {
-		if _, done := t.early[ev.Seq]; done {
+		if _, done := t.early[ev.Seq]; done || ev.Seq <= t.last {
+			// Published already: with no skipped seq, every seq up to
+			// last has been, by the drain or here.
 			continue
-		}
-		if ev.Seq <= t.last {
-			return false
 		}
 		for s := t.last + 1; s < ev.Seq; s++ {
 			if _, done := t.early[s]; !done {
@@ -172,6 +173,15 @@ func (t *Tail) Committed(evs []domain.Event) bool {
 		}
 		t.early[ev.Seq] = struct{}{}
 		t.Publish(ev)
+		// A run published here with nothing before it unread moves the
+		// read position past it: the drain need not read it back.
+		for {
+			if _, done := t.early[t.last+1]; !done {
+				break
+			}
+			delete(t.early, t.last+1)
+			t.last++
+		}
 	}
 	return true
 }
@@ -220,6 +230,9 @@ func (t *Tail) drain(ctx context.Context) error {
 		t.mu.Lock()
 		now := time.Now()
 		for _, ev := range evs {
+			if ev.Seq <= t.last {
+				continue // Committed published it and moved past it during the read
+			}
 			for s := t.last + 1; s < ev.Seq; s++ {
 				if _, done := t.early[s]; done {
 					delete(t.early, s)

@@ -128,6 +128,11 @@ func TestTailCommittedPublishesOnceAndInOrder(t *testing.T) {
 	if n, _ := got.times(second.ID); n != 1 {
 		t.Fatalf("published %d times at once, want 1", n)
 	}
+	// Nothing before them unread: the read position passed them, so the
+	// drain does not read them back.
+	if pos := dispatch.Position(tail); pos != second.Seq {
+		t.Fatalf("the tail's position is %d after Committed published up to %d", pos, second.Seq)
+	}
 
 	// Another process's event, committed and not read yet, comes first.
 	theirs := commit(t, d, acct.ID)
