@@ -111,8 +111,8 @@ func (d *Dispatcher) DispatchOnce(ctx context.Context) (int, error) {
 		}
 		// Deliveries are committed on their own before any workflow
 		// starts, so that the first attempt (which may run within
-		// milliseconds) finds its row. The claim's FOR NO KEY UPDATE does
-		// not block their foreign keys.
+		// milliseconds) finds its row. The claim locks queue rows only,
+		// never the events their foreign keys name.
 		if len(deliveries) > 0 {
 			if err := db.InTx(ctx, d.DB, func(itx *sqlx.Tx) error { return db.InsertDeliveries(ctx, itx, deliveries) }); err != nil {
 				return err

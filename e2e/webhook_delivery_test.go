@@ -99,13 +99,13 @@ func TestWebhookDuplicateDispatchStartsNothing(t *testing.T) {
 	id := e.createCharge(m, map[string]any{"amount": 3, "description": "Dup"})["id"].(string)
 	got := r.waitFor(1)
 	ctx := context.Background()
-	if _, err := e.app.DB.Exec(`UPDATE events SET dispatched_at = NULL WHERE resource_id = $1`, id); err != nil {
+	if _, err := e.app.DB.Exec(`INSERT INTO events_undispatched (seq) SELECT seq FROM events WHERE resource_id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
 	e.app.Dispatcher.Wake()
 	eventually(t, "the event to be dispatched again", func() bool {
 		var n int
-		e.app.DB.Get(&n, `SELECT count(*) FROM events WHERE resource_id = $1 AND dispatched_at IS NULL`, id)
+		e.app.DB.Get(&n, `SELECT count(*) FROM events_undispatched q JOIN events ev ON ev.seq = q.seq WHERE ev.resource_id = $1`, id)
 		return n == 0
 	})
 	d, err := db.GetDelivery(ctx, e.app.DB, got[0].ID)

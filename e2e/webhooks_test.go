@@ -211,7 +211,7 @@ func TestWebhookChargeFlowRouting(t *testing.T) {
 	eventually(t, "every delivery of both charges to end", func() bool {
 		var open int
 		err := e.app.DB.Get(&open, `
-			SELECT (SELECT count(*) FROM events WHERE resource_id IN ($1, $2) AND dispatched_at IS NULL)
+			SELECT (SELECT count(*) FROM events_undispatched q JOIN events ev ON ev.seq = q.seq WHERE ev.resource_id IN ($1, $2))
 			     + (SELECT count(*) FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id
 			        WHERE ev.resource_id IN ($1, $2) AND d.status NOT IN ($3, $4))`,
 			c1, c2, db.DeliveryDelivered, db.DeliveryFailed)
