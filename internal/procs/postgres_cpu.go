@@ -25,18 +25,24 @@ func PostgresCPU(postmaster int) time.Duration {
 
 // postgresCPU is PostgresCPU over the process table under root.
 func postgresCPU(root string, postmaster int) time.Duration {
-	stats, _ := filepath.Glob(filepath.Join(root, "[0-9]*", "stat"))
+	// The process table is listed once and each stat file read by name: a
+	// glob of <pid>/stat lists every process's directory as well, which
+	// cost 14 ms a call on a loaded machine, inside the measurements.
+	entries, _ := os.ReadDir(root)
 	var sum time.Duration
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
-			continue // gone since the glob
+			continue // not a process
+		}
+		b, err := os.ReadFile(filepath.Join(root, e.Name(), "stat"))
+		if err != nil {
+			continue // gone since the listing
 		}
 		st, ok := parseStat(string(b))
 		if !ok {
 			continue
 		}
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
 		if postmaster > 0 && pid != postmaster && st.ppid != postmaster {
 			continue
 		}
