@@ -98,7 +98,8 @@ func LookSubaccountMove(ctx context.Context, tx *sqlx.Tx, accountID string, fiel
 	return lookOf(rows, accountID, fields, ids)
 }
 
-// MoveSubaccounts runs moves as one sub-account batch (subaccount_move_batch).
+// MoveSubaccounts runs moves as one sub-account batch: the fast path, or
+// subaccount_move_batch when it hands them back.
 func MoveSubaccounts(ctx context.Context, d *sqlx.DB, moves []SubaccountMove) ([]SubaccountOutcome, error) {
 	return moveSubaccounts(ctx, d, d, moves)
 }

@@ -247,9 +247,10 @@ func subOutcomeOf(m SubaccountMove, accounts []string, rows []moveRow) Subaccoun
 
 // SubaccountGroup gathers the sub-account moves that requests of one
 // process make at the same time into one statement and one commit
-// (subaccount_move_batch), each still judged alone: the sub-accounts'
-// locks, which serialise every move of a sub-account, are taken once per
-// batch instead of once per move. Like GroupCommit, it adds no wait.
+// (subaccount_move_batch_fast, or subaccount_move_batch: moveSubaccounts),
+// each still judged alone: the sub-accounts' locks, which serialise every
+// move of a sub-account, are taken once per batch instead of once per
+// move. Like GroupCommit, it adds no wait.
 type SubaccountGroup struct {
 	DB *sqlx.DB
 	// MaxBatch bounds a batch (DefaultMaxBatch when 0).
